@@ -1,0 +1,49 @@
+package org.lutra.lookup;
+
+/**
+ * A map from a key to the partition that holds the rows with that key.
+ *
+ * <p>Keys are {@code long} (every SQL integer type) or {@link String}. Partitions are small
+ * non-negative ints (indexes into a table's partition list). A router treats the table as a
+ * cache: {@link #MISSING} means "this table has no entry", never "no such row".
+ *
+ * <p>Thread-safety: readers never block and never see a torn entry, while writers (inserts,
+ * moves, validation) update concurrently.
+ */
+public interface LookupTable {
+    /** Returned by the getters when the table has no entry for the key. */
+    int MISSING = -1;
+
+    int get(long key);
+
+    int get(String key);
+
+    void put(long key, int partition);
+
+    void put(String key, int partition);
+
+    /** Removes the entry; returns whether there was one. */
+    boolean remove(long key);
+
+    boolean remove(String key);
+
+    /** Number of keys with an entry. */
+    long size();
+
+    /** Dispatches on the key's class: {@link Long} (or another integral {@link Number}) or {@link String}. */
+    default int get(Object key) {
+        return key instanceof String s ? get(s) : get(Keys.asLong(key));
+    }
+
+    default void put(Object key, int partition) {
+        if (key instanceof String s) {
+            put(s, partition);
+        } else {
+            put(Keys.asLong(key), partition);
+        }
+    }
+
+    default boolean remove(Object key) {
+        return key instanceof String s ? remove(s) : remove(Keys.asLong(key));
+    }
+}

@@ -1,0 +1,76 @@
+package org.lutra.protocol;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.MessageLite;
+import com.google.protobuf.Parser;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * Length-prefixed framing: a 4-byte big-endian length, then that many bytes of one protobuf
+ * message. The reader checks the length against a limit before allocating, so a hostile or
+ * broken peer cannot make us allocate gigabytes.
+ */
+public final class Frames {
+    /** Default largest frame either side accepts: 16 MiB. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = 16 << 20;
+
+    private Frames() {}
+
+    /** Writes one frame and flushes. Not thread-safe: callers serialize writes per stream. */
+    public static void write(OutputStream out, MessageLite message) throws IOException {
+        int size = message.getSerializedSize();
+        byte[] frame = new byte[4 + size];
+        frame[0] = (byte) (size >>> 24);
+        frame[1] = (byte) (size >>> 16);
+        frame[2] = (byte) (size >>> 8);
+        frame[3] = (byte) size;
+        message.writeTo(com.google.protobuf.CodedOutputStream.newInstance(frame, 4, size));
+        out.write(frame);
+        out.flush();
+    }
+
+    /**
+     * Reads one frame. Returns null on a clean end of stream before the first length byte.
+     *
+     * @throws FrameException the frame is larger than {@code maxBytes}, truncated, or not a valid message
+     */
+    public static <T extends MessageLite> T read(InputStream in, Parser<T> parser, int maxBytes) throws IOException {
+        var data = new DataInputStream(in);
+        int first = data.read();
+        if (first < 0) {
+            return null;
+        }
+        int size;
+        try {
+            size = (first << 24) | (data.readUnsignedByte() << 16) | (data.readUnsignedByte() << 8) | data.readUnsignedByte();
+        } catch (EOFException e) {
+            throw new FrameException("connection closed inside a frame header");
+        }
+        if (size < 0 || size > maxBytes) {
+            throw new FrameException("frame of " + Integer.toUnsignedLong(size) + " bytes exceeds the limit of " + maxBytes + " bytes");
+        }
+        byte[] body = new byte[size];
+        try {
+            data.readFully(body);
+        } catch (EOFException e) {
+            throw new FrameException("connection closed inside a frame of " + size + " bytes");
+        }
+        try {
+            return parser.parseFrom(body);
+        } catch (InvalidProtocolBufferException e) {
+            throw new FrameException("malformed message in a frame of " + size + " bytes: " + e.getMessage());
+        }
+    }
+
+    /** A frame that breaks the protocol. The session that sent it cannot continue. */
+    public static final class FrameException extends IOException {
+        public FrameException(String message) {
+            super(message);
+        }
+    }
+}
