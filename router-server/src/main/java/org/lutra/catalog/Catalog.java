@@ -1,0 +1,33 @@
+package org.lutra.catalog;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The tables and partitions the router knows, read from the schema file. Immutable. */
+public final class Catalog {
+    private final List<Partition> partitions;
+    private final Map<String, TableDef> tables;
+
+    Catalog(List<Partition> partitions, Map<String, TableDef> tables) {
+        this.partitions = List.copyOf(partitions);
+        this.tables = Map.copyOf(tables);
+    }
+
+    public List<Partition> partitions() {
+        return partitions;
+    }
+
+    public Partition partition(int id) {
+        return partitions.get(id);
+    }
+
+    /** The table, case-insensitively, or null. */
+    public TableDef table(String name) {
+        return tables.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    public List<TableDef> tables() {
+        return tables.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).toList();
+    }
+}

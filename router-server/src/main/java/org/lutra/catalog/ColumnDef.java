@@ -1,0 +1,7 @@
+package org.lutra.catalog;
+
+/**
+ * A column as the router needs it: its name and, if it can be a partitioning key, how its values
+ * compare ({@code keyType} is null for types the router cannot route on).
+ */
+public record ColumnDef(String name, String typeName, KeyType keyType) {}

@@ -1,0 +1,323 @@
+package org.lutra.catalog;
+
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import org.lutra.lookup.HashLookupTable;
+import org.lutra.lookup.LookupTable;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a schema file: MySQL CREATE TABLE statements, each ending in one of Lutra's placement clauses.
+ *
+ * <pre>
+ * PARTITION BY lookup(col) ON (p0, p1, ...) [DEFAULT NEW ON hash(col)]
+ * PARTITION BY lookup(col) SAME AS other_table
+ * PARTITION BY hash(col) ON (p0, p1, ...)
+ * PARTITION BY range(col) ON (p0 &lt; 100, p1 &lt; 200, p2)
+ * REPLICATED [ON (p0, p1, ...)]
+ * </pre>
+ *
+ * The clause is cut off and the rest of the statement is what runs on the backends, so any
+ * MySQL column and table options work. Routing columns must be integers or strings with a
+ * binary collation (under a case-insensitive collation 'Ann' and 'ANN' are the same key to
+ * MySQL but not to a hash, so the router would miss rows).
+ */
+public final class SchemaParser {
+    private static final Pattern CLAUSE = Pattern.compile(
+            "(?is)\\b(PARTITION\\s+BY\\s+(lookup|hash|range)\\s*\\(\\s*`?(\\w+)`?\\s*\\)\\s*(.*)|REPLICATED\\b\\s*(.*))$");
+    private static final Pattern ON_LIST = Pattern.compile("(?is)ON\\s*\\((.*)\\)\\s*(.*)");
+    private static final Pattern DEFAULT_NEW = Pattern.compile("(?is)DEFAULT\\s+NEW\\s+ON\\s+hash\\s*\\(\\s*`?(\\w+)`?\\s*\\)\\s*");
+    private static final Pattern SAME_AS = Pattern.compile("(?is)SAME\\s+AS\\s+`?(\\w+)`?\\s*");
+    private static final Pattern RANGE_ITEM = Pattern.compile("(?s)\\s*`?(\\w+)`?\\s*(?:<\\s*(.+?))?\\s*");
+
+    private final Map<String, Integer> partitionIds = new LinkedHashMap<>();
+    private final Map<String, TableDef> tables = new LinkedHashMap<>();
+    private int line;
+
+    private SchemaParser(List<String> partitionNames) {
+        for (String p : partitionNames) {
+            partitionIds.put(p.toLowerCase(Locale.ROOT), partitionIds.size());
+        }
+    }
+
+    /** Parses {@code script}; {@code partitionNames} are the logical partitions in catalog order. */
+    public static Catalog parse(String script, List<String> partitionNames) {
+        var parser = new SchemaParser(partitionNames);
+        for (var statement : SqlScript.split(script)) {
+            parser.line = statement.line();
+            parser.addTable(statement.text());
+        }
+        var partitions = new ArrayList<Partition>();
+        partitionNames.forEach(n -> partitions.add(new Partition(partitions.size(), n)));
+        return new Catalog(partitions, parser.tables);
+    }
+
+    private void addTable(String text) {
+        if (!text.regionMatches(true, 0, "CREATE TABLE", 0, 12)) {
+            throw error("only CREATE TABLE statements belong in the schema file; found: " + abbreviate(text));
+        }
+        int open = text.indexOf('(');
+        int bodyEnd = open < 0 ? -1 : closingParen(text, open);
+        Matcher clause = CLAUSE.matcher(text);
+        if (bodyEnd < 0 || !clause.region(bodyEnd + 1, text.length()).find()) {
+            throw error("CREATE TABLE needs a placement clause at its end: PARTITION BY lookup|hash|range(col) ON (...), or REPLICATED; found: " + abbreviate(text));
+        }
+        String ddl = text.substring(0, clause.start()).strip();
+        CreateTable create;
+        try {
+            create = (CreateTable) CCJSqlParserUtil.parse(ddl);
+        } catch (JSQLParserException | ClassCastException e) {
+            throw error("cannot parse CREATE TABLE: " + firstLine(e));
+        }
+        String name = unquote(create.getTable().getName());
+        if (tables.containsKey(key(name))) {
+            throw error("table '" + name + "' is defined twice");
+        }
+        var columns = columns(create);
+        Partitioning partitioning = clause.group(2) == null
+                ? replicated(clause.group(5))
+                : partitioned(name, clause.group(2).toLowerCase(Locale.ROOT), clause.group(3), clause.group(4), columns, create);
+        tables.put(key(name), new TableDef(name, columns, partitioning, ddl));
+    }
+
+    private Partitioning replicated(String rest) {
+        if (rest.isBlank()) {
+            return new Partitioning.Replicated(partitionIds.values().stream().mapToInt(Integer::intValue).toArray());
+        }
+        Matcher on = ON_LIST.matcher(rest);
+        if (!on.matches() || !on.group(2).isBlank()) {
+            throw error("expected REPLICATED [ON (p0, p1, ...)], found: REPLICATED " + abbreviate(rest));
+        }
+        return new Partitioning.Replicated(partitionList(on.group(1)));
+    }
+
+    private Partitioning partitioned(String table, String method, String column, String rest, List<ColumnDef> columns, CreateTable create) {
+        ColumnDef col = find(columns, column);
+        if (col == null) {
+            throw error("table '" + table + "' is partitioned by '" + column + "', which is not one of its columns");
+        }
+        if (col.keyType() == null) {
+            throw error("table '" + table + "': cannot partition by '" + column + "' of type " + col.typeName()
+                    + ": routing columns must be integers, or strings with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin)");
+        }
+        column = col.name();
+        Matcher sameAs = SAME_AS.matcher(rest);
+        if (sameAs.matches()) {
+            if (!method.equals("lookup")) throw error("SAME AS goes with PARTITION BY lookup(col)");
+            return sameAs(table, column, col, sameAs.group(1), columns, create);
+        }
+        Matcher on = ON_LIST.matcher(rest);
+        if (!on.matches()) {
+            throw error("expected ON (p0, p1, ...) after PARTITION BY " + method + "(" + column + "), found: " + abbreviate(rest));
+        }
+        String tail = on.group(2);
+        return switch (method) {
+            case "hash" -> {
+                requireBlank(tail);
+                yield new Partitioning.Hashed(column, partitionList(on.group(1)));
+            }
+            case "range" -> {
+                requireBlank(tail);
+                yield range(column, col.keyType(), on.group(1));
+            }
+            default -> {
+                if (!tail.isBlank()) {
+                    Matcher dflt = DEFAULT_NEW.matcher(tail);
+                    if (!dflt.matches()) throw error("expected DEFAULT NEW ON hash(" + column + "), found: " + abbreviate(tail));
+                    if (!dflt.group(1).equalsIgnoreCase(column)) {
+                        throw error("DEFAULT NEW ON hash(" + dflt.group(1) + "): the default rule must hash the lookup column '" + column + "'");
+                    }
+                }
+                yield new Partitioning.LookedUp(column, partitionList(on.group(1)), new HashLookupTable(), table, column, isUnique(create, column));
+            }
+        };
+    }
+
+    private Partitioning sameAs(String table, String column, ColumnDef col, String ownerName, List<ColumnDef> columns, CreateTable create) {
+        TableDef owner = tables.get(key(ownerName));
+        if (owner == null) {
+            throw error("table '" + table + "' is SAME AS '" + ownerName + "', which is not defined above it");
+        }
+        if (!(owner.partitioning() instanceof Partitioning.LookedUp parent)) {
+            throw error("table '" + table + "' is SAME AS '" + ownerName + "', which is not partitioned by lookup");
+        }
+        if (owner.column(parent.ownerColumn()).keyType() != col.keyType()) {
+            throw error("table '" + table + "': column '" + column + "' and " + ownerName + "." + parent.ownerColumn() + " have different key types");
+        }
+        return new Partitioning.LookedUp(column, parent.partitions(), parent.table(), parent.owner(), parent.ownerColumn(), isUnique(create, column));
+    }
+
+    private Partitioning range(String column, KeyType type, String items) {
+        var ids = new ArrayList<Integer>();
+        var bounds = new ArrayList<Object>();
+        for (String item : splitTopLevel(items)) {
+            Matcher m = RANGE_ITEM.matcher(item);
+            if (!m.matches()) throw error("bad range item '" + item.strip() + "': expected 'p0 < value' or 'p0'");
+            ids.add(partitionId(m.group(1)));
+            Object bound = m.group(2) == null ? null : KeyValues.normalize(literal(m.group(2)), type);
+            if (m.group(2) != null && bound == null) {
+                throw error("range bound " + m.group(2) + " is not a " + (type == KeyType.LONG ? "integer" : "quoted string"));
+            }
+            if (!bounds.isEmpty() && (bounds.getLast() == null || bound != null && KeyValues.compare(bounds.getLast(), bound) >= 0)) {
+                throw error("range bounds must increase, and only the last partition may have no bound: " + item.strip());
+            }
+            bounds.add(bound);
+        }
+        return new Partitioning.Ranged(column, ids.stream().mapToInt(Integer::intValue).toArray(), bounds);
+    }
+
+    /** Index of the ')' that closes the '(' at {@code open}, skipping quoted text; -1 if none. */
+    private static int closingParen(String s, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Object literal(String text) {
+        String t = text.strip();
+        if (t.length() >= 2 && (t.charAt(0) == '\'' || t.charAt(0) == '"') && t.charAt(t.length() - 1) == t.charAt(0)) {
+            return t.substring(1, t.length() - 1).replace("''", "'");
+        }
+        return t.matches("[+-]?\\d+") ? Long.valueOf(t) : t;
+    }
+
+    private int[] partitionList(String items) {
+        var list = splitTopLevel(items);
+        int[] ids = new int[list.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = partitionId(list.get(i).strip().replace("`", ""));
+        }
+        if (ids.length == 0) throw error("the ON list names no partitions");
+        return ids;
+    }
+
+    private int partitionId(String name) {
+        Integer id = partitionIds.get(name.toLowerCase(Locale.ROOT));
+        if (id == null) {
+            throw error("unknown partition '" + name + "' (the router config defines " + String.join(", ", partitionIds.keySet()) + ")");
+        }
+        return id;
+    }
+
+    private static List<ColumnDef> columns(CreateTable create) {
+        String tableOptions = create.getTableOptionsStrings() == null ? "" : String.join(" ", create.getTableOptionsStrings()).toLowerCase(Locale.ROOT);
+        boolean binaryTable = tableOptions.matches(".*collate\\s*=?\\s*\\w+_bin\\b.*");
+        var out = new ArrayList<ColumnDef>();
+        for (ColumnDefinition c : create.getColumnDefinitions()) {
+            String type = c.getColDataType().getDataType().toUpperCase(Locale.ROOT);
+            String specs = c.getColumnSpecs() == null ? "" : String.join(" ", c.getColumnSpecs()).toLowerCase(Locale.ROOT);
+            String typeName = c.getColDataType().toString();
+            out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType(type, specs, binaryTable)));
+        }
+        return out;
+    }
+
+    private static KeyType keyType(String type, String specs, boolean binaryTable) {
+        return switch (type) {
+            case "TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT" -> KeyType.LONG;
+            case "BINARY", "VARBINARY" -> KeyType.STRING;
+            case "CHAR", "VARCHAR" -> {
+                boolean binary = specs.matches(".*collate\\s+\\w+_bin\\b.*") || specs.contains("character set binary")
+                        || binaryTable && !specs.contains("collate");
+                yield binary ? KeyType.STRING : null;
+            }
+            default -> null;
+        };
+    }
+
+    private static boolean isUnique(CreateTable create, String column) {
+        for (ColumnDefinition c : create.getColumnDefinitions()) {
+            if (unquote(c.getColumnName()).equalsIgnoreCase(column) && c.getColumnSpecs() != null) {
+                String specs = String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT);
+                if (specs.contains("PRIMARY KEY") || specs.matches("(.*\\s)?UNIQUE(\\s.*)?")) return true;
+            }
+        }
+        if (create.getIndexes() != null) {
+            for (var index : create.getIndexes()) {
+                String type = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
+                boolean unique = type.contains("PRIMARY") || type.contains("UNIQUE");
+                if (unique && index.getColumnsNames().size() == 1 && unquote(index.getColumnsNames().getFirst()).equalsIgnoreCase(column)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static ColumnDef find(List<ColumnDef> columns, String name) {
+        return columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
+    }
+
+    /** Splits on commas that are outside quotes and parentheses. */
+    static List<String> splitTopLevel(String s) {
+        var out = new ArrayList<String>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i));
+                start = i + 1;
+            }
+        }
+        if (!s.substring(start).isBlank()) out.add(s.substring(start));
+        return out;
+    }
+
+    private void requireBlank(String tail) {
+        if (!tail.isBlank()) throw error("unexpected text after the ON list: " + abbreviate(tail));
+    }
+
+    static String unquote(String name) {
+        return name.replace("`", "").replace("\"", "");
+    }
+
+    private static String key(String table) {
+        return table.toLowerCase(Locale.ROOT);
+    }
+
+    private SchemaException error(String message) {
+        return new SchemaException("schema line " + line + ": " + message);
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.strip().replaceAll("\\s+", " ");
+        return one.length() > 80 ? one.substring(0, 77) + "..." : one;
+    }
+
+    private static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

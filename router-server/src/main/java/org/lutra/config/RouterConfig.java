@@ -1,0 +1,120 @@
+package org.lutra.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The router's YAML configuration. See config/demo.yaml for an annotated example.
+ *
+ * @param listen     host:port the router listens on for driver connections
+ * @param database   the logical database name clients connect to
+ * @param schema     the schema file (MySQL DDL plus partitioning clauses), relative to the config file
+ * @param users      who may connect
+ * @param backends   the MySQL/MariaDB servers
+ * @param partitions logical partitions, each placed on one backend in its own database
+ * @param lookups    extra lookup-table sources (map files) loaded after the key-column scan
+ */
+public record RouterConfig(
+        String listen,
+        String database,
+        Path schema,
+        List<User> users,
+        List<Backend> backends,
+        List<PartitionPlacement> partitions,
+        List<LookupSource> lookups,
+        @JsonProperty("max_frame_bytes") int maxFrameBytes,
+        @JsonProperty("plan_cache_size") int planCacheSize) {
+
+    public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256) {}
+
+    /** A backend server. {@code url} is a Connector/J URL without a database, e.g. jdbc:mysql://127.0.0.1:13306/ */
+    public record Backend(String name, String url, String user, String password, @JsonProperty("pool_size") int poolSize) {
+        public Backend {
+            user = user == null ? "root" : user;
+            password = password == null ? "" : password;
+            poolSize = poolSize <= 0 ? 16 : poolSize;
+        }
+    }
+
+    /** Logical partition {@code name} lives on {@code backend}, in database {@code database} (default: {logical db}_{name}). */
+    public record PartitionPlacement(String name, String backend, String database) {}
+
+    /** A map file for one lookup-partitioned table: csv lines {@code key,partition}. */
+    public record LookupSource(String table, Path file, String format) {}
+
+    public RouterConfig {
+        listen = listen == null ? "127.0.0.1:5307" : listen;
+        database = database == null ? "lutra" : database;
+        users = users == null ? List.of() : List.copyOf(users);
+        backends = backends == null ? List.of() : List.copyOf(backends);
+        partitions = partitions == null ? List.of() : List.copyOf(partitions);
+        lookups = lookups == null ? List.of() : List.copyOf(lookups);
+        maxFrameBytes = maxFrameBytes <= 0 ? 16 << 20 : maxFrameBytes;
+        planCacheSize = planCacheSize <= 0 ? 10_000 : planCacheSize;
+    }
+
+    public String listenHost() {
+        return listen.substring(0, listen.lastIndexOf(':'));
+    }
+
+    public int listenPort() {
+        return Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+    }
+
+    public String databaseOf(PartitionPlacement p) {
+        return p.database() != null ? p.database() : database + "_" + p.name();
+    }
+
+    public Backend backend(String name) {
+        return backends.stream().filter(b -> b.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("unknown backend '" + name + "'"));
+    }
+
+    /** Reads a config file; relative paths inside it are resolved against the file's directory. */
+    public static RouterConfig load(Path file) throws IOException {
+        var mapper = new ObjectMapper(new YAMLFactory()).configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+        RouterConfig raw;
+        try {
+            raw = mapper.readValue(Files.readString(file), RouterConfig.class);
+        } catch (IOException e) {
+            throw new IOException("cannot read router config " + file + ": " + e.getMessage(), e);
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        var lookups = new ArrayList<LookupSource>();
+        for (var l : raw.lookups()) {
+            lookups.add(new LookupSource(l.table(), dir.resolve(l.file()), l.format()));
+        }
+        var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
+                raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize());
+        resolved.validate();
+        return resolved;
+    }
+
+    /** Checks the cross-references a YAML parser cannot; throws IllegalArgumentException naming the problem. */
+    public void validate() {
+        Objects.requireNonNull(schema, "config: 'schema' (the schema file) is required");
+        if (backends.isEmpty()) throw new IllegalArgumentException("config: at least one backend is required");
+        if (partitions.isEmpty()) throw new IllegalArgumentException("config: at least one partition is required");
+        if (users.isEmpty()) throw new IllegalArgumentException("config: at least one user is required");
+        var names = new HashSet<String>();
+        for (var p : partitions) {
+            if (!names.add(p.name())) throw new IllegalArgumentException("config: partition '" + p.name() + "' is listed twice");
+            backend(p.backend());
+        }
+        for (var u : users) {
+            if (u.name() == null || (u.password() == null && u.passwordSha256() == null)) {
+                throw new IllegalArgumentException("config: every user needs a name and a password (or password_sha256)");
+            }
+        }
+    }
+}

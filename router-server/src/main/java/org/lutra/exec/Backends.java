@@ -1,0 +1,118 @@
+package org.lutra.exec;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.TableDef;
+import org.lutra.config.RouterConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Where partitions live: one HikariCP pool per partition (its backend server, its own database
+ * there), so a pooled connection never needs a USE before a statement.
+ */
+public final class Backends implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Backends.class);
+
+    /**
+     * Connector/J settings for every backend connection. Server-side prepared statements so that
+     * parameters travel as parameters (the client-side default splices them into the text), cached
+     * per connection because plans repeat.
+     */
+    private static final String CONNECTOR_OPTIONS =
+            "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192"
+            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false";
+
+    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool) {}
+
+    private final List<Placement> placements;
+
+    private Backends(List<Placement> placements) {
+        this.placements = List.copyOf(placements);
+    }
+
+    /**
+     * Creates each partition's database and the tables placed on it (IF NOT EXISTS: existing data is
+     * kept), then opens the pools.
+     */
+    public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
+        var placements = new ArrayList<Placement>();
+        try {
+            for (int id = 0; id < config.partitions().size(); id++) {
+                var p = config.partitions().get(id);
+                var backend = config.backend(p.backend());
+                String database = config.databaseOf(p);
+                createSchema(backend, database, id, catalog);
+                var hikari = new HikariConfig();
+                hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
+                hikari.setJdbcUrl(withDatabase(backend.url(), database));
+                hikari.setUsername(backend.user());
+                hikari.setPassword(backend.password());
+                hikari.setMaximumPoolSize(backend.poolSize());
+                hikari.setMinimumIdle(Math.min(2, backend.poolSize()));
+                hikari.setConnectionTimeout(10_000);
+                hikari.setAutoCommit(true);
+                placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari)));
+            }
+        } catch (SQLException | RuntimeException e) {
+            placements.forEach(pl -> pl.pool().close());
+            throw e;
+        }
+        return new Backends(placements);
+    }
+
+    private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {
+        try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password());
+             var st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
+            st.execute("USE `" + database.replace("`", "``") + "`");
+            for (TableDef t : catalog.tables()) {
+                for (int p : t.partitioning().partitions()) {
+                    if (p == partition) {
+                        st.execute(ifNotExists(t.ddl()));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new SQLException("cannot prepare database " + database + " on backend " + backend.name() + " (" + backend.url() + "): "
+                    + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
+        log.info("partition {} ready in {} on {}", partition, database, backend.name());
+    }
+
+    static String ifNotExists(String ddl) {
+        String upper = ddl.toUpperCase(Locale.ROOT);
+        return upper.matches("(?s)CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS.*") ? ddl
+                : ddl.replaceFirst("(?i)CREATE\\s+TABLE", "CREATE TABLE IF NOT EXISTS");
+    }
+
+    static String withDatabase(String url, String database) {
+        int query = url.indexOf('?');
+        String base = query < 0 ? url : url.substring(0, query);
+        String params = query < 0 ? "" : url.substring(query + 1);
+        int slash = base.indexOf('/', base.indexOf("//") + 2);
+        String hostPart = slash < 0 ? base : base.substring(0, slash);
+        return hostPart + "/" + database + "?" + (params.isEmpty() ? "" : params + "&") + CONNECTOR_OPTIONS;
+    }
+
+    public Placement placement(int partition) {
+        return placements.get(partition);
+    }
+
+    public List<Placement> placements() {
+        return placements;
+    }
+
+    @Override
+    public void close() {
+        placements.forEach(p -> p.pool().close());
+    }
+}

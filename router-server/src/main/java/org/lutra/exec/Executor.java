@@ -1,0 +1,301 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.KeyValues;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+import org.lutra.lookup.LookupTable;
+import org.lutra.merge.FallbackRows;
+import org.lutra.merge.LimitRows;
+import org.lutra.merge.RowSource;
+import org.lutra.merge.UnionRows;
+import org.lutra.plan.KeyMatch;
+import org.lutra.plan.Plan;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs plans: decides the partitions from the parameter values, cuts the SQL per partition, fans
+ * the sub-queries out, and composes the results. Lookup tables are caches, so reads and writes
+ * routed by a lookup follow the validation protocol (paper §3.2): run where the lookup table
+ * points; if fewer rows than keys answer, ask the other partitions for the keys they were not yet
+ * asked about, and learn where the row really was.
+ */
+public final class Executor {
+    private final Backends backends;
+    private final FanOut fanOut;
+    private final Stats stats;
+
+    public Executor(Backends backends) {
+        this.backends = backends;
+        this.fanOut = new FanOut(backends);
+        this.stats = new Stats(backends.placements().size());
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    public Result execute(Plan plan, List<Value> params) throws SQLException {
+        if (params.size() != plan.paramCount()) {
+            throw new SQLException("the statement has " + plan.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
+        }
+        return switch (plan) {
+            case Plan.NoOp n -> new Result.Count(0, 0);
+            case Plan.AnyPartition p -> rows(List.of(new ShardQuery(0, p.sql(), params)), -1);
+            case Plan.Insert insert -> insert(insert, params);
+            case Plan.Routed routed -> routed(routed, params);
+        };
+    }
+
+    // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
+
+    private Result routed(Plan.Routed plan, List<Value> params) throws SQLException {
+        var partitioning = plan.table().partitioning();
+        if (partitioning instanceof Partitioning.Replicated r) {
+            return plan.query() ? run(plan, List.of(whole(plan, r.partitions()[0], params))) : run(plan, wholeOn(plan, r.partitions(), params));
+        }
+        Object[] keys = keys(plan, params);
+        if (keys == null) {
+            return run(plan, wholeOn(plan, partitioning.partitions(), params));
+        }
+        var byPartition = new LinkedHashMap<Integer, List<Integer>>();
+        for (int i = 0; i < keys.length; i++) {
+            byPartition.computeIfAbsent(partitioning.locate(keys[i]), p -> new ArrayList<>()).add(i);
+        }
+        if (!partitioning.needsValidation()) {
+            return run(plan, cut(plan, byPartition, params));
+        }
+        var lookup = (Partitioning.LookedUp) partitioning;
+        long distinct = Arrays.stream(keys).distinct().count();
+        if (plan.mergeNeed() != null) {
+            if (distinct > 1) {
+                throw mergeRefusal(plan, lookup.partitions().length);
+            }
+            return run(plan, List.of(whole(plan, probe(lookup, keys[0]), params)));
+        }
+        if (!lookup.unique() && distinct > 1) {
+            // Rows with several non-unique keys: counting cannot tell which key is still missing.
+            return run(plan, wholeOn(plan, lookup.partitions(), params));
+        }
+        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params);
+    }
+
+    /** Runs where the lookup table points, then, if fewer than {@code expected} rows answered, on the rest. */
+    private Result validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
+                             long expected, List<Value> params) throws SQLException {
+        var complement = new LinkedHashMap<Integer, List<Integer>>();
+        for (int p : lookup.partitions()) {
+            var asked = primary.getOrDefault(p, List.of());
+            var rest = new ArrayList<Integer>();
+            for (int i = 0; i < keys.length; i++) {
+                if (!asked.contains(i)) rest.add(i);
+            }
+            if (!rest.isEmpty()) complement.put(p, rest);
+        }
+        Object learnable = keys.length == 1 || Arrays.stream(keys).distinct().count() == 1 ? keys[0] : null;
+        var first = cut(plan, primary, params);
+        var second = cut(plan, complement, params);
+        record(first);
+        if (plan.query()) {
+            RowSource rows = new FallbackRows(limited(plan, fanOut.query(first), first.size()), expected, () -> {
+                stats.fallback(partitionsOf(second));
+                var sources = fanOut.query(second);
+                if (learnable != null) {
+                    for (int i = 0; i < sources.size(); i++) {
+                        sources.set(i, new LearningRows(sources.get(i), lookup.table(), learnable, second.get(i).partition(), stats));
+                    }
+                }
+                return new UnionRows(sources);
+            });
+            return new Result.Rows(plan.limit() >= 0 ? new LimitRows(rows, plan.limit()) : rows, first.size());
+        }
+        long count = sum(fanOut.update(first));
+        if (count >= expected) {
+            return new Result.Count(count, first.size());
+        }
+        stats.fallback(partitionsOf(second));
+        long[] counts = fanOut.update(second);
+        for (int i = 0; i < counts.length; i++) {
+            if (counts[i] > 0 && learnable != null) {
+                lookup.table().put(learnable, second.get(i).partition());
+                stats.learn();
+            }
+        }
+        return new Result.Count(count + sum(counts), first.size() + second.size());
+    }
+
+    /**
+     * Finds the partition that holds {@code key}'s owner row: where the lookup table points if the
+     * row is there, else wherever a probe finds it (learned), else where a new key would go.
+     */
+    private int probe(Partitioning.LookedUp lookup, Object key) throws SQLException {
+        int guess = lookup.locate(key);
+        String sql = "SELECT 1 FROM `" + lookup.owner() + "` WHERE `" + lookup.ownerColumn() + "` = ? LIMIT 1";
+        List<Value> params = List.of(KeyParams.toValue(key));
+        if (fanOut.exists(List.of(new ShardQuery(guess, sql, params)))[0]) {
+            return guess;
+        }
+        stats.fallback(new int[0]);
+        var others = new ArrayList<ShardQuery>();
+        for (int p : lookup.partitions()) {
+            if (p != guess) others.add(new ShardQuery(p, sql, params));
+        }
+        boolean[] found = fanOut.exists(others);
+        for (int i = 0; i < found.length; i++) {
+            if (found[i]) {
+                lookup.table().put(key, others.get(i).partition());
+                stats.learn();
+                return others.get(i).partition();
+            }
+        }
+        return lookup.placeNew(key);
+    }
+
+    private Result run(Plan.Routed plan, List<ShardQuery> queries) throws SQLException {
+        record(queries);
+        if (plan.query()) {
+            if (queries.size() > 1 && plan.mergeNeed() != null) {
+                throw mergeRefusal(plan, queries.size());
+            }
+            return new Result.Rows(limited(plan, fanOut.query(queries), queries.size()), queries.size());
+        }
+        if (queries.size() > 1 && plan.mergeNeed() != null) {
+            throw mergeRefusal(plan, queries.size());
+        }
+        return new Result.Count(sum(fanOut.update(queries)), queries.size());
+    }
+
+    private Result rows(List<ShardQuery> queries, long limit) throws SQLException {
+        record(queries);
+        RowSource rows = new UnionRows(fanOut.query(queries));
+        return new Result.Rows(limit >= 0 ? new LimitRows(rows, limit) : rows, queries.size());
+    }
+
+    private static RowSource limited(Plan.Routed plan, List<RowSource> sources, int partitions) {
+        RowSource union = new UnionRows(sources);
+        return partitions > 1 && plan.limit() >= 0 ? new LimitRows(union, plan.limit()) : union;
+    }
+
+    // ---- INSERT ---------------------------------------------------------------------------------
+
+    private Result insert(Plan.Insert plan, List<Value> params) throws SQLException {
+        TableDef table = plan.table();
+        var partitioning = table.partitioning();
+        int rowCount = plan.rows().itemCount();
+        if (partitioning instanceof Partitioning.Replicated r) {
+            int[] all = allRows(rowCount);
+            var queries = new ArrayList<ShardQuery>();
+            for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
+            record(queries);
+            long[] counts = fanOut.update(queries);
+            return new Result.Count(counts[0], queries.size());
+        }
+        var byPartition = new LinkedHashMap<Integer, List<Integer>>();
+        var keys = new Object[rowCount];
+        for (int row = 0; row < rowCount; row++) {
+            Object raw = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+            keys[row] = KeyValues.normalize(raw, table.keyType());
+            if (keys[row] == null) {
+                throw raw == null
+                        ? new SQLException("Column '" + partitioning.column() + "' cannot be null: it routes rows of " + table.name(), "23000", 1048)
+                        : new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
+                                + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
+            }
+            byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row]), p -> new ArrayList<>()).add(row);
+        }
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : byPartition.entrySet()) {
+            int[] rows = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            queries.add(new ShardQuery(e.getKey(), plan.rows().render(rows), plan.rows().params(params, rows)));
+        }
+        record(queries);
+        long count = sum(fanOut.update(queries));
+        if (partitioning instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(table.name())) {
+            for (var e : byPartition.entrySet()) {
+                for (int row : e.getValue()) lookup.table().put(keys[row], e.getKey());
+            }
+        }
+        return new Result.Count(count, queries.size());
+    }
+
+    private int placeRow(Partitioning partitioning, TableDef table, Object key) throws SQLException {
+        if (partitioning instanceof Partitioning.LookedUp lookup) {
+            int cached = lookup.table().get(key);
+            if (cached != LookupTable.MISSING) return cached;
+            // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner.
+            return lookup.owner().equalsIgnoreCase(table.name()) ? lookup.placeNew(key) : probe(lookup, key);
+        }
+        int p = partitioning.placeNew(key);
+        if (p == Partitioning.NONE) {
+            throw new SQLException("Table has no partition for value " + key + " (" + table.name() + "." + partitioning.column() + ")", "HY000", 1526);
+        }
+        return p;
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    /** The routing keys of the statement, normalized; null if it must broadcast. */
+    private static Object[] keys(Plan.Routed plan, List<Value> params) {
+        KeyMatch match = plan.keys();
+        if (match == null) return null;
+        var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
+        var keys = new Object[refs.size()];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = KeyValues.normalize(refs.get(i).resolve(params, ValueCodec::decode), plan.table().keyType());
+            if (keys[i] == null) return null;
+        }
+        return keys;
+    }
+
+    /** One query per partition with only that partition's IN items (or the whole statement for '='). */
+    private static List<ShardQuery> cut(Plan.Routed plan, Map<Integer, List<Integer>> byPartition, List<Value> params) {
+        var out = new ArrayList<ShardQuery>(byPartition.size());
+        for (var e : byPartition.entrySet()) {
+            if (plan.keys() instanceof KeyMatch.In in) {
+                int[] items = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                out.add(new ShardQuery(e.getKey(), in.template().render(items), in.template().params(params, items)));
+            } else {
+                out.add(whole(plan, e.getKey(), params));
+            }
+        }
+        return out;
+    }
+
+    private static ShardQuery whole(Plan.Routed plan, int partition, List<Value> params) {
+        return new ShardQuery(partition, plan.sql(), params);
+    }
+
+    private static List<ShardQuery> wholeOn(Plan.Routed plan, int[] partitions, List<Value> params) {
+        return Arrays.stream(partitions).mapToObj(p -> whole(plan, p, params)).toList();
+    }
+
+    private static SQLException mergeRefusal(Plan.Routed plan, int partitions) {
+        return new SQLException("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
+                + plan.table().name() + " yet (router-side merging); pin the routing column '" + plan.table().partitioning().column()
+                + "' to one value", "0A000", 1235);
+    }
+
+    private void record(List<ShardQuery> queries) {
+        if (!queries.isEmpty()) stats.statement(partitionsOf(queries));
+    }
+
+    private static int[] partitionsOf(List<ShardQuery> queries) {
+        return queries.stream().mapToInt(ShardQuery::partition).toArray();
+    }
+
+    private static int[] allRows(int n) {
+        int[] all = new int[n];
+        Arrays.setAll(all, i -> i);
+        return all;
+    }
+
+    private static long sum(long[] counts) {
+        return Arrays.stream(counts).sum();
+    }
+}

@@ -1,0 +1,78 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs sub-queries on several partitions at once, one virtual thread each (JDBC blocks; a
+ * virtual thread per sub-query keeps that simple). One sub-query runs on the caller's thread.
+ * If any fails, the others' results are released and the first error is thrown.
+ */
+final class FanOut {
+    private interface Task<T> {
+        T run(ConnectionWorker worker, ShardQuery q) throws SQLException;
+    }
+
+    private final Backends backends;
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+    FanOut(Backends backends) {
+        this.backends = backends;
+    }
+
+    List<RowSource> query(List<ShardQuery> queries) throws SQLException {
+        return all(queries, ConnectionWorker::query, RowSource::close);
+    }
+
+    long[] update(List<ShardQuery> queries) throws SQLException {
+        return all(queries, ConnectionWorker::update, c -> {}).stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** For each query, whether it returned at least one row. */
+    boolean[] exists(List<ShardQuery> queries) throws SQLException {
+        var found = all(queries, (w, q) -> {
+            try (RowSource rows = w.query(q)) {
+                return rows.next() != null;
+            }
+        }, b -> {});
+        var out = new boolean[found.size()];
+        for (int i = 0; i < out.length; i++) out[i] = found.get(i);
+        return out;
+    }
+
+    private <T> List<T> all(List<ShardQuery> queries, Task<T> task, java.util.function.Consumer<T> release) throws SQLException {
+        if (queries.size() == 1) {
+            var q = queries.getFirst();
+            return new ArrayList<>(List.of(task.run(new ConnectionWorker(backends.placement(q.partition())), q)));
+        }
+        var futures = new ArrayList<Future<T>>(queries.size());
+        for (var q : queries) {
+            futures.add(threads.submit(() -> task.run(new ConnectionWorker(backends.placement(q.partition())), q)));
+        }
+        var results = new ArrayList<T>(queries.size());
+        SQLException failure = null;
+        for (var f : futures) {
+            try {
+                results.add(f.get());
+            } catch (ExecutionException e) {
+                SQLException cause = e.getCause() instanceof SQLException s ? s : new SQLException(String.valueOf(e.getCause()), "HY000", 0, e.getCause());
+                if (failure == null) failure = cause; else failure.addSuppressed(cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                if (failure == null) failure = new SQLException("interrupted while waiting for partitions", "HY008", 0, e);
+            }
+        }
+        if (failure != null) {
+            results.forEach(release);
+            throw failure;
+        }
+        return results;
+    }
+}

@@ -1,0 +1,148 @@
+package org.lutra.exec;
+
+import com.google.protobuf.ByteString;
+import org.lutra.protocol.Column;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+
+/** Converts between the wire's {@link Value}s and JDBC on the backend side. */
+public final class ValueCodec {
+    private static final Value NULL = Value.newBuilder().setIsNull(true).build();
+
+    private ValueCodec() {}
+
+    /** A parameter or literal as the Java object routing works with (temporal values stay text). */
+    public static Object decode(Value v) {
+        return switch (v.getKindCase()) {
+            case INT_VALUE -> v.getIntValue();
+            case DOUBLE_VALUE -> v.getDoubleValue();
+            case FLOAT_VALUE -> v.getFloatValue();
+            case DECIMAL_VALUE -> new BigDecimal(v.getDecimalValue());
+            case STRING_VALUE -> v.getStringValue();
+            case BYTES_VALUE -> v.getBytesValue().toByteArray();
+            case BOOL_VALUE -> v.getBoolValue();
+            case DATE_VALUE -> v.getDateValue();
+            case TIME_VALUE -> v.getTimeValue();
+            case TIMESTAMP_VALUE -> v.getTimestampValue();
+            case IS_NULL, KIND_NOT_SET -> null;
+        };
+    }
+
+    /** Binds a client's parameter on a backend statement, as a parameter. Temporal text is bound as text: MySQL parses it exactly, with no time-zone shift. */
+    public static void bind(PreparedStatement ps, int index, Value v) throws SQLException {
+        switch (v.getKindCase()) {
+            case INT_VALUE -> ps.setLong(index, v.getIntValue());
+            case DOUBLE_VALUE -> ps.setDouble(index, v.getDoubleValue());
+            case FLOAT_VALUE -> ps.setFloat(index, v.getFloatValue());
+            case DECIMAL_VALUE -> ps.setBigDecimal(index, new BigDecimal(v.getDecimalValue()));
+            case STRING_VALUE -> ps.setString(index, v.getStringValue());
+            case BYTES_VALUE -> ps.setBytes(index, v.getBytesValue().toByteArray());
+            case BOOL_VALUE -> ps.setBoolean(index, v.getBoolValue());
+            case DATE_VALUE -> ps.setString(index, v.getDateValue());
+            case TIME_VALUE -> ps.setString(index, v.getTimeValue());
+            case TIMESTAMP_VALUE -> ps.setString(index, v.getTimestampValue());
+            case IS_NULL, KIND_NOT_SET -> ps.setNull(index, Types.NULL);
+        }
+    }
+
+    public static Column column(ResultSetMetaData md, int i) throws SQLException {
+        return Column.newBuilder()
+                .setName(nonNull(md.getColumnName(i)))
+                .setLabel(nonNull(md.getColumnLabel(i)))
+                .setTable(nonNull(md.getTableName(i)))
+                .setJdbcType(md.getColumnType(i))
+                .setTypeName(nonNull(md.getColumnTypeName(i)))
+                .setPrecision(md.getPrecision(i))
+                .setScale(md.getScale(i))
+                .setNullable(md.isNullable(i) != ResultSetMetaData.columnNoNulls)
+                .setSigned(md.isSigned(i))
+                .setDisplaySize(md.getColumnDisplaySize(i))
+                .build();
+    }
+
+    /** Reads the current row of {@code rs}, converting each column by its JDBC type. */
+    public static Row row(ResultSet rs, List<Column> columns) throws SQLException {
+        var row = Row.newBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            row.addValues(value(rs, i + 1, columns.get(i)));
+        }
+        return row.build();
+    }
+
+    private static Value value(ResultSet rs, int i, Column c) throws SQLException {
+        var b = Value.newBuilder();
+        switch (c.getJdbcType()) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER -> {
+                long v = rs.getLong(i);
+                if (rs.wasNull()) return NULL;
+                b.setIntValue(v);
+            }
+            case Types.BIGINT -> {
+                BigDecimal v = rs.getBigDecimal(i); // BIGINT UNSIGNED may exceed a long
+                if (v == null) return NULL;
+                if (v.scale() == 0 && v.unscaledValue().bitLength() < 64) b.setIntValue(v.longValueExact()); else b.setDecimalValue(v.toPlainString());
+            }
+            case Types.DECIMAL, Types.NUMERIC -> {
+                BigDecimal v = rs.getBigDecimal(i);
+                if (v == null) return NULL;
+                b.setDecimalValue(v.toPlainString());
+            }
+            case Types.REAL, Types.FLOAT -> {
+                float v = rs.getFloat(i);
+                if (rs.wasNull()) return NULL;
+                b.setFloatValue(v);
+            }
+            case Types.DOUBLE -> {
+                double v = rs.getDouble(i);
+                if (rs.wasNull()) return NULL;
+                b.setDoubleValue(v);
+            }
+            case Types.BIT, Types.BOOLEAN -> {
+                if (c.getPrecision() > 1) return bytes(rs.getBytes(i));
+                boolean v = rs.getBoolean(i);
+                if (rs.wasNull()) return NULL;
+                b.setBoolValue(v);
+            }
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> {
+                return bytes(rs.getBytes(i));
+            }
+            case Types.DATE -> {
+                String v = rs.getString(i);
+                if (v == null) return NULL;
+                b.setDateValue(v);
+            }
+            case Types.TIME -> {
+                String v = rs.getString(i);
+                if (v == null) return NULL;
+                b.setTimeValue(v);
+            }
+            case Types.TIMESTAMP -> {
+                String v = rs.getString(i);
+                if (v == null) return NULL;
+                b.setTimestampValue(v);
+            }
+            default -> {
+                String v = rs.getString(i);
+                if (v == null) return NULL;
+                b.setStringValue(v);
+            }
+        }
+        return b.build();
+    }
+
+    private static Value bytes(byte[] v) {
+        return v == null ? NULL : Value.newBuilder().setBytesValue(ByteString.copyFrom(v)).build();
+    }
+
+    private static String nonNull(String s) {
+        return s == null ? "" : s;
+    }
+}

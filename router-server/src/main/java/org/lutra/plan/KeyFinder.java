@@ -1,0 +1,119 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NullValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.expression.Parenthesis;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds what a WHERE clause pins the routing column to. Only top-level AND conjuncts count: under
+ * an OR or a NOT the column may take other values, so such statements broadcast.
+ */
+final class KeyFinder {
+    private static final String IN_MARKER = "__LUTRA_IN_LIST__";
+
+    private final String column;
+    private final String tableName;
+    private final String alias;
+
+    KeyFinder(String column, String tableName, String alias) {
+        this.column = column;
+        this.tableName = tableName;
+        this.alias = alias;
+    }
+
+    /** The key match, or null if the statement must broadcast. May build an IN template from {@code statement}. */
+    KeyMatch find(Expression where, Statement statement) {
+        if (where == null) return null;
+        var conjuncts = new ArrayList<Expression>();
+        flatten(where, conjuncts);
+        for (var e : conjuncts) {
+            if (e instanceof EqualsTo eq) {
+                ValueRef v = isRoutingColumn(eq.getLeftExpression()) ? valueRef(eq.getRightExpression())
+                        : isRoutingColumn(eq.getRightExpression()) ? valueRef(eq.getLeftExpression()) : null;
+                if (v != null) return new KeyMatch.Equals(v);
+            }
+        }
+        for (var e : conjuncts) {
+            if (e instanceof InExpression in && !in.isNot() && isRoutingColumn(in.getLeftExpression())
+                    && in.getRightExpression() instanceof ExpressionList<?> list) {
+                var refs = new ArrayList<ValueRef>();
+                for (Object item : list) {
+                    ValueRef v = item instanceof Expression x ? valueRef(x) : null;
+                    if (v == null) return null;
+                    refs.add(v);
+                }
+                return new KeyMatch.In(refs, template(in, list, statement));
+            }
+        }
+        return null;
+    }
+
+    private static void flatten(Expression e, List<Expression> out) {
+        if (e instanceof AndExpression and) {
+            flatten(and.getLeftExpression(), out);
+            flatten(and.getRightExpression(), out);
+        } else if (e instanceof Parenthesis p) {
+            flatten(p.getExpression(), out);
+        } else if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1 && p.getFirst() instanceof Expression inner) {
+            flatten(inner, out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    private boolean isRoutingColumn(Expression e) {
+        if (!(e instanceof Column c) || !unquote(c.getColumnName()).equalsIgnoreCase(column)) return false;
+        if (c.getTable() == null || c.getTable().getName() == null) return true;
+        String qualifier = unquote(c.getTable().getName());
+        return qualifier.equalsIgnoreCase(tableName) || alias != null && qualifier.equalsIgnoreCase(alias);
+    }
+
+    /** A literal or parameter as a ValueRef; null for anything the router cannot evaluate. */
+    static ValueRef valueRef(Expression e) {
+        return switch (e) {
+            case JdbcParameter p -> new ValueRef.Param(p.getIndex() - 1);
+            case LongValue l -> new ValueRef.Literal(new BigDecimal(l.getStringValue()));
+            case DoubleValue d -> new ValueRef.Literal(new BigDecimal(d.toString()));
+            case StringValue s -> new ValueRef.Literal(s.getValue().replace("''", "'"));
+            case NullValue n -> new ValueRef.Literal(null);
+            case SignedExpression s when s.getSign() == '-' && valueRef(s.getExpression()) instanceof ValueRef.Literal(BigDecimal d) ->
+                    new ValueRef.Literal(d.negate());
+            case SignedExpression s when s.getSign() == '+' -> valueRef(s.getExpression());
+            default -> null;
+        };
+    }
+
+    /** Cuts the statement's text around the IN list, so each partition can get its own items. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static SqlTemplate template(InExpression in, ExpressionList<?> list, Statement statement) {
+        Expression original = in.getRightExpression();
+        in.setRightExpression(new ParenthesedExpressionList<>(new Column(IN_MARKER)));
+        String text = statement.toString();
+        in.setRightExpression(original);
+        String marker = "(" + IN_MARKER + ")";
+        int at = text.indexOf(marker);
+        var items = new ArrayList<String>();
+        for (Object item : (List) list) items.add(item.toString());
+        return new SqlTemplate(text.substring(0, at + 1), items, ", ", text.substring(at + marker.length() - 1));
+    }
+
+    static String unquote(String name) {
+        return name.replace("`", "").replace("\"", "");
+    }
+}

@@ -1,0 +1,26 @@
+package org.lutra.plan;
+
+/** Counts JDBC '?' placeholders in deparsed SQL, skipping quoted strings and identifiers. */
+final class ParamCounter {
+    private ParamCounter() {}
+
+    static int count(String sql) {
+        int n = 0;
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') {
+                    i++;
+                } else if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '?') {
+                n++;
+            }
+        }
+        return n;
+    }
+}

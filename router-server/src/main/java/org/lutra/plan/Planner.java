@@ -1,0 +1,263 @@
+package org.lutra.plan;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.Values;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Parses SQL once per distinct text and decides what running it means: which table, what the
+ * WHERE clause pins the routing column to, how to cut the text per partition, and whether rows
+ * from several partitions may simply be concatenated. Refuses, with a clear SQLException, what
+ * the router cannot run correctly.
+ */
+public final class Planner {
+    private static final Pattern BEGIN = Pattern.compile("(?is)\\s*(BEGIN|START\\s+TRANSACTION|XA\\s).*");
+    private static final Pattern END_TXN = Pattern.compile("(?is)\\s*(COMMIT|ROLLBACK)(\\s+WORK)?\\s*;?\\s*");
+    private static final Pattern AGGREGATE = Pattern.compile(
+            "(?i)\\b(COUNT|SUM|MIN|MAX|AVG|GROUP_CONCAT|STD|STDDEV\\w*|VAR\\w*|BIT_AND|BIT_OR|BIT_XOR|JSON_ARRAYAGG|JSON_OBJECTAGG)\\s*\\(");
+    private static final String ROWS_MARKER = "__LUTRA_ROWS__";
+
+    private final Catalog catalog;
+    private final String database;
+    private final Cache<String, Plan> cache;
+
+    public Planner(Catalog catalog, String database, int cacheSize) {
+        this.catalog = catalog;
+        this.database = database;
+        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+    }
+
+    /** The plan for {@code sql}, from the cache or built now. Refusals are not cached. */
+    public Plan plan(String sql) throws PlanException {
+        Plan plan = cache.getIfPresent(sql);
+        if (plan == null) {
+            plan = build(sql);
+            cache.put(sql, plan);
+        }
+        return plan;
+    }
+
+    public long cachedPlans() {
+        return cache.estimatedSize();
+    }
+
+    private Plan build(String sql) throws PlanException {
+        if (BEGIN.matcher(sql).matches()) {
+            throw PlanException.unsupported("explicit transactions yet (BEGIN / START TRANSACTION / XA); every statement runs in auto-commit mode");
+        }
+        if (END_TXN.matcher(sql).matches()) {
+            return new Plan.NoOp(0);
+        }
+        Statement statement;
+        try {
+            statement = CCJSqlParserUtil.parse(sql);
+        } catch (JSQLParserException e) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
+        }
+        return switch (statement) {
+            case PlainSelect select -> select(select);
+            case Select other -> throw PlanException.unsupported("UNION, WITH and other compound SELECTs yet");
+            case Insert insert -> insert(insert);
+            case Update update -> update(update);
+            case Delete delete -> delete(delete);
+            default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
+                    + " statements through the router (tables are defined in the schema file)");
+        };
+    }
+
+    private Plan select(PlainSelect select) throws PlanException {
+        if (select.getFromItem() == null) {
+            String sql = select.toString();
+            requireNoSubquery(sql);
+            return new Plan.AnyPartition(sql, ParamCounter.count(sql));
+        }
+        if (!(select.getFromItem() instanceof Table from) || select.getJoins() != null && !select.getJoins().isEmpty()) {
+            throw PlanException.unsupported("joins or derived tables yet: a SELECT reads one table");
+        }
+        TableDef table = table(from);
+        String sql = select.toString();
+        requireNoSubquery(sql);
+        String mergeNeed = mergeNeed(select);
+        long limit = -1;
+        if (select.getLimit() != null) {
+            var limitClause = select.getLimit();
+            if (limitClause.getOffset() != null || select.getOffset() != null) {
+                mergeNeed = mergeNeed == null ? "LIMIT with an offset" : mergeNeed;
+            } else if (limitClause.getRowCount() instanceof LongValue n) {
+                limit = n.getValue();
+            } else {
+                mergeNeed = mergeNeed == null ? "LIMIT " + limitClause.getRowCount() : mergeNeed;
+            }
+        }
+        KeyMatch keys = keys(table, from, select.getWhere(), select);
+        return new Plan.Routed(table, select.toString(), keys, true, mergeNeed, limit, ParamCounter.count(sql));
+    }
+
+    private static String mergeNeed(PlainSelect select) {
+        if (select.getDistinct() != null) return "DISTINCT";
+        if (select.getGroupBy() != null) return "GROUP BY";
+        if (select.getHaving() != null) return "HAVING";
+        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return "ORDER BY";
+        var aggregate = AGGREGATE.matcher(String.valueOf(select.getSelectItems()));
+        return aggregate.find() ? "the aggregate " + aggregate.group(1).toUpperCase(Locale.ROOT) + "()" : null;
+    }
+
+    private Plan update(Update update) throws PlanException {
+        if (update.getJoins() != null && !update.getJoins().isEmpty() || update.getFromItem() != null) {
+            throw PlanException.unsupported("multi-table UPDATE yet");
+        }
+        TableDef table = table(update.getTable());
+        String routing = table.partitioning().column();
+        for (UpdateSet set : update.getUpdateSets()) {
+            for (Column c : set.getColumns()) {
+                if (routing != null && KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(routing)) {
+                    throw PlanException.unsupported("UPDATE of the routing column " + table.name() + "." + routing
+                            + " (it would move the row to another partition)");
+                }
+            }
+        }
+        String sql = update.toString();
+        requireNoSubquery(sql);
+        String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
+        KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
+        return new Plan.Routed(table, update.toString(), keys, false, mergeNeed, -1, ParamCounter.count(sql));
+    }
+
+    private Plan delete(Delete delete) throws PlanException {
+        if (delete.getJoins() != null && !delete.getJoins().isEmpty() || delete.getTables() != null && !delete.getTables().isEmpty()) {
+            throw PlanException.unsupported("multi-table DELETE yet");
+        }
+        TableDef table = table(delete.getTable());
+        String sql = delete.toString();
+        requireNoSubquery(sql);
+        String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
+        KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
+        return new Plan.Routed(table, delete.toString(), keys, false, mergeNeed, -1, ParamCounter.count(sql));
+    }
+
+    private Plan insert(Insert insert) throws PlanException {
+        TableDef table = table(insert.getTable());
+        if (!(insert.getSelect() instanceof Values values) || insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
+            throw PlanException.unsupported("INSERT ... SELECT or INSERT ... SET yet; use INSERT ... VALUES");
+        }
+        String routing = table.partitioning().column();
+        if (insert.getDuplicateUpdateSets() != null && routing != null) {
+            for (UpdateSet set : insert.getDuplicateUpdateSets()) {
+                for (Column c : set.getColumns()) {
+                    if (KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(routing)) {
+                        throw PlanException.unsupported("ON DUPLICATE KEY UPDATE of the routing column " + table.name() + "." + routing);
+                    }
+                }
+            }
+        }
+        List<ExpressionList<?>> rows = rows(values.getExpressions());
+        int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
+        var keyPerRow = new ArrayList<ValueRef>();
+        for (var row : rows) {
+            if (keyIndex < 0) break;
+            if (row.size() <= keyIndex) {
+                throw new PlanException("21S01", 1136, "Column count doesn't match value count in INSERT INTO " + table.name());
+            }
+            ValueRef key = KeyFinder.valueRef((Expression) row.get(keyIndex));
+            if (key == null) {
+                throw PlanException.unsupported("computed values for the routing column " + table.name() + "." + routing
+                        + " in INSERT (found " + row.get(keyIndex) + "); give a literal or a parameter");
+            }
+            keyPerRow.add(key);
+        }
+        String full = insert.toString();
+        requireNoSubquery(full);
+        values.setExpressions(new ParenthesedExpressionList<>(new Column(ROWS_MARKER)));
+        String text = insert.toString();
+        String marker = "(" + ROWS_MARKER + ")";
+        int at = text.indexOf(marker);
+        var items = rows.stream().map(r -> r instanceof ParenthesedExpressionList<?> ? r.toString() : "(" + r + ")").toList();
+        var template = new SqlTemplate(text.substring(0, at), items, ", ", text.substring(at + marker.length()));
+        return new Plan.Insert(table, template, keyPerRow, ParamCounter.count(full));
+    }
+
+    private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) {
+        var rows = new ArrayList<ExpressionList<?>>();
+        if (!expressions.isEmpty() && expressions.getFirst() instanceof ParenthesedExpressionList<?>) {
+            for (Object row : expressions) rows.add((ExpressionList<?>) row);
+        } else {
+            rows.add(expressions);
+        }
+        return rows;
+    }
+
+    private static int keyIndex(TableDef table, Insert insert, String routing) throws PlanException {
+        var columns = insert.getColumns();
+        if (columns == null || columns.isEmpty()) {
+            for (int i = 0; i < table.columns().size(); i++) {
+                if (table.columns().get(i).name().equalsIgnoreCase(routing)) return i;
+            }
+        } else {
+            for (int i = 0; i < columns.size(); i++) {
+                if (KeyFinder.unquote(columns.get(i).getColumnName()).equalsIgnoreCase(routing)) return i;
+            }
+        }
+        throw PlanException.unsupported("INSERT INTO " + table.name() + " without its routing column '" + routing
+                + "' (the router must know the value to place the row)");
+    }
+
+    private KeyMatch keys(TableDef table, Table from, Expression where, Statement statement) {
+        if (table.partitioning() instanceof Partitioning.Replicated) return null;
+        String alias = from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
+        return new KeyFinder(table.partitioning().column(), table.name(), alias).find(where, statement);
+    }
+
+    /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
+    private TableDef table(Table t) throws PlanException {
+        String name = KeyFinder.unquote(t.getName());
+        String schema = t.getSchemaName() == null ? null : KeyFinder.unquote(t.getSchemaName());
+        TableDef table = catalog.table(name);
+        if (table == null || schema != null && !schema.equalsIgnoreCase(database)) {
+            throw new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist");
+        }
+        t.setSchemaName(null);
+        return table;
+    }
+
+    /** Subqueries could read other tables or need per-partition rewriting: refuse them for now. */
+    private static void requireNoSubquery(String sql) throws PlanException {
+        var m = Pattern.compile("(?i)\\bSELECT\\b").matcher(stripQuoted(sql));
+        int n = 0;
+        while (m.find()) n++;
+        if (n > 1) throw PlanException.unsupported("subqueries yet");
+    }
+
+    private static String stripQuoted(String sql) {
+        return sql.replaceAll("'(?:[^'\\\\]|\\\\.|'')*'|`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\"", "''");
+    }
+
+    private static String firstLine(Exception e) {
+        String m = String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
+        m = m.strip();
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,137 @@
+package org.lutra.server;
+
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partition;
+import org.lutra.catalog.SchemaParser;
+import org.lutra.config.RouterConfig;
+import org.lutra.exec.Backends;
+import org.lutra.exec.Executor;
+import org.lutra.exec.Stats;
+import org.lutra.maintain.RouterLoader;
+import org.lutra.plan.Planner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The router: reads the schema, opens the backends, fills the lookup tables, then accepts driver
+ * connections, one virtual thread per session.
+ */
+public final class RouterServer implements AutoCloseable {
+    public static final String VERSION = "Lutra 0.1.0";
+    private static final Logger log = LoggerFactory.getLogger(RouterServer.class);
+
+    private final RouterConfig config;
+    private final Catalog catalog;
+    private final Backends backends;
+    private final Planner planner;
+    private final Executor executor;
+    private final List<RouterLoader.Loaded> loaded;
+    private final ServerSocket listener;
+    private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    private final AtomicLong sessionIds = new AtomicLong();
+    private final Thread acceptor;
+
+    private RouterServer(RouterConfig config) throws IOException, SQLException {
+        this.config = config;
+        this.catalog = SchemaParser.parse(Files.readString(config.schema()),
+                config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList());
+        this.backends = Backends.open(config, catalog);
+        try {
+            this.loaded = RouterLoader.load(catalog, backends, config);
+            this.planner = new Planner(catalog, config.database(), config.planCacheSize());
+            this.executor = new Executor(backends);
+            this.listener = new ServerSocket();
+            listener.setReuseAddress(true);
+            listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
+        } catch (IOException | SQLException | RuntimeException e) {
+            backends.close();
+            throw e;
+        }
+        this.acceptor = Thread.ofPlatform().name("lutra-accept").daemon(true).unstarted(this::acceptLoop);
+    }
+
+    /** Starts a router; returns once it is accepting connections. */
+    public static RouterServer start(RouterConfig config) throws IOException, SQLException {
+        var server = new RouterServer(config);
+        server.acceptor.start();
+        log.info("{} listening on {}:{} for database '{}' ({} partitions)", VERSION, config.listenHost(), server.port(),
+                config.database(), server.catalog.partitions().size());
+        return server;
+    }
+
+    private void acceptLoop() {
+        while (!listener.isClosed()) {
+            try {
+                Socket socket = listener.accept();
+                var session = new Session(sessionIds.incrementAndGet(), socket, this);
+                sessions.add(session);
+                Thread.ofVirtual().name("lutra-session-" + sessionIds.get()).start(session);
+            } catch (IOException e) {
+                if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());
+            }
+        }
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    public RouterConfig config() {
+        return config;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public Stats stats() {
+        return executor.stats();
+    }
+
+    public List<RouterLoader.Loaded> loaded() {
+        return loaded;
+    }
+
+    public List<Partition> partitions() {
+        return catalog.partitions();
+    }
+
+    public int openSessions() {
+        return sessions.size();
+    }
+
+    Planner planner() {
+        return planner;
+    }
+
+    Executor executor() {
+        return executor;
+    }
+
+    void sessionEnded(Session session) {
+        sessions.remove(session);
+    }
+
+    @Override
+    public void close() {
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        sessions.forEach(Session::close);
+        backends.close();
+    }
+}

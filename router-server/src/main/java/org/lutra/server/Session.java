@@ -1,0 +1,159 @@
+package org.lutra.server;
+
+import org.lutra.config.RouterConfig;
+import org.lutra.plan.PlanException;
+import org.lutra.protocol.Auth;
+import org.lutra.protocol.Challenge;
+import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.Error;
+import org.lutra.protocol.Frames;
+import org.lutra.protocol.HelloOk;
+import org.lutra.protocol.Ok;
+import org.lutra.protocol.ServerMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.util.HexFormat;
+
+/**
+ * One client connection: the login handshake, then request/response until the client quits.
+ * Everything that goes wrong here stays here: a bad frame or a failed login closes this socket
+ * only, a failing statement becomes an Error reply and the session goes on.
+ */
+final class Session implements Runnable {
+    private static final Logger log = LoggerFactory.getLogger(Session.class);
+    static final int PROTOCOL_VERSION = 1;
+    private static final int LOGIN_TIMEOUT_MS = 10_000;
+
+    private final long id;
+    private final Socket socket;
+    private final RouterServer server;
+    private InputStream in;
+    private OutputStream out;
+
+    Session(long id, Socket socket, RouterServer server) {
+        this.id = id;
+        this.socket = socket;
+        this.server = server;
+    }
+
+    @Override
+    public void run() {
+        try (socket; var worker = new TransactionWorker(server.planner(), server.executor())) {
+            socket.setTcpNoDelay(true);
+            in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
+            out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
+            if (login()) {
+                serve(worker);
+            }
+        } catch (Frames.FrameException e) {
+            log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
+            sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
+        } catch (SocketTimeoutException e) {
+            log.info("session {}: login timed out", id);
+        } catch (IOException e) {
+            log.debug("session {}: connection ended: {}", id, e.getMessage());
+        } finally {
+            server.sessionEnded(this);
+        }
+    }
+
+    private boolean login() throws IOException {
+        byte[] nonce = Auth.newNonce();
+        send(ServerMessage.newBuilder().setChallenge(Challenge.newBuilder()
+                .setNonce(com.google.protobuf.ByteString.copyFrom(nonce))
+                .setServerVersion(RouterServer.VERSION).setProtocolVersion(PROTOCOL_VERSION)));
+        socket.setSoTimeout(LOGIN_TIMEOUT_MS);
+        ClientMessage hello = read();
+        socket.setSoTimeout(0);
+        if (hello == null) return false;
+        if (!hello.hasHello()) {
+            throw new Frames.FrameException("expected Hello, got " + hello.getKindCase());
+        }
+        var h = hello.getHello();
+        RouterConfig.User user = server.config().users().stream().filter(u -> u.name().equals(h.getUser())).findFirst().orElse(null);
+        if (user == null || !Auth.verify(keyOf(user), nonce, h.getProof().toByteArray())) {
+            log.info("session {}: access denied for user '{}' from {}", id, h.getUser(), socket.getRemoteSocketAddress());
+            send(error("28000", 1045, "Access denied for user '" + h.getUser() + "'").setRequestId(hello.getRequestId()));
+            return false;
+        }
+        String db = h.getDatabase();
+        if (!db.isEmpty() && !db.equals(server.config().database())) {
+            send(error("42000", 1049, "Unknown database '" + db + "' (this router serves '" + server.config().database() + "')")
+                    .setRequestId(hello.getRequestId()));
+            return false;
+        }
+        send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setHelloOk(HelloOk.newBuilder()
+                .setSessionId(id).setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())));
+        return true;
+    }
+
+    private static byte[] keyOf(RouterConfig.User user) {
+        return user.passwordSha256() != null ? HexFormat.of().parseHex(user.passwordSha256()) : Auth.passwordKey(user.password());
+    }
+
+    private void serve(TransactionWorker worker) throws IOException {
+        ClientMessage request;
+        while ((request = read()) != null) {
+            ServerMessage.Builder reply;
+            try {
+                reply = switch (request.getKindCase()) {
+                    case EXECUTE -> worker.execute(request.getExecute());
+                    case FETCH -> worker.fetch(request.getFetch().getCursorId(), request.getFetch().getFetchSize());
+                    case CLOSE_CURSOR -> {
+                        worker.closeCursor(request.getCloseCursor().getCursorId());
+                        yield ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
+                    }
+                    case PING -> ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
+                    case QUIT -> null;
+                    case HELLO, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
+                };
+            } catch (SQLException e) {
+                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, e.getMessage());
+                reply = error(e.getSQLState() == null ? "HY000" : e.getSQLState(), e.getErrorCode(), e.getMessage());
+            } catch (RuntimeException e) {
+                log.warn("session {}: internal error on {}", id, request.getKindCase(), e);
+                reply = error("HY000", 0, "internal router error: " + e);
+            }
+            if (reply == null) return;
+            send(reply.setRequestId(request.getRequestId()));
+        }
+    }
+
+    private ClientMessage read() throws IOException {
+        return Frames.read(in, ClientMessage.parser(), server.config().maxFrameBytes());
+    }
+
+    private void send(ServerMessage.Builder message) throws IOException {
+        Frames.write(out, message.build());
+    }
+
+    private void sendQuietly(long requestId, ServerMessage.Builder message) {
+        try {
+            send(message.setRequestId(requestId));
+        } catch (IOException ignored) {
+            // the peer is already gone
+        }
+    }
+
+    private static ServerMessage.Builder error(String state, int code, String message) {
+        return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code)
+                .setMessage(message == null ? "" : message));
+    }
+
+    void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package org.lutra.server;
+
+import org.lutra.exec.Executor;
+import org.lutra.exec.Result;
+import org.lutra.merge.LimitRows;
+import org.lutra.merge.RowSource;
+import org.lutra.plan.Planner;
+import org.lutra.protocol.Execute;
+import org.lutra.protocol.ResultSet;
+import org.lutra.protocol.RowBatch;
+import org.lutra.protocol.ServerMessage;
+import org.lutra.protocol.UpdateResult;
+
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Runs one session's statements, one at a time: plan (cached per SQL text), execute, and hand the
+ * rows back in batches. Open result sets are cursors the client pulls with Fetch; each holds its
+ * backend connections until it is drained or closed.
+ */
+final class TransactionWorker implements AutoCloseable {
+    static final int DEFAULT_FETCH_SIZE = 1000;
+    static final int MAX_OPEN_CURSORS = 64;
+    /** A batch stops growing at this size, well under the frame limit, whatever fetch size asks. */
+    private static final int BATCH_BYTES = 4 << 20;
+
+    private record Cursor(RowSource rows, int fetchSize) {}
+
+    private final Planner planner;
+    private final Executor executor;
+    private final Map<Long, Cursor> cursors = new HashMap<>();
+    private long nextCursorId = 1;
+
+    TransactionWorker(Planner planner, Executor executor) {
+        this.planner = planner;
+        this.executor = executor;
+    }
+
+    ServerMessage.Builder execute(Execute request) throws SQLException {
+        if (cursors.size() >= MAX_OPEN_CURSORS) {
+            throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
+        }
+        var plan = planner.plan(request.getSql());
+        Result result = executor.execute(plan, request.getParamsList());
+        return switch (result) {
+            case Result.Count c -> ServerMessage.newBuilder().setUpdateResult(
+                    UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()));
+            case Result.Rows r -> {
+                RowSource rows = request.getMaxRows() > 0 ? new LimitRows(r.rows(), request.getMaxRows()) : r.rows();
+                int fetchSize = request.getFetchSize() > 0 ? request.getFetchSize() : DEFAULT_FETCH_SIZE;
+                var cursor = new Cursor(rows, fetchSize);
+                try {
+                    var first = batch(cursor, fetchSize);
+                    yield ServerMessage.newBuilder().setResultSet(ResultSet.newBuilder()
+                            .addAllColumns(rows.columns()).setFirstBatch(first).setPartitions(r.partitions()));
+                } catch (SQLException | RuntimeException e) {
+                    rows.close();
+                    throw e;
+                }
+            }
+        };
+    }
+
+    ServerMessage.Builder fetch(long cursorId, int fetchSize) throws SQLException {
+        Cursor cursor = cursors.get(cursorId);
+        if (cursor == null) {
+            throw new SQLException("no open result set with cursor id " + cursorId + " (closed or never opened)", "24000", 0);
+        }
+        try {
+            return ServerMessage.newBuilder().setRowBatch(batch(cursor, fetchSize > 0 ? fetchSize : cursor.fetchSize()));
+        } catch (SQLException | RuntimeException e) {
+            closeCursor(cursorId);
+            throw e;
+        }
+    }
+
+    void closeCursor(long cursorId) {
+        Cursor cursor = cursors.remove(cursorId);
+        if (cursor != null) cursor.rows().close();
+    }
+
+    /** Up to {@code size} rows; registers the cursor if rows remain, forgets it when done. */
+    private RowBatch batch(Cursor cursor, int size) throws SQLException {
+        var batch = RowBatch.newBuilder();
+        int bytes = 0;
+        while (batch.getRowsCount() < size && bytes < BATCH_BYTES) {
+            var row = cursor.rows().next();
+            if (row == null) {
+                cursor.rows().close();
+                cursors.values().remove(cursor);
+                return batch.setLast(true).build();
+            }
+            batch.addRows(row);
+            bytes += row.getSerializedSize();
+        }
+        long id = cursors.entrySet().stream().filter(e -> e.getValue() == cursor).map(Map.Entry::getKey).findFirst().orElse(0L);
+        if (id == 0) {
+            id = nextCursorId++;
+            cursors.put(id, cursor);
+        }
+        return batch.setCursorId(id).build();
+    }
+
+    @Override
+    public void close() {
+        cursors.values().forEach(c -> c.rows().close());
+        cursors.clear();
+    }
+}
