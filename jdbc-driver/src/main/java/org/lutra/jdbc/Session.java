@@ -1,0 +1,301 @@
+package org.lutra.jdbc;
+
+import com.google.protobuf.ByteString;
+import org.lutra.protocol.Auth;
+import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.CloseCursor;
+import org.lutra.protocol.Frames;
+import org.lutra.protocol.Hello;
+import org.lutra.protocol.Quit;
+import org.lutra.protocol.ServerMessage;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One socket to the router and the request/response pairing on it.
+ *
+ * <p>The protocol allows one request in flight per session and answers each with exactly one
+ * message carrying the same request_id, so a lock around write-then-read is all the
+ * multiplexing there is. Every answer's request_id is checked; a mismatch means the two sides
+ * disagree about the conversation and the session is closed rather than guessed at.
+ *
+ * <p>A query timeout abandons a request without closing the session: its id is remembered and,
+ * before the next request, its late answer is read and thrown away (closing the cursor it may
+ * have opened). The protocol has no cancel, so the next request waits for the router to finish
+ * the abandoned one, which it would have to do anyway since it serves a session in order.
+ */
+final class Session {
+    static final int PROTOCOL_VERSION = 1;
+    static final String CLIENT_NAME = "lutra-jdbc " + LutraDriver.VERSION;
+
+    private final Socket socket;
+    private final InputStream in;
+    private final OutputStream out;
+    private final JdbcUrl.Host host;
+    private final int maxFrameBytes;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Long> abandoned = new ArrayDeque<>();
+    private volatile boolean closed;
+    private volatile int socketTimeoutMs;
+    private long nextRequestId = 1;
+    private int routerMaxFrameBytes = Frames.DEFAULT_MAX_FRAME_BYTES;
+    private long sessionId;
+    private String serverVersion = "";
+
+    private Session(Socket socket, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
+        this.socket = socket;
+        this.host = host;
+        this.socketTimeoutMs = socketTimeoutMs;
+        this.maxFrameBytes = maxFrameBytes;
+        this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+    }
+
+    /** Opens the socket only; {@link #login} runs the handshake. */
+    static Session open(JdbcUrl.Host host, int connectTimeoutMs, int socketTimeoutMs, int maxFrameBytes) throws IOException {
+        var socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true); // small request frames must not wait for Nagle
+            socket.setKeepAlive(true);
+            socket.connect(new InetSocketAddress(host.name(), host.port()), connectTimeoutMs);
+            return new Session(socket, host, socketTimeoutMs, maxFrameBytes);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Challenge, Hello, HelloOk. Reads wait at most {@code timeoutMs} so that a peer that is not a
+     * Lutra router (and says nothing) cannot hang the connect.
+     */
+    void login(String user, String password, String database, int timeoutMs) throws SQLException {
+        lock.lock();
+        try {
+            ServerMessage challenge = read(timeoutMs);
+            if (challenge.hasError()) {
+                throw closeAfter(Errors.fromServer(challenge.getError()));
+            }
+            if (!challenge.hasChallenge()) {
+                throw protocolViolation("expected Challenge, got " + challenge.getKindCase());
+            }
+            byte[] proof = Auth.proof(Auth.passwordKey(password), challenge.getChallenge().getNonce().toByteArray());
+            long id = nextRequestId++;
+            write(ClientMessage.newBuilder().setRequestId(id).setHello(Hello.newBuilder()
+                    .setUser(user).setDatabase(database).setProof(ByteString.copyFrom(proof))
+                    .setClientName(CLIENT_NAME).setProtocolVersion(PROTOCOL_VERSION)).build());
+            ServerMessage answer = read(timeoutMs);
+            if (answer.hasError()) {
+                // The router closes the session after a failed login; so do we. 28000 stays 28000.
+                throw closeAfter(Errors.fromServer(answer.getError()));
+            }
+            checkPairing(id, answer);
+            if (!answer.hasHelloOk()) {
+                throw protocolViolation("expected HelloOk, got " + answer.getKindCase());
+            }
+            var ok = answer.getHelloOk();
+            sessionId = ok.getSessionId();
+            serverVersion = ok.getServerVersion().isEmpty() ? challenge.getChallenge().getServerVersion() : ok.getServerVersion();
+            if (ok.getMaxFrameBytes() > 0) {
+                routerMaxFrameBytes = ok.getMaxFrameBytes();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Sends one request and returns its answer. An Error answer is thrown as an SQLException; the
+     * session stays usable unless the state is a connection error (08xxx), after which the router
+     * has closed its end.
+     *
+     * @param queryTimeoutMs 0, or how long to wait for the first byte of the answer before
+     *                       abandoning the request (SQLTimeoutException, session kept)
+     */
+    ServerMessage call(ClientMessage.Builder request, int queryTimeoutMs) throws SQLException {
+        lock.lock();
+        try {
+            ensureOpen();
+            drainAbandoned();
+            long id = nextRequestId++;
+            ClientMessage message = request.setRequestId(id).build();
+            int size = message.getSerializedSize();
+            if (size > routerMaxFrameBytes) {
+                // Refused before sending: the router would drop the whole session for it.
+                throw Errors.of("request of " + size + " bytes exceeds the router's frame limit of "
+                        + routerMaxFrameBytes + " bytes", "54000");
+            }
+            write(message);
+            if (queryTimeoutMs > 0 && !awaitAnswer(queryTimeoutMs)) {
+                abandoned.add(id);
+                throw Errors.queryTimeout((queryTimeoutMs + 999) / 1000);
+            }
+            ServerMessage answer = read(socketTimeoutMs);
+            checkPairing(id, answer);
+            if (answer.hasError()) {
+                var e = Errors.fromServer(answer.getError());
+                throw answer.getError().getSqlState().startsWith("08") ? closeAfter(e) : e;
+            }
+            return answer;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Reads and discards the late answers of abandoned requests, closing cursors they opened. */
+    private void drainAbandoned() throws SQLException {
+        while (!abandoned.isEmpty()) {
+            long id = abandoned.peek();
+            ServerMessage late = read(socketTimeoutMs);
+            checkPairing(id, late);
+            abandoned.poll();
+            if (late.hasResultSet()) {
+                var batch = late.getResultSet().getFirstBatch();
+                if (batch.getCursorId() != 0 && !batch.getLast()) {
+                    long closeId = nextRequestId++;
+                    write(ClientMessage.newBuilder().setRequestId(closeId)
+                            .setCloseCursor(CloseCursor.newBuilder().setCursorId(batch.getCursorId())).build());
+                    checkPairing(closeId, read(socketTimeoutMs));
+                }
+            }
+        }
+    }
+
+    /** Waits for the first byte of an answer without consuming it; false on timeout. */
+    private boolean awaitAnswer(int timeoutMs) throws SQLException {
+        try {
+            socket.setSoTimeout(timeoutMs);
+            in.mark(1);
+            int b = in.read();
+            in.reset();
+            if (b < 0) {
+                throw closeAfter(Errors.of("Lutra router " + host + " closed the connection", Errors.CONNECTION_FAILURE));
+            }
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            throw closeAfter(Errors.connectionLost(host.toString(), e));
+        }
+    }
+
+    private ServerMessage read(int timeoutMs) throws SQLException {
+        try {
+            socket.setSoTimeout(timeoutMs);
+            ServerMessage m = Frames.read(in, ServerMessage.parser(), maxFrameBytes);
+            if (m == null) {
+                throw closeAfter(Errors.of("Lutra router " + host + " closed the connection", Errors.CONNECTION_FAILURE));
+            }
+            return m;
+        } catch (Frames.FrameException e) {
+            // An oversized or garbled frame leaves the stream at an unknown position: nothing after
+            // it can be trusted, so the session ends here (the router does the same).
+            throw closeAfter(Errors.of("bad frame from Lutra router " + host + ": " + e.getMessage()
+                    + "; the connection was closed", Errors.CONNECTION_FAILURE, 0, e));
+        } catch (IOException e) {
+            throw closeAfter(Errors.connectionLost(host.toString(), e));
+        }
+    }
+
+    private void write(ClientMessage message) throws SQLException {
+        try {
+            Frames.write(out, message);
+        } catch (IOException e) {
+            throw closeAfter(Errors.connectionLost(host.toString(), e));
+        }
+    }
+
+    private void checkPairing(long expected, ServerMessage answer) throws SQLException {
+        if (answer.getRequestId() != expected) {
+            if (answer.hasError() && answer.getRequestId() == 0) {
+                // The router may fail a session before it could read our request (e.g. 08P01).
+                throw closeAfter(Errors.fromServer(answer.getError()));
+            }
+            throw protocolViolation("answer for request " + answer.getRequestId() + " while waiting for request " + expected);
+        }
+    }
+
+    /** For callers that got an answer of a kind their request cannot have: the session ends. */
+    SQLException unexpected(ServerMessage answer, String request) {
+        return protocolViolation("answered " + request + " with " + answer.getKindCase());
+    }
+
+    private SQLException protocolViolation(String what) {
+        return closeAfter(Errors.of("protocol violation by Lutra router " + host + ": " + what
+                + "; the connection was closed", Errors.PROTOCOL_VIOLATION));
+    }
+
+    private SQLException closeAfter(SQLException e) {
+        abort();
+        return e;
+    }
+
+    private void ensureOpen() throws SQLException {
+        if (closed) {
+            throw Errors.closed("connection");
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Says goodbye if the session is idle; a busy session (another thread in a call) is just cut. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        if (lock.tryLock()) {
+            try {
+                if (!closed) {
+                    write(ClientMessage.newBuilder().setRequestId(nextRequestId++).setQuit(Quit.getDefaultInstance()).build());
+                }
+            } catch (SQLException ignored) {
+                // the socket is going away either way
+            } finally {
+                lock.unlock();
+            }
+        }
+        abort();
+    }
+
+    /** Closes the socket without taking the lock, so it also unblocks a thread waiting in a read. */
+    void abort() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // nothing left to release
+        }
+    }
+
+    void setSocketTimeoutMs(int ms) {
+        socketTimeoutMs = ms;
+    }
+
+    int socketTimeoutMs() {
+        return socketTimeoutMs;
+    }
+
+    long sessionId() {
+        return sessionId;
+    }
+
+    String serverVersion() {
+        return serverVersion;
+    }
+
+    JdbcUrl.Host host() {
+        return host;
+    }
+}

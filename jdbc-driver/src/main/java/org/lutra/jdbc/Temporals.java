@@ -1,0 +1,110 @@
+package org.lutra.jdbc;
+
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.time.temporal.ChronoField;
+
+/**
+ * The JDBC escape formats temporal values travel in: "2024-02-29", "13:45:00",
+ * "2024-02-29 13:45:00.123456". Fractions are written without trailing zeros and read with 0-9
+ * digits; reading also takes an ISO 'T' between date and time.
+ */
+final class Temporals {
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd").withResolverStyle(ResolverStyle.STRICT);
+    private static final DateTimeFormatter TIME = new DateTimeFormatterBuilder()
+            .appendValue(ChronoField.HOUR_OF_DAY, 2).appendLiteral(':')
+            .appendValue(ChronoField.MINUTE_OF_HOUR, 2)
+            .optionalStart().appendLiteral(':').appendValue(ChronoField.SECOND_OF_MINUTE, 2)
+            .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
+            .optionalEnd()
+            .toFormatter().withResolverStyle(ResolverStyle.STRICT);
+    private static final DateTimeFormatter TIMESTAMP = new DateTimeFormatterBuilder()
+            .append(DATE).optionalStart().appendLiteral(' ').optionalEnd()
+            .optionalStart().appendLiteral('T').optionalEnd()
+            .append(TIME).toFormatter().withResolverStyle(ResolverStyle.STRICT);
+
+    private Temporals() {}
+
+    static String format(LocalDate d) {
+        return DATE.format(d);
+    }
+
+    static String format(LocalTime t) {
+        var sb = new StringBuilder(18);
+        two(sb, t.getHour()).append(':');
+        two(sb, t.getMinute()).append(':');
+        two(sb, t.getSecond());
+        fraction(sb, t.getNano());
+        return sb.toString();
+    }
+
+    static String format(LocalDateTime t) {
+        return format(t.toLocalDate()) + " " + format(t.toLocalTime());
+    }
+
+    static LocalDate parseDate(String s) throws SQLException {
+        String text = s.trim();
+        try {
+            return LocalDate.parse(text, DATE);
+        } catch (DateTimeParseException e) {
+            if (text.length() > 10) {
+                return parseTimestamp(text).toLocalDate(); // a timestamp read as a date keeps its date
+            }
+            throw invalid("date", s);
+        }
+    }
+
+    static LocalTime parseTime(String s) throws SQLException {
+        String text = s.trim();
+        try {
+            return LocalTime.parse(text, TIME);
+        } catch (DateTimeParseException e) {
+            if (text.length() > 10 && text.charAt(4) == '-') {
+                return parseTimestamp(text).toLocalTime();
+            }
+            throw invalid("time", s);
+        }
+    }
+
+    static LocalDateTime parseTimestamp(String s) throws SQLException {
+        String text = s.trim();
+        try {
+            if (text.length() == 10) {
+                return LocalDate.parse(text, DATE).atStartOfDay();
+            }
+            return LocalDateTime.parse(text, TIMESTAMP);
+        } catch (DateTimeParseException e) {
+            throw invalid("timestamp", s);
+        }
+    }
+
+    private static SQLException invalid(String kind, String s) {
+        String hint = s.startsWith("0000-00-00") ? " (MySQL's zero date has no Java value; read it with getString)" : "";
+        return Errors.of("'" + s + "' is not a valid " + kind + hint, Errors.INVALID_DATETIME);
+    }
+
+    private static StringBuilder two(StringBuilder sb, int n) {
+        if (n < 10) {
+            sb.append('0');
+        }
+        return sb.append(n);
+    }
+
+    private static void fraction(StringBuilder sb, int nanos) {
+        if (nanos == 0) {
+            return;
+        }
+        String digits = String.valueOf(1_000_000_000 + nanos).substring(1);
+        int end = digits.length();
+        while (digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        sb.append('.').append(digits, 0, end);
+    }
+}
