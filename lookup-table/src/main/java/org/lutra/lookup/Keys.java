@@ -13,4 +13,35 @@ public final class Keys {
         }
         throw new IllegalArgumentException("lookup keys are long or String, not " + (key == null ? "null" : key.getClass().getName()));
     }
+
+    /** Whether a long key fits the int-keyed tables (Colt). */
+    static boolean fitsInt(long key) {
+        return key == (int) key;
+    }
+
+    /**
+     * A text key from a map file: a {@link Long} if the text is the canonical decimal spelling of
+     * a long (so that writing it back gives the same text), otherwise the text itself.
+     */
+    public static Object parse(String text) {
+        int n = text.length();
+        if (n == 0 || n > 20) {
+            return text;
+        }
+        int i = text.charAt(0) == '-' ? 1 : 0;
+        if (i == n || (text.charAt(i) == '0' && n > i + 1) || text.equals("-0")) {
+            return text; // not the canonical spelling of an integer ("007", "-0"): keep it as text
+        }
+        for (int j = i; j < n; j++) {
+            char c = text.charAt(j);
+            if (c < '0' || c > '9') {
+                return text;
+            }
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException tooLarge) {
+            return text;
+        }
+    }
 }

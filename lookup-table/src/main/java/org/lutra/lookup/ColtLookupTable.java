@@ -1,0 +1,159 @@
+package org.lutra.lookup;
+
+import cern.colt.map.HashFunctions;
+import cern.colt.map.OpenIntIntHashMap;
+import java.util.concurrent.locks.StampedLock;
+
+/**
+ * Sparse int keys in Colt's {@link OpenIntIntHashMap} (the thesis's IntLookupTable): 9 bytes a
+ * slot, no boxing. Keys must fit an int; String keys are not supported.
+ *
+ * <p>Colt is not safe for unlocked readers, so reads are optimistic: a reader takes a
+ * {@link StampedLock} stamp (one volatile read), probes the map's arrays with a bounded loop,
+ * and validates the stamp. Only if a writer ran meanwhile does it retry under the read lock. The
+ * bounded probe matters: a reader racing a rehash may see arrays from two generations, and the
+ * result is then discarded by the validation, but it must not loop forever first.
+ */
+public final class ColtLookupTable implements LookupTable {
+    private final StampedLock lock = new StampedLock();
+    private final ReadableMap map;
+
+    public ColtLookupTable() {
+        this(1000);
+    }
+
+    public ColtLookupTable(int expectedSize) {
+        map = new ReadableMap(Math.max(expectedSize, 16));
+    }
+
+    @Override
+    public int get(long key) {
+        if (!Keys.fitsInt(key)) {
+            return MISSING;
+        }
+        long stamp = lock.tryOptimisticRead();
+        if (stamp != 0) {
+            int partition = map.probe((int) key);
+            if (lock.validate(stamp)) {
+                return partition;
+            }
+        }
+        stamp = lock.readLock();
+        try {
+            return map.probe((int) key);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    @Override
+    public int get(String key) {
+        return MISSING;
+    }
+
+    @Override
+    public void put(long key, int partition) {
+        PartitionSet.checkPartition(partition);
+        if (!Keys.fitsInt(key)) {
+            throw new IllegalArgumentException("the Colt table holds int keys only, not " + key);
+        }
+        long stamp = lock.writeLock();
+        try {
+            map.put((int) key, partition);
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    @Override
+    public void put(String key, int partition) {
+        throw new IllegalArgumentException("the Colt table holds integer keys only, not the string '" + key + "'");
+    }
+
+    @Override
+    public boolean remove(long key) {
+        if (!Keys.fitsInt(key)) {
+            return false;
+        }
+        long stamp = lock.writeLock();
+        try {
+            return map.removeKey((int) key);
+        } finally {
+            lock.unlockWrite(stamp);
+        }
+    }
+
+    @Override
+    public boolean remove(String key) {
+        return false;
+    }
+
+    @Override
+    public long size() {
+        return map.size(); // one int field: never torn, at worst a moment stale
+    }
+
+    @Override
+    public void forEach(EntryVisitor visitor) {
+        // Under the read lock: a walk is a maintenance job, it may hold writers back briefly.
+        long stamp = lock.readLock();
+        try {
+            map.forEachPair((k, v) -> {
+                visitor.visit(k, PartitionSet.of(v));
+                return true;
+            });
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    @Override
+    public long estimatedBytes() {
+        return 64 + map.capacityNow() * 9L + 48;
+    }
+
+    /** Exposes Colt's arrays to a probe that tolerates concurrent modification. */
+    private static final class ReadableMap extends OpenIntIntHashMap {
+        ReadableMap(int capacity) {
+            super(capacity);
+        }
+
+        int capacityNow() {
+            return table.length;
+        }
+
+        /**
+         * Colt's own {@code indexOfKey} (double hashing; state FREE=0, FULL=1, REMOVED=2) on
+         * locals, giving up after {@code length} steps or on arrays of different generations.
+         */
+        int probe(int key) {
+            int[] tab = table;
+            int[] vals = values;
+            byte[] stat = state;
+            int length = tab.length;
+            if (vals.length != length || stat.length != length) {
+                return MISSING; // torn view of a rehash; validation will fail
+            }
+            int hash = HashFunctions.hash(key) & 0x7FFFFFFF;
+            int i = hash % length;
+            int decrement = hash % (length - 2);
+            if (decrement == 0) {
+                decrement = 1;
+            }
+            for (int steps = 0; steps < length; steps++) {
+                byte s = stat[i];
+                if (s == FREE) {
+                    return MISSING;
+                }
+                if (s == FULL && tab[i] == key) {
+                    return vals[i];
+                }
+                i -= decrement;
+                if (i < 0) {
+                    i += length;
+                }
+            }
+            return MISSING;
+        }
+    }
+}
