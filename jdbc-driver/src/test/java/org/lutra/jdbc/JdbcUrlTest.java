@@ -1,0 +1,79 @@
+package org.lutra.jdbc;
+
+import org.junit.jupiter.api.Test;
+
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JdbcUrlTest {
+    @Test
+    void parsesHostsDatabaseAndOptions() throws SQLException {
+        var url = JdbcUrl.parse("jdbc:lutra://r1:6000,r2/shop?user=app&password=p%26w%3D&connectTimeout=500&socketTimeout=9000", null);
+        assertEquals(List.of(new JdbcUrl.Host("r1", 6000), new JdbcUrl.Host("r2", JdbcUrl.DEFAULT_PORT)), url.hosts());
+        assertEquals("shop", url.database());
+        assertEquals("app", url.user());
+        assertEquals("p&w=", url.password());
+        assertEquals(500, url.connectTimeoutMs());
+        assertEquals(9000, url.socketTimeoutMs());
+    }
+
+    @Test
+    void defaultsAndIpv6() throws SQLException {
+        var url = JdbcUrl.parse("jdbc:lutra://[::1]:7000,[fe80::2]", null);
+        assertEquals(List.of(new JdbcUrl.Host("::1", 7000), new JdbcUrl.Host("fe80::2", 5307)), url.hosts());
+        assertEquals("", url.database());
+        assertEquals("", url.user());
+        assertEquals(JdbcUrl.DEFAULT_CONNECT_TIMEOUT_MS, url.connectTimeoutMs());
+        assertEquals(0, url.socketTimeoutMs());
+        assertEquals("[::1]:7000", url.hosts().getFirst().toString());
+    }
+
+    @Test
+    void propertiesAreDefaultsAndTheUrlWins() throws SQLException {
+        var info = new Properties();
+        info.setProperty("user", "fromProps");
+        info.setProperty("password", "pw");
+        var url = JdbcUrl.parse("jdbc:lutra://h/db?user=fromUrl", info);
+        assertEquals("fromUrl", url.user());
+        assertEquals("pw", url.password());
+    }
+
+    @Test
+    void badUrlsAre08001WithAReason() {
+        for (String bad : List.of("jdbc:lutra:h/db", "jdbc:lutra://h:port/db", "jdbc:lutra://h:0/db", "jdbc:lutra://h:70000/db",
+                "jdbc:lutra://,h/db", "jdbc:lutra://[::1/db", "jdbc:lutra://h/db?connectTimeout=abc",
+                "jdbc:lutra://h/db?socketTimeout=-1", "jdbc:lutra://h/a/b", "jdbc:mysql://h/db")) {
+            var e = assertThrows(SQLException.class, () -> JdbcUrl.parse(bad, null), bad);
+            assertEquals("08001", e.getSQLState(), bad);
+            assertTrue(e.getMessage().startsWith("invalid Lutra URL"), e.getMessage());
+        }
+    }
+
+    @Test
+    void passwordsStayOutOfMessages() {
+        var e = assertThrows(SQLException.class, () -> JdbcUrl.parse("jdbc:lutra://h:x/db?user=a&password=hunter2", null));
+        assertFalse(e.getMessage().contains("hunter2"), e.getMessage());
+        assertEquals("jdbc:lutra://h/db?password=***&user=a", JdbcUrl.redact("jdbc:lutra://h/db?password=hunter2&user=a"));
+    }
+
+    @Test
+    void driverAcceptsOnlyLutraUrlsAndIsRegistered() throws SQLException {
+        var driver = new LutraDriver();
+        assertTrue(driver.acceptsURL("jdbc:lutra://h/db"));
+        assertFalse(driver.acceptsURL("jdbc:mysql://h/db"));
+        assertFalse(driver.acceptsURL(null));
+        assertNull(driver.connect("jdbc:mysql://h/db", new Properties()));
+        assertInstanceOf(LutraDriver.class, DriverManager.getDriver("jdbc:lutra://h/db"));
+        assertEquals(5, driver.getPropertyInfo("jdbc:lutra://h/db?user=u", null).length);
+        assertEquals("u", driver.getPropertyInfo("jdbc:lutra://h/db?user=u", null)[0].value);
+    }
+}
