@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 public final class SchemaParser {
     private static final Pattern CLAUSE = Pattern.compile(
             "(?is)\\b(PARTITION\\s+BY\\s+(lookup|hash|range)\\s*\\(\\s*`?(\\w+)`?\\s*\\)\\s*(.*)|REPLICATED\\b\\s*(.*))$");
-    private static final Pattern ON_LIST = Pattern.compile("(?is)ON\\s*\\((.*)\\)\\s*(.*)");
+    private static final Pattern ON_LIST = Pattern.compile("(?is)ON\\s*\\(((?:[^)']|'[^']*')*)\\)\\s*(.*)");
     private static final Pattern DEFAULT_NEW = Pattern.compile("(?is)DEFAULT\\s+NEW\\s+ON\\s+hash\\s*\\(\\s*`?(\\w+)`?\\s*\\)\\s*");
     private static final Pattern SAME_AS = Pattern.compile("(?is)SAME\\s+AS\\s+`?(\\w+)`?\\s*");
     private static final Pattern RANGE_ITEM = Pattern.compile("(?s)\\s*`?(\\w+)`?\\s*(?:<\\s*(.+?))?\\s*");
@@ -225,7 +225,7 @@ public final class SchemaParser {
         boolean binaryTable = tableOptions.matches(".*collate\\s*=?\\s*\\w+_bin\\b.*");
         var out = new ArrayList<ColumnDef>();
         for (ColumnDefinition c : create.getColumnDefinitions()) {
-            String type = c.getColDataType().getDataType().toUpperCase(Locale.ROOT);
+            String type = c.getColDataType().getDataType().toUpperCase(Locale.ROOT).split("[\\s(]")[0]; // "VARCHAR (255)" -> VARCHAR
             String specs = c.getColumnSpecs() == null ? "" : String.join(" ", c.getColumnSpecs()).toLowerCase(Locale.ROOT);
             String typeName = c.getColDataType().toString();
             out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType(type, specs, binaryTable)));

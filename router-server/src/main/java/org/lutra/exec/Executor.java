@@ -58,18 +58,15 @@ public final class Executor {
     private Result routed(Plan.Routed plan, List<Value> params) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
-            return plan.query() ? run(plan, List.of(whole(plan, r.partitions()[0], params))) : run(plan, wholeOn(plan, r.partitions(), params));
+            return plan.query() ? run(plan, List.of(Routes.whole(plan, r.partitions()[0], params))) : run(plan, Routes.wholeOn(plan, r.partitions(), params));
         }
-        Object[] keys = keys(plan, params);
+        Object[] keys = Routes.keys(plan, params);
         if (keys == null) {
-            return run(plan, wholeOn(plan, partitioning.partitions(), params));
+            return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params));
         }
-        var byPartition = new LinkedHashMap<Integer, List<Integer>>();
-        for (int i = 0; i < keys.length; i++) {
-            byPartition.computeIfAbsent(partitioning.locate(keys[i]), p -> new ArrayList<>()).add(i);
-        }
+        var byPartition = Routes.byPartition(partitioning, keys);
         if (!partitioning.needsValidation()) {
-            return run(plan, cut(plan, byPartition, params));
+            return run(plan, Routes.cut(plan, byPartition, params));
         }
         var lookup = (Partitioning.LookedUp) partitioning;
         long distinct = Arrays.stream(keys).distinct().count();
@@ -77,11 +74,11 @@ public final class Executor {
             if (distinct > 1) {
                 throw mergeRefusal(plan, lookup.partitions().length);
             }
-            return run(plan, List.of(whole(plan, probe(lookup, keys[0]), params)));
+            return run(plan, List.of(Routes.whole(plan, probe(lookup, keys[0]), params)));
         }
         if (!lookup.unique() && distinct > 1) {
             // Rows with several non-unique keys: counting cannot tell which key is still missing.
-            return run(plan, wholeOn(plan, lookup.partitions(), params));
+            return run(plan, Routes.wholeOn(plan, lookup.partitions(), params));
         }
         return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params);
     }
@@ -99,8 +96,8 @@ public final class Executor {
             if (!rest.isEmpty()) complement.put(p, rest);
         }
         Object learnable = keys.length == 1 || Arrays.stream(keys).distinct().count() == 1 ? keys[0] : null;
-        var first = cut(plan, primary, params);
-        var second = cut(plan, complement, params);
+        var first = Routes.cut(plan, primary, params);
+        var second = Routes.cut(plan, complement, params);
         record(first);
         if (plan.query()) {
             RowSource rows = new FallbackRows(limited(plan, fanOut.query(first), first.size()), expected, () -> {
@@ -239,41 +236,6 @@ public final class Executor {
     }
 
     // ---- helpers --------------------------------------------------------------------------------
-
-    /** The routing keys of the statement, normalized; null if it must broadcast. */
-    private static Object[] keys(Plan.Routed plan, List<Value> params) {
-        KeyMatch match = plan.keys();
-        if (match == null) return null;
-        var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
-        var keys = new Object[refs.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = KeyValues.normalize(refs.get(i).resolve(params, ValueCodec::decode), plan.table().keyType());
-            if (keys[i] == null) return null;
-        }
-        return keys;
-    }
-
-    /** One query per partition with only that partition's IN items (or the whole statement for '='). */
-    private static List<ShardQuery> cut(Plan.Routed plan, Map<Integer, List<Integer>> byPartition, List<Value> params) {
-        var out = new ArrayList<ShardQuery>(byPartition.size());
-        for (var e : byPartition.entrySet()) {
-            if (plan.keys() instanceof KeyMatch.In in) {
-                int[] items = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-                out.add(new ShardQuery(e.getKey(), in.template().render(items), in.template().params(params, items)));
-            } else {
-                out.add(whole(plan, e.getKey(), params));
-            }
-        }
-        return out;
-    }
-
-    private static ShardQuery whole(Plan.Routed plan, int partition, List<Value> params) {
-        return new ShardQuery(partition, plan.sql(), params);
-    }
-
-    private static List<ShardQuery> wholeOn(Plan.Routed plan, int[] partitions, List<Value> params) {
-        return Arrays.stream(partitions).mapToObj(p -> whole(plan, p, params)).toList();
-    }
 
     private static SQLException mergeRefusal(Plan.Routed plan, int partitions) {
         return new SQLException("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "

@@ -1,0 +1,129 @@
+package org.lutra.exec;
+
+import org.junit.jupiter.api.Test;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.SchemaParser;
+import org.lutra.plan.PlanException;
+import org.lutra.plan.Plan;
+import org.lutra.plan.Planner;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Routing decisions, declaratively: SQL + parameters in, the SQL and parameters each partition gets out. */
+class RoutesTest {
+    private static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1, p2, p3);
+            CREATE TABLE followers (source INT, destination INT, PRIMARY KEY (source, destination)) PARTITION BY lookup(source) SAME AS users;
+            CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE country (code CHAR(2) PRIMARY KEY) REPLICATED;
+            """;
+
+    private final Catalog catalog = SchemaParser.parse(SCHEMA, List.of("p0", "p1", "p2", "p3"));
+    private final Planner planner = new Planner(catalog, "demo", 100);
+
+    @Test
+    void inListIsCutPerBackendAsInTheThesis() throws SQLException {
+        // thesis §4.1.1: id IN (2,19,27,77) with 19 and 27 on backend 2 and 2 and 77 on backend 3
+        var users = (Partitioning.LookedUp) catalog.table("users").partitioning();
+        users.table().put(2L, 3);
+        users.table().put(19L, 2);
+        users.table().put(27L, 2);
+        users.table().put(77L, 3);
+        assertEquals(Map.of(
+                3, "SELECT * FROM users WHERE id IN (2, 77) []",
+                2, "SELECT * FROM users WHERE id IN (19, 27) []"),
+                route("SELECT * FROM users WHERE id IN (2,19,27,77)"));
+    }
+
+    @Test
+    void parametersFollowTheirItems() throws SQLException {
+        var users = (Partitioning.LookedUp) catalog.table("users").partitioning();
+        users.table().put(5L, 1);
+        users.table().put(6L, 0);
+        assertEquals(Map.of(
+                1, "SELECT name FROM users WHERE name <> ? AND id IN (?) [x, 5]",
+                0, "SELECT name FROM users WHERE name <> ? AND id IN (?) [x, 6]"),
+                route("SELECT name FROM users WHERE name <> ? AND id IN (?, ?)", s("x"), i(5), i(6)));
+    }
+
+    @Test
+    void equalityGoesToOnePartitionAndSchemaQualifierIsDropped() throws SQLException {
+        assertEquals(Map.of(3, "SELECT * FROM text WHERE id = ? [7]"), route("SELECT * FROM demo.text WHERE id = ?", i(7)));
+        assertEquals(Map.of(3, "UPDATE text SET body = 'b' WHERE id = '7' []"), route("UPDATE text SET body = 'b' WHERE id = '7'"));
+    }
+
+    @Test
+    void missingLookupKeyGoesWhereNewKeysGo() throws SQLException {
+        assertEquals(Map.of(2, "DELETE FROM users WHERE id = 42 []"), route("DELETE FROM users WHERE id = 42"));
+    }
+
+    @Test
+    void predicatesTheRouterCannotPinBroadcast() throws SQLException {
+        assertEquals(4, route("SELECT * FROM users WHERE id = 1 OR id = 2").size());
+        assertEquals(4, route("SELECT * FROM users WHERE name = 'x'").size());
+        assertEquals(4, route("SELECT * FROM users WHERE id = '1abc'").size(), "MySQL would match 1: only a broadcast is safe");
+        assertEquals(4, route("SELECT * FROM users WHERE id NOT IN (1, 2)").size());
+        assertEquals(4, route("SELECT * FROM text WHERE id > ?", i(3)).size());
+    }
+
+    @Test
+    void aliasedAndQualifiedColumnsRoute() throws SQLException {
+        assertEquals(Map.of(1, "SELECT u.name FROM text u WHERE u.id = 5 []"), route("SELECT u.name FROM text u WHERE u.id = 5"));
+        assertEquals(4, route("SELECT u.name FROM text u WHERE other.id = 5").size());
+    }
+
+    @Test
+    void multiRowInsertIsSplitByRow() throws SQLException {
+        Plan.Insert plan = (Plan.Insert) planner.plan("INSERT INTO text (id, body) VALUES (?, ?), (5, 'x'), (?, 'y')");
+        assertEquals("INSERT INTO text (id, body) VALUES (?, ?), (?, 'y')", plan.rows().render(new int[] {0, 2}));
+        assertEquals(List.of(i(1), s("a"), i(9)), plan.rows().params(List.of(i(1), s("a"), i(9)), new int[] {0, 2}));
+        assertEquals("INSERT INTO text (id, body) VALUES (5, 'x')", plan.rows().render(new int[] {1}));
+        assertEquals(List.of(), plan.rows().params(List.of(i(1), s("a"), i(9)), new int[] {1}));
+    }
+
+    @Test
+    void refusesWhatItCannotRunCorrectly() {
+        assertRefused("0A000", "SELECT * FROM users u JOIN followers f ON f.source = u.id");
+        assertRefused("0A000", "UPDATE users SET id = 5 WHERE id = 4");
+        assertRefused("0A000", "SELECT * FROM users WHERE id IN (SELECT source FROM followers)");
+        assertRefused("0A000", "INSERT INTO users (name) VALUES ('no id')");
+        assertRefused("0A000", "BEGIN");
+        assertRefused("42S02", "SELECT * FROM nosuch");
+        assertRefused("42S02", "SELECT * FROM otherdb.users");
+        assertRefused("42000", "SELEKT 1");
+    }
+
+    @Test
+    void planIsBuiltOncePerText() throws SQLException {
+        assertSame(planner.plan("SELECT * FROM users WHERE id = ?"), planner.plan("SELECT * FROM users WHERE id = ?"));
+    }
+
+    private void assertRefused(String state, String sql) {
+        var e = assertThrows(PlanException.class, () -> planner.plan(sql));
+        assertEquals(state, e.getSQLState(), e.getMessage());
+    }
+
+    private Map<Integer, String> route(String sql, Value... params) throws SQLException {
+        var plan = (Plan.Routed) planner.plan(sql);
+        var out = new TreeMap<Integer, String>();
+        for (var q : Routes.primary(plan, List.of(params))) {
+            out.put(q.partition(), q.sql() + " " + q.params().stream().map(ValueCodec::decode).toList());
+        }
+        return out;
+    }
+
+    private static Value i(long v) {
+        return Value.newBuilder().setIntValue(v).build();
+    }
+
+    private static Value s(String v) {
+        return Value.newBuilder().setStringValue(v).build();
+    }
+}
