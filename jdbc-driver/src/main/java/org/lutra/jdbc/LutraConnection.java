@@ -338,6 +338,7 @@ public final class LutraConnection extends UnsupportedConnection {
         if (session.isClosed()) {
             return;
         }
+        session.markClosed(); // closed for the caller at once; the socket goes on the executor
         executor.execute(session::abort);
     }
 

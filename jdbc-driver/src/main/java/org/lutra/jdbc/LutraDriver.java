@@ -43,25 +43,31 @@ public final class LutraDriver implements Driver {
         var failures = new StringBuilder();
         SQLException first = null;
         for (JdbcUrl.Host host : url.hosts()) {
-            Session session;
+            Exception failure;
             try {
-                session = Session.open(host, url.connectTimeoutMs(), url.socketTimeoutMs(), url.maxFrameBytes());
+                var session = Session.open(host, url.connectTimeoutMs(), url.socketTimeoutMs(), url.maxFrameBytes());
+                session.login(url.user(), url.password(), url.database(), loginTimeout(url));
+                return new LutraConnection(session, url);
             } catch (IOException e) {
-                failures.append(failures.isEmpty() ? "" : "; ").append(host).append(": ").append(e);
-                var failure = Errors.of("cannot reach Lutra router " + host + ": " + e, Errors.UNABLE_TO_CONNECT, 0, e);
-                if (first == null) {
-                    first = failure;
-                } else {
-                    first.addSuppressed(failure);
+                failure = e;
+            } catch (SQLException e) {
+                if (!e.getSQLState().startsWith("08")) {
+                    throw e; // the router answered (28000, unknown database, ...): final
                 }
-                continue;
+                failure = e; // the handshake broke or timed out: like an unreachable host
             }
-            session.login(url.user(), url.password(), url.database(), loginTimeout(url));
-            return new LutraConnection(session, url);
+            failures.append(failures.isEmpty() ? "" : "; ").append(host).append(": ").append(failure.getMessage());
+            var wrapped = Errors.of("cannot connect to Lutra router " + host + ": " + failure.getMessage(),
+                    Errors.UNABLE_TO_CONNECT, 0, failure);
+            if (first == null) {
+                first = wrapped;
+            } else {
+                first.addSuppressed(wrapped);
+            }
         }
         var e = Errors.of("could not connect to any Lutra router of " + url + " (" + failures + ")", Errors.UNABLE_TO_CONNECT);
         if (first != null) {
-            e.initCause(first.getCause());
+            e.initCause(first.getCause()); // the first host's failure; the others are suppressed
             for (Throwable t : first.getSuppressed()) {
                 e.addSuppressed(t);
             }

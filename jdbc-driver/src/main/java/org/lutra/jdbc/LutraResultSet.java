@@ -41,6 +41,7 @@ public final class LutraResultSet extends ResultSetGetters {
     private boolean afterLast;
     private boolean closed;
     private int fetchSize;
+    private SQLException fetchFailure; // a failed Fetch leaves a gap in the rows: no more next()
 
     LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header) {
         this.statement = statement;
@@ -84,8 +85,14 @@ public final class LutraResultSet extends ResultSetGetters {
         ServerMessage answer;
         try {
             answer = session.call(ClientMessage.newBuilder().setFetch(fetch), statement.queryTimeoutMs());
+        } catch (java.sql.SQLTimeoutException e) {
+            // The abandoned batch will be discarded, so reading on would skip rows silently.
+            // The cursor is still open on the router: close() still sends CloseCursor.
+            fetchFailure = e;
+            throw e;
         } catch (SQLException e) {
-            cursorOpen = false; // after an Error the cursor is gone on the router too
+            cursorOpen = false; // after an Error the router has dropped the cursor
+            fetchFailure = e;
             throw e;
         }
         if (!answer.hasRowBatch()) {
@@ -103,6 +110,10 @@ public final class LutraResultSet extends ResultSetGetters {
         checkOpen();
         if (afterLast) {
             return false;
+        }
+        if (fetchFailure != null) {
+            throw Errors.of("result set cannot continue after a failed fetch: " + fetchFailure.getMessage(),
+                    fetchFailure.getSQLState(), fetchFailure.getErrorCode(), fetchFailure);
         }
         if (maxRowsReached() || !buffered()) {
             afterLast = true;

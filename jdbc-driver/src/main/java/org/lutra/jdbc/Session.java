@@ -269,6 +269,11 @@ final class Session {
         abort();
     }
 
+    /** Refuses further requests; the socket stays until {@link #abort} (Connection.abort's contract). */
+    void markClosed() {
+        closed = true;
+    }
+
     /** Closes the socket without taking the lock, so it also unblocks a thread waiting in a read. */
     void abort() {
         closed = true;
