@@ -143,6 +143,14 @@ public final class DenseArrayLookupTable implements LookupTable {
         return pages;
     }
 
+    /** Rebuilds a table around restored storage (snapshots); {@code size} is the count of non-zero cells. */
+    static DenseArrayLookupTable restore(DensePages pages, long size) {
+        var table = new DenseArrayLookupTable();
+        table.pages = pages;
+        table.size = size;
+        return table;
+    }
+
     /** Grows the span and/or widens the cells so that the key and value fit; caller holds the lock. */
     private DensePages ensureFits(long key, int stored) {
         DensePages p = pages;

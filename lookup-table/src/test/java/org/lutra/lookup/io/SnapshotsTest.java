@@ -1,0 +1,74 @@
+package org.lutra.lookup.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lutra.lookup.ColtLookupTable;
+import org.lutra.lookup.CompressedLookupTable;
+import org.lutra.lookup.DenseArrayLookupTable;
+import org.lutra.lookup.HashLookupTable;
+import org.lutra.lookup.LookupTable;
+import org.lutra.lookup.PartitionSet;
+import org.lutra.lookup.ReplicatedLookupTable;
+
+class SnapshotsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void denseArraysOfEveryWidthRoundTripExactly() throws Exception {
+        for (int maxPartition : List.of(10, 1000, 100_000)) {
+            var table = new DenseArrayLookupTable();
+            for (long k = -70_000; k < 200_000; k += 3) {
+                table.put(k, (int) Math.floorMod(k * 7, maxPartition));
+            }
+            Path file = dir.resolve("dense" + maxPartition + ".lts");
+            Snapshots.write(table, file);
+            var back = assertInstanceOf(DenseArrayLookupTable.class, Snapshots.read(file));
+            assertEquals(table.size(), back.size());
+            assertEquals(table.width(), back.width());
+            for (long k = -70_010; k < 200_010; k++) {
+                assertEquals(table.get(k), back.get(k), "key " + k);
+            }
+        }
+    }
+
+    @Test
+    void entryTablesKeepTheirTypeAndContents() throws Exception {
+        List<Supplier<LookupTable>> kinds = List.of(HashLookupTable::new, ColtLookupTable::new, CompressedLookupTable::new,
+                () -> new ReplicatedLookupTable(new HashLookupTable()));
+        for (var kind : kinds) {
+            LookupTable table = kind.get();
+            for (long k = 0; k < 5000; k++) {
+                table.put(k * 3, (int) (k % 11));
+            }
+            if (table instanceof ReplicatedLookupTable r) {
+                r.putAll("ß", PartitionSet.of(1, 4));
+            }
+            Path file = dir.resolve(table.getClass().getSimpleName() + ".lts");
+            Snapshots.write(table, file);
+            LookupTable back = Snapshots.read(file);
+            assertEquals(table.getClass(), back.getClass());
+            assertEquals(table.size(), back.size());
+            for (long k = 0; k < 15_000; k++) {
+                assertEquals(table.get(k), back.get(k));
+            }
+            if (back instanceof ReplicatedLookupTable r) {
+                assertEquals(PartitionSet.of(1, 4), r.getAll("ß"));
+            }
+        }
+    }
+
+    @Test
+    void rejectsFilesThatAreNotSnapshots() throws Exception {
+        Path file = Files.writeString(dir.resolve("x.lts"), "1,2\n");
+        assertThrows(MapFormatException.class, () -> Snapshots.read(file));
+    }
+}
