@@ -58,7 +58,10 @@ public final class Executor {
     private Result routed(Plan.Routed plan, List<Value> params) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
-            return plan.query() ? run(plan, List.of(Routes.whole(plan, r.partitions()[0], params))) : run(plan, Routes.wholeOn(plan, r.partitions(), params));
+            if (plan.query()) return run(plan, List.of(Routes.whole(plan, r.partitions()[0], params)));
+            var queries = Routes.wholeOn(plan, r.partitions(), params);
+            record(queries);
+            return new Result.Count(fanOut.update(queries)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
         if (keys == null) {

@@ -47,16 +47,19 @@ final class Session implements Runnable {
 
     @Override
     public void run() {
+        // Resources close before a catch clause runs, so the protocol error is answered inside.
         try (socket; var worker = new TransactionWorker(server.planner(), server.executor())) {
             socket.setTcpNoDelay(true);
             in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
             out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
-            if (login()) {
-                serve(worker);
+            try {
+                if (login()) {
+                    serve(worker);
+                }
+            } catch (Frames.FrameException e) {
+                log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
+                sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
             }
-        } catch (Frames.FrameException e) {
-            log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
-            sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
         } catch (SocketTimeoutException e) {
             log.info("session {}: login timed out", id);
         } catch (IOException e) {

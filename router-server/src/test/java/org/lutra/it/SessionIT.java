@@ -1,0 +1,106 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.Frames;
+import org.lutra.protocol.ServerMessage;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.io.DataOutputStream;
+import java.net.Socket;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The trust boundary: logins, and clients that break the protocol, never disturb other sessions. */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SessionIT {
+    TestRouter router;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        router = new TestRouter(shards, "sessionit", "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY hash(k) ON (p0, p1, p2, p3);");
+        try (var c = router.connect()) {
+            c.createStatement().executeUpdate("INSERT INTO kv VALUES (1, 'one'), (2, 'two')");
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        router.close();
+    }
+
+    @Test
+    void wrongPasswordIsRefused() {
+        var e = assertThrows(SQLException.class, () -> DriverManager.getConnection(router.url(), TestRouter.USER, "wrong"));
+        assertEquals("28000", e.getSQLState(), e.getMessage());
+        var unknown = assertThrows(SQLException.class, () -> DriverManager.getConnection(router.url(), "mallory", TestRouter.PASSWORD));
+        assertEquals("28000", unknown.getSQLState());
+    }
+
+    @Test
+    void unknownDatabaseIsRefused() {
+        String url = "jdbc:lutra://127.0.0.1:" + router.server.port() + "/nosuchdb";
+        var e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url, TestRouter.USER, TestRouter.PASSWORD));
+        assertEquals("42000", e.getSQLState(), e.getMessage());
+    }
+
+    @Test
+    void malformedAndOversizedFramesCloseOnlyThatSession() throws Exception {
+        try (var healthy = router.connect()) {
+            // a frame whose body is not a protobuf message
+            ServerMessage reply = rawExchange(new byte[] {0, 0, 0, 3, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+            assertEquals("08P01", reply.getError().getSqlState(), reply.toString());
+            // a frame announcing more than the router's limit (1 MiB in this test) is refused before it is read
+            reply = rawExchange(new byte[] {0x7f, 0, 0, 0});
+            assertEquals("08P01", reply.getError().getSqlState());
+            assertTrue(reply.getError().getMessage().contains("exceeds the limit"), reply.getError().getMessage());
+            // a statement bigger than the frame limit, through the driver
+            var big = "SELECT '" + "x".repeat(2 << 20) + "'";
+            assertThrows(SQLException.class, () -> {
+                try (var c = router.connect()) {
+                    c.createStatement().executeQuery(big);
+                }
+            });
+            try (var rs = healthy.createStatement().executeQuery("SELECT v FROM kv WHERE k = 2")) {
+                assertTrue(rs.next());
+                assertEquals("two", rs.getString(1));
+            }
+        }
+    }
+
+    /** Reads the challenge, sends {@code bytes} raw, returns the router's reply and checks it hung up. */
+    private ServerMessage rawExchange(byte[] bytes) throws Exception {
+        try (var socket = new Socket("127.0.0.1", router.server.port())) {
+            socket.setSoTimeout(10_000);
+            var in = socket.getInputStream();
+            var challenge = Frames.read(in, ServerMessage.parser(), 1 << 20);
+            assertTrue(challenge.hasChallenge());
+            var out = new DataOutputStream(socket.getOutputStream());
+            out.write(bytes);
+            out.flush();
+            var reply = Frames.read(in, ServerMessage.parser(), 1 << 20);
+            assertEquals(-1, in.read(), "the router closes a session that broke the protocol");
+            return reply;
+        }
+    }
+
+    @Test
+    void loginMustComeFirst() throws Exception {
+        try (var socket = new Socket("127.0.0.1", router.server.port())) {
+            var in = socket.getInputStream();
+            Frames.read(in, ServerMessage.parser(), 1 << 20);
+            Frames.write(socket.getOutputStream(), ClientMessage.newBuilder().setRequestId(1)
+                    .setExecute(org.lutra.protocol.Execute.newBuilder().setSql("SELECT * FROM kv")).build());
+            var reply = Frames.read(in, ServerMessage.parser(), 1 << 20);
+            assertEquals("08P01", reply.getError().getSqlState());
+        }
+    }
+}

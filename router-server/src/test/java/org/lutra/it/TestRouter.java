@@ -1,0 +1,69 @@
+package org.lutra.it;
+
+import org.lutra.config.RouterConfig;
+import org.lutra.server.RouterServer;
+import org.lutra.shards.Shards;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A router for one test class: partitions p0..p3 on the shared shards, in databases named after
+ * a fresh logical database, so test classes never see each other's rows.
+ */
+final class TestRouter implements AutoCloseable {
+    static final String USER = "app";
+    static final String PASSWORD = "s3cret";
+
+    final String database;
+    final RouterServer server;
+    final Shards shards;
+    final RouterConfig config;
+
+    TestRouter(Shards shards, String prefix, String schema) throws IOException, SQLException {
+        this.shards = shards;
+        this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
+        Path schemaFile = Files.createTempFile("lutra-schema", ".sql");
+        Files.writeString(schemaFile, schema);
+        var backends = new ArrayList<RouterConfig.Backend>();
+        var partitions = new ArrayList<RouterConfig.PartitionPlacement>();
+        for (int i = 0; i < shards.size(); i++) {
+            backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), 8));
+            partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + i, null));
+        }
+        this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000);
+        config.validate();
+        this.server = RouterServer.start(config);
+    }
+
+    String url() {
+        return "jdbc:lutra://127.0.0.1:" + server.port() + "/" + database;
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url(), USER, PASSWORD);
+    }
+
+    /** A plain MariaDB connection to partition {@code p}'s database, bypassing the router. */
+    Connection partition(int p) throws SQLException {
+        return DriverManager.getConnection(shards.url(p, database + "_p" + p), shards.user(), shards.password());
+    }
+
+    @Override
+    public void close() throws SQLException {
+        server.close();
+        for (int i = 0; i < shards.size(); i++) {
+            try (var c = shards.connect(i); var st = c.createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS `" + database + "_p" + i + "`");
+            }
+        }
+    }
+}
