@@ -411,10 +411,7 @@ public class LutraStatement extends UnsupportedStatement {
         }
         closed = true;
         connection.forget(this);
-        if (!connection.isClosed()) {
-            closeResult();
-        }
-        resultSet = null;
+        closeResult(); // on a dead session this only marks the result closed
     }
 
     @Override

@@ -136,7 +136,9 @@ final class Session {
                         + routerMaxFrameBytes + " bytes", "54000");
             }
             write(message);
-            if (queryTimeoutMs > 0 && !awaitAnswer(queryTimeoutMs)) {
+            // The query timeout abandons the request; a shorter socket timeout ends the session instead.
+            boolean queryTimeoutFirst = queryTimeoutMs > 0 && (socketTimeoutMs == 0 || queryTimeoutMs < socketTimeoutMs);
+            if (queryTimeoutFirst && !awaitAnswer(queryTimeoutMs)) {
                 abandoned.add(id);
                 throw Errors.queryTimeout((queryTimeoutMs + 999) / 1000);
             }
