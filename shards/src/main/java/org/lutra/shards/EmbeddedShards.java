@@ -56,10 +56,10 @@ public final class EmbeddedShards implements Shards {
         if (options.count() < 1) throw new IllegalArgumentException("count must be at least 1, was " + options.count());
         ServerBinaries binaries = ServerBinaries.resolve(options.serverBinary());
         Path template = binaries.ensureInstalled();
-        Path work = options.workDir() != null
-                ? Files.createDirectories(options.workDir().toAbsolutePath()).resolve("shards-" + ProcessHandle.current().pid() + "-" + System.nanoTime())
-                : Files.createDirectories(ServerBinaries.lutraHome().resolve("run")).resolve("shards-" + ProcessHandle.current().pid() + "-" + System.nanoTime());
-        Files.createDirectories(work);
+        Path parent = Files.createDirectories(options.workDir() != null
+                ? options.workDir().toAbsolutePath() : ServerBinaries.lutraHome().resolve("run"));
+        reapOrphans(parent);
+        Path work = Files.createDirectories(parent.resolve("shards-" + ProcessHandle.current().pid() + "-" + System.nanoTime()));
 
         var started = new ArrayList<Process>();
         var urls = new ArrayList<String>();
@@ -94,6 +94,40 @@ public final class EmbeddedShards implements Shards {
     }
 
     private record Started(Process process, String url) {}
+
+    /**
+     * A JVM killed with SIGKILL runs no shutdown hook, so its servers keep running. Their work dir
+     * is named after the JVM's pid: if that JVM is gone, stop its servers and delete the dir.
+     */
+    private static void reapOrphans(Path parent) {
+        try (var dirs = Files.list(parent)) {
+            for (Path dir : dirs.toList()) {
+                String[] parts = dir.getFileName().toString().split("-");
+                if (parts.length != 3 || !parts[0].equals("shards")) continue;
+                long owner;
+                try {
+                    owner = Long.parseLong(parts[1]);
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (owner == ProcessHandle.current().pid() || ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) continue;
+                try (var shards = Files.list(dir)) {
+                    for (Path shardDir : shards.toList()) {
+                        Path pidFile = new ShardLayout(0, 0, shardDir).pidFile();
+                        if (!Files.exists(pidFile)) continue;
+                        long pid = Long.parseLong(Files.readString(pidFile).trim());
+                        ShardProcess.liveServer(pid, new ShardLayout(0, 0, shardDir)).ifPresent(h -> {
+                            h.destroyForcibly();
+                            h.onExit().join();
+                        });
+                    }
+                }
+                FileTree.delete(dir);
+            }
+        } catch (IOException | RuntimeException e) {
+            // best effort: leftovers cost disk and memory, not correctness
+        }
+    }
 
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
     private static Started startOne(ServerBinaries binaries, Path template, Path dir, int index) throws IOException {

@@ -135,8 +135,15 @@ public final class ShardCluster {
         try (var lock = lock()) {
             var out = new ArrayList<Shard>();
             var state = readState();
+            // SIGTERM to all first, so that the servers shut down in parallel
+            var handles = new TreeMap<Integer, java.util.Optional<ProcessHandle>>();
             for (Shard s : state.values()) {
                 var handle = ShardProcess.liveServer(s.pid(), layout(s));
+                handle.ifPresent(ProcessHandle::destroy);
+                handles.put(s.index(), handle);
+            }
+            for (Shard s : state.values()) {
+                var handle = handles.get(s.index());
                 State result = handle.map(h -> ShardProcess.stop(h, ShardProcess.STOP_TIMEOUT) ? State.KILLED : State.STOPPED)
                         .orElse(State.NOT_RUNNING);
                 out.add(new Shard(s.index(), s.port(), s.pid(), s.dir(), result));
