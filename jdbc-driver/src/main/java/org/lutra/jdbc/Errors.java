@@ -11,7 +11,6 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLSyntaxErrorException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransactionRollbackException;
-import java.sql.SQLTransientConnectionException;
 
 /**
  * Builds the SQLExceptions the driver throws. The SQLState decides the subclass, the same way for
@@ -99,11 +98,5 @@ final class Errors {
 
     static SQLException queryTimeout(int seconds) {
         return new SQLTimeoutException("statement did not finish within its query timeout of " + seconds + " s", QUERY_TIMEOUT);
-    }
-
-    static SQLTransientConnectionException transientConnection(String message, Throwable cause) {
-        var e = new SQLTransientConnectionException(message, UNABLE_TO_CONNECT);
-        e.initCause(cause);
-        return e;
     }
 }
