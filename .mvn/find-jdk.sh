@@ -30,3 +30,11 @@ lutra_find_jdk() {
   return 1
 }
 lutra_find_jdk || exit 1
+# JDK 24+ warns about sun.misc.Unsafe (protobuf, Guice inside Maven) and native access (jansi);
+# those flags do not exist on 21, so they are added only where they apply.
+if [ "$(lutra_jdk_major "$JAVA_HOME")" -ge 24 ]; then
+  LUTRA_JVM_QUIET="--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED"
+  case " ${MAVEN_OPTS:-} " in *unsafe-memory-access*) ;; *) export MAVEN_OPTS="${MAVEN_OPTS:-} $LUTRA_JVM_QUIET" ;; esac
+else
+  LUTRA_JVM_QUIET=""
+fi

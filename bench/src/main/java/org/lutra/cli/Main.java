@@ -15,7 +15,9 @@ public final class Main {
         return List.of(
                 // ---- registered commands (add yours here, one line each) ----
                 new ShardsCommand(),
-                new SqlCommand()
+                new SqlCommand(),
+                new RouterCommand(),
+                new DemoCommand()
                 // ---- end of registered commands ----
         );
     }
