@@ -12,10 +12,13 @@ if [ -z "$JAVA" ]; then
     if [ -x "$j/bin/java" ] && "$j/bin/java" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])'; then JAVA="$j/bin/java"; break; fi
   done
 fi
-CP="lookup-table/target/classes:lookup-table/target/bench-lib/*"
+# A private copy of the compiled classes: a normal build of the module (by anyone) recompiles
+# target/classes without the benchmarks and their META-INF/BenchmarkList.
+CP="lookup-table/target/bench-classes:lookup-table/target/bench-lib/*"
 cmd="$1"; shift || true
 case "$cmd" in
-  build) ./mvnw -B -q -pl lookup-table -Pjmh package -DskipTests ;;
+  build) ./mvnw -B -q -pl lookup-table -Pjmh package -DskipTests
+    rm -rf lookup-table/target/bench-classes && cp -r lookup-table/target/classes lookup-table/target/bench-classes ;;
   jmh) exec "$JAVA" -cp "$CP" org.openjdk.jmh.Main LookupBenchmark "$@" ;;
   footprint) kind="$1"; n="$2"; xmx="${3:--Xmx8g}"
     exec "$JAVA" "$xmx" -XX:+UseParallelGC -cp "$CP" org.lutra.lookup.bench.FootprintHarness "$kind" "$n" ;;

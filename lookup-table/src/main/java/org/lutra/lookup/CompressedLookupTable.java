@@ -175,16 +175,23 @@ public final class CompressedLookupTable implements LookupTable {
         return 64 + s.pages.bytes() + s.delta.estimatedBytes();
     }
 
-    /** Rough size from a profile, for the chooser: see {@link HuffmanPages} for the layout. */
+    /**
+     * Rough size from a profile, for the chooser (see {@link HuffmanPages} for the layout): 17
+     * index bits and a header per bucket; a bucket crossed by a run boundary (at most one per run)
+     * codes its cells against its default, about 1.3 bits a cell; without run information every
+     * bucket is assumed mixed and cells cost the entropy of the partition distribution.
+     */
     static double estimateBytes(KeyProfile profile) {
         double span = profile.spanKeys();
         double buckets = Math.ceil(span / HuffmanPages.BUCKET);
         long[] h = Arrays.copyOf(profile.histogram(), profile.histogram().length + 1);
         h[h.length - 1] = (long) Math.max(0, span - profile.integerKeys()); // empty cells are a symbol too
         double entropy = new KeyProfile(0, 0, 0, -1, 0, 0, h, 0).entropyBits();
-        double codeBits = Math.max(1, entropy + 0.1); // Huffman spends at least a bit, a little above entropy
-        double mixed = profile.runs() > 0 ? Math.min(buckets, profile.runs()) : buckets;
-        double bits = buckets * (1 + 17) + mixed * HuffmanPages.BUCKET * codeBits + (buckets - mixed) * codeBits;
-        return bits / 8;
+        double header = 1 + 17 + Math.max(1, entropy);
+        if (profile.runs() > 0) {
+            double mixed = Math.min(buckets, profile.runs());
+            return (buckets * header + mixed * HuffmanPages.BUCKET * 1.3) / 8;
+        }
+        return (buckets * header + span * Math.max(1, entropy + 0.1)) / 8;
     }
 }

@@ -55,7 +55,8 @@ final class Maps {
             case "colt" -> fill(new ColtLookupTable(n), map);
             case "hash" -> fill(new HashLookupTable(n), map);
             case "compressed" -> CompressedLookupTable.of((DenseArrayLookupTable) fill(new DenseArrayLookupTable(0, n, PARTITIONS), map));
-            default -> throw new IllegalArgumentException("kind: dense, colt, hash, compressed");
+            case "raw" -> new RawArray(map);
+            default -> throw new IllegalArgumentException("kind: dense, colt, hash, compressed, raw");
         };
     }
 
@@ -64,5 +65,26 @@ final class Maps {
             table.put(k, map[k]);
         }
         return table;
+    }
+
+    /**
+     * Baseline only, not a table: one flat byte[] indexed by the key, no paging, no bounds logic
+     * beyond Java's. Shows what the machine's memory allows, so the dense table's overhead is visible.
+     */
+    static final class RawArray implements LookupTable {
+        private final byte[] cells;
+
+        RawArray(byte[] map) {
+            cells = map;
+        }
+
+        @Override public int get(long key) { return cells[(int) key]; }
+        @Override public int get(String key) { return MISSING; }
+        @Override public void put(long key, int partition) { throw new UnsupportedOperationException(); }
+        @Override public void put(String key, int partition) { throw new UnsupportedOperationException(); }
+        @Override public boolean remove(long key) { throw new UnsupportedOperationException(); }
+        @Override public boolean remove(String key) { throw new UnsupportedOperationException(); }
+        @Override public long size() { return cells.length; }
+        @Override public long estimatedBytes() { return 16L + cells.length; }
     }
 }
