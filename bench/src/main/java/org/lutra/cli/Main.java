@@ -16,6 +16,7 @@ public final class Main {
                 // ---- registered commands (add yours here, one line each) ----
                 new ShardsCommand(),
                 new SqlCommand(),
+                new LookupCommand(),
                 new RouterCommand(),
                 new DemoCommand()
                 // ---- end of registered commands ----
