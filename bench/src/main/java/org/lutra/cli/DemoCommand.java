@@ -99,7 +99,7 @@ final class DemoCommand implements Command {
         Path schema = Path.of("config/social.sql").toAbsolutePath();
         if (!Files.exists(schema)) throw new IOException("missing " + schema + ": run ./lutra demo from the repository");
         var config = new RouterConfig("127.0.0.1:0", "social", schema, List.of(new RouterConfig.User("app", "secret", null)),
-                backends, partitions, List.of(new RouterConfig.LookupSource("users", map, "csv")), 0, 0);
+                backends, partitions, List.of(new RouterConfig.LookupSource("users", map, "csv")), 0, 0, null);
         config.validate();
         return config;
     }

@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param backends   the MySQL/MariaDB servers
  * @param partitions logical partitions, each placed on one backend in its own database
  * @param lookups    extra lookup-table sources (map files) loaded after the key-column scan
+ * @param transactions how distributed transactions are run and recovered
  */
 public record RouterConfig(
         String listen,
@@ -33,7 +34,8 @@ public record RouterConfig(
         List<PartitionPlacement> partitions,
         List<LookupSource> lookups,
         @JsonProperty("max_frame_bytes") int maxFrameBytes,
-        @JsonProperty("plan_cache_size") int planCacheSize) {
+        @JsonProperty("plan_cache_size") int planCacheSize,
+        Transactions transactions) {
 
     public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256) {}
 
@@ -52,7 +54,39 @@ public record RouterConfig(
     /** A map file for one lookup-partitioned table: csv lines {@code key,partition}. */
     public record LookupSource(String table, Path file, String format) {}
 
+    /**
+     * @param routerName       this router's name, stable across restarts and different for every router
+     *                         sharing the backends: its XA transaction ids carry it, and at start it
+     *                         resolves the in-doubt branches of its own earlier lives at once
+     * @param lockWaitSeconds  innodb_lock_wait_timeout on every backend connection: bounds waits,
+     *                         including cross-shard deadlocks no single shard can see
+     * @param recoverySeconds  how often XA RECOVER is reconciled with the decision log
+     * @param recoveryGraceSeconds a prepared branch of another router (or an earlier life) is resolved
+     *                         only once it is this old, so live transactions are left to finish
+     */
+    public record Transactions(
+            @JsonProperty("router_name") String routerName,
+            @JsonProperty("lock_wait_timeout_seconds") int lockWaitSeconds,
+            @JsonProperty("recovery_interval_seconds") int recoverySeconds,
+            @JsonProperty("recovery_grace_seconds") int recoveryGraceSeconds) {
+        public Transactions {
+            routerName = routerName == null || routerName.isBlank() ? "router" : routerName;
+            if (!routerName.matches("[A-Za-z0-9_.-]{1,16}")) {
+                throw new IllegalArgumentException("config: transactions.router_name '" + routerName
+                        + "' must be 1-16 characters of A-Z a-z 0-9 _ . - (it is part of every XA transaction id)");
+            }
+            lockWaitSeconds = lockWaitSeconds <= 0 ? 10 : lockWaitSeconds;
+            recoverySeconds = recoverySeconds <= 0 ? 10 : recoverySeconds;
+            recoveryGraceSeconds = recoveryGraceSeconds <= 0 ? 60 : recoveryGraceSeconds;
+        }
+
+        public static Transactions defaults() {
+            return new Transactions(null, 0, 0, 0);
+        }
+    }
+
     public RouterConfig {
+        transactions = transactions == null ? Transactions.defaults() : transactions;
         listen = listen == null ? "127.0.0.1:5307" : listen;
         database = database == null ? "lutra" : database;
         users = users == null ? List.of() : List.copyOf(users);
@@ -95,7 +129,8 @@ public record RouterConfig(
             lookups.add(new LookupSource(l.table(), dir.resolve(l.file()), l.format()));
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
-                raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize());
+                raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
+                raw.transactions());
         resolved.validate();
         return resolved;
     }

@@ -39,7 +39,7 @@ final class TestRouter implements AutoCloseable {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + i, null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
-                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000);
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, null);
         config.validate();
         this.server = RouterServer.start(config);
     }
