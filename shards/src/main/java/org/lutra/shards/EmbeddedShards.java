@@ -7,14 +7,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Shard servers that live as long as this object (attached mode): started in parallel on free
  * ports, each from a copy of the installed template data dir, and stopped by {@link #close()} or,
  * if the JVM ends first, by a shutdown hook. Their data dirs are deleted on close.
+ *
+ * <p>Crash tests can {@link #kill} a shard (SIGKILL, as a power cut would leave it) and
+ * {@link #restart} it on the same port and data dir, so the server runs its crash recovery.
  */
 public final class EmbeddedShards implements Shards {
 
@@ -39,16 +44,22 @@ public final class EmbeddedShards implements Shards {
 
     private static final int PORT_ATTEMPTS = 3;
 
+    private final ServerBinaries binaries;
+    private final Path template;
     private final Path workDir;
-    private final List<Process> processes;
+    private final List<ShardLayout> layouts;
+    private final List<Process> processes; // guarded by this; restart replaces an entry
     private final List<String> urls;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    private EmbeddedShards(Path workDir, List<Process> processes, List<String> urls) {
+    private EmbeddedShards(ServerBinaries binaries, Path template, Path workDir, List<Started> started) {
+        this.binaries = binaries;
+        this.template = template;
         this.workDir = workDir;
-        this.processes = processes;
-        this.urls = List.copyOf(urls);
+        this.layouts = started.stream().map(Started::layout).toList();
+        this.processes = new ArrayList<>(started.stream().map(Started::process).toList());
+        this.urls = layouts.stream().map(ShardLayout::url).toList();
         this.shutdownHook = new Thread(this::stopAll, "lutra-shards-shutdown");
     }
 
@@ -61,8 +72,7 @@ public final class EmbeddedShards implements Shards {
         reapOrphans(parent);
         Path work = Files.createDirectories(parent.resolve("shards-" + ProcessHandle.current().pid() + "-" + System.nanoTime()));
 
-        var started = new ArrayList<Process>();
-        var urls = new ArrayList<String>();
+        var started = new ArrayList<Started>();
         try (var pool = Executors.newFixedThreadPool(options.count())) {
             var futures = new ArrayList<Future<Started>>();
             for (int i = 0; i < options.count(); i++) {
@@ -72,9 +82,7 @@ public final class EmbeddedShards implements Shards {
             IOException failure = null;
             for (var f : futures) {
                 try {
-                    Started s = f.get();
-                    started.add(s.process());
-                    urls.add(s.url());
+                    started.add(f.get());
                 } catch (ExecutionException e) {
                     IOException io = e.getCause() instanceof IOException x ? x : new IOException(e.getCause());
                     if (failure == null) failure = io; else failure.addSuppressed(io);
@@ -84,16 +92,16 @@ public final class EmbeddedShards implements Shards {
                 }
             }
             if (failure != null) {
-                started.forEach(Process::destroyForcibly);
+                started.forEach(s -> s.process().destroyForcibly());
                 throw failure;
             }
         }
-        var shards = new EmbeddedShards(work, started, urls);
+        var shards = new EmbeddedShards(binaries, template, work, started);
         Runtime.getRuntime().addShutdownHook(shards.shutdownHook);
         return shards;
     }
 
-    private record Started(Process process, String url) {}
+    private record Started(Process process, ShardLayout layout) {}
 
     /**
      * A JVM killed with SIGKILL runs no shutdown hook, so its servers keep running. Their work dir
@@ -138,7 +146,7 @@ public final class EmbeddedShards implements Shards {
             Process p = ShardProcess.launch(binaries, layout, false /* attached */);
             try {
                 ShardProcess.awaitReady(p, layout, ShardProcess.START_TIMEOUT);
-                return new Started(p, layout.url());
+                return new Started(p, layout);
             } catch (IOException e) {
                 p.destroyForcibly();
                 last = e;
@@ -161,6 +169,61 @@ public final class EmbeddedShards implements Shards {
     @Override
     public String password() {
         return "";
+    }
+
+    @Override
+    public boolean canKill() {
+        return true;
+    }
+
+    /**
+     * Kills shard {@code shard}'s server with SIGKILL and waits until it has exited: no shutdown,
+     * no flush, so what survives is what the server had made durable. Killing a dead shard does
+     * nothing. The shard stays down until {@link #restart}.
+     */
+    @Override
+    public synchronized void kill(int shard) {
+        checkNotClosed();
+        Process p = processes.get(Objects.checkIndex(shard, processes.size()));
+        p.destroyForcibly(); // SIGKILL on Linux
+        try {
+            if (!p.waitFor(ShardProcess.STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("shard " + shard + " (pid " + p.pid() + ") did not exit within "
+                        + ShardProcess.STOP_TIMEOUT.toSeconds() + " s of SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for shard " + shard + " to die", e);
+        }
+    }
+
+    /**
+     * Starts shard {@code shard}'s server again on the same port and data dir and waits until it
+     * accepts connections (after crash recovery, if it was killed). A shard that still runs is
+     * first shut down cleanly. Its URL does not change; connections made before are broken.
+     */
+    @Override
+    public void restart(int shard) throws IOException {
+        Process p;
+        ShardLayout layout = layouts.get(Objects.checkIndex(shard, layouts.size()));
+        synchronized (this) {
+            checkNotClosed();
+            // a no-op after kill; a running server gets SIGTERM (SIGKILL if it is slow)
+            ShardProcess.stop(processes.get(shard).toHandle(), ShardProcess.STOP_TIMEOUT);
+            if (!ShardProcess.portFree(layout.port())) {
+                throw new IOException("cannot restart shard " + shard + ": port " + layout.port()
+                        + " was taken by another process while the shard was down");
+            }
+            layout.prepare(template); // keeps the data dir; removes the dead server's pid file
+            p = ShardProcess.launch(binaries, layout, false /* attached */);
+            processes.set(shard, p); // close() stops it from now on, even if it never gets ready
+        }
+        // outside the lock: crash recovery may take a while, and close() must not wait for it
+        ShardProcess.awaitReady(p, layout, ShardProcess.START_TIMEOUT);
+    }
+
+    private void checkNotClosed() {
+        if (closed) throw new IllegalStateException("these shards have been closed");
     }
 
     /** The directory holding the shards' data dirs and logs (deleted on close). */

@@ -147,7 +147,11 @@ public final class ServerBinaries {
         throw new IOException("no mariadb-install-db or mysql_install_db found next to " + server);
     }
 
-    /** The command line that runs one shard's server in the foreground. */
+    /**
+     * The command line that runs one shard's server in the foreground. No binary log: InnoDB by
+     * itself keeps XA PREPAREd branches across a disconnect and a kill -9 (MariaDB 11.4, see
+     * XaCrashRecoveryTest), which is what the router's two-phase commit needs.
+     */
     List<String> serverCommand(ShardLayout shard) {
         List<String> cmd = new ArrayList<>(List.of(server.toString(), "--no-defaults", "--user=root",
                 "--datadir=" + shard.dataDir(), "--tmpdir=" + shard.tmpDir(),

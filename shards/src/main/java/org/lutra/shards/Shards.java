@@ -36,6 +36,30 @@ public interface Shards extends AutoCloseable {
 
     String password();
 
+    /**
+     * Whether {@link #kill} and {@link #restart} work: true for servers this object started,
+     * false for external ones. Crash tests use it to skip: {@code assumeTrue(shards.canKill())}.
+     */
+    boolean canKill();
+
+    /**
+     * Kills shard {@code shard}'s server the hard way (SIGKILL: no shutdown, no flush) and
+     * waits until it is gone, so tests can check what survives a crash. It stays down until
+     * {@link #restart}.
+     *
+     * @throws UnsupportedOperationException for servers this object did not start
+     */
+    void kill(int shard);
+
+    /**
+     * Starts shard {@code shard}'s server again with the same port and data dir (shutting it
+     * down first if it still runs) and returns once it accepts connections, i.e. after its crash
+     * recovery. {@link #url} stays the same; earlier connections are broken.
+     *
+     * @throws UnsupportedOperationException for servers this object did not start
+     */
+    void restart(int shard) throws IOException;
+
     /** Stops what this object started (nothing for external backends). Idempotent. */
     @Override
     void close();

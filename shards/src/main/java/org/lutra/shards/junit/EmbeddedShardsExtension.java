@@ -97,6 +97,9 @@ public final class EmbeddedShardsExtension implements BeforeAllCallback, AfterAl
         @Override public java.util.List<String> urls() { return delegate.urls(); }
         @Override public String user() { return delegate.user(); }
         @Override public String password() { return delegate.password(); }
+        @Override public boolean canKill() { return delegate.canKill(); }
+        @Override public void kill(int shard) { delegate.kill(shard); }
+        @Override public void restart(int shard) throws IOException { delegate.restart(shard); }
         @Override public void close() {
             synchronized (EmbeddedShardsExtension.class) {
                 if (shared == this) shared = null;
