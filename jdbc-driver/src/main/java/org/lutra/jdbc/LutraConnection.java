@@ -1,6 +1,7 @@
 package org.lutra.jdbc;
 
 import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.Execute;
 import org.lutra.protocol.Ping;
 
 import java.sql.DatabaseMetaData;
@@ -17,8 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * A connection to one Lutra router: one socket ({@link Session}), auto-commit only for now.
- * Statements made here share the session; the session's lock keeps one request in flight.
+ * A connection to one Lutra router: one socket ({@link Session}). Statements made here share the
+ * session; the session's lock keeps one request in flight. Transactions are the router's: the
+ * JDBC calls send MySQL's transaction SQL, and the state they report is what the router last
+ * said ({@link TransactionStatus}). Closing with a transaction open leaves it to the router,
+ * which rolls it back when the session ends.
  */
 public final class LutraConnection extends UnsupportedConnection {
     private final Session session;
@@ -131,62 +135,117 @@ public final class LutraConnection extends UnsupportedConnection {
         return sql; // the router takes the SQL as written
     }
 
-    // ---- transactions: auto-commit only until the transaction issue lands ------------------
+    // ---- transactions: plain SQL through Execute, as MySQL does it ---------------------------
 
+    /** As the router last reported it, so SQL such as {@code SET autocommit = 0} counts too. */
     @Override
     public boolean getAutoCommit() throws SQLException {
         checkOpen();
-        return true;
+        return session.transactionStatus().autoCommit();
     }
 
+    /**
+     * Sends {@code SET autocommit = 0|1} if the mode changes (nothing otherwise, as JDBC asks).
+     * Switching it on commits an open transaction on the router, so results close as at commit.
+     */
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
         checkOpen();
-        if (!autoCommit) {
-            throw noTransactions("setAutoCommit(false)");
+        var status = session.transactionStatus();
+        if (autoCommit == status.autoCommit()) {
+            return;
         }
+        if (autoCommit && status.inTransaction()) {
+            closeResultsAtCommit();
+        }
+        executeControl(autoCommit ? "SET autocommit = 1" : "SET autocommit = 0");
     }
 
-    /** JDBC: commit and rollback are errors in auto-commit mode, which is the only mode here. */
     @Override
     public void commit() throws SQLException {
         checkOpen();
-        throw Errors.of("commit() called in auto-commit mode; every statement is already committed", "25000");
+        if (session.transactionStatus().autoCommit()) {
+            throw Errors.of("commit() called in auto-commit mode: every statement is already committed;"
+                    + " call setAutoCommit(false) to run transactions", "25000");
+        }
+        closeResultsAtCommit();
+        executeControl("COMMIT");
     }
 
     @Override
     public void rollback() throws SQLException {
         checkOpen();
-        throw Errors.of("rollback() called in auto-commit mode; there is no transaction to roll back", "25000");
+        if (session.transactionStatus().autoCommit()) {
+            throw Errors.of("rollback() called in auto-commit mode: every statement is already committed;"
+                    + " call setAutoCommit(false) to run transactions", "25000");
+        }
+        closeResultsAtCommit();
+        executeControl("ROLLBACK");
+    }
+
+    /** CLOSE_CURSORS_AT_COMMIT: statements created with that holdability lose their open result. */
+    private void closeResultsAtCommit() {
+        for (var statement : openStatements.toArray(LutraStatement[]::new)) {
+            try {
+                statement.closeResultAtCommit();
+            } catch (SQLException e) {
+                // the result is closed on our side anyway; if the session broke, COMMIT will say so
+            }
+        }
+    }
+
+    /** Runs transaction-control SQL; the router's answer carries the new status. */
+    private void executeControl(String sql) throws SQLException {
+        var answer = session.call(ClientMessage.newBuilder().setExecute(Execute.newBuilder().setSql(sql)), 0);
+        if (!answer.hasUpdateResult()) {
+            throw session.unexpected(answer, "Execute(" + sql + ")");
+        }
     }
 
     @Override
     public java.sql.Savepoint setSavepoint() throws SQLException {
-        throw noTransactions("setSavepoint");
+        throw noSavepoints("setSavepoint");
     }
 
     @Override
     public java.sql.Savepoint setSavepoint(String name) throws SQLException {
-        throw noTransactions("setSavepoint");
+        throw noSavepoints("setSavepoint");
     }
 
-    private static SQLFeatureNotSupportedException noTransactions(String what) {
-        return new SQLFeatureNotSupportedException(what + ": explicit transactions are not supported yet by Lutra;"
-                + " every statement runs in auto-commit mode", Errors.FEATURE_NOT_SUPPORTED);
+    @Override
+    public void rollback(java.sql.Savepoint savepoint) throws SQLException {
+        throw noSavepoints("rollback(Savepoint)");
     }
 
+    @Override
+    public void releaseSavepoint(java.sql.Savepoint savepoint) throws SQLException {
+        throw noSavepoints("releaseSavepoint");
+    }
+
+    private static SQLFeatureNotSupportedException noSavepoints(String what) {
+        return new SQLFeatureNotSupportedException(what + ": savepoints are not supported by the Lutra router;"
+                + " commit() and rollback() end the whole transaction", Errors.FEATURE_NOT_SUPPORTED);
+    }
+
+    /** As the router last reported it (REPEATABLE READ, the shards' default, until it has). */
     @Override
     public int getTransactionIsolation() throws SQLException {
         checkOpen();
-        return TRANSACTION_REPEATABLE_READ; // the shards' (InnoDB) default
+        return session.transactionStatus().isolation();
     }
 
+    /** Sends {@code SET SESSION TRANSACTION ISOLATION LEVEL ...}: it applies from the next transaction. */
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
         checkOpen();
-        if (level != TRANSACTION_REPEATABLE_READ) {
-            throw Errors.unsupported("transaction isolation level " + level + " (only REPEATABLE READ)");
+        String name = TransactionStatus.sqlName(level);
+        if (name == null) {
+            throw Errors.of("transaction isolation level " + level + " is not one of TRANSACTION_READ_UNCOMMITTED (1),"
+                    + " TRANSACTION_READ_COMMITTED (2), TRANSACTION_REPEATABLE_READ (4), TRANSACTION_SERIALIZABLE (8)"
+                    + (level == TRANSACTION_NONE ? "; Lutra always runs transactions, so TRANSACTION_NONE cannot be set" : ""),
+                    "HY024");
         }
+        executeControl("SET SESSION TRANSACTION ISOLATION LEVEL " + name);
     }
 
     @Override

@@ -199,22 +199,71 @@ public final class LutraDatabaseMetaData extends UnsupportedDatabaseMetaData {
 
     @Override
     public boolean supportsTransactions() {
-        return false; // not yet: auto-commit only
+        return true; // single- and multi-shard, the latter with XA two-phase commit in the router
+    }
+
+    @Override
+    public boolean supportsMultipleTransactions() {
+        return true; // one per connection, any number of connections
     }
 
     @Override
     public int getDefaultTransactionIsolation() {
-        return Connection.TRANSACTION_REPEATABLE_READ;
+        return Connection.TRANSACTION_REPEATABLE_READ; // InnoDB's default, which the shards keep
     }
 
     @Override
     public boolean supportsTransactionIsolationLevel(int level) {
-        return level == Connection.TRANSACTION_REPEATABLE_READ;
+        return TransactionStatus.isLevel(level);
+    }
+
+    // DDL as in MySQL (the shards' dialect): it commits the open transaction first.
+
+    @Override
+    public boolean dataDefinitionCausesTransactionCommit() {
+        return true;
+    }
+
+    @Override
+    public boolean dataDefinitionIgnoredInTransactions() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsDataDefinitionAndDataManipulationTransactions() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsDataManipulationTransactionsOnly() {
+        return false; // DDL is not refused inside a transaction, it ends it (Connector/J says the same)
+    }
+
+    // commit() and rollback() close CLOSE_CURSORS_AT_COMMIT results; statements stay usable.
+
+    @Override
+    public boolean supportsOpenCursorsAcrossCommit() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsOpenCursorsAcrossRollback() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsOpenStatementsAcrossCommit() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsOpenStatementsAcrossRollback() {
+        return true;
     }
 
     @Override
     public boolean supportsSavepoints() {
-        return false;
+        return false; // the router has none; Connection.setSavepoint throws 0A000
     }
 
     @Override

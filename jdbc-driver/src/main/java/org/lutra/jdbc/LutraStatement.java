@@ -178,6 +178,13 @@ public class LutraStatement extends UnsupportedStatement {
         }
     }
 
+    /** The connection commits or rolls back: a CLOSE_CURSORS_AT_COMMIT result closes (its cursor too). */
+    void closeResultAtCommit() throws SQLException {
+        if (!closed && resultSetHoldability == ResultSet.CLOSE_CURSORS_AT_COMMIT && resultSet != null) {
+            closeResult();
+        }
+    }
+
     /** Called by a result set closed by its user: closeOnCompletion may close the statement. */
     void resultSetClosed(LutraResultSet rs) throws SQLException {
         if (rs == resultSet && closeOnCompletion) {
@@ -205,7 +212,7 @@ public class LutraStatement extends UnsupportedStatement {
         return Arrays.stream(executeLargeBatch()).mapToInt(LutraStatement::saturatedInt).toArray();
     }
 
-    /** One Execute per entry, in order; the first failure stops the batch (no transactions yet). */
+    /** One Execute per entry, in order; the first failure stops the batch (earlier entries stay done unless the caller rolls back). */
     @Override
     public long[] executeLargeBatch() throws SQLException {
         checkOpen();

@@ -33,6 +33,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * before the next request, its late answer is read and thrown away (closing the cursor it may
  * have opened). The protocol has no cancel, so the next request waits for the router to finish
  * the abandoned one, which it would have to do anyway since it serves a session in order.
+ *
+ * <p>Every answer that carries a {@code status} (all of them after login, errors included)
+ * replaces the session's {@link TransactionStatus}, late answers of abandoned requests too: the
+ * router has run those statements, so their effect on the transaction is real.
  */
 final class Session {
     static final int PROTOCOL_VERSION = 1;
@@ -51,6 +55,7 @@ final class Session {
     private int routerMaxFrameBytes = Frames.DEFAULT_MAX_FRAME_BYTES;
     private long sessionId;
     private String serverVersion = "";
+    private volatile TransactionStatus transactionStatus = TransactionStatus.INITIAL;
 
     private Session(Socket socket, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
         this.socket = socket;
@@ -198,6 +203,9 @@ final class Session {
             if (m == null) {
                 throw closeAfter(Errors.of("Lutra router " + host + " closed the connection", Errors.CONNECTION_FAILURE));
             }
+            if (m.hasStatus()) {
+                transactionStatus = transactionStatus.next(m.getStatus()); // only this thread writes: it holds the lock
+            }
             return m;
         } catch (Frames.FrameException e) {
             // An oversized or garbled frame leaves the stream at an unknown position: nothing after
@@ -292,6 +300,11 @@ final class Session {
 
     int socketTimeoutMs() {
         return socketTimeoutMs;
+    }
+
+    /** As of the latest answer that carried one; {@link TransactionStatus#INITIAL} before. */
+    TransactionStatus transactionStatus() {
+        return transactionStatus;
     }
 
     long sessionId() {

@@ -201,7 +201,7 @@ class ResultSetTest {
         assertEquals(1, md.getDatabaseMinorVersion());
         assertTrue(md.getURL().contains("password=***"), md.getURL());
         assertEquals("`", md.getIdentifierQuoteString());
-        assertFalse(md.supportsTransactions());
+        assertTrue(md.supportsTransactions());
         assertTrue(md.supportsResultSetType(ResultSet.TYPE_FORWARD_ONLY));
         assertThrows(java.sql.SQLFeatureNotSupportedException.class, () -> md.getTables(null, null, "%", null));
         assertThrows(java.sql.SQLFeatureNotSupportedException.class, () -> connection.createStatement().cancel());
