@@ -60,6 +60,8 @@ public final class Backends implements AutoCloseable {
                 hikari.setMinimumIdle(Math.min(2, backend.poolSize()));
                 hikari.setConnectionTimeout(10_000);
                 hikari.setAutoCommit(true);
+                // Bounds every lock wait, including deadlocks across shards that no shard can see.
+                hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds());
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari)));
             }
         } catch (SQLException | RuntimeException e) {

@@ -12,42 +12,59 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Runs one sub-query on one partition: borrows a pooled connection, binds the parameters as
- * parameters, and either returns the update count or streams the rows (the connection stays
- * borrowed until the rows are read or closed). Errors carry the partition and backend.
+ * Runs one sub-query on one partition: leases a connection (pooled, or the transaction's pinned
+ * one), binds the parameters as parameters, and either returns the update count or the rows
+ * (streamed when the lease allows: the connection stays leased until the rows are read or
+ * closed). Errors carry the partition and backend, and are reported to the lease.
  */
 final class ConnectionWorker {
     private final Backends.Placement placement;
+    private final Connections connections;
 
-    ConnectionWorker(Backends.Placement placement) {
+    ConnectionWorker(Backends.Placement placement, Connections connections) {
         this.placement = placement;
+        this.connections = connections;
     }
 
     long update(ShardQuery q) throws SQLException {
-        try (Connection c = placement.pool().getConnection(); PreparedStatement ps = prepare(c, q)) {
-            return ps.executeLargeUpdate();
+        Connections.Lease lease = lease(true);
+        try (PreparedStatement ps = prepare(lease.connection(), q)) {
+            long count = ps.executeLargeUpdate();
+            lease.release(null);
+            return count;
         } catch (SQLException e) {
-            throw located(e);
+            SQLException located = located(e);
+            lease.release(located);
+            throw located;
         }
     }
 
     RowSource query(ShardQuery q) throws SQLException {
-        Connection c = null;
+        Connections.Lease lease = lease(false);
         PreparedStatement ps = null;
         try {
-            c = placement.pool().getConnection();
-            ps = prepare(c, q);
-            ps.setFetchSize(Integer.MIN_VALUE); // stream rows instead of buffering the whole result
+            ps = prepare(lease.connection(), q);
+            // stream rows instead of buffering the whole result, unless the connection is pinned
+            if (lease.streaming()) ps.setFetchSize(Integer.MIN_VALUE);
             ResultSet rs = ps.executeQuery();
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
             for (int i = 1; i <= md.getColumnCount(); i++) {
                 columns.add(ValueCodec.column(md, i));
             }
-            return new ShardRows(c, ps, rs, List.copyOf(columns));
+            return new ShardRows(lease, ps, rs, List.copyOf(columns));
         } catch (SQLException e) {
             closeQuietly(ps);
-            closeQuietly(c);
+            SQLException located = located(e);
+            lease.release(located);
+            throw located;
+        }
+    }
+
+    private Connections.Lease lease(boolean write) throws SQLException {
+        try {
+            return connections.lease(placement.partition(), write);
+        } catch (SQLException e) {
             throw located(e);
         }
     }
@@ -75,14 +92,14 @@ final class ConnectionWorker {
 
     /** Rows of one partition, read as the consumer asks for them. */
     private final class ShardRows implements RowSource {
-        private final Connection connection;
+        private final Connections.Lease lease;
         private final PreparedStatement statement;
         private final ResultSet rs;
         private final List<Column> columns;
         private boolean closed;
 
-        ShardRows(Connection connection, PreparedStatement statement, ResultSet rs, List<Column> columns) {
-            this.connection = connection;
+        ShardRows(Connections.Lease lease, PreparedStatement statement, ResultSet rs, List<Column> columns) {
+            this.lease = lease;
             this.statement = statement;
             this.rs = rs;
             this.columns = columns;
@@ -103,18 +120,23 @@ final class ConnectionWorker {
                 }
                 return ValueCodec.row(rs, columns);
             } catch (SQLException e) {
-                close();
-                throw located(e);
+                SQLException located = located(e);
+                close(located);
+                throw located;
             }
         }
 
         @Override
         public void close() {
+            close(null);
+        }
+
+        private void close(SQLException failure) {
             if (closed) return;
             closed = true;
             closeQuietly(rs);
             closeQuietly(statement);
-            closeQuietly(connection);
+            lease.release(failure);
         }
     }
 }

@@ -41,35 +41,37 @@ public final class Executor {
         return stats;
     }
 
-    public Result execute(Plan plan, List<Value> params) throws SQLException {
+    /** Runs {@code plan}; sub-queries get their connections from {@code connections} (pool or transaction). */
+    public Result execute(Plan plan, List<Value> params, Connections connections) throws SQLException {
         if (params.size() != plan.paramCount()) {
             throw new SQLException("the statement has " + plan.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
         return switch (plan) {
-            case Plan.NoOp n -> new Result.Count(0, 0);
-            case Plan.AnyPartition p -> rows(List.of(new ShardQuery(0, p.sql(), params)), -1);
-            case Plan.Insert insert -> insert(insert, params);
-            case Plan.Routed routed -> routed(routed, params);
+            case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
+            case Plan.AnyPartition p -> rows(List.of(new ShardQuery(0, p.sql(), params)), connections);
+            case Plan.Insert insert -> insert(insert, params, connections);
+            case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
 
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
 
-    private Result routed(Plan.Routed plan, List<Value> params) throws SQLException {
+    private Result routed(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
-            if (plan.query()) return run(plan, List.of(Routes.whole(plan, r.partitions()[0], params)));
+            if (plan.query()) return run(plan, List.of(Routes.whole(plan, r.partitions()[0], params)), c);
             var queries = Routes.wholeOn(plan, r.partitions(), params);
             record(queries);
-            return new Result.Count(fanOut.update(queries)[0], queries.size()); // every replica changes the same rows
+            if (queries.size() > 1) c.atomic();
+            return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
         if (keys == null) {
-            return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params));
+            return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params), c);
         }
         var byPartition = Routes.byPartition(partitioning, keys);
         if (!partitioning.needsValidation()) {
-            return run(plan, Routes.cut(plan, byPartition, params));
+            return run(plan, Routes.cut(plan, byPartition, params), c);
         }
         var lookup = (Partitioning.LookedUp) partitioning;
         long distinct = Arrays.stream(keys).distinct().count();
@@ -77,18 +79,18 @@ public final class Executor {
             if (distinct > 1) {
                 throw mergeRefusal(plan, lookup.partitions().length);
             }
-            return run(plan, List.of(Routes.whole(plan, probe(lookup, keys[0]), params)));
+            return run(plan, List.of(Routes.whole(plan, probe(lookup, keys[0], c), params)), c);
         }
         if (!lookup.unique() && distinct > 1) {
             // Rows with several non-unique keys: counting cannot tell which key is still missing.
-            return run(plan, Routes.wholeOn(plan, lookup.partitions(), params));
+            return run(plan, Routes.wholeOn(plan, lookup.partitions(), params), c);
         }
-        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params);
+        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
     }
 
     /** Runs where the lookup table points, then, if fewer than {@code expected} rows answered, on the rest. */
     private Result validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
-                             long expected, List<Value> params) throws SQLException {
+                             long expected, List<Value> params, Connections c) throws SQLException {
         var complement = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : lookup.partitions()) {
             var asked = primary.getOrDefault(p, List.of());
@@ -103,9 +105,9 @@ public final class Executor {
         var second = Routes.cut(plan, complement, params);
         record(first);
         if (plan.query()) {
-            RowSource rows = new FallbackRows(limited(plan, fanOut.query(first), first.size()), expected, () -> {
+            RowSource rows = new FallbackRows(limited(plan, fanOut.query(first, c), first.size()), expected, () -> {
                 stats.fallback(partitionsOf(second));
-                var sources = fanOut.query(second);
+                var sources = fanOut.query(second, c);
                 if (learnable != null) {
                     for (int i = 0; i < sources.size(); i++) {
                         sources.set(i, new LearningRows(sources.get(i), lookup.table(), learnable, second.get(i).partition(), stats));
@@ -115,12 +117,16 @@ public final class Executor {
             });
             return new Result.Rows(plan.limit() >= 0 ? new LimitRows(rows, plan.limit()) : rows, first.size());
         }
-        long count = sum(fanOut.update(first));
+        // Several keys: the first round may change some rows and the second the others. One key of
+        // a unique lookup: its rows are on one partition, whichever round finds them.
+        if (first.size() > 1 || expected > 1) c.atomic();
+        long count = sum(fanOut.update(first, c));
         if (count >= expected) {
             return new Result.Count(count, first.size());
         }
         stats.fallback(partitionsOf(second));
-        long[] counts = fanOut.update(second);
+        if (!lookup.unique() && second.size() > 1) c.atomic();
+        long[] counts = fanOut.update(second, c);
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0 && learnable != null) {
                 lookup.table().put(learnable, second.get(i).partition());
@@ -134,11 +140,11 @@ public final class Executor {
      * Finds the partition that holds {@code key}'s owner row: where the lookup table points if the
      * row is there, else wherever a probe finds it (learned), else where a new key would go.
      */
-    private int probe(Partitioning.LookedUp lookup, Object key) throws SQLException {
+    private int probe(Partitioning.LookedUp lookup, Object key, Connections c) throws SQLException {
         int guess = lookup.locate(key);
         String sql = "SELECT 1 FROM `" + lookup.owner() + "` WHERE `" + lookup.ownerColumn() + "` = ? LIMIT 1";
         List<Value> params = List.of(KeyParams.toValue(key));
-        if (fanOut.exists(List.of(new ShardQuery(guess, sql, params)))[0]) {
+        if (fanOut.exists(List.of(new ShardQuery(guess, sql, params)), c)[0]) {
             return guess;
         }
         stats.fallback(new int[0]);
@@ -146,7 +152,7 @@ public final class Executor {
         for (int p : lookup.partitions()) {
             if (p != guess) others.add(new ShardQuery(p, sql, params));
         }
-        boolean[] found = fanOut.exists(others);
+        boolean[] found = fanOut.exists(others, c);
         for (int i = 0; i < found.length; i++) {
             if (found[i]) {
                 lookup.table().put(key, others.get(i).partition());
@@ -157,24 +163,21 @@ public final class Executor {
         return lookup.placeNew(key);
     }
 
-    private Result run(Plan.Routed plan, List<ShardQuery> queries) throws SQLException {
-        record(queries);
-        if (plan.query()) {
-            if (queries.size() > 1 && plan.mergeNeed() != null) {
-                throw mergeRefusal(plan, queries.size());
-            }
-            return new Result.Rows(limited(plan, fanOut.query(queries), queries.size()), queries.size());
-        }
+    private Result run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
         if (queries.size() > 1 && plan.mergeNeed() != null) {
             throw mergeRefusal(plan, queries.size());
         }
-        return new Result.Count(sum(fanOut.update(queries)), queries.size());
+        record(queries);
+        if (plan.query()) {
+            return new Result.Rows(limited(plan, fanOut.query(queries, c), queries.size()), queries.size());
+        }
+        if (queries.size() > 1) c.atomic();
+        return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
     }
 
-    private Result rows(List<ShardQuery> queries, long limit) throws SQLException {
+    private Result rows(List<ShardQuery> queries, Connections c) throws SQLException {
         record(queries);
-        RowSource rows = new UnionRows(fanOut.query(queries));
-        return new Result.Rows(limit >= 0 ? new LimitRows(rows, limit) : rows, queries.size());
+        return new Result.Rows(new UnionRows(fanOut.query(queries, c)), queries.size());
     }
 
     private static RowSource limited(Plan.Routed plan, List<RowSource> sources, int partitions) {
@@ -184,7 +187,7 @@ public final class Executor {
 
     // ---- INSERT ---------------------------------------------------------------------------------
 
-    private Result insert(Plan.Insert plan, List<Value> params) throws SQLException {
+    private Result insert(Plan.Insert plan, List<Value> params, Connections c) throws SQLException {
         TableDef table = plan.table();
         var partitioning = table.partitioning();
         int rowCount = plan.rows().itemCount();
@@ -193,7 +196,8 @@ public final class Executor {
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
             record(queries);
-            long[] counts = fanOut.update(queries);
+            if (queries.size() > 1) c.atomic();
+            long[] counts = fanOut.update(queries, c);
             return new Result.Count(counts[0], queries.size());
         }
         var byPartition = new LinkedHashMap<Integer, List<Integer>>();
@@ -207,7 +211,7 @@ public final class Executor {
                         : new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
                                 + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
             }
-            byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row]), p -> new ArrayList<>()).add(row);
+            byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
         var queries = new ArrayList<ShardQuery>();
         for (var e : byPartition.entrySet()) {
@@ -215,7 +219,8 @@ public final class Executor {
             queries.add(new ShardQuery(e.getKey(), plan.rows().render(rows), plan.rows().params(params, rows)));
         }
         record(queries);
-        long count = sum(fanOut.update(queries));
+        if (queries.size() > 1) c.atomic();
+        long count = sum(fanOut.update(queries, c));
         if (partitioning instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(table.name())) {
             for (var e : byPartition.entrySet()) {
                 for (int row : e.getValue()) lookup.table().put(keys[row], e.getKey());
@@ -224,12 +229,12 @@ public final class Executor {
         return new Result.Count(count, queries.size());
     }
 
-    private int placeRow(Partitioning partitioning, TableDef table, Object key) throws SQLException {
+    private int placeRow(Partitioning partitioning, TableDef table, Object key, Connections c) throws SQLException {
         if (partitioning instanceof Partitioning.LookedUp lookup) {
             int cached = lookup.table().get(key);
             if (cached != LookupTable.MISSING) return cached;
             // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner.
-            return lookup.owner().equalsIgnoreCase(table.name()) ? lookup.placeNew(key) : probe(lookup, key);
+            return lookup.owner().equalsIgnoreCase(table.name()) ? lookup.placeNew(key) : probe(lookup, key, c);
         }
         int p = partitioning.placeNew(key);
         if (p == Partitioning.NONE) {

@@ -27,17 +27,17 @@ final class FanOut {
         this.backends = backends;
     }
 
-    List<RowSource> query(List<ShardQuery> queries) throws SQLException {
-        return all(queries, ConnectionWorker::query, RowSource::close);
+    List<RowSource> query(List<ShardQuery> queries, Connections connections) throws SQLException {
+        return all(queries, connections, ConnectionWorker::query, RowSource::close);
     }
 
-    long[] update(List<ShardQuery> queries) throws SQLException {
-        return all(queries, ConnectionWorker::update, c -> {}).stream().mapToLong(Long::longValue).toArray();
+    long[] update(List<ShardQuery> queries, Connections connections) throws SQLException {
+        return all(queries, connections, ConnectionWorker::update, c -> {}).stream().mapToLong(Long::longValue).toArray();
     }
 
     /** For each query, whether it returned at least one row. */
-    boolean[] exists(List<ShardQuery> queries) throws SQLException {
-        var found = all(queries, (w, q) -> {
+    boolean[] exists(List<ShardQuery> queries, Connections connections) throws SQLException {
+        var found = all(queries, connections, (w, q) -> {
             try (RowSource rows = w.query(q)) {
                 return rows.next() != null;
             }
@@ -47,14 +47,15 @@ final class FanOut {
         return out;
     }
 
-    private <T> List<T> all(List<ShardQuery> queries, Task<T> task, java.util.function.Consumer<T> release) throws SQLException {
+    private <T> List<T> all(List<ShardQuery> queries, Connections connections, Task<T> task,
+                            java.util.function.Consumer<T> release) throws SQLException {
         if (queries.size() == 1) {
             var q = queries.getFirst();
-            return new ArrayList<>(List.of(task.run(new ConnectionWorker(backends.placement(q.partition())), q)));
+            return new ArrayList<>(List.of(task.run(worker(q, connections), q)));
         }
         var futures = new ArrayList<Future<T>>(queries.size());
         for (var q : queries) {
-            futures.add(threads.submit(() -> task.run(new ConnectionWorker(backends.placement(q.partition())), q)));
+            futures.add(threads.submit(() -> task.run(worker(q, connections), q)));
         }
         var results = new ArrayList<T>(queries.size());
         SQLException failure = null;
@@ -74,5 +75,9 @@ final class FanOut {
             throw failure;
         }
         return results;
+    }
+
+    private ConnectionWorker worker(ShardQuery q, Connections connections) {
+        return new ConnectionWorker(backends.placement(q.partition()), connections);
     }
 }

@@ -35,6 +35,29 @@ public sealed interface Plan {
     /** A statement that touches no table (SELECT 1, SELECT NOW()): any one partition answers it. */
     record AnyPartition(String sql, int paramCount) implements Plan {}
 
-    /** COMMIT / ROLLBACK in auto-commit mode: nothing to do, as in MySQL. */
-    record NoOp(int paramCount) implements Plan {}
+    /** Transaction control: the session handles these, they never reach a partition. */
+    sealed interface Control extends Plan {
+        @Override
+        default int paramCount() {
+            return 0;
+        }
+    }
+
+    /** BEGIN / START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT]. */
+    record Begin(boolean readOnly) implements Control {}
+
+    record Commit() implements Control {}
+
+    record Rollback() implements Control {}
+
+    /** SET autocommit = 0 | 1. */
+    record SetAutocommit(boolean on) implements Control {}
+
+    /**
+     * SET [SESSION] TRANSACTION ISOLATION LEVEL ...
+     *
+     * @param level      a java.sql.Connection.TRANSACTION_* level
+     * @param forSession SESSION: every later transaction; without it, the next transaction only
+     */
+    record SetIsolation(int level, boolean forSession) implements Control {}
 }

@@ -9,6 +9,7 @@ import org.lutra.exec.Executor;
 import org.lutra.exec.Stats;
 import org.lutra.maintain.RouterLoader;
 import org.lutra.plan.Planner;
+import org.lutra.txn.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,7 @@ public final class RouterServer implements AutoCloseable {
     private final Backends backends;
     private final Planner planner;
     private final Executor executor;
+    private final Transactions transactions;
     private final List<RouterLoader.Loaded> loaded;
     private final ServerSocket listener;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
@@ -48,7 +50,10 @@ public final class RouterServer implements AutoCloseable {
         this.catalog = SchemaParser.parse(Files.readString(config.schema()),
                 config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList());
         this.backends = Backends.open(config, catalog);
+        Transactions txns = null;
         try {
+            // In-doubt branches are resolved first, so the key scan below sees what they committed.
+            this.transactions = txns = new Transactions(backends, config.transactions());
             this.loaded = RouterLoader.load(catalog, backends, config);
             this.planner = new Planner(catalog, config.database(), config.planCacheSize());
             this.executor = new Executor(backends);
@@ -56,6 +61,7 @@ public final class RouterServer implements AutoCloseable {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
         } catch (IOException | SQLException | RuntimeException e) {
+            if (txns != null) txns.close();
             backends.close();
             throw e;
         }
@@ -120,6 +126,10 @@ public final class RouterServer implements AutoCloseable {
         return executor;
     }
 
+    public Transactions transactions() {
+        return transactions;
+    }
+
     void sessionEnded(Session session) {
         sessions.remove(session);
     }
@@ -132,6 +142,7 @@ public final class RouterServer implements AutoCloseable {
             // closing anyway
         }
         sessions.forEach(Session::close);
+        transactions.close();
         backends.close();
     }
 }

@@ -4,23 +4,29 @@ import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.RowSource;
+import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ResultSet;
 import org.lutra.protocol.RowBatch;
 import org.lutra.protocol.ServerMessage;
+import org.lutra.protocol.SessionStatus;
 import org.lutra.protocol.UpdateResult;
+import org.lutra.txn.SessionTransactions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Runs one session's statements, one at a time: plan (cached per SQL text), execute, and hand the
- * rows back in batches. Open result sets are cursors the client pulls with Fetch; each holds its
+ * Runs one session's statements, one at a time: plan (cached per SQL text), execute inside the
+ * session's transaction state, and hand the rows back in batches. Open result sets are cursors the client pulls with Fetch; each holds its
  * backend connections until it is drained or closed.
  */
 final class TransactionWorker implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TransactionWorker.class);
     static final int DEFAULT_FETCH_SIZE = 1000;
     static final int MAX_OPEN_CURSORS = 64;
     /** A batch stops growing at this size, well under the frame limit, whatever fetch size asks. */
@@ -30,12 +36,14 @@ final class TransactionWorker implements AutoCloseable {
 
     private final Planner planner;
     private final Executor executor;
+    private final SessionTransactions transactions;
     private final Map<Long, Cursor> cursors = new HashMap<>();
     private long nextCursorId = 1;
 
-    TransactionWorker(Planner planner, Executor executor) {
+    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions) {
         this.planner = planner;
         this.executor = executor;
+        this.transactions = transactions;
     }
 
     ServerMessage.Builder execute(Execute request) throws SQLException {
@@ -43,7 +51,28 @@ final class TransactionWorker implements AutoCloseable {
             throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
         }
         var plan = planner.plan(request.getSql());
-        Result result = executor.execute(plan, request.getParamsList());
+        if (plan instanceof Plan.Control control) {
+            transactions.control(control);
+            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
+        }
+        var statement = transactions.statement();
+        try {
+            var reply = reply(executor.execute(plan, request.getParamsList(), statement), request);
+            statement.succeeded();
+            return reply;
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof RuntimeException) log.warn("internal error running {}", request.getSql(), e);
+            throw statement.failed(e);
+        }
+    }
+
+    /** The session's transaction state, sent with every reply. */
+    SessionStatus status() {
+        return SessionStatus.newBuilder().setAutocommit(transactions.autocommit())
+                .setInTransaction(transactions.inTransaction()).setIsolation(transactions.isolation()).build();
+    }
+
+    private ServerMessage.Builder reply(Result result, Execute request) throws SQLException {
         return switch (result) {
             case Result.Count c -> ServerMessage.newBuilder().setUpdateResult(
                     UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()));
@@ -103,9 +132,11 @@ final class TransactionWorker implements AutoCloseable {
         return batch.setCursorId(id).build();
     }
 
+    /** The client is gone: close its cursors and roll back its open transaction. */
     @Override
     public void close() {
         cursors.values().forEach(c -> c.rows().close());
         cursors.clear();
+        transactions.close();
     }
 }

@@ -9,6 +9,7 @@ import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Value;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -94,10 +95,31 @@ class RoutesTest {
         assertRefused("0A000", "UPDATE users SET id = 5 WHERE id = 4");
         assertRefused("0A000", "SELECT * FROM users WHERE id IN (SELECT source FROM followers)");
         assertRefused("0A000", "INSERT INTO users (name) VALUES ('no id')");
-        assertRefused("0A000", "BEGIN");
+        assertRefused("0A000", "SAVEPOINT s1");
+        assertRefused("0A000", "ROLLBACK TO SAVEPOINT s1");
+        assertRefused("0A000", "XA START 'x'");
+        assertRefused("0A000", "SET GLOBAL TRANSACTION ISOLATION LEVEL SERIALIZABLE");
         assertRefused("42S02", "SELECT * FROM nosuch");
         assertRefused("42S02", "SELECT * FROM otherdb.users");
         assertRefused("42000", "SELEKT 1");
+    }
+
+    @Test
+    void transactionControlIsTheSessions() throws SQLException {
+        assertEquals(new Plan.Begin(false), planner.plan("BEGIN"));
+        assertEquals(new Plan.Begin(false), planner.plan("begin work;"));
+        assertEquals(new Plan.Begin(false), planner.plan("START TRANSACTION WITH CONSISTENT SNAPSHOT"));
+        assertEquals(new Plan.Begin(true), planner.plan("START TRANSACTION READ ONLY"));
+        assertEquals(new Plan.Commit(), planner.plan("COMMIT WORK"));
+        assertEquals(new Plan.Rollback(), planner.plan(" rollback "));
+        assertEquals(new Plan.SetAutocommit(false), planner.plan("SET autocommit = 0"));
+        assertEquals(new Plan.SetAutocommit(true), planner.plan("SET @@session.autocommit=ON"));
+        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_READ_COMMITTED, true),
+                planner.plan("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"));
+        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_SERIALIZABLE, false),
+                planner.plan("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"));
+        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_READ_UNCOMMITTED, true),
+                planner.plan("SET transaction_isolation = 'READ-UNCOMMITTED'"));
     }
 
     @Test

@@ -1,0 +1,66 @@
+package org.lutra.exec;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Where one statement's sub-queries get their backend connections: from the partition's pool
+ * (auto-commit) or from the session's open transaction, which pins one connection per partition
+ * for its whole life.
+ */
+public interface Connections {
+    /** A connection to {@code partition} for one sub-query; {@code write} if the sub-query may change rows. */
+    Lease lease(int partition, boolean write) throws SQLException;
+
+    /**
+     * The statement is about to change rows on more than one partition: make it all-or-nothing.
+     * Called before the first writing lease; inside a transaction it changes nothing.
+     */
+    default void atomic() throws SQLException {}
+
+    interface Lease {
+        Connection connection();
+
+        /**
+         * Whether rows may be streamed. A transaction's pinned connection must be free for the
+         * transaction's next statement, so its rows are read at once.
+         */
+        boolean streaming();
+
+        /** The sub-query is done; {@code failure} is its error, or null. */
+        void release(SQLException failure);
+    }
+
+    /** Auto-commit: every sub-query borrows a pooled connection and returns it when done. */
+    static Connections pooled(Backends backends, int isolation) {
+        return (partition, write) -> {
+            Connection c = backends.placement(partition).pool().getConnection();
+            try {
+                if (isolation != Connection.TRANSACTION_NONE) c.setTransactionIsolation(isolation);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            return new Lease() {
+                @Override
+                public Connection connection() {
+                    return c;
+                }
+
+                @Override
+                public boolean streaming() {
+                    return true;
+                }
+
+                @Override
+                public void release(SQLException failure) {
+                    try {
+                        c.close(); // back to the pool; HikariCP evicts it if the failure was fatal
+                    } catch (SQLException ignored) {
+                        // the pool copes with a connection that fails to close
+                    }
+                }
+            };
+        };
+    }
+}

@@ -1,0 +1,34 @@
+package org.lutra.txn;
+
+import java.util.function.Consumer;
+
+/**
+ * Places in the commit protocol where tests inject failures: a crash of the whole router
+ * (system property {@code lutra.failpoint=<point>} halts the JVM there, as a kill -9 would) or
+ * an in-process hook (say, killing a backend between the two phases).
+ */
+public final class FailPoints {
+    /** Every writing branch is prepared; no decision is logged yet. */
+    public static final String AFTER_PREPARE = "after-prepare";
+    /** The commit decision is durable; no branch is committed yet. */
+    public static final String AFTER_DECISION = "after-decision";
+
+    private static final String HALT_AT = System.getProperty("lutra.failpoint", "");
+    private static volatile Consumer<String> hook = point -> {};
+
+    private FailPoints() {}
+
+    /** Installs an in-process hook (tests); returns a handle that removes it. */
+    public static AutoCloseable install(Consumer<String> h) {
+        hook = h;
+        return () -> hook = point -> {};
+    }
+
+    static void reach(String point) {
+        if (HALT_AT.equals(point)) {
+            System.err.println("lutra: failpoint " + point + " reached: halting");
+            Runtime.getRuntime().halt(86);
+        }
+        hook.accept(point);
+    }
+}

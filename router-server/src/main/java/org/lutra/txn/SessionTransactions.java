@@ -1,0 +1,222 @@
+package org.lutra.txn;
+
+import org.lutra.exec.Connections;
+import org.lutra.plan.Plan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * One session's transaction state, with MySQL's rules:
+ * <ul>
+ *   <li>auto-commit on (the default): each statement is its own transaction. One that may change
+ *       rows on several partitions runs as a transaction of its own, committed with XA if needed,
+ *       so it is all-or-nothing; one that touches a single partition is a plain auto-commit statement;</li>
+ *   <li>{@code BEGIN} / {@code START TRANSACTION} opens a transaction until COMMIT or ROLLBACK; a
+ *       BEGIN inside an open transaction first commits it (as MySQL does);</li>
+ *   <li>{@code SET autocommit = 0}: a transaction opens with the next statement and lasts until
+ *       COMMIT or ROLLBACK; {@code SET autocommit = 1} commits an open one.</li>
+ * </ul>
+ * Unlike MySQL, which keeps a transaction open after most statement errors, a statement that
+ * fails on a backend rolls the whole transaction back at once (releasing its locks on every
+ * shard), and the session then refuses statements until the application says COMMIT or ROLLBACK:
+ * a transaction is never half applied.
+ */
+public final class SessionTransactions implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SessionTransactions.class);
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int DEADLOCK = 1213;
+
+    private final Transactions service;
+    private boolean autocommit = true;
+    /** TRANSACTION_NONE = the backends' default. */
+    private int sessionIsolation = Connection.TRANSACTION_NONE;
+    private int nextIsolation = Connection.TRANSACTION_NONE;
+    /** The open transaction (explicit, or with auto-commit off), or null. */
+    private TransactionState current;
+    private boolean readOnly;
+    /** Why the open transaction was rolled back, until the application ends it. */
+    private SQLException abortedBy;
+
+    SessionTransactions(Transactions service) {
+        this.service = service;
+    }
+
+    // ---- transaction control ----------------------------------------------------------------------
+
+    public void control(Plan.Control control) throws SQLException {
+        switch (control) {
+            case Plan.Begin b -> {
+                requireNotAborted("BEGIN");
+                commitCurrent();
+                current = open();
+                readOnly = b.readOnly();
+            }
+            case Plan.Commit c -> commitCurrent();
+            case Plan.Rollback r -> rollbackCurrent();
+            case Plan.SetAutocommit a -> {
+                if (a.on() && !autocommit) {
+                    try {
+                        commitCurrent();
+                    } finally {
+                        autocommit = true;
+                    }
+                }
+                autocommit = a.on();
+            }
+            case Plan.SetIsolation i -> {
+                if (i.forSession()) {
+                    sessionIsolation = i.level();
+                } else {
+                    if (current != null && current.partitions() > 0) {
+                        throw new SQLException("Transaction characteristics can't be changed while a transaction is in progress", "25001", 1568);
+                    }
+                    nextIsolation = i.level();
+                }
+            }
+        }
+    }
+
+    /** The connections for the next statement (which must then call {@link Statement#succeeded} or {@link Statement#failed}). */
+    public Statement statement() throws SQLException {
+        requireNotAborted("this statement");
+        if (current == null && !autocommit) current = open();
+        return new Statement();
+    }
+
+    public boolean autocommit() {
+        return autocommit;
+    }
+
+    public boolean inTransaction() {
+        return current != null || abortedBy != null;
+    }
+
+    /** The isolation level the next statements run at, as a java.sql.Connection constant. */
+    public int isolation() {
+        int level = current != null || nextIsolation == Connection.TRANSACTION_NONE ? sessionIsolation : nextIsolation;
+        return level == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : level;
+    }
+
+    /** The client is gone: roll back what it left open. */
+    @Override
+    public void close() {
+        if (current != null) {
+            log.debug("session ended inside {}: rolling it back", current);
+            current.rollback();
+            current = null;
+        }
+    }
+
+    private TransactionState open() {
+        int level = nextIsolation != Connection.TRANSACTION_NONE ? nextIsolation : sessionIsolation;
+        nextIsolation = Connection.TRANSACTION_NONE;
+        readOnly = false;
+        return service.begin(level);
+    }
+
+    private void commitCurrent() throws SQLException {
+        if (abortedBy != null) {
+            SQLException cause = abortedBy;
+            abortedBy = null;
+            throw new SQLException("Transaction was rolled back after an error, nothing was committed: " + cause.getMessage(),
+                    "40000", cause.getErrorCode(), cause);
+        }
+        if (current == null) return;
+        TransactionState t = current;
+        current = null;
+        t.commit();
+    }
+
+    private void rollbackCurrent() {
+        abortedBy = null;
+        if (current == null) return;
+        TransactionState t = current;
+        current = null;
+        t.rollback();
+    }
+
+    private void requireNotAborted(String what) throws SQLException {
+        if (abortedBy != null) {
+            throw new SQLException("Transaction was rolled back after an error (" + abortedBy.getMessage()
+                    + "); issue ROLLBACK before " + what, "25000", 0, abortedBy);
+        }
+    }
+
+    /**
+     * A failed statement inside a transaction. If it failed on a backend (or the router failed
+     * mid-way), the transaction is rolled back now; an error raised before any backend ran the
+     * statement leaves an explicit transaction open, as MySQL does. Lock wait timeouts and
+     * deadlocks become SQLState 40001, so that applications and pools retry; with several
+     * partitions a lock wait timeout may be a deadlock across shards, which no single shard can
+     * detect.
+     */
+    private SQLException abort(TransactionState t, Exception e, boolean explicit) {
+        SQLException error = e instanceof SQLException s ? s : new SQLException("internal router error: " + e, "HY000", 0, e);
+        if (explicit && e instanceof SQLException && t.failure() == null) return error;
+        int partitions = t.partitions();
+        t.rollback();
+        SQLException reported = retryable(error, partitions);
+        if (explicit) {
+            current = null;
+            abortedBy = reported;
+        }
+        return reported;
+    }
+
+    private static SQLException retryable(SQLException e, int partitions) {
+        int code = e.getErrorCode();
+        if (code == DEADLOCK) {
+            return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", "40001", code, e);
+        }
+        if (code == LOCK_WAIT_TIMEOUT) {
+            return new SQLException(e.getMessage() + (partitions > 1
+                    ? " (this transaction holds locks on " + partitions + " partitions: possibly a deadlock across shards, which no "
+                      + "single shard detects; the whole transaction was rolled back, retry it)"
+                    : " (the whole transaction was rolled back)"), "40001", code, e);
+        }
+        return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", e.getSQLState(), code, e);
+    }
+
+    /** One statement's connections: the open transaction's, else the pool's (or a transaction of its own, see atomic). */
+    public final class Statement implements Connections {
+        private final Connections pooled = Connections.pooled(service.backends(), sessionIsolation);
+        private TransactionState implicit;
+
+        @Override
+        public Lease lease(int partition, boolean write) throws SQLException {
+            if (write && readOnly && current != null) {
+                throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
+            }
+            TransactionState t = current != null ? current : implicit;
+            return t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+        }
+
+        @Override
+        public void atomic() {
+            if (current == null && implicit == null) implicit = service.begin(sessionIsolation);
+        }
+
+        /** The statement succeeded: commit it if it ran as a transaction of its own. */
+        public void succeeded() throws SQLException {
+            if (implicit != null) {
+                TransactionState t = implicit;
+                implicit = null;
+                t.commit();
+            }
+        }
+
+        /** The statement failed with {@code e}: roll back what must be, and return the error to report. */
+        public SQLException failed(Exception e) {
+            if (implicit != null) {
+                TransactionState t = implicit;
+                implicit = null;
+                return abort(t, e, false);
+            }
+            if (current != null) return abort(current, e, true);
+            return e instanceof SQLException s ? s : new SQLException("internal router error: " + e, "HY000", 0, e);
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package org.lutra.txn;
+
+import org.lutra.exec.Connections;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One open transaction (the thesis's TransactionState): the partitions it touched, one pinned
+ * connection per partition, which of them wrote, and how it ends.
+ *
+ * <p>Commit: with at most one writing partition, every branch commits alone, in parallel (the
+ * read-only ones are simply released): one round trip, no XA decision, no log. With two or more
+ * writers, XA two-phase commit, presumed abort: prepare the writers and release the readers in
+ * parallel, make the decision durable in the coordinator branch ({@link DecisionLog}), then
+ * commit the prepared branches in parallel. A branch that cannot be committed in phase two is
+ * left prepared for {@link Recovery}, which finds the decision.
+ *
+ * <p>State checks: a transaction serves one statement at a time; once it has ended, using it
+ * is an error. A failed sub-query marks it failed, and it can then only be rolled back.
+ */
+public final class TransactionState implements Connections {
+    private static final Logger log = LoggerFactory.getLogger(TransactionState.class);
+    private static final int XAER_NOTA = 1397;
+
+    enum Status { ACTIVE, ENDING, COMMITTED, ROLLED_BACK }
+
+    private final Transactions service;
+    private final int isolation;
+    private final Map<Integer, Branch> branches = new LinkedHashMap<>();
+    private Branch coordinator;
+    private GlobalId id;
+    private volatile Status status = Status.ACTIVE;
+    private volatile SQLException failure;
+
+    TransactionState(Transactions service, int isolation) {
+        this.service = service;
+        this.isolation = isolation;
+    }
+
+    // ---- running statements ---------------------------------------------------------------------
+
+    @Override
+    public Lease lease(int partition, boolean write) throws SQLException {
+        Branch branch;
+        boolean fresh = false;
+        synchronized (this) {
+            if (status != Status.ACTIVE) {
+                throw new SQLException("this transaction has already ended (" + status.name().toLowerCase() + ")", "25000", 0);
+            }
+            if (failure != null) throw failedAlready();
+            branch = branches.get(partition);
+            if (branch == null) {
+                var placement = service.backends().placement(partition);
+                if (coordinator == null) {
+                    branch = coordinator = new Branch(placement, null);
+                } else {
+                    if (id == null) id = service.ids().next(coordinator.placement.name());
+                    branch = new Branch(placement, Xid.lutra(id, placement.database()));
+                }
+                branches.put(partition, branch);
+                fresh = true;
+            }
+        }
+        if (fresh) {
+            try {
+                branch.start(isolation);
+            } catch (SQLException e) {
+                fail(e);
+                throw e;
+            }
+        }
+        if (write) branch.markWritten();
+        Branch b = branch;
+        return new Lease() {
+            @Override
+            public Connection connection() {
+                return b.connection();
+            }
+
+            @Override
+            public boolean streaming() {
+                return false;
+            }
+
+            @Override
+            public void release(SQLException e) {
+                if (e != null) fail(e);
+            }
+        };
+    }
+
+    private synchronized void fail(SQLException e) {
+        if (failure == null) failure = e;
+    }
+
+    /** The first error a sub-query of this transaction hit, or null. */
+    SQLException failure() {
+        return failure;
+    }
+
+    synchronized int partitions() {
+        return branches.size();
+    }
+
+    private SQLException failedAlready() {
+        return new SQLException("this transaction failed and must be rolled back: " + failure.getMessage(), "25000", 0, failure);
+    }
+
+    // ---- ending ---------------------------------------------------------------------------------
+
+    void commit() throws SQLException {
+        List<Branch> all = end();
+        try {
+            if (failure != null) {
+                abort(all);
+                throw new SQLException("transaction rolled back: " + failure.getMessage(), "40000", failure.getErrorCode(), failure);
+            }
+            var writers = all.stream().filter(Branch::written).toList();
+            if (writers.size() <= 1) {
+                commitAlone(all, writers);
+            } else {
+                twoPhase(all, writers);
+            }
+            status = Status.COMMITTED;
+        } finally {
+            all.forEach(Branch::release);
+        }
+    }
+
+    void rollback() {
+        List<Branch> all = end();
+        try {
+            service.parallel(all, Branch::rollback).forEach((b, e) -> log.warn("rollback of {} failed (its server rolls it back when the "
+                    + "connection closes; a prepared branch is left to recovery): {}", b, e.getMessage()));
+            service.stats().rollbacks.increment();
+        } finally {
+            all.forEach(Branch::release);
+            status = Status.ROLLED_BACK;
+        }
+    }
+
+    private synchronized List<Branch> end() {
+        if (status != Status.ACTIVE) throw new IllegalStateException("transaction already " + status);
+        status = Status.ENDING;
+        return new ArrayList<>(branches.values());
+    }
+
+    /** At most one writer: no atomicity across branches is at stake, so each commits on its own. */
+    private void commitAlone(List<Branch> all, List<Branch> writers) throws SQLException {
+        long start = System.nanoTime();
+        var failures = service.parallel(all, Branch::commitAlone);
+        service.stats().readOnlyBranches.add(all.size() - writers.size());
+        for (Branch w : writers) {
+            SQLException e = failures.get(w);
+            if (e != null) {
+                abort(all);
+                throw new SQLException("commit failed on " + w.placement.name() + ", transaction not committed"
+                        + (isConnectionLoss(e) ? " (connection lost during COMMIT: its outcome on that partition is unknown)" : "")
+                        + ": " + e.getMessage(), isConnectionLoss(e) ? "08007" : "40000", e.getErrorCode(), e);
+            }
+        }
+        service.stats().commit.add(System.nanoTime() - start);
+        service.stats().onePhaseCommits.increment();
+    }
+
+    private void twoPhase(List<Branch> all, List<Branch> writers) throws SQLException {
+        String gtrid = id.toString();
+        long t0 = System.nanoTime();
+        // Phase one: prepare every writing XA branch; release the read-only ones.
+        var phaseOne = new ArrayList<>(all);
+        phaseOne.remove(coordinator);
+        var failures = service.parallel(phaseOne, b -> {
+            if (b.written()) {
+                b.end();
+                b.prepare();
+            } else {
+                b.commitAlone();
+            }
+        });
+        service.stats().readOnlyBranches.add(all.size() - writers.size());
+        for (Branch w : writers) {
+            SQLException e = failures.get(w);
+            if (e != null) {
+                abort(all);
+                throw new SQLException("transaction rolled back: prepare failed on " + w.placement.name() + ": " + e.getMessage(),
+                        "40000", e.getErrorCode(), e);
+            }
+        }
+        long t1 = System.nanoTime();
+        service.stats().prepare.add(t1 - t0);
+        FailPoints.reach(FailPoints.AFTER_PREPARE);
+
+        // The decision: durable exactly when the coordinator branch commits.
+        try {
+            DecisionLog.recordCommit(coordinator.connection(), gtrid);
+            coordinator.commitPlain();
+        } catch (DecisionLog.Fenced e) {
+            abort(all);
+            throw e;
+        } catch (SQLException e) {
+            if (!isConnectionLoss(e)) {
+                abort(all);
+                throw new SQLException("transaction rolled back: could not log its commit decision on " + coordinator.placement.name()
+                        + ": " + e.getMessage(), "40000", e.getErrorCode(), e);
+            }
+            // The COMMIT may or may not have happened: ask the log, as recovery would.
+            DecisionLog.Outcome outcome;
+            try {
+                outcome = service.recovery().settle(coordinator.placement, gtrid);
+            } catch (SQLException unknown) {
+                service.recovery().finishSoon(gtrid);
+                var err = new SQLException("the outcome of transaction " + gtrid + " is unknown: the connection to "
+                        + coordinator.placement.name() + " was lost while committing it and its decision cannot be read yet ("
+                        + unknown.getMessage() + "); XA recovery will finish it", "08007", e.getErrorCode(), e);
+                err.addSuppressed(unknown);
+                throw err;
+            }
+            if (outcome != DecisionLog.Outcome.COMMIT) {
+                abort(all);
+                throw new SQLException("transaction rolled back: the connection to " + coordinator.placement.name()
+                        + " was lost before its commit decision was durable: " + e.getMessage(), "40000", e.getErrorCode(), e);
+            }
+        }
+        long t2 = System.nanoTime();
+        service.stats().decision.add(t2 - t1);
+        FailPoints.reach(FailPoints.AFTER_DECISION);
+
+        // Phase two. The transaction is committed: a branch that fails here is committed by recovery.
+        var prepared = writers.stream().filter(b -> !b.plain()).toList();
+        var unfinished = service.parallel(prepared, b -> {
+            try {
+                b.commitPrepared();
+            } catch (SQLException e) {
+                if (e.getErrorCode() != XAER_NOTA) throw e; // XAER_NOTA: recovery already committed it
+            }
+        });
+        unfinished.forEach((b, e) -> log.warn("phase two: {} not committed yet, recovery will finish it: {}", b, e.getMessage()));
+        if (unfinished.isEmpty()) {
+            service.recovery().forget(coordinator.placement, gtrid);
+        } else {
+            service.recovery().finishSoon(gtrid);
+        }
+        service.stats().commit.add(System.nanoTime() - t2);
+        service.stats().twoPhaseCommits.increment();
+    }
+
+    /** Rolls back every branch not yet done; failures are left to the servers and to recovery. */
+    private void abort(List<Branch> all) {
+        service.parallel(all, Branch::rollback).forEach((b, e) -> log.info("rollback of {} failed: {}", b, e.getMessage()));
+        service.stats().aborts.increment();
+    }
+
+    static boolean isConnectionLoss(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08")) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public synchronized String toString() {
+        return (id == null ? "local transaction" : id.toString()) + " " + status + " " + branches.values();
+    }
+}

@@ -1,0 +1,107 @@
+package org.lutra.txn;
+
+import org.lutra.config.RouterConfig;
+import org.lutra.exec.Backends;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The router's transaction service: opens transactions, runs their per-branch work in parallel,
+ * and owns the decision log and recovery.
+ */
+public final class Transactions implements AutoCloseable {
+    interface BranchAction {
+        void run(Branch branch) throws SQLException;
+    }
+
+    private final Backends backends;
+    private final RouterConfig.Transactions config;
+    private final GlobalId.Factory ids;
+    private final TxnStats stats = new TxnStats();
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final Recovery recovery;
+
+    /** Creates the decision tables, then resolves what earlier lives of this router left in doubt. */
+    public Transactions(Backends backends, RouterConfig.Transactions config) throws SQLException {
+        this.backends = backends;
+        this.config = config;
+        this.ids = new GlobalId.Factory(config.routerName());
+        ids.check(backends.placements().stream().map(Backends.Placement::name).toList());
+        DecisionLog.install(backends);
+        this.recovery = new Recovery(backends, ids, config, stats);
+        recovery.start();
+    }
+
+    /** A new transaction; {@code isolation} is a java.sql.Connection level, or TRANSACTION_NONE for the backend default. */
+    TransactionState begin(int isolation) {
+        return new TransactionState(this, isolation);
+    }
+
+    public SessionTransactions session() {
+        return new SessionTransactions(this);
+    }
+
+    public TxnStats stats() {
+        return stats;
+    }
+
+    public Recovery recovery() {
+        return recovery;
+    }
+
+    Backends backends() {
+        return backends;
+    }
+
+    GlobalId.Factory ids() {
+        return ids;
+    }
+
+    RouterConfig.Transactions config() {
+        return config;
+    }
+
+    /** Runs {@code action} on every branch at once (one on the caller's thread); returns the failures. */
+    Map<Branch, SQLException> parallel(List<Branch> branches, BranchAction action) {
+        var failures = new LinkedHashMap<Branch, SQLException>();
+        if (branches.isEmpty()) return failures;
+        var futures = new ArrayList<Future<?>>();
+        for (Branch b : branches.subList(1, branches.size())) {
+            futures.add(threads.submit(() -> {
+                action.run(b);
+                return null;
+            }));
+        }
+        try {
+            action.run(branches.getFirst());
+        } catch (SQLException e) {
+            failures.put(branches.getFirst(), e);
+        }
+        for (int i = 0; i < futures.size(); i++) {
+            Branch b = branches.get(i + 1);
+            try {
+                futures.get(i).get();
+            } catch (ExecutionException e) {
+                failures.put(b, e.getCause() instanceof SQLException s ? s : new SQLException(String.valueOf(e.getCause()), "HY000", 0, e.getCause()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failures.put(b, new SQLException("interrupted while waiting for " + b, "HY008", 0, e));
+            }
+        }
+        return failures;
+    }
+
+    @Override
+    public void close() {
+        recovery.close();
+        threads.close();
+    }
+}

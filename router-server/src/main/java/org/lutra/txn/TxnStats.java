@@ -1,0 +1,45 @@
+package org.lutra.txn;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of how transactions ended and how long the commit phases took, for the router's
+ * status and the transaction benchmark.
+ */
+public final class TxnStats {
+    /** A phase's count and total time; mean = total / count. */
+    public static final class Phase {
+        private final LongAdder count = new LongAdder();
+        private final LongAdder nanos = new LongAdder();
+
+        void add(long elapsedNanos) {
+            count.increment();
+            nanos.add(elapsedNanos);
+        }
+
+        public long count() {
+            return count.sum();
+        }
+
+        public double meanMillis() {
+            long n = count.sum();
+            return n == 0 ? 0 : nanos.sum() / 1e6 / n;
+        }
+    }
+
+    /** Committed with one COMMIT on one writer (the others, if any, only read). */
+    public final LongAdder onePhaseCommits = new LongAdder();
+    /** Committed with XA two-phase commit. */
+    public final LongAdder twoPhaseCommits = new LongAdder();
+    public final LongAdder rollbacks = new LongAdder();
+    /** Rolled back because a statement or a prepare failed. */
+    public final LongAdder aborts = new LongAdder();
+    /** Read-only branches released in phase one. */
+    public final LongAdder readOnlyBranches = new LongAdder();
+    public final Phase prepare = new Phase();
+    public final Phase decision = new Phase();
+    public final Phase commit = new Phase();
+    /** Branches resolved by recovery. */
+    public final LongAdder recoveredCommits = new LongAdder();
+    public final LongAdder recoveredRollbacks = new LongAdder();
+}
