@@ -137,8 +137,10 @@ public final class TransactionState implements Connections {
     void rollback() {
         List<Branch> all = end();
         try {
-            service.parallel(all, Branch::rollback).forEach((b, e) -> log.warn("rollback of {} failed (its server rolls it back when the "
-                    + "connection closes; a prepared branch is left to recovery): {}", b, e.getMessage()));
+            var failed = service.parallel(all, Branch::rollback);
+            failed.forEach((b, e) -> log.warn("rollback of {} failed (its server rolls it back when the connection closes): {}",
+                    b, e.getMessage()));
+            if (!failed.isEmpty() && id != null) service.recovery().finishSoon(id.toString());
             service.stats().rollbacks.increment();
         } finally {
             all.forEach(Branch::release);
@@ -253,7 +255,11 @@ public final class TransactionState implements Connections {
 
     /** Rolls back every branch not yet done; failures are left to the servers and to recovery. */
     private void abort(List<Branch> all) {
-        service.parallel(all, Branch::rollback).forEach((b, e) -> log.info("rollback of {} failed: {}", b, e.getMessage()));
+        var failed = service.parallel(all, Branch::rollback);
+        failed.forEach((b, e) -> log.info("rollback of {} failed: {}", b, e.getMessage()));
+        // A branch that could not be rolled back may be prepared on its server: recovery rolls it
+        // back at its next pass (no decision was logged).
+        if (!failed.isEmpty() && id != null) service.recovery().finishSoon(id.toString());
         service.stats().aborts.increment();
     }
 

@@ -28,6 +28,10 @@ final class TestRouter implements AutoCloseable {
     final RouterConfig config;
 
     TestRouter(Shards shards, String prefix, String schema) throws IOException, SQLException {
+        this(shards, prefix, schema, null);
+    }
+
+    TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions) throws IOException, SQLException {
         this.shards = shards;
         this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
         Path schemaFile = Files.createTempFile("lutra-schema", ".sql");
@@ -39,7 +43,7 @@ final class TestRouter implements AutoCloseable {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + i, null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
-                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, null);
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions);
         config.validate();
         this.server = RouterServer.start(config);
     }
