@@ -18,7 +18,8 @@ public final class Main {
                 new SqlCommand(),
                 new LookupCommand(),
                 new RouterCommand(),
-                new DemoCommand()
+                new DemoCommand(),
+                new BenchCommand()
                 // ---- end of registered commands ----
         );
     }
