@@ -48,6 +48,7 @@ public final class Executor {
         }
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
+            case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.AnyPartition p -> rows(List.of(new ShardQuery(0, p.sql(), params)), connections);
             case Plan.Insert insert -> insert(insert, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);

@@ -35,6 +35,14 @@ public sealed interface Plan {
     /** A statement that touches no table (SELECT 1, SELECT NOW()): any one partition answers it. */
     record AnyPartition(String sql, int paramCount) implements Plan {}
 
+    /** SHOW LUTRA STATUS: the router's own counters, answered without any partition. */
+    record RouterStatus() implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** Transaction control: the session handles these, they never reach a partition. */
     sealed interface Control extends Plan {
         @Override

@@ -41,6 +41,7 @@ public final class Planner {
     private static final Pattern COMMIT = Pattern.compile("(?is)\\s*COMMIT(?:\\s+WORK)?" + END);
     private static final Pattern ROLLBACK = Pattern.compile("(?is)\\s*ROLLBACK(?:\\s+WORK)?" + END);
     private static final Pattern SAVEPOINTS = Pattern.compile("(?is)\\s*(?:SAVEPOINT|RELEASE\\s+SAVEPOINT|ROLLBACK(?:\\s+WORK)?\\s+TO)\\b.*");
+    private static final Pattern ROUTER_STATUS = Pattern.compile("(?is)\\s*SHOW\\s+LUTRA\\s+STATUS" + END);
     private static final Pattern XA = Pattern.compile("(?is)\\s*XA\\s.*");
     private static final Pattern AUTOCOMMIT = Pattern.compile(
             "(?is)\\s*SET\\s+(?:SESSION\\s+|LOCAL\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?autocommit\\s*:?=\\s*'?(0|1|ON|OFF|TRUE|FALSE)'?" + END);
@@ -79,6 +80,7 @@ public final class Planner {
     private Plan build(String sql) throws PlanException {
         Plan.Control control = control(sql);
         if (control != null) return control;
+        if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Statement statement;
         try {
             statement = CCJSqlParserUtil.parse(sql);

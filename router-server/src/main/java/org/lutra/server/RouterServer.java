@@ -8,7 +8,12 @@ import org.lutra.exec.Backends;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Stats;
 import org.lutra.maintain.RouterLoader;
+import org.lutra.merge.ListRows;
+import org.lutra.merge.RowSource;
 import org.lutra.plan.Planner;
+import org.lutra.protocol.Column;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
 import org.lutra.txn.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +25,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -128,6 +137,38 @@ public final class RouterServer implements AutoCloseable {
 
     public Transactions transactions() {
         return transactions;
+    }
+
+    /** SHOW LUTRA STATUS: (Variable_name, Value) rows, as MySQL's SHOW STATUS. */
+    RowSource statusRows() {
+        var txn = transactions.stats();
+        var values = new LinkedHashMap<String, Object>();
+        values.put("sessions", sessions.size());
+        values.put("statements_single_partition", executor.stats().singlePartition());
+        values.put("statements_multi_partition", executor.stats().multiPartition());
+        values.put("lookup_fallbacks", executor.stats().fallbacks());
+        values.put("lookup_learned", executor.stats().learned());
+        values.put("txn_one_phase_commits", txn.onePhaseCommits.sum());
+        values.put("txn_two_phase_commits", txn.twoPhaseCommits.sum());
+        values.put("txn_rollbacks", txn.rollbacks.sum());
+        values.put("txn_aborts", txn.aborts.sum());
+        values.put("txn_read_only_branches", txn.readOnlyBranches.sum());
+        values.put("txn_prepare_ms_mean", String.format(Locale.ROOT, "%.3f", txn.prepare.meanMillis()));
+        values.put("txn_decision_ms_mean", String.format(Locale.ROOT, "%.3f", txn.decision.meanMillis()));
+        values.put("txn_commit_ms_mean", String.format(Locale.ROOT, "%.3f", txn.commit.meanMillis()));
+        values.put("xa_in_doubt_branches", transactions.recovery().inDoubt());
+        values.put("xa_unreachable_partitions", transactions.recovery().unreachable());
+        values.put("xa_recovered_commits", txn.recoveredCommits.sum());
+        values.put("xa_recovered_rollbacks", txn.recoveredRollbacks.sum());
+        var rows = new ArrayList<Row>();
+        values.forEach((name, value) -> rows.add(Row.newBuilder()
+                .addValues(Value.newBuilder().setStringValue(name)).addValues(Value.newBuilder().setStringValue(String.valueOf(value))).build()));
+        return new ListRows(List.of(textColumn("Variable_name"), textColumn("Value")), rows);
+    }
+
+    private static Column textColumn(String name) {
+        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR")
+                .setPrecision(64).setDisplaySize(64).setNullable(false).build();
     }
 
     void sessionEnded(Session session) {

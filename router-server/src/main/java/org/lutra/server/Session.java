@@ -48,7 +48,7 @@ final class Session implements Runnable {
     @Override
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
-        try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session())) {
+        try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows)) {
             socket.setTcpNoDelay(true);
             in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
             out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Runs one session's statements, one at a time: plan (cached per SQL text), execute inside the
@@ -40,10 +41,13 @@ final class TransactionWorker implements AutoCloseable {
     private final Map<Long, Cursor> cursors = new HashMap<>();
     private long nextCursorId = 1;
 
-    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions) {
+    private final Supplier<RowSource> routerStatus;
+
+    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus) {
         this.planner = planner;
         this.executor = executor;
         this.transactions = transactions;
+        this.routerStatus = routerStatus;
     }
 
     ServerMessage.Builder execute(Execute request) throws SQLException {
@@ -54,6 +58,9 @@ final class TransactionWorker implements AutoCloseable {
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
+        }
+        if (plan instanceof Plan.RouterStatus) {
+            return reply(new Result.Rows(routerStatus.get(), 0), request);
         }
         var statement = transactions.statement();
         try {

@@ -355,6 +355,25 @@ class TransactionIT {
         assertNoPreparedBranches();
     }
 
+    @Test
+    void routerStatusCountsCommitsAndInDoubtBranches() throws SQLException {
+        try (var c = router.connect()) {
+            c.setAutoCommit(false);
+            update(c, 16, -1);
+            update(c, 216, +1);
+            c.commit();
+            var status = new java.util.HashMap<String, String>();
+            try (var rs = c.createStatement().executeQuery("SHOW LUTRA STATUS")) {
+                while (rs.next()) status.put(rs.getString("Variable_name"), rs.getString("Value"));
+            }
+            c.commit();
+            assertEquals(String.valueOf(stats().twoPhaseCommits.sum()), status.get("txn_two_phase_commits"));
+            assertTrue(Long.parseLong(status.get("txn_two_phase_commits")) >= 1, status.toString());
+            assertEquals("0", status.get("xa_in_doubt_branches"), status.toString());
+            assertTrue(Double.parseDouble(status.get("txn_decision_ms_mean")) > 0, status.toString());
+        }
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     private static SQLException attempt(Connection c, int id) {
