@@ -105,6 +105,24 @@ public final class Backends implements AutoCloseable {
         return hostPart + "/" + database + "?" + (params.isEmpty() ? "" : params + "&") + CONNECTOR_OPTIONS;
     }
 
+    /** MySQL's client error "Lost connection to server during query" (SQLState HY000). */
+    private static final int LOST_CONNECTION = 2013;
+
+    /**
+     * A backend's error as the client sees it: prefixed with the partition and backend. A lost
+     * backend connection is not the client's: its 08xxx state becomes HY000 / 2013, because the
+     * protocol reserves 08 for errors after which the router closes the client's session.
+     */
+    public static SQLException located(Placement placement, SQLException e) {
+        String where = "[" + placement.name() + "@" + placement.backend() + "] ";
+        String state = e.getSQLState();
+        if (state != null && state.startsWith("08")) {
+            return new SQLException(where + "lost connection to the backend: " + e.getMessage(), "HY000",
+                    e.getErrorCode() != 0 ? e.getErrorCode() : LOST_CONNECTION, e);
+        }
+        return new SQLException(where + e.getMessage(), state, e.getErrorCode(), e);
+    }
+
     public Placement placement(int partition) {
         return placements.get(partition);
     }

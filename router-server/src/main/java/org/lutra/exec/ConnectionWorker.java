@@ -62,11 +62,7 @@ final class ConnectionWorker {
     }
 
     private Connections.Lease lease(boolean write) throws SQLException {
-        try {
-            return connections.lease(placement.partition(), write);
-        } catch (SQLException e) {
-            throw located(e);
-        }
+        return connections.lease(placement.partition(), write); // its errors name the partition already
     }
 
     private static PreparedStatement prepare(Connection c, ShardQuery q) throws SQLException {
@@ -78,7 +74,7 @@ final class ConnectionWorker {
     }
 
     private SQLException located(SQLException e) {
-        return new SQLException("[" + placement.name() + "@" + placement.backend() + "] " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        return Backends.located(placement, e);
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -34,12 +34,18 @@ public interface Connections {
     /** Auto-commit: every sub-query borrows a pooled connection and returns it when done. */
     static Connections pooled(Backends backends, int isolation) {
         return (partition, write) -> {
-            Connection c = backends.placement(partition).pool().getConnection();
+            var placement = backends.placement(partition);
+            Connection c;
+            try {
+                c = placement.pool().getConnection();
+            } catch (SQLException e) {
+                throw Backends.located(placement, e);
+            }
             try {
                 if (isolation != Connection.TRANSACTION_NONE) c.setTransactionIsolation(isolation);
             } catch (SQLException e) {
                 c.close();
-                throw e;
+                throw Backends.located(placement, e);
             }
             return new Lease() {
                 @Override

@@ -24,6 +24,8 @@ import java.sql.Statement;
 final class Branch {
     enum State { ACTIVE, IDLE, PREPARED, DONE }
 
+    private static final int START_ATTEMPTS = 3;
+
     final Backends.Placement placement;
     /** null for the plain (coordinator) branch. */
     final Xid xid;
@@ -38,11 +40,25 @@ final class Branch {
         this.xid = xid;
     }
 
-    /** Pins a connection and opens the transaction on it. */
+    /**
+     * Pins a connection and opens the transaction on it. Nothing has run on this partition yet, so
+     * a pooled connection found dead (its backend restarted) is replaced and the start retried.
+     */
     void start(int isolation) throws SQLException {
-        connection = placement.pool().getConnection();
-        if (isolation != Connection.TRANSACTION_NONE) connection.setTransactionIsolation(isolation);
-        run(xid == null ? "BEGIN" : "XA START " + xid.sql());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                connection = placement.pool().getConnection();
+                if (isolation != Connection.TRANSACTION_NONE) connection.setTransactionIsolation(isolation);
+                run(xid == null ? "BEGIN" : "XA START " + xid.sql());
+                return;
+            } catch (SQLException e) {
+                if (connection != null) placement.pool().evictConnection(connection);
+                connection = null;
+                if (attempt == START_ATTEMPTS || !TransactionState.isConnectionLoss(e)) {
+                    throw e.getMessage().startsWith("[") ? e : Backends.located(placement, e);
+                }
+            }
+        }
     }
 
     boolean started() {
@@ -154,7 +170,7 @@ final class Branch {
             st.execute(sql);
         } catch (SQLException e) {
             broken = true;
-            throw new SQLException("[" + placement.name() + "@" + placement.backend() + "] " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+            throw Backends.located(placement, e);
         }
     }
 

@@ -165,7 +165,7 @@ public final class TransactionState implements Connections {
                 abort(all);
                 throw new SQLException("commit failed on " + w.placement.name() + ", transaction not committed"
                         + (isConnectionLoss(e) ? " (connection lost during COMMIT: its outcome on that partition is unknown)" : "")
-                        + ": " + e.getMessage(), isConnectionLoss(e) ? "08007" : "40000", e.getErrorCode(), e);
+                        + ": " + e.getMessage(), isConnectionLoss(e) ? "HY000" : "40000", e.getErrorCode(), e);
             }
         }
         service.stats().commit.add(System.nanoTime() - start);
@@ -220,7 +220,7 @@ public final class TransactionState implements Connections {
                 service.recovery().finishSoon(gtrid);
                 var err = new SQLException("the outcome of transaction " + gtrid + " is unknown: the connection to "
                         + coordinator.placement.name() + " was lost while committing it and its decision cannot be read yet ("
-                        + unknown.getMessage() + "); XA recovery will finish it", "08007", e.getErrorCode(), e);
+                        + unknown.getMessage() + "); XA recovery will finish it", "HY000", e.getErrorCode(), e);
                 err.addSuppressed(unknown);
                 throw err;
             }

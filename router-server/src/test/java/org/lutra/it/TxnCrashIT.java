@@ -54,10 +54,14 @@ class TxnCrashIT {
     @BeforeEach
     void writeConfig() throws IOException {
         database = "crash_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        config = config("crashit", 60);
+    }
+
+    private Path config(String routerName, int graceSeconds) throws IOException {
         Path dir = Files.createTempDirectory("lutra-crash");
         Files.writeString(dir.resolve("schema.sql"), SCHEMA);
-        config = dir.resolve("router.yaml");
-        Files.writeString(config, """
+        Path file = dir.resolve("router.yaml");
+        Files.writeString(file, """
                 listen: 127.0.0.1:0
                 database: %s
                 schema: schema.sql
@@ -66,8 +70,9 @@ class TxnCrashIT {
                   - { name: shard0, url: "%s", pool_size: 4 }
                   - { name: shard1, url: "%s", pool_size: 4 }
                 partitions: [ { name: p0, backend: shard0 }, { name: p1, backend: shard1 } ]
-                transactions: { router_name: crashit, lock_wait_timeout_seconds: 2, recovery_interval_seconds: 1, recovery_grace_seconds: 60 }
-                """.formatted(database, shards.url(0), shards.url(1)));
+                transactions: { router_name: %s, lock_wait_timeout_seconds: 2, recovery_interval_seconds: 1, recovery_grace_seconds: %d }
+                """.formatted(database, shards.url(0), shards.url(1), routerName, graceSeconds));
+        return file;
     }
 
     @Test
@@ -92,6 +97,50 @@ class TxnCrashIT {
             assertEquals(1, restarted.transactions().stats().recoveredCommits.sum());
         }
         assertEquals(List.of(90L, 110L), balances(), "the logged decision is carried out");
+    }
+
+    @Test
+    void anotherRouterResolvesADeadRoutersBranchesAfterTheGracePeriod() throws Exception {
+        transferInDyingRouter(FailPoints.AFTER_DECISION);
+        assertEquals(1, preparedBranches(1));
+        try (var other = RouterServer.start(RouterConfig.load(config("other", 1)))) {
+            assertEquals(1, preparedBranches(1), "not another router's branch at once: its owner may be alive");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (preparedBranches(1) > 0 && System.nanoTime() < deadline) Thread.sleep(200);
+            assertEquals(0, preparedBranches(1), "resolved by the periodic pass once older than the grace period");
+            assertEquals(1, other.transactions().stats().recoveredCommits.sum());
+        }
+        assertEquals(List.of(90L, 110L), balances());
+    }
+
+    @Test
+    void lostBackendAbortsTheWholeTransaction() throws Exception {
+        try (var router = RouterServer.start(RouterConfig.load(config))) {
+            try (var c = connect(router.port())) {
+                insertAccounts(c);
+                c.setAutoCommit(false);
+                transfer(c);
+                shards.kill(1);
+                try {
+                    var e = assertThrows(SQLException.class,
+                            () -> c.createStatement().executeUpdate("UPDATE accounts SET balance = balance + 1 WHERE id = 101"));
+                    assertTrue(e.getMessage().contains("[p1@shard1] lost connection to the backend"), e.getMessage());
+                    assertEquals("HY000", e.getSQLState(), "the client's own connection is fine: not 08xxx");
+                    var next = assertThrows(SQLException.class, () -> transfer(c));
+                    assertEquals("25000", next.getSQLState(), next.getMessage());
+                    c.rollback();
+                } finally {
+                    shards.restart(1);
+                }
+                c.setAutoCommit(true);
+                assertEquals(100L, balance(0, 1), "p0's part was rolled back with the rest");
+                assertEquals(100L, balance(1, 101), "p1's part died with its server");
+                c.setAutoCommit(false);
+                transfer(c);
+                c.commit();
+            }
+            assertEquals(List.of(90L, 110L), balances());
+        }
     }
 
     @Test
