@@ -183,20 +183,27 @@ public final class SessionTransactions implements AutoCloseable {
     /** One statement's connections: the open transaction's, else the pool's (or a transaction of its own, see atomic). */
     public final class Statement implements Connections {
         private final Connections pooled = Connections.pooled(service.backends(), sessionIsolation);
+        /**
+         * The transaction this statement belongs to, fixed when it starts: rows it reads later
+         * (a cursor's lookup fallback) never run in a later transaction; once this one has
+         * ended, they fail instead.
+         */
+        private final TransactionState txn = current;
+        private final boolean readOnlyTxn = readOnly;
         private TransactionState implicit;
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
-            if (write && readOnly && current != null) {
+            if (write && readOnlyTxn && txn != null) {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
-            TransactionState t = current != null ? current : implicit;
+            TransactionState t = txn != null ? txn : implicit;
             return t != null ? t.lease(partition, write) : pooled.lease(partition, write);
         }
 
         @Override
         public void atomic() {
-            if (current == null && implicit == null) implicit = service.begin(sessionIsolation);
+            if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
         }
 
         /** The statement succeeded: commit it if it ran as a transaction of its own. */
@@ -215,7 +222,7 @@ public final class SessionTransactions implements AutoCloseable {
                 implicit = null;
                 return abort(t, e, false);
             }
-            if (current != null) return abort(current, e, true);
+            if (txn != null && txn == current) return abort(txn, e, true);
             return e instanceof SQLException s ? s : new SQLException("internal router error: " + e, "HY000", 0, e);
         }
     }
