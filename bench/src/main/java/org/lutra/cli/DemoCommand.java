@@ -66,8 +66,16 @@ final class DemoCommand implements Command {
                 System.out.printf("Loaded %,d rows through the driver in %.1f s%n", rows, seconds(loadStart));
                 long before1 = router.stats().singlePartition();
                 long beforeN = router.stats().multiPartition();
+                long karma = totalKarma(shards);
+                var txn = router.transactions().stats();
+                long onePhase = txn.onePhaseCommits.sum(), twoPhase = txn.twoPhaseCommits.sum();
                 var result = workload(url, users, ops, clients);
                 report(router, shards, result, router.stats().singlePartition() - before1, router.stats().multiPartition() - beforeN);
+                long karmaAfter = totalKarma(shards);
+                System.out.printf("  like transactions: %,d on one partition (one COMMIT, no XA), %,d over two (XA two-phase commit); "
+                        + "total karma %s (%,d before, %,d after)%n", txn.onePhaseCommits.sum() - onePhase, txn.twoPhaseCommits.sum() - twoPhase,
+                        karma == karmaAfter ? "unchanged" : "CHANGED", karma, karmaAfter);
+                if (karma != karmaAfter) return 1;
             }
         } finally {
             deleteTree(work);
@@ -167,7 +175,9 @@ final class DemoCommand implements Command {
                      var profiles = c.prepareStatement("SELECT id, name, karma FROM users WHERE id IN (?, ?, ?, ?)");
                      var timeline = c.prepareStatement("SELECT id, body, created FROM tweets WHERE author = ? LIMIT 10");
                      var tweet = c.prepareStatement("INSERT INTO tweets (id, author, body, created) VALUES (?, ?, ?, NOW())");
-                     var like = c.prepareStatement("UPDATE users SET karma = karma + 1 WHERE id = ?")) {
+                     Connection tx = DriverManager.getConnection(url, "app", "secret");
+                     var give = tx.prepareStatement("UPDATE users SET karma = karma + ? WHERE id = ?")) {
+                    tx.setAutoCommit(false);
                     long op;
                     while ((op = done.getAndIncrement()) < ops) {
                         long t = System.nanoTime();
@@ -189,8 +199,7 @@ final class DemoCommand implements Command {
                                 tweet.setString(3, "hello from client " + client);
                                 tweet.executeUpdate();
                             } else {
-                                like.setInt(1, user);
-                                like.executeUpdate();
+                                like(tx, give, user, friendOf(user, users, random));
                             }
                         } catch (SQLException e) {
                             if (errors.incrementAndGet() <= 3) System.err.println("  workload error: " + e.getSQLState() + " " + e.getMessage());
@@ -204,6 +213,38 @@ final class DemoCommand implements Command {
         for (var f : futures) f.get();
         pool.shutdown();
         return new WorkloadResult(ops, errors.get(), seconds(start), latencies);
+    }
+
+    /**
+     * A like is a transaction: the liker gives a karma point to a friend. Friends mostly live on
+     * the same partition (that is what the partitioner is for), so most likes commit on one
+     * partition; the rest use XA. Rows are locked in id order, so likes never deadlock.
+     */
+    private static void like(Connection tx, java.sql.PreparedStatement give, int user, int friend) throws SQLException {
+        if (user == friend) return;
+        try {
+            for (int id : new int[] {Math.min(user, friend), Math.max(user, friend)}) {
+                give.setInt(1, id == user ? -1 : 1);
+                give.setInt(2, id);
+                give.executeUpdate();
+            }
+            tx.commit();
+        } catch (SQLException e) {
+            tx.rollback();
+            throw e;
+        }
+    }
+
+    private static long totalKarma(Shards shards) throws SQLException {
+        long total = 0;
+        for (int p = 0; p < SHARDS; p++) {
+            try (var c = DriverManager.getConnection(shards.url(p, "social_p" + p), shards.user(), shards.password());
+                 var rs = c.createStatement().executeQuery("SELECT COALESCE(SUM(karma), 0) FROM users")) {
+                rs.next();
+                total += rs.getLong(1);
+            }
+        }
+        return total;
     }
 
     private static void drain(java.sql.PreparedStatement ps) throws SQLException {
@@ -226,7 +267,7 @@ final class DemoCommand implements Command {
         long[] sorted = r.latenciesMicros().clone();
         java.util.Arrays.sort(sorted);
         System.out.println();
-        System.out.printf("Workload: %,d operations (35%% followees, 20%% profiles IN-list, 25%% timelines, 10%% tweets, 10%% likes), %d errors%n",
+        System.out.printf("Workload: %,d operations (35%% followees, 20%% profiles IN-list, 25%% timelines, 10%% tweets, 10%% likes: transactions), %d errors%n",
                 r.ops(), r.errors());
         System.out.printf("  statements on one partition: %,d   on several: %,d   (%.1f%% single-partition)%n",
                 single, multi, 100.0 * single / Math.max(1, single + multi));
