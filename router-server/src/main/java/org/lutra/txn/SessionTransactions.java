@@ -171,11 +171,15 @@ public final class SessionTransactions implements AutoCloseable {
         if (code == DEADLOCK) {
             return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", "40001", code, e);
         }
+        if (code == LOCK_WAIT_TIMEOUT && partitions > 1) {
+            // Reported as MySQL reports a deadlock (1213), so that applications and frameworks
+            // that retry deadlock victims retry this one too.
+            return new SQLException("Deadlock suspected: " + e.getMessage() + " while this transaction holds locks on " + partitions
+                    + " partitions (a deadlock across shards, which no single shard detects, ends this way); the whole transaction "
+                    + "was rolled back, retry it", "40001", DEADLOCK, e);
+        }
         if (code == LOCK_WAIT_TIMEOUT) {
-            return new SQLException(e.getMessage() + (partitions > 1
-                    ? " (this transaction holds locks on " + partitions + " partitions: possibly a deadlock across shards, which no "
-                      + "single shard detects; the whole transaction was rolled back, retry it)"
-                    : " (the whole transaction was rolled back)"), "40001", code, e);
+            return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", "40001", code, e);
         }
         return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", e.getSQLState(), code, e);
     }

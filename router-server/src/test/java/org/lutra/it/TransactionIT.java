@@ -229,6 +229,7 @@ class TransactionIT {
             assertFalse(deadlocks.isEmpty(), "one of the two must be chosen as the victim");
             for (SQLException e : deadlocks) {
                 assertEquals("40001", e.getSQLState(), e.getMessage());
+                assertEquals(1213, e.getErrorCode(), "reported as MySQL reports deadlocks");
                 assertTrue(e.getMessage().contains("deadlock across shards"), e.getMessage());
             }
             for (var c : List.of(a, b)) {
