@@ -36,7 +36,7 @@ public final class CompressedLookupTable implements LookupTable {
 
     /** Compresses the entries of a dense array (which stays untouched). */
     public static CompressedLookupTable of(DenseArrayLookupTable source) {
-        DensePages p = source.pages();
+        DenseStorage p = source.storage();
         return new CompressedLookupTable(HuffmanPages.build(p.base, p.span, i -> p.load(p.base + i)));
     }
 
@@ -123,7 +123,7 @@ public final class CompressedLookupTable implements LookupTable {
             return;
         }
         long cells = hi - lo + 1;
-        if (cells <= 0 || cells > (long) DenseArrayLookupTable.DEFAULT_MAX_PAGES << DensePages.PAGE_BITS) {
+        if (cells <= 0 || cells > (long) DenseArrayLookupTable.DEFAULT_MAX_PAGES << DenseStorage.PAGE_BITS) {
             throw new IllegalArgumentException("keys " + lo + ".." + hi + " span too much for a compressed table; use a hash table");
         }
         long base = lo;

@@ -7,17 +7,35 @@ package org.lutra.lookup;
  * of 0 is the explicit "no entry" value (cells hold {@code partition + 1}).
  *
  * <p>The fastest and, above a few percent density, the smallest table (see {@link LookupTables}).
- * String keys are not supported. Readers take no lock: they read the volatile {@link DensePages}
- * reference, then one directory slot and one cell. Writers serialize on a lock and replace the
- * pages object when they must grow or widen it.
+ * String keys are not supported. Storage is one flat array ({@link DenseFlat}) while the span
+ * fits {@link #FLAT_MAX_BYTES} and is not too sparse, else pages ({@link DensePages}); the flat
+ * layout looks keys up about twice as fast, the paged one grows without copying cells and
+ * leaves gaps unallocated. Pre-size large tables (the chooser and the loaders do): growing a
+ * flat array copies it.
+ *
+ * <p>Readers take no lock: one volatile read of the storage, then one cell (flat) or one
+ * directory slot and one cell (paged). Writers serialize on a lock, write cells in place, and
+ * replace the storage object when they must grow, widen or change its layout; the replacement is
+ * complete before it is published, so a reader sees the old storage or the new one, never a mix.
  */
 public final class DenseArrayLookupTable implements LookupTable {
-    /** Default cap on the directory: 2^24 pages of 64 Ki keys, a span of about 10^12 keys. */
+    /** Default cap on the span: 2^24 pages of 64 Ki keys, about 10^12 keys. */
     public static final int DEFAULT_MAX_PAGES = 1 << 24;
+    /**
+     * Largest flat array, in bytes (512 MiB). Beyond it the table is paged: a single array of a
+     * billion bytes does not fit a 1.2 GB heap under the generational collectors (ParallelGC puts
+     * it in an old generation of 2/3 of the heap), and growing it would need a second copy.
+     */
+    public static final long FLAT_MAX_BYTES = 1L << 29;
+    /** Spans up to this many cells stay flat however sparse: the waste is bounded. */
+    static final long FLAT_ANY_DENSITY_CELLS = 1 << 20;
+    /** Above {@link #FLAT_ANY_DENSITY_CELLS}, a flat span needs one entry in this many cells. */
+    static final int FLAT_MIN_DENSITY_INVERSE = 8;
 
     private final Object writeLock = new Object();
     private final int maxPages;
-    private volatile DensePages pages;
+    private final long flatMaxBytes;
+    private volatile DenseStorage storage;
     private volatile long size;
 
     public DenseArrayLookupTable() {
@@ -26,41 +44,56 @@ public final class DenseArrayLookupTable implements LookupTable {
 
     /**
      * @param firstKey       a key expected in the table (anchors the range; others may fall below)
-     * @param expectedSpan   keys expected above {@code firstKey}: pre-sizes the directory
+     * @param expectedSpan   keys expected above {@code firstKey}: pre-sizes the storage (flat up to
+     *                       {@link #FLAT_MAX_BYTES}, whatever the density: the caller expects these keys)
      * @param partitionCount partitions expected: picks the cell width up front, avoiding a widening copy
      */
     public DenseArrayLookupTable(long firstKey, long expectedSpan, int partitionCount) {
-        this(firstKey, expectedSpan, partitionCount, DEFAULT_MAX_PAGES);
+        this(firstKey, expectedSpan, partitionCount, DEFAULT_MAX_PAGES, FLAT_MAX_BYTES);
     }
 
-    DenseArrayLookupTable(long firstKey, long expectedSpan, int partitionCount, int maxPages) {
+    /** {@code flatMaxBytes} 0 keeps the table paged (tests, and the benchmark's before/after comparison). */
+    DenseArrayLookupTable(long firstKey, long expectedSpan, int partitionCount, int maxPages, long flatMaxBytes) {
         this.maxPages = maxPages;
-        long base = firstKey & ~(long) DensePages.PAGE_MASK;
-        long pageCount = (firstKey - base + Math.max(0, expectedSpan) + DensePages.PAGE_MASK) >>> DensePages.PAGE_BITS;
+        this.flatMaxBytes = flatMaxBytes;
+        long base = firstKey & ~(long) DenseStorage.PAGE_MASK;
+        long pageCount = (firstKey - base + Math.max(0, expectedSpan) + DenseStorage.PAGE_MASK) >>> DenseStorage.PAGE_BITS;
         if (pageCount > maxPages) {
             throw new IllegalArgumentException("a dense array spanning " + expectedSpan + " keys exceeds " + maxPages + " pages");
         }
-        this.pages = DensePages.create(base, (int) pageCount, Math.max(partitionCount, 1));
+        int maxStored = Math.max(partitionCount, 1);
+        boolean flat = pageCount * DenseStorage.PAGE_SIZE * DenseStorage.widthOf(DenseStorage.maxStoredFor(maxStored)) <= flatMaxBytes;
+        this.storage = DenseStorage.create(flat, base, (int) pageCount, maxStored);
+    }
+
+    /** A table that never uses the flat layout. */
+    static DenseArrayLookupTable paged(long firstKey, long expectedSpan, int partitionCount) {
+        return new DenseArrayLookupTable(firstKey, expectedSpan, partitionCount, DEFAULT_MAX_PAGES, 0);
     }
 
     /** Cell width in bytes (1, 2 or 4). */
     public int width() {
-        return pages.width();
+        return storage.width();
+    }
+
+    /** Whether the storage is one flat array (else pages). */
+    public boolean flat() {
+        return storage instanceof DenseFlat;
     }
 
     /** Lowest and one-past-highest key the current storage covers. */
     public long spanStart() {
-        return pages.base;
+        return storage.base;
     }
 
     public long spanEnd() {
-        DensePages p = pages;
-        return p.base + p.span;
+        DenseStorage s = storage;
+        return s.base + s.span;
     }
 
     @Override
     public int get(long key) {
-        return pages.load(key) - 1;
+        return storage.load(key) - 1;
     }
 
     @Override
@@ -71,11 +104,11 @@ public final class DenseArrayLookupTable implements LookupTable {
     @Override
     public void put(long key, int partition) {
         PartitionSet.checkPartition(partition);
-        int stored = partition + 1; // Integer.MAX_VALUE + 1 wraps to a value Ints hold unsigned
+        int stored = partition + 1; // Integer.MAX_VALUE + 1 wraps to a value 4-byte cells hold unsigned
         synchronized (writeLock) {
-            DensePages p = ensureFits(key, stored);
-            int old = p.load(key);
-            p.store(key, stored);
+            DenseStorage s = ensureFits(key, stored);
+            int old = s.load(key);
+            s.store(key, stored);
             if (old == 0) {
                 size = size + 1;
             }
@@ -90,11 +123,11 @@ public final class DenseArrayLookupTable implements LookupTable {
     @Override
     public boolean remove(long key) {
         synchronized (writeLock) {
-            DensePages p = pages;
-            if (!p.covers(key) || p.load(key) == 0) {
+            DenseStorage s = storage;
+            if (!s.covers(key) || s.load(key) == 0) {
                 return false;
             }
-            p.store(key, 0);
+            s.store(key, 0);
             size = size - 1;
             return true;
         }
@@ -112,15 +145,14 @@ public final class DenseArrayLookupTable implements LookupTable {
 
     @Override
     public void forEach(EntryVisitor visitor) {
-        DensePages p = pages;
-        for (int i = 0; i < p.pageCount(); i++) {
-            Object page = p.page(i);
-            if (page == null) {
+        DenseStorage s = storage;
+        for (int i = 0; i < s.pageCount(); i++) {
+            if (!s.pagePresent(i)) {
                 continue;
             }
-            long first = p.base + ((long) i << DensePages.PAGE_BITS);
-            for (int c = 0; c < DensePages.PAGE_SIZE; c++) {
-                int stored = p.cell(page, c);
+            long first = s.base + ((long) i << DenseStorage.PAGE_BITS);
+            for (int c = 0; c < DenseStorage.PAGE_SIZE; c++) {
+                int stored = s.cell(i, c);
                 if (stored != 0) {
                     visitor.visit(first + c, PartitionSet.of(stored - 1));
                 }
@@ -130,54 +162,101 @@ public final class DenseArrayLookupTable implements LookupTable {
 
     @Override
     public long estimatedBytes() {
-        return 48 + pages.pageBytes();
+        return 56 + storage.storageBytes();
     }
 
     /** Density of the covered span: entries over keys spanned by allocated storage. */
     public double density() {
-        DensePages p = pages;
-        return p.span == 0 ? 0 : (double) size / p.span;
+        DenseStorage s = storage;
+        return s.span == 0 ? 0 : (double) size / s.span;
     }
 
-    DensePages pages() {
-        return pages;
+    DenseStorage storage() {
+        return storage;
     }
 
     /** Rebuilds a table around restored storage (snapshots); {@code size} is the count of non-zero cells. */
-    static DenseArrayLookupTable restore(DensePages pages, long size) {
+    static DenseArrayLookupTable restore(DenseStorage storage, long size) {
         var table = new DenseArrayLookupTable();
-        table.pages = pages;
+        table.storage = storage;
         table.size = size;
         return table;
     }
 
+    /**
+     * Throws what {@link #put} would throw for a key (the first argument) if keys {@code low..high}
+     * were added to the table as it is now; does nothing if they fit. Bulk loads call it before
+     * writing anything, so that a file with an out-of-range key is refused whole.
+     */
+    public void checkCanHold(long key, long low, long high) {
+        DenseStorage s = storage;
+        long first = low & ~(long) DenseStorage.PAGE_MASK;
+        long last = high & ~(long) DenseStorage.PAGE_MASK;
+        if (s.span != 0) {
+            first = Math.min(first, s.base);
+            last = Math.max(last, s.base + s.span - DenseStorage.PAGE_SIZE);
+        }
+        if (pagesSpanned(first, last) < 0) {
+            throw tooFar(key);
+        }
+    }
+
+    /** Pages from the page starting at {@code first} to the one at {@code last} inclusive, or -1 beyond {@code maxPages}. */
+    private long pagesSpanned(long first, long last) {
+        long distance = last - first; // negative when the true distance overflows a long
+        long pages = (distance >>> DenseStorage.PAGE_BITS) + 1;
+        return distance < 0 || pages > maxPages ? -1 : pages;
+    }
+
+    private IllegalArgumentException tooFar(long key) {
+        return new IllegalArgumentException("key " + key + " is too far from the other keys of this dense table (more than "
+                + ((long) maxPages << DenseStorage.PAGE_BITS) + " keys spanned); use a hash table for sparse keys");
+    }
+
+    /** The layout the table uses for a span of {@code cells} cells holding {@code entries} entries. */
+    static boolean flatFor(long cells, int width, long entries, long flatMaxBytes) {
+        return cells * width <= flatMaxBytes
+                && (cells <= FLAT_ANY_DENSITY_CELLS || entries * FLAT_MIN_DENSITY_INVERSE >= cells);
+    }
+
     /** Grows the span and/or widens the cells so that the key and value fit; caller holds the lock. */
-    private DensePages ensureFits(long key, int stored) {
-        DensePages p = pages;
-        if (p.covers(key) && p.holds(stored)) {
-            return p;
+    private DenseStorage ensureFits(long key, int stored) {
+        DenseStorage s = storage;
+        if (s.covers(key) && s.holds(stored)) {
+            return s;
         }
         // Page starts, inclusive at both ends, so that keys near Long.MAX_VALUE do not overflow an exclusive end.
-        long keyPage = key & ~(long) DensePages.PAGE_MASK;
-        long first = p.span == 0 ? keyPage : p.base;
-        long last = p.span == 0 ? keyPage : p.base + p.span - DensePages.PAGE_SIZE;
+        long keyPage = key & ~(long) DenseStorage.PAGE_MASK;
+        long first = s.span == 0 ? keyPage : s.base;
+        long last = s.span == 0 ? keyPage : s.base + s.span - DenseStorage.PAGE_SIZE;
         long newFirst = Math.min(first, keyPage);
         long newLast = Math.max(last, keyPage);
-        long distance = newLast - newFirst; // negative when the true distance overflows a long
-        if (distance < 0 || (distance >>> DensePages.PAGE_BITS) + 1 > maxPages) {
-            throw new IllegalArgumentException("key " + key + " is too far from the keys already in this dense table (more than "
-                    + ((long) maxPages << DensePages.PAGE_BITS) + " keys spanned); use a hash table for sparse keys");
+        long neededPages = pagesSpanned(newFirst, newLast);
+        if (neededPages < 0) {
+            throw tooFar(key);
         }
-        long neededPages = (distance >>> DensePages.PAGE_BITS) + 1;
-        if (newLast > last && p.span != 0) {
-            // Grow upward by half again so that an ascending load copies the directory O(log n) times.
-            long headroom = Long.MAX_VALUE - newLast >>> DensePages.PAGE_BITS;
-            long slack = Math.min(headroom, Math.max(1, p.span >>> (DensePages.PAGE_BITS + 1)));
-            neededPages = Math.min(maxPages, neededPages + slack);
+        if (s.span != 0 && neededPages > s.pageCount()) {
+            // Grow by half again on the side that grew, so that an ascending or descending load
+            // copies the storage O(log n) times.
+            long slack = Math.min(maxPages - neededPages, Math.max(1, s.pageCount() / 2));
+            if (newLast > last) {
+                long headroom = Long.MAX_VALUE - newLast >>> DenseStorage.PAGE_BITS;
+                long up = Math.min(headroom, slack);
+                neededPages += up;
+                slack -= up;
+            }
+            if (newFirst < first) {
+                long headroom = newFirst - Long.MIN_VALUE >>> DenseStorage.PAGE_BITS; // unsigned distance to the bottom
+                long down = Math.min(headroom, slack);
+                newFirst -= down << DenseStorage.PAGE_BITS;
+                neededPages += down;
+            }
         }
-        int newMax = p.holds(stored) ? p.maxStored() : stored;
-        DensePages grown = p.reshape(newFirst, (int) neededPages, newMax);
-        pages = grown; // readers switch to the new storage in one volatile read
+        int newMax = s.holds(stored) ? s.maxStored() : stored; // never narrower than now
+        int width = DenseStorage.widthOf(DenseStorage.maxStoredFor(newMax));
+        boolean flat = flatFor(neededPages << DenseStorage.PAGE_BITS, width, size + 1, flatMaxBytes);
+        DenseStorage grown = s.reshape(flat, newFirst, (int) neededPages, newMax);
+        storage = grown; // readers switch to the new storage in one volatile read
         return grown;
     }
 }

@@ -1,78 +1,49 @@
 package org.lutra.lookup;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 
 /**
- * The storage of a {@link DenseArrayLookupTable}: a directory of fixed-size pages, each a
- * primitive array whose cells hold {@code partition + 1} (so 0, the value of a fresh array,
- * means "no entry" and new pages need no fill).
+ * Dense storage as a directory of fixed-size pages, each a primitive array (allocated on the
+ * first non-zero write, so new pages need no fill and untouched regions cost nothing).
  *
- * <p>Paging rather than one big array: growth never copies cells (it copies the directory, a few
- * KB even for a billion keys), so a 1-billion-key table fits in about 1 GB without a transient
- * second copy; untouched regions of a sparse key range cost nothing; and pages are small enough
- * (64 Ki cells) that G1 does not treat them as humongous objects.
+ * <p>The table uses pages for spans too large or too sparse for {@link DenseFlat}: growth never
+ * copies cells (it copies the directory, a few KB even for a billion keys), so a 1-billion-key
+ * table fits in about 1 GB without a transient second copy or a single huge array, and pages are
+ * small enough (64 Ki cells) that G1 does not treat them as humongous objects. The price is one
+ * more dependent load per lookup, which halves the random-lookup rate (BENCHMARKS.md).
  *
- * <p>One instance has one cell width and a fixed directory shape. The table replaces the whole
- * instance (through a volatile field) to grow the directory or widen the cells; cell values are
- * written in place with release stores and are at most 32 bits, so a reader never sees a torn one.
+ * <p>Pages are published into the directory with release stores after they are allocated, so a
+ * reader that sees a page sees it zero-filled.
  */
-abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, DensePages.Ints {
-    static final int PAGE_BITS = 16;
-    static final int PAGE_SIZE = 1 << PAGE_BITS;
-    static final int PAGE_MASK = PAGE_SIZE - 1;
-
-    /** Key stored at cell 0 of page 0; always a multiple of {@link #PAGE_SIZE}. */
-    final long base;
-    /** Number of keys the directory spans. */
-    final long span;
-
+abstract sealed class DensePages extends DenseStorage {
     DensePages(long base, int pageCount) {
-        this.base = base;
-        this.span = (long) pageCount << PAGE_BITS;
-    }
-
-    /** Largest stored value (partition + 1) this width holds. */
-    abstract int maxStored();
-
-    abstract int pageCount();
-
-    /** Stored value (partition + 1) for the key, or 0. */
-    abstract int load(long key);
-
-    /** Writes a stored value; the key must be inside the span. Allocates the page on demand. */
-    abstract void store(long key, int stored);
-
-    /** A copy with another directory shape (and possibly width), sharing or converting pages. */
-    abstract DensePages reshape(long newBase, int newPageCount, int newMaxStored);
-
-    abstract Object page(int index);
-
-    int width() {
-        return maxStored() == 0xFF ? 1 : maxStored() == 0xFFFF ? 2 : 4;
+        super(base, (long) pageCount << PAGE_BITS);
     }
 
     static DensePages create(long base, int pageCount, int maxStored) {
-        if (maxStored <= 0xFF) {
-            return new Bytes(base, new byte[pageCount][]);
-        }
-        if (maxStored <= 0xFFFF) {
-            return new Shorts(base, new short[pageCount][]);
-        }
-        return new Ints(base, new int[pageCount][]);
+        return switch (maxStored) {
+            case 0xFF -> new Bytes(base, new byte[pageCount][]);
+            case 0xFFFF -> new Shorts(base, new short[pageCount][]);
+            default -> new Ints(base, new int[pageCount][]);
+        };
     }
 
-    /** Whether the key lies inside the span; {@code key - base} wraps for far keys, the unsigned test rejects them. */
-    final boolean covers(long key) {
-        return Long.compareUnsigned(key - base, span) < 0;
+    abstract Object page(int index);
+
+    abstract void setPage(int index, Object page);
+
+    @Override
+    final boolean pagePresent(int page) {
+        return page(page) != null;
     }
 
-    /** Whether this width can hold the stored value (compared unsigned: Ints hold every int). */
-    final boolean holds(int stored) {
-        return Integer.compareUnsigned(stored, maxStored()) <= 0;
-    }
-
-    final long pageBytes() {
+    @Override
+    final long storageBytes() {
         long bytes = 16L + 4L * pageCount();
         for (int i = 0; i < pageCount(); i++) {
             if (page(i) != null) {
@@ -82,40 +53,27 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
         return bytes;
     }
 
-    /** Reads cells through a generic path: used when converting pages, never on the hot path. */
-    final int cell(Object page, int at) {
-        return switch (page) {
-            case byte[] b -> b[at] & 0xFF;
-            case short[] s -> s[at] & 0xFFFF;
-            case int[] n -> n[at];
-            default -> throw new IllegalStateException();
-        };
-    }
-
-    final DensePages copyInto(DensePages target) {
-        long shift = base - target.base; // pages of both are aligned, so this is a whole number of pages
-        int pageShift = (int) (shift >> PAGE_BITS);
-        for (int i = 0; i < pageCount(); i++) {
-            Object page = page(i);
-            if (page == null) {
-                continue;
+    @Override
+    final void copyPagesFrom(DenseStorage source) {
+        switch (source) {
+            case DensePages paged -> {
+                for (int p = 0; p < paged.pageCount(); p++) {
+                    Object page = paged.page(p);
+                    if (page != null) {
+                        setPage(paged.pageIn(base, p), page); // shared: the old storage is dropped after the swap
+                    }
+                }
             }
-            long firstKey = base + ((long) i << PAGE_BITS);
-            if (target.width() == width()) {
-                target.setPage(i + pageShift, page);
-            } else {
-                for (int c = 0; c < PAGE_SIZE; c++) {
-                    int v = cell(page, c);
-                    if (v != 0) {
-                        target.store(firstKey + c, v);
+            case DenseFlat flat -> {
+                for (int p = 0; p < flat.pageCount(); p++) {
+                    Object page = flat.pageCopy(p);
+                    if (page != null) {
+                        setPage(flat.pageIn(base, p), page);
                     }
                 }
             }
         }
-        return target;
     }
-
-    abstract void setPage(int index, Object page);
 
     static final class Bytes extends DensePages {
         private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(byte[].class);
@@ -128,9 +86,22 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
         }
 
         @Override int maxStored() { return 0xFF; }
-        @Override int pageCount() { return pages.length; }
         @Override Object page(int index) { return pages[index]; }
         @Override void setPage(int index, Object page) { pages[index] = (byte[]) page; }
+
+        @Override int cell(int page, int at) { return pages[page][at] & 0xFF; }
+
+        @Override
+        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
+            out.write(pages[page]);
+        }
+
+        @Override
+        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
+            byte[] cells = new byte[PAGE_SIZE];
+            in.readFully(cells);
+            pages[page] = cells;
+        }
 
         @Override
         int load(long key) {
@@ -157,10 +128,6 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
             CELL.setRelease(page, (int) at & PAGE_MASK, (byte) stored);
         }
 
-        @Override
-        DensePages reshape(long newBase, int newPageCount, int newMaxStored) {
-            return copyInto(create(newBase, newPageCount, Math.max(newMaxStored, maxStored())));
-        }
     }
 
     static final class Shorts extends DensePages {
@@ -174,9 +141,24 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
         }
 
         @Override int maxStored() { return 0xFFFF; }
-        @Override int pageCount() { return pages.length; }
         @Override Object page(int index) { return pages[index]; }
         @Override void setPage(int index, Object page) { pages[index] = (short[]) page; }
+
+        @Override int cell(int page, int at) { return pages[page][at] & 0xFFFF; }
+
+        @Override
+        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
+            ByteBuffer.wrap(scratch).asShortBuffer().put(pages[page]);
+            out.write(scratch, 0, PAGE_SIZE * 2);
+        }
+
+        @Override
+        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
+            in.readFully(scratch, 0, PAGE_SIZE * 2);
+            short[] cells = new short[PAGE_SIZE];
+            ByteBuffer.wrap(scratch).asShortBuffer().get(cells);
+            pages[page] = cells;
+        }
 
         @Override
         int load(long key) {
@@ -203,10 +185,6 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
             CELL.setRelease(page, (int) at & PAGE_MASK, (short) stored);
         }
 
-        @Override
-        DensePages reshape(long newBase, int newPageCount, int newMaxStored) {
-            return copyInto(create(newBase, newPageCount, Math.max(newMaxStored, maxStored())));
-        }
     }
 
     static final class Ints extends DensePages {
@@ -220,10 +198,24 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
         }
 
         @Override int maxStored() { return -1; } // every int: stored values are compared unsigned
-        @Override int width() { return 4; }
-        @Override int pageCount() { return pages.length; }
         @Override Object page(int index) { return pages[index]; }
         @Override void setPage(int index, Object page) { pages[index] = (int[]) page; }
+
+        @Override int cell(int page, int at) { return pages[page][at]; }
+
+        @Override
+        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
+            ByteBuffer.wrap(scratch).asIntBuffer().put(pages[page]);
+            out.write(scratch, 0, PAGE_SIZE * 4);
+        }
+
+        @Override
+        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
+            in.readFully(scratch, 0, PAGE_SIZE * 4);
+            int[] cells = new int[PAGE_SIZE];
+            ByteBuffer.wrap(scratch).asIntBuffer().get(cells);
+            pages[page] = cells;
+        }
 
         @Override
         int load(long key) {
@@ -250,9 +242,5 @@ abstract sealed class DensePages permits DensePages.Bytes, DensePages.Shorts, De
             CELL.setRelease(page, (int) at & PAGE_MASK, stored);
         }
 
-        @Override
-        DensePages reshape(long newBase, int newPageCount, int newMaxStored) {
-            return copyInto(new Ints(newBase, new int[newPageCount][])); // never narrows
-        }
     }
 }

@@ -77,13 +77,13 @@ public final class LookupTables {
         }
         int width = profile.partitionCount() < 0xFF ? 1 : profile.partitionCount() < 0xFFFF ? 2 : 4;
         double span = profile.spanKeys();
-        if (span / DensePages.PAGE_SIZE < DenseArrayLookupTable.DEFAULT_MAX_PAGES) {
+        if (span / DenseStorage.PAGE_SIZE < DenseArrayLookupTable.DEFAULT_MAX_PAGES) {
             bytes.put(Kind.DENSE_ARRAY, (long) (span * width));
         }
         if (profile.allIntKeys()) {
             bytes.put(Kind.COLT, (long) (ints * COLT_BYTES_PER_KEY));
         }
-        if (span / DensePages.PAGE_SIZE < DenseArrayLookupTable.DEFAULT_MAX_PAGES) {
+        if (span / DenseStorage.PAGE_SIZE < DenseArrayLookupTable.DEFAULT_MAX_PAGES) {
             bytes.put(Kind.COMPRESSED, (long) CompressedLookupTable.estimateBytes(profile));
         }
         return bytes;

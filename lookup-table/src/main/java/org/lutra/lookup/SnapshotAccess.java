@@ -66,30 +66,18 @@ public final class SnapshotAccess {
     }
 
     private static void writeDense(DenseArrayLookupTable table, DataOutputStream out) throws IOException {
-        DensePages p = table.pages();
+        DenseStorage p = table.storage();
         out.writeByte(KIND_DENSE);
         out.writeLong(p.base);
         out.writeInt(p.pageCount());
         out.writeByte(p.width());
         out.writeLong(table.size());
-        var buffer = java.nio.ByteBuffer.allocate(DensePages.PAGE_SIZE * 4);
+        byte[] scratch = new byte[DenseStorage.PAGE_SIZE * 4];
         for (int i = 0; i < p.pageCount(); i++) {
-            Object page = p.page(i);
-            out.writeBoolean(page != null);
-            switch (page) {
-                case null -> {}
-                case byte[] b -> out.write(b);
-                case short[] s -> {
-                    buffer.clear();
-                    buffer.asShortBuffer().put(s);
-                    out.write(buffer.array(), 0, s.length * 2);
-                }
-                case int[] n -> {
-                    buffer.clear();
-                    buffer.asIntBuffer().put(n);
-                    out.write(buffer.array(), 0, n.length * 4);
-                }
-                default -> throw new IllegalStateException();
+            boolean present = p.pagePresent(i);
+            out.writeBoolean(present);
+            if (present) {
+                p.writePage(i, out, scratch);
             }
         }
     }
@@ -130,30 +118,17 @@ public final class SnapshotAccess {
         int pageCount = in.readInt();
         int width = in.readUnsignedByte();
         long size = in.readLong();
-        DensePages p = DensePages.create(base, pageCount, width == 1 ? 0xFF : width == 2 ? 0xFFFF : Integer.MAX_VALUE);
-        byte[] raw = new byte[DensePages.PAGE_SIZE * 4];
+        if (pageCount < 0 || (width != 1 && width != 2 && width != 4) || size < 0) {
+            throw new IOException("corrupt dense snapshot header: " + pageCount + " pages, width " + width + ", " + size + " keys");
+        }
+        // The layout the table would have chosen for this span and size: flat when it fits.
+        long cells = (long) pageCount << DenseStorage.PAGE_BITS;
+        boolean flat = DenseArrayLookupTable.flatFor(cells, width, size, DenseArrayLookupTable.FLAT_MAX_BYTES);
+        DenseStorage p = DenseStorage.create(flat, base, pageCount, width == 1 ? 0xFF : width == 2 ? 0xFFFF : -1);
+        byte[] scratch = new byte[DenseStorage.PAGE_SIZE * 4];
         for (int i = 0; i < pageCount; i++) {
-            if (!in.readBoolean()) {
-                continue;
-            }
-            switch (width) {
-                case 1 -> {
-                    byte[] page = new byte[DensePages.PAGE_SIZE];
-                    in.readFully(page);
-                    p.setPage(i, page);
-                }
-                case 2 -> {
-                    in.readFully(raw, 0, DensePages.PAGE_SIZE * 2);
-                    short[] page = new short[DensePages.PAGE_SIZE];
-                    java.nio.ByteBuffer.wrap(raw).asShortBuffer().get(page);
-                    p.setPage(i, page);
-                }
-                default -> {
-                    in.readFully(raw, 0, DensePages.PAGE_SIZE * 4);
-                    int[] page = new int[DensePages.PAGE_SIZE];
-                    java.nio.ByteBuffer.wrap(raw).asIntBuffer().get(page);
-                    p.setPage(i, page);
-                }
+            if (in.readBoolean()) {
+                p.readPage(i, in, scratch);
             }
         }
         return DenseArrayLookupTable.restore(p, size);

@@ -23,6 +23,10 @@ class ConcurrentReadersTest {
     static Stream<Arguments> tables() {
         return Stream.of(
                 Arguments.of("dense", (Supplier<LookupTable>) DenseArrayLookupTable::new),
+                Arguments.of("dense-paged", (Supplier<LookupTable>) () -> DenseArrayLookupTable.paged(0, 0, 1)),
+                // flat while the cells are bytes, paged once they widen: readers race the change of layout
+                Arguments.of("dense-relayout", (Supplier<LookupTable>) () ->
+                        new DenseArrayLookupTable(0, 0, 1, DenseArrayLookupTable.DEFAULT_MAX_PAGES, 1 << 17)),
                 Arguments.of("colt", (Supplier<LookupTable>) ColtLookupTable::new),
                 Arguments.of("hash", (Supplier<LookupTable>) HashLookupTable::new),
                 Arguments.of("compressed", (Supplier<LookupTable>) CompressedLookupTable::new),

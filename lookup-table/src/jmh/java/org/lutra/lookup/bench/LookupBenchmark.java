@@ -2,6 +2,7 @@ package org.lutra.lookup.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import org.lutra.lookup.DenseArrayLookupTable;
 import org.lutra.lookup.LookupTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +19,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Single-thread random lookups over a table of {@code size} keys. Each invocation performs
+ * Single-thread random lookups over a table of {@code size} keys. {@code raw} (a bare byte[]) is
+ * the baseline every run carries, {@code paged} the dense array forced to its paged layout (the
+ * layout before the flat fast path), so that ratios come from one run. Each invocation performs
  * {@link #BATCH} lookups of precomputed random keys (so the random generator is not measured)
  * and the score is lookups per second.
  */
@@ -31,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class LookupBenchmark {
     static final int BATCH = 1024;
 
-    @Param({"dense", "colt", "hash", "compressed"})
+    @Param({"raw", "dense", "paged", "colt", "hash", "compressed"})
     public String kind;
 
     @Param({"100000000"})
@@ -49,7 +52,8 @@ public class LookupBenchmark {
         for (int i = 0; i < keys.length; i++) {
             keys[i] = r.nextInt(size);
         }
-        System.out.printf("%n%s: %,d keys, %.3f bytes/key (estimated)%n", kind, table.size(), (double) table.estimatedBytes() / table.size());
+        String layout = table instanceof DenseArrayLookupTable d ? (d.flat() ? ", flat" : ", paged") : "";
+        System.out.printf("%n%s: %,d keys, %.3f bytes/key (estimated)%s%n", kind, table.size(), (double) table.estimatedBytes() / table.size(), layout);
     }
 
     @Benchmark

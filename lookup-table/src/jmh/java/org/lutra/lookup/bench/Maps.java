@@ -1,6 +1,8 @@
 package org.lutra.lookup.bench;
 
+import cern.colt.map.OpenIntIntHashMap;
 import java.util.SplittableRandom;
+import org.lutra.lookup.BenchAccess;
 import org.lutra.lookup.ColtLookupTable;
 import org.lutra.lookup.CompressedLookupTable;
 import org.lutra.lookup.DenseArrayLookupTable;
@@ -52,11 +54,14 @@ final class Maps {
         int n = map.length;
         return switch (kind) {
             case "dense" -> fill(new DenseArrayLookupTable(0, n, PARTITIONS), map);
+            case "paged" -> fill(BenchAccess.pagedDense(0, n, PARTITIONS), map);
             case "colt" -> fill(new ColtLookupTable(n), map);
             case "hash" -> fill(new HashLookupTable(n), map);
             case "compressed" -> CompressedLookupTable.of((DenseArrayLookupTable) fill(new DenseArrayLookupTable(0, n, PARTITIONS), map));
             case "raw" -> new RawArray(map);
-            default -> throw new IllegalArgumentException("kind: dense, colt, hash, compressed, raw");
+            case "colt-own" -> fillColt(new OpenIntIntHashMap(2 * n + 1), map);
+            case "colt-own-grown" -> fillColt(new OpenIntIntHashMap(n), map);
+            default -> throw new IllegalArgumentException("kind: raw, dense, paged, colt, colt-own, colt-own-grown, hash, compressed");
         };
     }
 
@@ -65,6 +70,35 @@ final class Maps {
             table.put(k, map[k]);
         }
         return table;
+    }
+
+    static LookupTable fillColt(OpenIntIntHashMap colt, byte[] map) {
+        for (int k = 0; k < map.length; k++) {
+            colt.put(k, map[k]);
+        }
+        return new ColtOwn(colt);
+    }
+
+    /**
+     * Baseline only, not a table: Colt's own {@code get} on a bare {@link OpenIntIntHashMap} (no
+     * lock, no missing-key test), to separate what Colt costs from what {@code ColtLookupTable}
+     * adds. {@code colt-own} is pre-sized as the table is (2n+1 slots, load 0.5 at the end);
+     * {@code colt-own-grown} is sized for n and grows by Colt's rules (ending at load 0.30).
+     */
+    static final class ColtOwn implements LookupTable {
+        private final OpenIntIntHashMap colt;
+
+        ColtOwn(OpenIntIntHashMap colt) {
+            this.colt = colt;
+        }
+
+        @Override public int get(long key) { return colt.get((int) key); }
+        @Override public int get(String key) { return MISSING; }
+        @Override public void put(long key, int partition) { throw new UnsupportedOperationException(); }
+        @Override public void put(String key, int partition) { throw new UnsupportedOperationException(); }
+        @Override public boolean remove(long key) { throw new UnsupportedOperationException(); }
+        @Override public boolean remove(String key) { throw new UnsupportedOperationException(); }
+        @Override public long size() { return colt.size(); }
     }
 
     /**

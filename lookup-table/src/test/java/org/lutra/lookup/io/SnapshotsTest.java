@@ -41,6 +41,29 @@ class SnapshotsTest {
     }
 
     @Test
+    void flatAndPagedDenseArraysRestoreInTheirLayout() throws Exception {
+        var flat = new DenseArrayLookupTable(0, 300_000, 16);
+        var sparse = new DenseArrayLookupTable();
+        for (long k = 0; k < 300_000; k++) {
+            flat.put(k, (int) (k % 16));
+            if (k % 100 == 0) {
+                sparse.put(k * 100, (int) (k % 3)); // 3,000 keys over 30M: paged
+            }
+        }
+        for (var table : List.of(flat, sparse)) {
+            Path file = dir.resolve("layout" + table.flat() + ".lts");
+            Snapshots.write(table, file);
+            var back = assertInstanceOf(DenseArrayLookupTable.class, Snapshots.read(file));
+            assertEquals(table.flat(), back.flat());
+            assertEquals(table.size(), back.size());
+            assertEquals(table.spanStart(), back.spanStart());
+            for (long k = -5; k < 30_000_000; k += k < 400_000 ? 1 : 97) {
+                assertEquals(table.get(k), back.get(k), "key " + k);
+            }
+        }
+    }
+
+    @Test
     void entryTablesKeepTheirTypeAndContents() throws Exception {
         List<Supplier<LookupTable>> kinds = List.of(HashLookupTable::new, ColtLookupTable::new, CompressedLookupTable::new,
                 () -> new ReplicatedLookupTable(new HashLookupTable()));
