@@ -13,6 +13,14 @@ import java.util.concurrent.locks.StampedLock;
  * and validates the stamp. Only if a writer ran meanwhile does it retry under the read lock. The
  * bounded probe matters: a reader racing a rehash may see arrays from two generations, and the
  * result is then discarded by the validation, but it must not loop forever first.
+ *
+ * <p>Speed. Colt keeps a slot's state, key and value in three parallel arrays, so its own
+ * {@code get} touches three cache lines per probe of a large map; random lookups are bound by
+ * those misses. The reader here checks the key's home slot first and reads the state array only
+ * when that slot does not hold the key, which is sound because {@link ReadableMap#removeKey}
+ * overwrites a removed slot's key (Colt never reads keys of removed slots) and free slots hold 0
+ * (key 0 always takes the full probe). Pre-sizing for Colt's maximum load factor (0.5) keeps a
+ * bulk load from rehashing into a table three times the keys. See BENCHMARKS.md.
  */
 public final class ColtLookupTable implements LookupTable {
     private final StampedLock lock = new StampedLock();
@@ -22,8 +30,9 @@ public final class ColtLookupTable implements LookupTable {
         this(1000);
     }
 
+    /** Sized so that {@code expectedSize} keys fit under Colt's maximum load factor without a rehash. */
     public ColtLookupTable(int expectedSize) {
-        map = new ReadableMap(Math.max(expectedSize, 16));
+        map = new ReadableMap((int) Math.min(Integer.MAX_VALUE - 1, Math.max(expectedSize, 16) * 2L + 1));
     }
 
     @Override
@@ -125,6 +134,8 @@ public final class ColtLookupTable implements LookupTable {
         /**
          * Colt's own {@code indexOfKey} (double hashing; state FREE=0, FULL=1, REMOVED=2) on
          * locals, giving up after {@code length} steps or on arrays of different generations.
+         * The home slot is tried before any state is read: a slot holding a non-zero key whose
+         * home it is, is FULL (free slots hold 0; removed slots hold a key homed elsewhere).
          */
         int probe(int key) {
             int[] tab = table;
@@ -136,6 +147,9 @@ public final class ColtLookupTable implements LookupTable {
             }
             int hash = HashFunctions.hash(key) & 0x7FFFFFFF;
             int i = hash % length;
+            if (tab[i] == key && key != 0) {
+                return vals[i];
+            }
             int decrement = hash % (length - 2);
             if (decrement == 0) {
                 decrement = 1;
@@ -154,6 +168,33 @@ public final class ColtLookupTable implements LookupTable {
                 }
             }
             return MISSING;
+        }
+
+        /**
+         * Colt's removal marks the slot REMOVED and leaves its key; this also overwrites the key
+         * with one whose home slot is another, so that {@link #probe}'s home-slot test cannot
+         * match a removed entry. Colt itself compares keys of FULL slots only. Caller holds the write lock.
+         */
+        @Override
+        public boolean removeKey(int key) {
+            int[] tab = table;
+            int i = indexOfKey(key);
+            if (i < 0) {
+                return false;
+            }
+            super.removeKey(key);
+            if (table == tab) { // no shrinking rehash (which keeps FULL slots only)
+                tab[i] = keyHomedElsewhere(i, tab.length);
+            }
+            return true;
+        }
+
+        private static int keyHomedElsewhere(int slot, int length) {
+            int k = slot + 1;
+            while (length > 1 && (HashFunctions.hash(k) & 0x7FFFFFFF) % length == slot) {
+                k++;
+            }
+            return k;
         }
     }
 }

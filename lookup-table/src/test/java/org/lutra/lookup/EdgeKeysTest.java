@@ -1,6 +1,7 @@
 package org.lutra.lookup;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,6 +87,79 @@ class EdgeKeysTest {
         table.put(100_000_000, 2);
         assertTrue(table.estimatedBytes() < 400_000, "two pages and a directory, got " + table.estimatedBytes());
         assertEquals(LookupTable.MISSING, table.get(50_000_000));
+    }
+
+    @Test
+    void denseLayoutFollowsSpanAndDensityAndKeepsEntries() {
+        var reference = new HashMap<Long, Integer>();
+        var table = new DenseArrayLookupTable();
+        for (long k = 0; k < 10_000; k++) {
+            table.put(k, (int) (k % 7));
+            reference.put(k, (int) (k % 7));
+        }
+        assertTrue(table.flat(), "small and dense: one array");
+        table.put(5_000_000, 3);
+        reference.put(5_000_000L, 3);
+        assertFalse(table.flat(), "10,001 keys over 5M: pages, gaps unallocated");
+        assertTrue(table.estimatedBytes() < 1_000_000, "bytes: " + table.estimatedBytes());
+        for (long k = 10_000; k < 5_000_000; k += 2) {
+            table.put(k, 1);
+            reference.put(k, 1);
+        }
+        assertFalse(table.flat(), "filling inside the span does not relayout");
+        long end = table.spanEnd();
+        table.put(end, 2); // growth re-decides the layout: half full now, so flat again
+        reference.put(end, 2);
+        assertTrue(table.flat(), "dense again after growth");
+        reference.forEach((k, v) -> assertEquals(v, table.get(k), "key " + k));
+        assertEquals(reference.size(), table.size());
+
+        var paged = DenseArrayLookupTable.paged(0, 1 << 20, 16);
+        for (long k = 0; k < 1 << 20; k++) {
+            paged.put(k, 1);
+        }
+        assertFalse(paged.flat());
+        assertEquals(1, paged.get(12_345));
+    }
+
+    @Test
+    void descendingAndAscendingLoadsGrowByHalvesNotByPages() {
+        var down = new DenseArrayLookupTable();
+        var up = new DenseArrayLookupTable();
+        for (long k = 0; k < 3_000_000; k++) {
+            down.put(-k, 1);
+            up.put(k, 2);
+        }
+        assertTrue(down.flat() && up.flat());
+        assertEquals(1, down.get(-2_999_999));
+        assertEquals(2, up.get(2_999_999));
+        assertTrue(down.spanEnd() - down.spanStart() < 2 * 3_000_000L + DensePages.PAGE_SIZE);
+        assertTrue(up.spanEnd() - up.spanStart() < 2 * 3_000_000L + DensePages.PAGE_SIZE);
+    }
+
+    @Test
+    void coltRemovedSlotsNeverAnswerAndCanBeReused() {
+        var table = new ColtLookupTable();
+        var reference = new HashMap<Long, Integer>();
+        for (long k = 0; k < 3_000; k++) {
+            table.put(k, (int) (k % 5));
+            reference.put(k, (int) (k % 5));
+        }
+        for (long k = 0; k < 3_000; k += 2) {
+            assertTrue(table.remove(k));
+            reference.remove(k);
+        }
+        for (long k = -10; k < 6_010; k++) {
+            assertEquals(reference.getOrDefault(k, LookupTable.MISSING), table.get(k), "key " + k);
+        }
+        for (long k = 0; k < 3_000; k += 4) {
+            table.put(k, 4);
+            reference.put(k, 4);
+        }
+        for (long k = -10; k < 6_010; k++) {
+            assertEquals(reference.getOrDefault(k, LookupTable.MISSING), table.get(k), "key " + k);
+        }
+        assertEquals(reference.size(), table.size());
     }
 
     @Test
