@@ -24,7 +24,9 @@ class TableAgreementTest {
     }
 
     enum KeySpace {
-        DENSE(0, 5_000), NEGATIVE(-3_000, 3_000), SPARSE_INT(Integer.MIN_VALUE, Integer.MAX_VALUE), EXTREMES(Long.MIN_VALUE, Long.MAX_VALUE);
+        DENSE(0, 5_000), NEGATIVE(-3_000, 3_000), SPARSE_INT(Integer.MIN_VALUE, Integer.MAX_VALUE), EXTREMES(Long.MIN_VALUE, Long.MAX_VALUE),
+        /** Six clusters of 3,000 keys spread over 15M keys: a dense array starts flat and turns paged. */
+        CLUSTERS(-6_000_000, 9_000_000);
 
         final long lo;
         final long hi;
@@ -39,6 +41,9 @@ class TableAgreementTest {
                 long[] edges = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1, Long.MIN_VALUE + 1, Long.MAX_VALUE - 1};
                 return r.nextInt(4) == 0 ? edges[r.nextInt(edges.length)] : r.nextLong();
             }
+            if (this == CLUSTERS) {
+                return lo + r.nextInt(6) * 3_000_000L + r.nextInt(3_000);
+            }
             if (this == SPARSE_INT) {
                 int[] edges = {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1};
                 return r.nextInt(8) == 0 ? edges[r.nextInt(edges.length)] : r.nextInt(20_000) * 104_729L;
@@ -51,6 +56,12 @@ class TableAgreementTest {
         return Stream.of(
                 new Impl("dense", DenseArrayLookupTable::new, KeySpace.DENSE),
                 new Impl("dense", DenseArrayLookupTable::new, KeySpace.NEGATIVE),
+                new Impl("dense", DenseArrayLookupTable::new, KeySpace.CLUSTERS),
+                new Impl("dense-paged", () -> DenseArrayLookupTable.paged(0, 0, 1), KeySpace.NEGATIVE),
+                new Impl("dense-paged", () -> DenseArrayLookupTable.paged(0, 0, 1), KeySpace.CLUSTERS),
+                // A 128 KiB flat limit: widening to 2- and 4-byte cells moves the table from flat to paged mid-sequence.
+                new Impl("dense-small-flat-limit", () -> new DenseArrayLookupTable(0, 0, 1, DenseArrayLookupTable.DEFAULT_MAX_PAGES, 1 << 17),
+                        KeySpace.NEGATIVE),
                 new Impl("colt", ColtLookupTable::new, KeySpace.DENSE),
                 new Impl("colt", ColtLookupTable::new, KeySpace.SPARSE_INT),
                 new Impl("hash", HashLookupTable::new, KeySpace.NEGATIVE),
@@ -60,6 +71,10 @@ class TableAgreementTest {
                 new Impl("compressed", CompressedLookupTable::new, KeySpace.NEGATIVE),
                 new Impl("replicated-over-dense", () -> new ReplicatedLookupTable(new DenseArrayLookupTable()), KeySpace.DENSE),
                 new Impl("replicated-over-hash", () -> new ReplicatedLookupTable(new HashLookupTable()), KeySpace.EXTREMES),
+                // Start as the narrow kinds and move to the hash map on the first key they cannot hold.
+                new Impl("adaptive-over-dense", () -> new AdaptiveLookupTable(new DenseArrayLookupTable(), "test"), KeySpace.EXTREMES),
+                new Impl("adaptive-over-colt", () -> new AdaptiveLookupTable(new ColtLookupTable(), "test"), KeySpace.EXTREMES),
+                new Impl("adaptive-over-dense", () -> new AdaptiveLookupTable(new DenseArrayLookupTable(), "test"), KeySpace.CLUSTERS),
                 new Impl("partial-unbounded", () -> new PartialLookupTable(1_000_000, Long.MAX_VALUE), KeySpace.EXTREMES)
         ).map(Arguments::of);
     }

@@ -37,16 +37,34 @@ public final class MapLoader {
         }
     }
 
+    /**
+     * Partitions written by name ({@code p2}) rather than by id ({@code 2}): the router's map files
+     * name its logical partitions. Ids (non-negative decimal ints) never go through it.
+     */
+    @FunctionalInterface
+    public interface PartitionNames {
+        PartitionNames NONE = name -> -1;
+
+        /** The id of the named partition, or -1 if there is none. */
+        int idOf(String name);
+    }
+
     static final long REPORT_EVERY = 1 << 20;
 
     private final Progress progress;
+    private final PartitionNames names;
 
     public MapLoader() {
         this(Progress.NONE);
     }
 
     public MapLoader(Progress progress) {
+        this(progress, PartitionNames.NONE);
+    }
+
+    public MapLoader(Progress progress, PartitionNames names) {
         this.progress = progress;
+        this.names = names;
     }
 
     /** Parses the whole source, handing every entry to the visitor; a visitor's exception becomes a line error. */
@@ -141,7 +159,7 @@ public final class MapLoader {
                 if (!vertices.next()) {
                     throw error(source, parts, "vertex file " + source.vertexFile() + " ends before the partition file (vertex " + parts.lineNumber + " has no key)");
                 }
-                int p = parts.partition(trimStart(parts), trimEnd(parts));
+                int p = partition(parts, trimStart(parts), trimEnd(parts));
                 if (p < 0) {
                     throw error(source, parts, "not a partition id: '" + parts.line() + "'");
                 }
@@ -183,9 +201,15 @@ public final class MapLoader {
         return n;
     }
 
-    private static PartitionSet partitions(MapSource source, LineReader in, int[] fields, int from, int to) throws MapFormatException {
+    /** A partition id, or one named through {@link PartitionNames}; -1 if neither. */
+    private int partition(LineReader in, int from, int to) {
+        int p = in.partition(from, to);
+        return p >= 0 || names == PartitionNames.NONE || from == to ? p : names.idOf(in.text(from, to).strip());
+    }
+
+    private PartitionSet partitions(MapSource source, LineReader in, int[] fields, int from, int to) throws MapFormatException {
         if (to - from == 1) {
-            int p = in.partition(fields[2 * from], fields[2 * from + 1]);
+            int p = partition(in, fields[2 * from], fields[2 * from + 1]);
             if (p < 0) {
                 throw error(source, in, "not a partition id: '" + in.text(fields[2 * from], fields[2 * from + 1]) + "'");
             }
@@ -193,7 +217,7 @@ public final class MapLoader {
         }
         int[] ps = new int[to - from];
         for (int i = from; i < to; i++) {
-            ps[i - from] = in.partition(fields[2 * i], fields[2 * i + 1]);
+            ps[i - from] = partition(in, fields[2 * i], fields[2 * i + 1]);
             if (ps[i - from] < 0) {
                 throw error(source, in, "not a partition id: '" + in.text(fields[2 * i], fields[2 * i + 1]) + "'");
             }
@@ -281,13 +305,37 @@ public final class MapLoader {
         }
     }
 
-    /** Raises on the first entry the table could not take, without writing anything. */
-    private record Checker(LookupTable table) implements EntryVisitor {
+    /**
+     * Raises on the first entry the table could not take, without writing anything: string keys
+     * or several partitions where the table cannot hold them, keys outside an int for Colt,
+     * partitions beyond the compressed table's alphabet, and for a dense array a key that would
+     * stretch the span (with the file's other keys so far and the table's own) beyond what it holds.
+     * Checked against the table as it is when the check runs.
+     */
+    private static final class Checker implements EntryVisitor {
+        private final LookupTable table;
+        private long low = Long.MAX_VALUE;
+        private long high = Long.MIN_VALUE;
+
+        Checker(LookupTable table) {
+            this.table = table;
+        }
+
         @Override
         public void visit(long key, PartitionSet partitions) {
             checkShape(partitions);
-            if (table instanceof ColtLookupTable && key != (int) key) {
-                throw new IllegalArgumentException("key " + key + " does not fit the int keys of a Colt table");
+            switch (table) {
+                case ColtLookupTable c when key != (int) key ->
+                        throw new IllegalArgumentException("key " + key + " does not fit the int keys of a Colt table");
+                case DenseArrayLookupTable dense when key < low || key > high -> {
+                    low = Math.min(low, key);
+                    high = Math.max(high, key);
+                    dense.checkCanHold(key, low, high);
+                }
+                case CompressedLookupTable c when largest(partitions) > CompressedLookupTable.MAX_PARTITION ->
+                        throw new IllegalArgumentException("partition " + largest(partitions) + " is beyond the compressed table's "
+                                + CompressedLookupTable.MAX_PARTITION);
+                default -> {}
             }
         }
 
@@ -303,6 +351,10 @@ public final class MapLoader {
             if (partitions.size() > 1 && !(table instanceof MultiLookupTable)) {
                 new Applier(table).multi();
             }
+        }
+
+        private static int largest(PartitionSet partitions) {
+            return partitions.get(partitions.size() - 1); // sorted
         }
     }
 }

@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lutra.lookup.CompressedLookupTable;
 import org.lutra.lookup.DenseArrayLookupTable;
 import org.lutra.lookup.HashLookupTable;
 import org.lutra.lookup.LookupTable;
@@ -63,6 +65,69 @@ class MapLoaderTest {
         Path replicated = file("rep.map", "1,0\n2,1,2\n");
         assertEquals(2, assertThrows(MapFormatException.class, () -> new MapLoader().loadInto(MapSource.csv(replicated), table)).line());
         assertEquals(1, table.size());
+    }
+
+    @Test
+    void loadIntoRefusesAKeyOutOfTheDenseRangeWithItsLineNumberBeforeWritingAnything() throws Exception {
+        var table = new DenseArrayLookupTable();
+        table.put(100, 7);
+        // Far from the table's own keys.
+        Path far = file("far.map", "1,0\n2,1\n# comment\n100000000000000000,2\n3,1\n");
+        var e = assertThrows(MapFormatException.class, () -> new MapLoader().loadInto(MapSource.csv(far), table));
+        assertEquals(4, e.line());
+        assertTrue(e.getMessage().contains("far.map:4") && e.getMessage().contains("100000000000000000"), e.getMessage());
+        // Each key fits the table alone; the file's keys together span too much (2^40 keys is the cap).
+        Path apart = file("apart.map", "5,1\n-600000000000,0\n17,2\n600000000000,1\n");
+        assertEquals(4, assertThrows(MapFormatException.class, () -> new MapLoader().loadInto(MapSource.csv(apart), table)).line());
+        // Untouched: one entry, and none of the lines before the bad one.
+        assertEquals(1, table.size());
+        assertEquals(7, table.get(100L));
+        for (long k : new long[] {1, 2, 3, 5, 17, -600_000_000_000L}) {
+            assertEquals(LookupTable.MISSING, table.get(k), "key " + k);
+        }
+        // The same check on a fresh table: load() refuses the file and returns nothing.
+        assertEquals(4, assertThrows(MapFormatException.class,
+                () -> new MapLoader().load(MapSource.csv(apart), DenseArrayLookupTable::new)).line());
+        // Keys that fit load whole, and the table agrees with a reference map.
+        var reference = new java.util.HashMap<Long, Integer>(Map.of(100L, 7));
+        var sb = new StringBuilder();
+        var r = new java.util.Random(3);
+        for (int i = 0; i < 5_000; i++) {
+            long k = r.nextInt(2_000_000) - 1_000_000;
+            int p = r.nextInt(300);
+            sb.append(k).append(',').append(p).append('\n');
+            reference.put(k, p);
+        }
+        var stats = new MapLoader().loadInto(MapSource.csv(file("ok.map", sb.toString())), table);
+        assertEquals(5_000, stats.entries());
+        assertEquals(reference.size(), table.size());
+        reference.forEach((k, v) -> assertEquals(v, table.get(k), "key " + k));
+    }
+
+    @Test
+    void loadIntoRefusesPartitionsBeyondTheCompressedAlphabet() throws Exception {
+        var table = new CompressedLookupTable();
+        Path map = file("wide.map", "1,0\n2,70000\n");
+        assertEquals(2, assertThrows(MapFormatException.class, () -> new MapLoader().loadInto(MapSource.csv(map), table)).line());
+        assertEquals(0, table.size());
+    }
+
+    @Test
+    void partitionsMayBeNamedThroughTheResolver() throws Exception {
+        Path map = file("named.map", "1,p2\n2, p0\n3,1\n4,p1,p3\n");
+        MapLoader.PartitionNames names = name -> name.matches("p[0-3]") ? name.charAt(1) - '0' : -1;
+        var table = (ReplicatedLookupTable) new MapLoader(MapLoader.Progress.NONE, names)
+                .load(MapSource.csv(map), () -> new ReplicatedLookupTable(new HashLookupTable()));
+        assertEquals(2, table.get(1L));
+        assertEquals(0, table.get(2L));
+        assertEquals(1, table.get(3L), "ids stay ids");
+        assertEquals(PartitionSet.of(1, 3), table.getAll(4L));
+        Path unknown = file("unknown.map", "1,p2\n2,p9\n");
+        var e = assertThrows(MapFormatException.class, () -> new MapLoader(MapLoader.Progress.NONE, names).load(MapSource.csv(unknown), HashLookupTable::new));
+        assertEquals(2, e.line());
+        assertTrue(e.getMessage().contains("p9"), e.getMessage());
+        assertEquals(1, assertThrows(MapFormatException.class, () -> new MapLoader().load(MapSource.csv(unknown), HashLookupTable::new)).line(),
+                "without a resolver a name is not a partition");
     }
 
     @Test
