@@ -4,8 +4,7 @@ import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
-import org.lutra.lookup.HashLookupTable;
-import org.lutra.lookup.LookupTable;
+import org.lutra.lookup.AdaptiveLookupTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -137,7 +136,8 @@ public final class SchemaParser {
                         throw error("DEFAULT NEW ON hash(" + dflt.group(1) + "): the default rule must hash the lookup column '" + column + "'");
                     }
                 }
-                yield new Partitioning.LookedUp(column, partitionList(on.group(1)), new HashLookupTable(), table, column, isUnique(create, column));
+                // Empty until RouterLoader has seen the keys and installs the representation the chooser picks.
+                yield new Partitioning.LookedUp(column, partitionList(on.group(1)), AdaptiveLookupTable.empty(), table, column, isUnique(create, column));
             }
         };
     }

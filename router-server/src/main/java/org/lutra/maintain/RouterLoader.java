@@ -1,69 +1,261 @@
 package org.lutra.maintain;
 
 import org.lutra.catalog.Catalog;
+import org.lutra.catalog.KeyType;
 import org.lutra.catalog.KeyValues;
+import org.lutra.catalog.Partition;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
+import org.lutra.lookup.AdaptiveLookupTable;
+import org.lutra.lookup.EntryVisitor;
+import org.lutra.lookup.KeyProfile;
+import org.lutra.lookup.LookupTable;
+import org.lutra.lookup.LookupTables;
+import org.lutra.lookup.PartitionSet;
+import org.lutra.lookup.io.MapFormat;
+import org.lutra.lookup.io.MapLoader;
+import org.lutra.lookup.io.MapSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * Fills lookup tables when the router starts: scans the key column of every lookup-partitioned
- * table on each of its partitions (the rows say where they are), then applies map files from the
- * config. A map file is checked whole before any entry is applied, so a bad line leaves the table
- * as the scan left it.
+ * Fills lookup tables when the router starts, one owner table (and the SAME AS tables sharing
+ * its lookup table) at a time:
+ *
+ * <ol>
+ *   <li>profile the keys: per partition {@code COUNT}, {@code MIN}, {@code MAX} of the key column,
+ *       and every map file of the config read whole (csv, metis or schism, through the lookup
+ *       library's {@link MapLoader}) — a bad line stops the router here, naming file and line;
+ *   <li>choose the representation from the profile ({@link LookupTables#choose}: key type,
+ *       density, size) and log the reason;
+ *   <li>fill a table of that kind from the rows (each partition's key column says where its rows
+ *       are), then apply the map files over it, and only then install it in the catalog's
+ *       {@link AdaptiveLookupTable}: the router never serves a half-loaded table.
+ * </ol>
+ *
+ * A map file's partitions are partition names ({@code p2}) or catalog ids ({@code 2}); its keys
+ * are normalized as the key column compares them ({@code 007} is 7 in an integer column).
  */
 public final class RouterLoader {
     private static final Logger log = LoggerFactory.getLogger(RouterLoader.class);
 
-    /** What one lookup table received. */
-    public record Loaded(String table, long keys, long millis) {}
+    /**
+     * What one lookup table received.
+     *
+     * @param representation the table class now serving lookups
+     * @param reason         why the chooser picked it
+     */
+    public record Loaded(String table, long keys, long millis, String representation, String reason) {}
+
+    /** Rows of one owner table as (key, partition): the scan of its partitions, or rows written by a test. */
+    @FunctionalInterface
+    interface Rows {
+        /** Hands every row's normalized key and partition to the sink; returns the number of rows. */
+        long scan(KeySink sink) throws SQLException;
+    }
+
+    @FunctionalInterface
+    interface KeySink {
+        void accept(Object key, int partition);
+    }
 
     private RouterLoader() {}
 
     public static List<Loaded> load(Catalog catalog, Backends backends, RouterConfig config) throws SQLException, IOException {
+        Map<String, List<RouterConfig.LookupSource>> maps = mapsByOwner(catalog, config.lookups());
         var out = new ArrayList<Loaded>();
         for (TableDef t : catalog.tables()) {
             if (t.partitioning() instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(t.name())) {
-                long start = System.nanoTime();
-                long keys = 0;
-                for (int p : lookup.partitions()) {
-                    keys += scan(t, lookup, p, backends);
-                }
-                out.add(new Loaded(t.name(), keys, (System.nanoTime() - start) / 1_000_000));
-                log.info("lookup table {}: {} keys scanned from {} partitions", t.name(), keys, lookup.partitions().length);
+                KeyProfile scanned = profile(t, lookup, backends);
+                out.add(fill(catalog, t, lookup, scanned, sink -> scan(t, lookup, backends, sink),
+                        maps.getOrDefault(t.name().toLowerCase(Locale.ROOT), List.of())));
             }
-        }
-        for (var source : config.lookups()) {
-            out.add(loadCsv(catalog, source));
         }
         return out;
     }
 
-    private static long scan(TableDef t, Partitioning.LookedUp lookup, int partition, Backends backends) throws SQLException {
+    /**
+     * Profiles the map files, chooses, fills a table from the rows and the maps, and installs it.
+     *
+     * @param scanned the profile of the rows {@code rows} will deliver
+     */
+    static Loaded fill(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeyProfile scanned, Rows rows,
+                       List<RouterConfig.LookupSource> maps) throws SQLException, IOException {
+        long start = System.nanoTime();
+        var loader = new MapLoader(progress(t), partitionNames(catalog));
+        var profiles = new ArrayList<KeyProfile>();
+        profiles.add(scanned);
+        long mapEntries = 0;
+        for (var source : maps) { // pass 1: check each file whole and profile it, before anything is built
+            var profiler = new KeyProfile.Profiler();
+            var stats = loader.scan(mapSource(source), new MapEntries(catalog, t, lookup, (key, p) -> {
+                if (key instanceof Long l) {
+                    profiler.visit(l, PartitionSet.of(p));
+                } else {
+                    profiler.visit((String) key, PartitionSet.of(p));
+                }
+            }));
+            profiles.add(profiler.profile());
+            mapEntries += stats.entries();
+        }
+        KeyProfile profile = combine(profiles, t.keyType(), lookup);
+        var choice = LookupTables.choose(profile);
+        String reason = choice.reason() + " (" + scanned.keyCount() + " keys in the rows of " + lookup.partitions().length
+                + " partitions, " + mapEntries + " entries in " + maps.size() + " map file" + (maps.size() == 1 ? "" : "s") + ")";
+        // A catalog built with a fixed table (tests, tools) is filled as it is; the router's own adapts.
+        boolean adaptive = lookup.table() instanceof AdaptiveLookupTable;
+        LookupTable target = adaptive ? new AdaptiveLookupTable(LookupTables.create(choice, profile), reason) : lookup.table();
+
+        long rowKeys = rows.scan(target::put);
+        for (var source : maps) { // pass 2: apply, over the rows (a map file says where keys are now)
+            loader.scan(mapSource(source), new MapEntries(catalog, t, lookup, target::put));
+        }
+        String representation;
+        if (target instanceof AdaptiveLookupTable filled && lookup.table() instanceof AdaptiveLookupTable installed) {
+            installed.replace(filled.current(), filled.reason());
+            representation = filled.current().getClass().getSimpleName();
+            reason = filled.reason();
+        } else {
+            representation = target.getClass().getSimpleName();
+            reason = "fixed by the catalog";
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        log.info("lookup table {}: {} keys ({} rows scanned, {} map entries) in {} ms; {}: {}", t.name(), target.size(), rowKeys,
+                mapEntries, millis, representation, reason);
+        return new Loaded(t.name(), target.size(), millis, representation, reason);
+    }
+
+    /** Map files grouped by the owner of the lookup table they fill (a SAME AS table's map fills its owner's). */
+    private static Map<String, List<RouterConfig.LookupSource>> mapsByOwner(Catalog catalog, List<RouterConfig.LookupSource> sources)
+            throws IOException {
+        var out = new LinkedHashMap<String, List<RouterConfig.LookupSource>>();
+        for (var source : sources) {
+            TableDef t = source.table() == null ? null : catalog.table(source.table());
+            if (t == null || !(t.partitioning() instanceof Partitioning.LookedUp lookup)) {
+                throw new IOException("lookup map " + source.file() + ": table '" + source.table() + "' is not partitioned by lookup");
+            }
+            mapSource(source); // an unknown format fails before any scan
+            out.computeIfAbsent(lookup.owner().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(source);
+        }
+        return out;
+    }
+
+    /**
+     * The library's view of a configured map file. {@code format} is csv, metis or schism (also
+     * snapshot), or guessed from the file name when absent. METIS: {@code file} is the
+     * {@code .part.k} file and the keys are in the file next to it named without {@code .part.k}
+     * plus {@code .vertices} ({@code maps/users.graph.part.4} → {@code maps/users.graph.vertices}).
+     * Schism rows are kept when their first column is the configured table's name.
+     */
+    static MapSource mapSource(RouterConfig.LookupSource source) throws IOException {
+        Path file = source.file();
+        MapFormat format;
+        try {
+            format = source.format() == null || source.format().isBlank()
+                    ? MapFormat.guess(file.getFileName().toString())
+                    : MapFormat.parse(source.format());
+        } catch (IllegalArgumentException e) {
+            throw new IOException("lookup map " + file + ": " + e.getMessage());
+        }
+        return switch (format) {
+            case CSV -> MapSource.csv(file);
+            case SCHISM -> MapSource.schism(file, source.table());
+            case METIS -> MapSource.metis(file, verticesOf(file));
+            case SNAPSHOT -> MapSource.snapshot(file);
+        };
+    }
+
+    static Path verticesOf(Path partFile) {
+        String name = partFile.getFileName().toString().replaceFirst("\\.part\\.\\d+$", "");
+        return partFile.resolveSibling(name + ".vertices");
+    }
+
+    /**
+     * The profile the chooser sees: the rows' and the map files' key ranges joined. Map files
+     * mostly place keys the rows also hold (that is what a partitioner's output is for), so the
+     * key count is the largest of the counts, a lower bound of the distinct keys (the sum is the
+     * upper one). Partitions: every partition of the ON list, since any may be written later.
+     */
+    static KeyProfile combine(List<KeyProfile> profiles, KeyType type, Partitioning.LookedUp lookup) {
+        int partitionCount = Arrays.stream(lookup.partitions()).max().orElse(0) + 1;
+        long keys = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        long[] histogram = new long[partitionCount];
+        for (KeyProfile p : profiles) {
+            keys = Math.max(keys, p.keyCount());
+            if (p.integerKeys() > 0) {
+                min = Math.min(min, p.minKey());
+                max = Math.max(max, p.maxKey());
+            }
+            for (int i = 0; i < Math.min(partitionCount, p.histogram().length); i++) {
+                histogram[i] = Math.max(histogram[i], p.histogram()[i]);
+            }
+        }
+        boolean integers = type == KeyType.LONG && keys > 0;
+        return new KeyProfile(keys, integers ? 0 : keys, integers ? min : 0, integers ? max : -1, partitionCount, 0, histogram, 0);
+    }
+
+    /** COUNT, MIN and MAX of the key column on every partition: the rows' profile without reading them. */
+    private static KeyProfile profile(TableDef t, Partitioning.LookedUp lookup, Backends backends) throws SQLException {
+        String column = "`" + lookup.column() + "`";
+        boolean integers = t.keyType() == KeyType.LONG;
+        String sql = "SELECT " + (lookup.unique() ? "COUNT(" + column + ")" : "COUNT(DISTINCT " + column + ")")
+                + (integers ? ", MIN(" + column + "), MAX(" + column + ")" : "") + " FROM `" + t.name() + "`";
+        int partitionCount = Arrays.stream(lookup.partitions()).max().orElse(0) + 1;
+        long[] histogram = new long[partitionCount];
+        long keys = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int p : lookup.partitions()) {
+            try (var c = backends.placement(p).pool().getConnection(); var st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+                long n = rs.getLong(1);
+                if (n == 0) {
+                    continue;
+                }
+                keys += n;
+                histogram[p] += n;
+                if (integers) {
+                    Object lo = KeyValues.normalize(rs.getObject(2), KeyType.LONG);
+                    Object hi = KeyValues.normalize(rs.getObject(3), KeyType.LONG);
+                    // A bound beyond a long (BIGINT UNSIGNED): such keys cannot be routed by value; no span to commit to.
+                    min = lo == null ? Long.MIN_VALUE : Math.min(min, (Long) lo);
+                    max = hi == null ? Long.MAX_VALUE : Math.max(max, (Long) hi);
+                }
+            }
+        }
+        boolean ints = integers && keys > 0;
+        return new KeyProfile(keys, integers ? 0 : keys, ints ? min : 0, ints ? max : -1, partitionCount, 0, histogram, 0);
+    }
+
+    private static long scan(TableDef t, Partitioning.LookedUp lookup, Backends backends, KeySink sink) throws SQLException {
         String sql = "SELECT `" + lookup.column() + "` FROM `" + t.name() + "`";
         long n = 0;
-        try (var c = backends.placement(partition).pool().getConnection();
-             var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-            st.setFetchSize(Integer.MIN_VALUE);
-            try (var rs = st.executeQuery(sql)) {
-                while (rs.next()) {
-                    Object key = KeyValues.normalize(rs.getObject(1), t.keyType());
-                    if (key != null) {
-                        lookup.table().put(key, partition);
-                        n++;
+        for (int partition : lookup.partitions()) {
+            try (var c = backends.placement(partition).pool().getConnection();
+                 var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                st.setFetchSize(Integer.MIN_VALUE);
+                try (var rs = st.executeQuery(sql)) {
+                    while (rs.next()) {
+                        Object key = KeyValues.normalize(rs.getObject(1), t.keyType());
+                        if (key != null) {
+                            sink.accept(key, partition);
+                            n++;
+                        }
                     }
                 }
             }
@@ -71,46 +263,65 @@ public final class RouterLoader {
         return n;
     }
 
-    /** Loads {@code key,partition} lines (partition by name, e.g. p2, or by number). */
-    static Loaded loadCsv(Catalog catalog, RouterConfig.LookupSource source) throws IOException {
-        if (source.format() != null && !source.format().equalsIgnoreCase("csv")) {
-            throw new IOException("lookup map " + source.file() + ": format '" + source.format() + "' is not supported yet (csv is)");
-        }
-        TableDef t = catalog.table(source.table());
-        if (t == null || !(t.partitioning() instanceof Partitioning.LookedUp lookup)) {
-            throw new IOException("lookup map " + source.file() + ": table '" + source.table() + "' is not partitioned by lookup");
-        }
-        long start = System.nanoTime();
-        var keys = new ArrayList<Object>();
-        var partitions = new ArrayList<Integer>();
-        try (BufferedReader in = Files.newBufferedReader(source.file(), StandardCharsets.UTF_8)) {
-            String line;
-            int number = 0;
-            while ((line = in.readLine()) != null) {
-                number++;
-                if (line.isBlank() || line.startsWith("#")) continue;
-                int comma = line.indexOf(',');
-                Object key = comma < 0 ? null : KeyValues.normalize(line.substring(0, comma).strip(), t.keyType());
-                int partition = comma < 0 ? -1 : partitionOf(catalog, line.substring(comma + 1).strip(), lookup);
-                if (key == null || partition < 0) {
-                    throw new IOException(source.file() + " line " + number + ": expected 'key,partition' with a "
-                            + t.keyType().name().toLowerCase(Locale.ROOT) + " key and one of the table's partitions, found: " + line);
+    /** Partition names (p2) and catalog ids (2, also with spaces around it) to ids. */
+    private static MapLoader.PartitionNames partitionNames(Catalog catalog) {
+        return name -> {
+            for (Partition p : catalog.partitions()) {
+                if (p.name().equalsIgnoreCase(name) || String.valueOf(p.id()).equals(name)) {
+                    return p.id();
                 }
-                keys.add(key);
-                partitions.add(partition);
             }
-        }
-        for (int i = 0; i < keys.size(); i++) {
-            lookup.table().put(keys.get(i), partitions.get(i));
-        }
-        log.info("lookup table {}: {} entries from {}", t.name(), keys.size(), source.file());
-        return new Loaded(t.name(), keys.size(), (System.nanoTime() - start) / 1_000_000);
+            return -1;
+        };
     }
 
-    private static int partitionOf(Catalog catalog, String text, Partitioning.LookedUp lookup) {
-        for (int p : lookup.partitions()) {
-            if (catalog.partition(p).name().equalsIgnoreCase(text) || String.valueOf(p).equals(text)) return p;
+    private static MapLoader.Progress progress(TableDef t) {
+        return (lines, bytes, total) -> {
+            if (bytes < total) {
+                log.info("lookup table {}: map file at line {} ({}%)", t.name(), lines, total == 0 ? 100 : bytes * 100 / total);
+            }
+        };
+    }
+
+    /**
+     * A map file's entries as the catalog sees them: keys normalized to the column's type, one
+     * partition of the table's ON list each. A refusal becomes the loader's line-numbered error.
+     */
+    private record MapEntries(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeySink sink) implements EntryVisitor {
+        @Override
+        public void visit(long key, PartitionSet partitions) {
+            deliver(t.keyType() == KeyType.LONG ? (Object) key : Long.toString(key), partitions);
         }
-        return -1;
+
+        @Override
+        public void visit(String key, PartitionSet partitions) {
+            Object normalized = KeyValues.normalize(key, t.keyType());
+            if (normalized == null) {
+                throw new IllegalArgumentException("key '" + key + "' is not an integer, and " + t.name() + "." + lookup.column()
+                        + " is an integer column");
+            }
+            deliver(normalized, partitions);
+        }
+
+        private void deliver(Object key, PartitionSet partitions) {
+            if (partitions.size() != 1) {
+                throw new IllegalArgumentException("key " + key + " is on " + partitions.size()
+                        + " partitions; the router's lookup tables hold one partition a key");
+            }
+            int p = partitions.first();
+            if (Arrays.stream(lookup.partitions()).noneMatch(q -> q == p)) {
+                throw new IllegalArgumentException("partition " + (p < catalog.partitions().size() ? catalog.partition(p).name() : p)
+                        + " is not one of the partitions of " + t.name() + " (" + names(lookup.partitions()) + ")");
+            }
+            sink.accept(key, p);
+        }
+
+        private String names(int[] ids) {
+            var sb = new StringBuilder();
+            for (int id : ids) {
+                sb.append(sb.isEmpty() ? "" : ", ").append(catalog.partition(id).name());
+            }
+            return sb.toString();
+        }
     }
 }

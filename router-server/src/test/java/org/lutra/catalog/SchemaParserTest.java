@@ -29,6 +29,10 @@ class SchemaParserTest {
         assertTrue(users.unique());
         assertFalse(followers.unique(), "source alone is not unique in followers");
         assertSame(users.table(), followers.table(), "SAME AS shares the owner's lookup table");
+        var table = assertInstanceOf(org.lutra.lookup.AdaptiveLookupTable.class, users.table(),
+                "a handle whose representation RouterLoader picks once the keys are known");
+        assertInstanceOf(org.lutra.lookup.HashLookupTable.class, table.current());
+        assertTrue(table.reason().contains("no keys yet"), table.reason());
         assertEquals("users", followers.owner());
         assertEquals("id", followers.ownerColumn());
         assertEquals("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) ENGINE=InnoDB", c.table("users").ddl());
