@@ -26,21 +26,31 @@ final class TestRouter implements AutoCloseable {
     final RouterServer server;
     final Shards shards;
     final RouterConfig config;
+    final int servers;
 
     TestRouter(Shards shards, String prefix, String schema) throws IOException, SQLException {
         this(shards, prefix, schema, null);
     }
 
     TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions) throws IOException, SQLException {
+        this(shards, prefix, schema, transactions, shards.size());
+    }
+
+    /** Partitions p0..p3 of which partition i lives on shard {@code i % servers}. */
+    TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers)
+            throws IOException, SQLException {
         this.shards = shards;
+        this.servers = servers;
         this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
         Path schemaFile = Files.createTempFile("lutra-schema", ".sql");
         Files.writeString(schemaFile, schema);
         var backends = new ArrayList<RouterConfig.Backend>();
         var partitions = new ArrayList<RouterConfig.PartitionPlacement>();
-        for (int i = 0; i < shards.size(); i++) {
+        for (int i = 0; i < servers; i++) {
             backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), 8));
-            partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + i, null));
+        }
+        for (int i = 0; i < shards.size(); i++) {
+            partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
                 List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions);
@@ -58,14 +68,14 @@ final class TestRouter implements AutoCloseable {
 
     /** A plain MariaDB connection to partition {@code p}'s database, bypassing the router. */
     Connection partition(int p) throws SQLException {
-        return DriverManager.getConnection(shards.url(p, database + "_p" + p), shards.user(), shards.password());
+        return DriverManager.getConnection(shards.url(p % servers, database + "_p" + p), shards.user(), shards.password());
     }
 
     @Override
     public void close() throws SQLException {
         server.close();
         for (int i = 0; i < shards.size(); i++) {
-            try (var c = shards.connect(i); var st = c.createStatement()) {
+            try (var c = shards.connect(i % servers); var st = c.createStatement()) {
                 st.execute("DROP DATABASE IF EXISTS `" + database + "_p" + i + "`");
             }
         }
