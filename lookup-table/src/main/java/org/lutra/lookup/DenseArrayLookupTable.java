@@ -62,7 +62,8 @@ public final class DenseArrayLookupTable implements LookupTable {
             throw new IllegalArgumentException("a dense array spanning " + expectedSpan + " keys exceeds " + maxPages + " pages");
         }
         int maxStored = Math.max(partitionCount, 1);
-        boolean flat = pageCount * DenseStorage.PAGE_SIZE * DenseStorage.widthOf(DenseStorage.maxStoredFor(maxStored)) <= flatMaxBytes;
+        boolean flat = flatMaxBytes > 0
+                && pageCount * DenseStorage.PAGE_SIZE * DenseStorage.widthOf(DenseStorage.maxStoredFor(maxStored)) <= flatMaxBytes;
         this.storage = DenseStorage.create(flat, base, (int) pageCount, maxStored);
     }
 

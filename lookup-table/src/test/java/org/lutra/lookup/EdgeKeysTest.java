@@ -114,6 +114,7 @@ class EdgeKeysTest {
         reference.forEach((k, v) -> assertEquals(v, table.get(k), "key " + k));
         assertEquals(reference.size(), table.size());
 
+        assertFalse(DenseArrayLookupTable.paged(0, 0, 1).flat(), "paged even while empty");
         var paged = DenseArrayLookupTable.paged(0, 1 << 20, 16);
         for (long k = 0; k < 1 << 20; k++) {
             paged.put(k, 1);
