@@ -36,6 +36,12 @@ public final class DenseArrayLookupTable implements LookupTable {
     private final int maxPages;
     private final long flatMaxBytes;
     private volatile DenseStorage storage;
+    /**
+     * The storage again when it is a flat byte array (the common case: up to 255 partitions), else
+     * null: typed with the final class so that a lookup calls no virtual method and needs no type
+     * check. Always written together with {@link #storage} (see {@link #publish}).
+     */
+    private volatile DenseFlat.Bytes flatBytes;
     private volatile long size;
 
     public DenseArrayLookupTable() {
@@ -64,7 +70,7 @@ public final class DenseArrayLookupTable implements LookupTable {
         int maxStored = Math.max(partitionCount, 1);
         boolean flat = flatMaxBytes > 0
                 && pageCount * DenseStorage.PAGE_SIZE * DenseStorage.widthOf(DenseStorage.maxStoredFor(maxStored)) <= flatMaxBytes;
-        this.storage = DenseStorage.create(flat, base, (int) pageCount, maxStored);
+        publish(DenseStorage.create(flat, base, (int) pageCount, maxStored));
     }
 
     /** A table that never uses the flat layout. */
@@ -94,7 +100,14 @@ public final class DenseArrayLookupTable implements LookupTable {
 
     @Override
     public int get(long key) {
-        return storage.load(key) - 1;
+        DenseFlat.Bytes bytes = flatBytes;
+        return (bytes != null ? bytes.load(key) : storage.load(key)) - 1;
+    }
+
+    /** Makes a complete storage current; readers see it whole from their next read. */
+    private void publish(DenseStorage s) {
+        flatBytes = s instanceof DenseFlat.Bytes b ? b : null;
+        storage = s;
     }
 
     @Override
@@ -179,7 +192,7 @@ public final class DenseArrayLookupTable implements LookupTable {
     /** Rebuilds a table around restored storage (snapshots); {@code size} is the count of non-zero cells. */
     static DenseArrayLookupTable restore(DenseStorage storage, long size) {
         var table = new DenseArrayLookupTable();
-        table.storage = storage;
+        table.publish(storage);
         table.size = size;
         return table;
     }
@@ -257,7 +270,7 @@ public final class DenseArrayLookupTable implements LookupTable {
         int width = DenseStorage.widthOf(DenseStorage.maxStoredFor(newMax));
         boolean flat = flatFor(neededPages << DenseStorage.PAGE_BITS, width, size + 1, flatMaxBytes);
         DenseStorage grown = s.reshape(flat, newFirst, (int) neededPages, newMax);
-        storage = grown; // readers switch to the new storage in one volatile read
+        publish(grown); // readers switch to the new storage in one volatile read
         return grown;
     }
 }

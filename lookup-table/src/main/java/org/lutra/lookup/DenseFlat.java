@@ -76,8 +76,10 @@ abstract sealed class DenseFlat extends DenseStorage {
         @Override
         int load(long key) {
             long at = key - base;
+            int i = (int) at;
             byte[] c = cells;
-            return Long.compareUnsigned(at, c.length) < 0 ? c[(int) at] & 0xFF : 0;
+            // at fits an int and lies in the array: the unsigned int test is the JIT's own range check, which it then drops.
+            return at == i && Integer.compareUnsigned(i, c.length) < 0 ? c[i] & 0xFF : 0;
         }
 
         @Override
