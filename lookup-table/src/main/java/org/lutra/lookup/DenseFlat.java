@@ -5,14 +5,12 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * Dense storage in one primitive array: cell {@code key - base}. The lookup path is as short as
  * the JVM allows for a table that can grow (one subtraction, one unsigned range test, one load),
- * which is what lets random lookups run at the speed of the memory system: about twice the paged
- * layout's rate on a 100M-key table (BENCHMARKS.md).
+ * which is what lets random lookups run at the speed of the memory system: about three times the
+ * paged layout's rate on a 100M-key table (BENCHMARKS.md).
  *
  * <p>The table uses it while the span is at most {@link DenseArrayLookupTable#FLAT_MAX_BYTES}
  * and not too sparse; growing it copies the array (old and new are held at once), so large
@@ -42,8 +40,45 @@ abstract sealed class DenseFlat extends DenseStorage {
         return 16 + span * width();
     }
 
+    /** The cells: a byte[], short[] or int[] of {@link #span} cells. */
+    abstract Object array();
+
     /** A copy of page {@code page}'s cells as a page array, or null if they are all zero. */
-    abstract Object pageCopy(int page);
+    final Object pageCopy(int page) {
+        CellArrays arrays = cellArrays();
+        if (arrays.zero(array(), offset(page))) {
+            return null;
+        }
+        Object copy = arrays.allocate(PAGE_SIZE);
+        System.arraycopy(array(), offset(page), copy, 0, PAGE_SIZE);
+        return copy;
+    }
+
+    @Override
+    final void copyPagesFrom(DenseStorage source) {
+        switch (source) {
+            // The target covers the source (storage only grows); no end is computed, so keys near Long.MAX_VALUE do not overflow.
+            case DenseFlat flat -> System.arraycopy(flat.array(), 0, array(), (int) (flat.base - base), (int) flat.span);
+            case DensePages paged -> {
+                for (int p = 0; p < paged.pageCount(); p++) {
+                    Object page = paged.page(p);
+                    if (page != null) {
+                        System.arraycopy(page, 0, array(), offset(paged.pageIn(base, p)), PAGE_SIZE);
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    final void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
+        cellArrays().write(array(), offset(page), out, scratch);
+    }
+
+    @Override
+    final void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
+        cellArrays().read(in, array(), offset(page), scratch);
+    }
 
     /** Offset of page {@code page}'s first cell in the array. */
     static int offset(int page) {
@@ -60,18 +95,8 @@ abstract sealed class DenseFlat extends DenseStorage {
         }
 
         @Override int maxStored() { return 0xFF; }
+        @Override Object array() { return cells; }
         @Override int cell(int page, int at) { return cells[offset(page) + at] & 0xFF; }
-
-        @Override
-        Object pageCopy(int page) {
-            int from = offset(page);
-            for (int i = from; i < from + PAGE_SIZE; i++) {
-                if (cells[i] != 0) {
-                    return Arrays.copyOfRange(cells, from, from + PAGE_SIZE);
-                }
-            }
-            return null;
-        }
 
         @Override
         int load(long key) {
@@ -86,34 +111,6 @@ abstract sealed class DenseFlat extends DenseStorage {
         void store(long key, int stored) {
             CELL.setRelease(cells, (int) (key - base), (byte) stored);
         }
-
-        @Override
-        void copyPagesFrom(DenseStorage source) {
-            switch (source) {
-                case Bytes flat -> {
-                    // The target covers the source (storage only grows); no end is computed, so keys near Long.MAX_VALUE do not overflow.
-                    System.arraycopy(flat.cells, 0, cells, (int) (flat.base - base), flat.cells.length);
-                }
-                case DensePages.Bytes paged -> {
-                    for (int p = 0; p < paged.pageCount(); p++) {
-                        if (paged.pages[p] != null) {
-                            System.arraycopy(paged.pages[p], 0, cells, offset(paged.pageIn(base, p)), PAGE_SIZE);
-                        }
-                    }
-                }
-                default -> throw new IllegalStateException("width mismatch");
-            }
-        }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            out.write(cells, offset(page), PAGE_SIZE);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            in.readFully(cells, offset(page), PAGE_SIZE);
-        }
     }
 
     static final class Shorts extends DenseFlat {
@@ -126,18 +123,8 @@ abstract sealed class DenseFlat extends DenseStorage {
         }
 
         @Override int maxStored() { return 0xFFFF; }
+        @Override Object array() { return cells; }
         @Override int cell(int page, int at) { return cells[offset(page) + at] & 0xFFFF; }
-
-        @Override
-        Object pageCopy(int page) {
-            int from = offset(page);
-            for (int i = from; i < from + PAGE_SIZE; i++) {
-                if (cells[i] != 0) {
-                    return Arrays.copyOfRange(cells, from, from + PAGE_SIZE);
-                }
-            }
-            return null;
-        }
 
         @Override
         int load(long key) {
@@ -149,36 +136,6 @@ abstract sealed class DenseFlat extends DenseStorage {
         @Override
         void store(long key, int stored) {
             CELL.setRelease(cells, (int) (key - base), (short) stored);
-        }
-
-        @Override
-        void copyPagesFrom(DenseStorage source) {
-            switch (source) {
-                case Shorts flat -> {
-                    // The target covers the source (storage only grows); no end is computed, so keys near Long.MAX_VALUE do not overflow.
-                    System.arraycopy(flat.cells, 0, cells, (int) (flat.base - base), flat.cells.length);
-                }
-                case DensePages.Shorts paged -> {
-                    for (int p = 0; p < paged.pageCount(); p++) {
-                        if (paged.pages[p] != null) {
-                            System.arraycopy(paged.pages[p], 0, cells, offset(paged.pageIn(base, p)), PAGE_SIZE);
-                        }
-                    }
-                }
-                default -> throw new IllegalStateException("width mismatch");
-            }
-        }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            ByteBuffer.wrap(scratch).asShortBuffer().put(cells, offset(page), PAGE_SIZE);
-            out.write(scratch, 0, PAGE_SIZE * 2);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            in.readFully(scratch, 0, PAGE_SIZE * 2);
-            ByteBuffer.wrap(scratch).asShortBuffer().get(cells, offset(page), PAGE_SIZE);
         }
     }
 
@@ -192,18 +149,8 @@ abstract sealed class DenseFlat extends DenseStorage {
         }
 
         @Override int maxStored() { return -1; }
+        @Override Object array() { return cells; }
         @Override int cell(int page, int at) { return cells[offset(page) + at]; }
-
-        @Override
-        Object pageCopy(int page) {
-            int from = offset(page);
-            for (int i = from; i < from + PAGE_SIZE; i++) {
-                if (cells[i] != 0) {
-                    return Arrays.copyOfRange(cells, from, from + PAGE_SIZE);
-                }
-            }
-            return null;
-        }
 
         @Override
         int load(long key) {
@@ -215,36 +162,6 @@ abstract sealed class DenseFlat extends DenseStorage {
         @Override
         void store(long key, int stored) {
             CELL.setRelease(cells, (int) (key - base), stored);
-        }
-
-        @Override
-        void copyPagesFrom(DenseStorage source) {
-            switch (source) {
-                case Ints flat -> {
-                    // The target covers the source (storage only grows); no end is computed, so keys near Long.MAX_VALUE do not overflow.
-                    System.arraycopy(flat.cells, 0, cells, (int) (flat.base - base), flat.cells.length);
-                }
-                case DensePages.Ints paged -> {
-                    for (int p = 0; p < paged.pageCount(); p++) {
-                        if (paged.pages[p] != null) {
-                            System.arraycopy(paged.pages[p], 0, cells, offset(paged.pageIn(base, p)), PAGE_SIZE);
-                        }
-                    }
-                }
-                default -> throw new IllegalStateException("width mismatch");
-            }
-        }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            ByteBuffer.wrap(scratch).asIntBuffer().put(cells, offset(page), PAGE_SIZE);
-            out.write(scratch, 0, PAGE_SIZE * 4);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            in.readFully(scratch, 0, PAGE_SIZE * 4);
-            ByteBuffer.wrap(scratch).asIntBuffer().get(cells, offset(page), PAGE_SIZE);
         }
     }
 }

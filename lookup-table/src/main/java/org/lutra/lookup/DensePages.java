@@ -5,7 +5,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 
 /**
  * Dense storage as a directory of fixed-size pages, each a primitive array (allocated on the
@@ -75,6 +74,18 @@ abstract sealed class DensePages extends DenseStorage {
         }
     }
 
+    @Override
+    final void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
+        cellArrays().write(page(page), 0, out, scratch);
+    }
+
+    @Override
+    final void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
+        Object cells = cellArrays().allocate(PAGE_SIZE);
+        cellArrays().read(in, cells, 0, scratch);
+        setPage(page, cells);
+    }
+
     static final class Bytes extends DensePages {
         private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(byte[].class);
         private static final VarHandle DIR = MethodHandles.arrayElementVarHandle(byte[][].class);
@@ -90,18 +101,6 @@ abstract sealed class DensePages extends DenseStorage {
         @Override void setPage(int index, Object page) { pages[index] = (byte[]) page; }
 
         @Override int cell(int page, int at) { return pages[page][at] & 0xFF; }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            out.write(pages[page]);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            byte[] cells = new byte[PAGE_SIZE];
-            in.readFully(cells);
-            pages[page] = cells;
-        }
 
         @Override
         int load(long key) {
@@ -127,7 +126,6 @@ abstract sealed class DensePages extends DenseStorage {
             }
             CELL.setRelease(page, (int) at & PAGE_MASK, (byte) stored);
         }
-
     }
 
     static final class Shorts extends DensePages {
@@ -145,20 +143,6 @@ abstract sealed class DensePages extends DenseStorage {
         @Override void setPage(int index, Object page) { pages[index] = (short[]) page; }
 
         @Override int cell(int page, int at) { return pages[page][at] & 0xFFFF; }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            ByteBuffer.wrap(scratch).asShortBuffer().put(pages[page]);
-            out.write(scratch, 0, PAGE_SIZE * 2);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            in.readFully(scratch, 0, PAGE_SIZE * 2);
-            short[] cells = new short[PAGE_SIZE];
-            ByteBuffer.wrap(scratch).asShortBuffer().get(cells);
-            pages[page] = cells;
-        }
 
         @Override
         int load(long key) {
@@ -184,7 +168,6 @@ abstract sealed class DensePages extends DenseStorage {
             }
             CELL.setRelease(page, (int) at & PAGE_MASK, (short) stored);
         }
-
     }
 
     static final class Ints extends DensePages {
@@ -202,20 +185,6 @@ abstract sealed class DensePages extends DenseStorage {
         @Override void setPage(int index, Object page) { pages[index] = (int[]) page; }
 
         @Override int cell(int page, int at) { return pages[page][at]; }
-
-        @Override
-        void writePage(int page, DataOutputStream out, byte[] scratch) throws IOException {
-            ByteBuffer.wrap(scratch).asIntBuffer().put(pages[page]);
-            out.write(scratch, 0, PAGE_SIZE * 4);
-        }
-
-        @Override
-        void readPage(int page, DataInputStream in, byte[] scratch) throws IOException {
-            in.readFully(scratch, 0, PAGE_SIZE * 4);
-            int[] cells = new int[PAGE_SIZE];
-            ByteBuffer.wrap(scratch).asIntBuffer().get(cells);
-            pages[page] = cells;
-        }
 
         @Override
         int load(long key) {
@@ -241,6 +210,5 @@ abstract sealed class DensePages extends DenseStorage {
             }
             CELL.setRelease(page, (int) at & PAGE_MASK, stored);
         }
-
     }
 }

@@ -67,6 +67,11 @@ abstract sealed class DenseStorage permits DenseFlat, DensePages {
         return widthOf(maxStored());
     }
 
+    /** Page-wise operations on this width's arrays. */
+    final CellArrays cellArrays() {
+        return CellArrays.of(maxStored());
+    }
+
     static int widthOf(int maxStored) {
         return maxStored == 0xFF ? 1 : maxStored == 0xFFFF ? 2 : 4;
     }

@@ -23,19 +23,24 @@ class SnapshotsTest {
     Path dir;
 
     @Test
-    void denseArraysOfEveryWidthRoundTripExactly() throws Exception {
+    void denseArraysOfEveryWidthAndLayoutRoundTripExactly() throws Exception {
         for (int maxPartition : List.of(10, 1000, 100_000)) {
-            var table = new DenseArrayLookupTable();
-            for (long k = -70_000; k < 200_000; k += 3) {
-                table.put(k, (int) Math.floorMod(k * 7, maxPartition));
-            }
-            Path file = dir.resolve("dense" + maxPartition + ".lts");
-            Snapshots.write(table, file);
-            var back = assertInstanceOf(DenseArrayLookupTable.class, Snapshots.read(file));
-            assertEquals(table.size(), back.size());
-            assertEquals(table.width(), back.width());
-            for (long k = -70_010; k < 200_010; k++) {
-                assertEquals(table.get(k), back.get(k), "key " + k);
+            for (int step : List.of(3, 301)) { // 90,000 keys over 270 K cells (flat) or over 27 M (paged)
+                var table = new DenseArrayLookupTable();
+                long end = -70_000 + 90_000L * step;
+                for (long k = -70_000; k < end; k += step) {
+                    table.put(k, (int) Math.floorMod(k * 7, maxPartition));
+                }
+                assertEquals(step == 3, table.flat());
+                Path file = dir.resolve("dense" + maxPartition + "-" + step + ".lts");
+                Snapshots.write(table, file);
+                var back = assertInstanceOf(DenseArrayLookupTable.class, Snapshots.read(file));
+                assertEquals(table.size(), back.size());
+                assertEquals(table.width(), back.width());
+                assertEquals(table.flat(), back.flat());
+                for (long k = -70_010; k < end + 10; k += k % 1000 == 0 ? 1 : 7) {
+                    assertEquals(table.get(k), back.get(k), "key " + k);
+                }
             }
         }
     }
