@@ -2,6 +2,7 @@ package org.lutra.lookup;
 
 import cern.colt.map.HashFunctions;
 import cern.colt.map.OpenIntIntHashMap;
+import cern.colt.map.PrimeFinder;
 import java.util.concurrent.locks.StampedLock;
 
 /**
@@ -32,7 +33,16 @@ public final class ColtLookupTable implements LookupTable {
 
     /** Sized so that {@code expectedSize} keys fit under Colt's maximum load factor without a rehash. */
     public ColtLookupTable(int expectedSize) {
-        map = new ReadableMap((int) Math.min(Integer.MAX_VALUE - 1, Math.max(expectedSize, 16) * 2L + 1));
+        map = new ReadableMap(capacityFor(expectedSize));
+    }
+
+    private static int capacityFor(long expectedSize) {
+        return (int) Math.min(Integer.MAX_VALUE - 1, Math.max(expectedSize, 16) * 2L + 1);
+    }
+
+    /** Heap bytes of a table pre-sized for {@code keys}: Colt rounds the capacity up to a prime of its table. */
+    static long bytesFor(long keys) {
+        return 112 + 9L * PrimeFinder.nextPrime(capacityFor(keys));
     }
 
     @Override
@@ -118,7 +128,7 @@ public final class ColtLookupTable implements LookupTable {
 
     @Override
     public long estimatedBytes() {
-        return 64 + map.capacityNow() * 9L + 48;
+        return 112 + map.capacityNow() * 9L;
     }
 
     /** Exposes Colt's arrays to a probe that tolerates concurrent modification. */

@@ -64,13 +64,22 @@ final class ConcurrentLongIntMap {
         slots = new Slots(bitsFor(expectedSize));
     }
 
-    private static int bitsFor(long entries) {
+    /** Heap bytes of a map pre-sized for {@code entries} (as {@link #ConcurrentLongIntMap(long)} sizes it). */
+    static long bytesFor(long entries) {
+        return 96 + (12L << neededBits(entries));
+    }
+
+    private static int neededBits(long entries) {
         long needed = Math.max(16, entries + entries / 3 + 1);
-        int bits = 64 - Long.numberOfLeadingZeros(needed - 1);
+        return Math.max(MIN_BITS, 64 - Long.numberOfLeadingZeros(needed - 1));
+    }
+
+    private static int bitsFor(long entries) {
+        int bits = neededBits(entries);
         if (bits > MAX_BITS) {
             throw new IllegalStateException("a hash table of " + entries + " long keys exceeds 2^30 slots; use a dense array or shard the table");
         }
-        return Math.max(MIN_BITS, bits);
+        return bits;
     }
 
     int get(long key) {
@@ -190,8 +199,7 @@ final class ConcurrentLongIntMap {
     }
 
     long estimatedBytes() {
-        Slots s = slots;
-        return 64 + 16 + 12L * s.keys.length + 16;
+        return 96 + 12L * slots.keys.length;
     }
 
     @FunctionalInterface

@@ -7,18 +7,16 @@ import java.util.Map;
  * Picks a table representation from the shape of the keys, and says why.
  *
  * <p>The rule is the paper's, made quantitative: an array costs its span times the cell width
- * whatever the density; a hash table costs a fixed number of bytes per key (about 21 for the
- * primitive long map at its average load, 26 for Colt's). So an array is the smallest choice
- * above a density of width/21 (about 5% with one-byte cells) and the fastest at any density;
+ * whatever the density; a hash table costs a number of bytes per key set by its pre-sized
+ * capacity (16 to 32 for the primitive long map, whose capacity is a power of two at most 3/4
+ * full; 18 for Colt's at its 0.5 load factor). So an array is the smallest choice above a
+ * density of roughly width/18 (about 5% with one-byte cells) and the fastest at any density;
  * the paper, with 4-byte cells and a boxed hash map, saw the crossover at 40–50%. Colt is
  * preferred over the long map only when every key fits an int, as in the thesis. The
  * compressed table is chosen when the profile shows long runs or a skewed distribution and the
  * caller asked for compactness: it trades lookup speed for memory.
  */
 public final class LookupTables {
-    /** Estimated bytes a key for the hash representations at their average load factor. */
-    static final double HASH_BYTES_PER_KEY = 12 / 0.56;
-    static final double COLT_BYTES_PER_KEY = 9 / 0.35;
     static final double STRING_BYTES_PER_KEY = 104;
 
     private LookupTables() {}
@@ -71,7 +69,7 @@ public final class LookupTables {
     public static Map<Kind, Long> estimate(KeyProfile profile) {
         Map<Kind, Long> bytes = new EnumMap<>(Kind.class);
         long ints = profile.integerKeys();
-        bytes.put(Kind.HASH, (long) (ints * HASH_BYTES_PER_KEY + profile.stringKeys() * STRING_BYTES_PER_KEY));
+        bytes.put(Kind.HASH, ConcurrentLongIntMap.bytesFor(ints) + (long) (profile.stringKeys() * STRING_BYTES_PER_KEY));
         if (profile.stringKeys() > 0 || ints == 0) {
             return bytes;
         }
@@ -81,7 +79,7 @@ public final class LookupTables {
             bytes.put(Kind.DENSE_ARRAY, (long) (span * width));
         }
         if (profile.allIntKeys()) {
-            bytes.put(Kind.COLT, (long) (ints * COLT_BYTES_PER_KEY));
+            bytes.put(Kind.COLT, ColtLookupTable.bytesFor(ints));
         }
         if (span / DenseStorage.PAGE_SIZE < DenseArrayLookupTable.DEFAULT_MAX_PAGES) {
             bytes.put(Kind.COMPRESSED, (long) CompressedLookupTable.estimateBytes(profile));

@@ -22,6 +22,17 @@ class ChooserTest {
     }
 
     @Test
+    void estimatesAreWhatTheCreatedTablesTake() {
+        // 3 M int keys over 10 M: each representation as create() pre-sizes it for the profile
+        var profile = KeyProfile.ofLongRange(3_000_000, 5_000_000, 15_000_000, 16);
+        var estimates = LookupTables.estimate(profile);
+        for (var kind : java.util.List.of(LookupTables.Kind.DENSE_ARRAY, LookupTables.Kind.COLT, LookupTables.Kind.HASH)) {
+            long created = LookupTables.create(new LookupTables.Choice(kind, "", estimates), profile).estimatedBytes();
+            assertEquals(created, estimates.get(kind), created * 0.01, kind + ": estimate vs the created table");
+        }
+    }
+
+    @Test
     void stringKeysAlwaysGetTheHashMap() {
         var profile = new KeyProfile(10, 10, 0, -1, 2, 0, new long[] {5, 5}, 0);
         var choice = LookupTables.choose(profile);
