@@ -36,12 +36,14 @@ public final class ReplicatedLookupTable implements MultiLookupTable {
 
     @Override
     public int get(long key) {
-        return getAll(key).first();
+        int p = primary.get(key);
+        return p != marker ? p : getAll(key).first(); // a single-partition key: one lookup, as in the unique table
     }
 
     @Override
     public int get(String key) {
-        return getAll(key).first();
+        int p = primary.get(key);
+        return p != marker ? p : getAll(key).first();
     }
 
     @Override
