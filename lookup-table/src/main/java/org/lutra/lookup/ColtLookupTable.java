@@ -23,7 +23,7 @@ import java.util.concurrent.locks.StampedLock;
  * (key 0 always takes the full probe). Pre-sizing for Colt's maximum load factor (0.5) keeps a
  * bulk load from rehashing into a table three times the keys. See BENCHMARKS.md.
  */
-public final class ColtLookupTable implements LookupTable {
+public final class ColtLookupTable implements IntegerKeyTable {
     private final StampedLock lock = new StampedLock();
     private final ReadableMap map;
 
@@ -66,11 +66,6 @@ public final class ColtLookupTable implements LookupTable {
     }
 
     @Override
-    public int get(String key) {
-        return MISSING;
-    }
-
-    @Override
     public void put(long key, int partition) {
         PartitionSet.checkPartition(partition);
         if (!Keys.fitsInt(key)) {
@@ -85,11 +80,6 @@ public final class ColtLookupTable implements LookupTable {
     }
 
     @Override
-    public void put(String key, int partition) {
-        throw new IllegalArgumentException("the Colt table holds integer keys only, not the string '" + key + "'");
-    }
-
-    @Override
     public boolean remove(long key) {
         if (!Keys.fitsInt(key)) {
             return false;
@@ -100,11 +90,6 @@ public final class ColtLookupTable implements LookupTable {
         } finally {
             lock.unlockWrite(stamp);
         }
-    }
-
-    @Override
-    public boolean remove(String key) {
-        return false;
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.Arrays;
  * sees a base and the delta that goes with it. Re-encoding runs in the writer that crossed the
  * threshold, under the write lock: puts stall for the rebuild (seconds at 10^8 keys), reads never.
  */
-public final class CompressedLookupTable implements LookupTable {
+public final class CompressedLookupTable implements IntegerKeyTable {
     /** Delta value for "removed since the pages were built". */
     private static final int REMOVED = Integer.MAX_VALUE;
     /** Largest partition id: the code alphabet (and its frequency table) stays small. */
@@ -54,11 +54,6 @@ public final class CompressedLookupTable implements LookupTable {
     }
 
     @Override
-    public int get(String key) {
-        return MISSING;
-    }
-
-    @Override
     public void put(long key, int partition) {
         PartitionSet.checkPartition(partition);
         if (partition > MAX_PARTITION) {
@@ -68,18 +63,8 @@ public final class CompressedLookupTable implements LookupTable {
     }
 
     @Override
-    public void put(String key, int partition) {
-        throw new IllegalArgumentException("the compressed table holds integer keys only, not the string '" + key + "'");
-    }
-
-    @Override
     public boolean remove(long key) {
         return change(key, REMOVED);
-    }
-
-    @Override
-    public boolean remove(String key) {
-        return false;
     }
 
     /** Records a change; returns whether the key had an entry before. */

@@ -19,7 +19,7 @@ package org.lutra.lookup;
  * its layout; the replacement is complete before it is published, so a reader sees the old
  * storage or the new one, never a mix, and never a torn cell.
  */
-public final class DenseArrayLookupTable implements LookupTable {
+public final class DenseArrayLookupTable implements IntegerKeyTable {
     /** Default cap on the span: 2^24 pages of 64 Ki keys, about 10^12 keys. */
     public static final int DEFAULT_MAX_PAGES = 1 << 24;
     /**
@@ -119,11 +119,6 @@ public final class DenseArrayLookupTable implements LookupTable {
     }
 
     @Override
-    public int get(String key) {
-        return MISSING; // a dense array never holds a String key
-    }
-
-    @Override
     public void put(long key, int partition) {
         PartitionSet.checkPartition(partition);
         int stored = partition + 1; // Integer.MAX_VALUE + 1 wraps to a value 4-byte cells hold unsigned
@@ -138,11 +133,6 @@ public final class DenseArrayLookupTable implements LookupTable {
     }
 
     @Override
-    public void put(String key, int partition) {
-        throw new IllegalArgumentException("a dense array table holds integer keys only, not the string '" + key + "'");
-    }
-
-    @Override
     public boolean remove(long key) {
         synchronized (writeLock) {
             DenseStorage s = storage;
@@ -153,11 +143,6 @@ public final class DenseArrayLookupTable implements LookupTable {
             size = size - 1;
             return true;
         }
-    }
-
-    @Override
-    public boolean remove(String key) {
-        return false;
     }
 
     @Override

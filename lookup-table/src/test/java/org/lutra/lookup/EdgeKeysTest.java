@@ -168,6 +168,9 @@ class EdgeKeysTest {
         assertThrows(IllegalArgumentException.class, () -> new ColtLookupTable().put(1L << 40, 1));
         assertThrows(IllegalArgumentException.class, () -> new ColtLookupTable().put("x", 1));
         assertThrows(IllegalArgumentException.class, () -> new DenseArrayLookupTable().put("x", 1));
+        assertThrows(IllegalArgumentException.class, () -> new CompressedLookupTable().put("x", 1));
+        assertEquals(LookupTable.MISSING, new CompressedLookupTable().get("x"));
+        assertFalse(new DenseArrayLookupTable().remove("x"));
         assertEquals(LookupTable.MISSING, new ColtLookupTable().get(1L << 40));
         assertThrows(IllegalArgumentException.class, () -> new HashLookupTable().put(1, -1));
         assertThrows(IllegalArgumentException.class, () -> new HashLookupTable().get(2.5));

@@ -9,6 +9,7 @@ import org.lutra.lookup.ColtLookupTable;
 import org.lutra.lookup.CompressedLookupTable;
 import org.lutra.lookup.DenseArrayLookupTable;
 import org.lutra.lookup.EntryVisitor;
+import org.lutra.lookup.IntegerKeyTable;
 import org.lutra.lookup.KeyProfile;
 import org.lutra.lookup.LookupTable;
 import org.lutra.lookup.MultiLookupTable;
@@ -342,7 +343,7 @@ public final class MapLoader {
         @Override
         public void visit(String key, PartitionSet partitions) {
             checkShape(partitions);
-            if (table instanceof ColtLookupTable || table instanceof DenseArrayLookupTable || table instanceof CompressedLookupTable) {
+            if (table instanceof IntegerKeyTable) {
                 throw new IllegalArgumentException("string key '" + key + "' but " + table.getClass().getSimpleName() + " holds integer keys only");
             }
         }
