@@ -42,7 +42,12 @@ public final class ColtLookupTable implements IntegerKeyTable {
 
     /** Heap bytes of a table pre-sized for {@code keys}: Colt rounds the capacity up to a prime of its table. */
     static long bytesFor(long keys) {
-        return 112 + 9L * PrimeFinder.nextPrime(capacityFor(keys));
+        return bytesOfCapacity(PrimeFinder.nextPrime(capacityFor(keys)));
+    }
+
+    /** Three arrays (int keys, int values, byte states) of {@code capacity} slots, plus the objects around them. */
+    private static long bytesOfCapacity(long capacity) {
+        return 112 + 9 * capacity;
     }
 
     @Override
@@ -113,7 +118,7 @@ public final class ColtLookupTable implements IntegerKeyTable {
 
     @Override
     public long estimatedBytes() {
-        return 112 + map.capacityNow() * 9L;
+        return bytesOfCapacity(map.capacityNow());
     }
 
     /** Exposes Colt's arrays to a probe that tolerates concurrent modification. */

@@ -66,7 +66,12 @@ final class ConcurrentLongIntMap {
 
     /** Heap bytes of a map pre-sized for {@code entries} (as {@link #ConcurrentLongIntMap(long)} sizes it). */
     static long bytesFor(long entries) {
-        return 96 + (12L << neededBits(entries));
+        return bytesOfCapacity(1L << neededBits(entries));
+    }
+
+    /** Two arrays (long keys, int values) of {@code capacity} slots, plus the objects around them. */
+    private static long bytesOfCapacity(long capacity) {
+        return 96 + 12 * capacity;
     }
 
     private static int neededBits(long entries) {
@@ -199,7 +204,7 @@ final class ConcurrentLongIntMap {
     }
 
     long estimatedBytes() {
-        return 96 + 12L * slots.keys.length;
+        return bytesOfCapacity(slots.keys.length);
     }
 
     @FunctionalInterface
