@@ -34,9 +34,15 @@ public final class Backends implements AutoCloseable {
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool) {}
 
     private final List<Placement> placements;
+    private final Catalog catalog;
 
-    private Backends(List<Placement> placements) {
+    private Backends(List<Placement> placements, Catalog catalog) {
         this.placements = List.copyOf(placements);
+        this.catalog = catalog;
+    }
+
+    public Catalog catalog() {
+        return catalog;
     }
 
     /**
@@ -68,7 +74,7 @@ public final class Backends implements AutoCloseable {
             placements.forEach(pl -> pl.pool().close());
             throw e;
         }
-        return new Backends(placements);
+        return new Backends(placements, catalog);
     }
 
     private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {

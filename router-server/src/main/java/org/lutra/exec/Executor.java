@@ -49,10 +49,85 @@ public final class Executor {
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
-            case Plan.AnyPartition p -> rows(List.of(new ShardQuery(0, p.sql(), params)), connections);
+            case Plan.Explain explain -> explain(explain, params, connections);
+            case Plan.Query query -> {
+                var ctx = new Context(params, shards(connections), stats);
+                yield new Result.Rows(query.root().open(ctx), ctx.partitionsTouched());
+            }
             case Plan.Insert insert -> insert(insert, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
+    }
+
+    /** The shards as operators see them, over this statement's connections. */
+    Shards shards(Connections connections) {
+        return new Shards() {
+            @Override
+            public List<RowSource> query(List<ShardQuery> queries) throws SQLException {
+                return fanOut.query(queries, connections);
+            }
+
+            @Override
+            public long[] update(List<ShardQuery> queries) throws SQLException {
+                return fanOut.update(queries, connections);
+            }
+
+            @Override
+            public void atomic() throws SQLException {
+                connections.atomic();
+            }
+        };
+    }
+
+    // ---- EXPLAIN -------------------------------------------------------------------------------------
+
+    private Result explain(Plan.Explain plan, List<Value> params, Connections c) throws SQLException {
+        if (!plan.route()) {
+            // plain EXPLAIN: MySQL's own plan, where one partition runs the whole statement
+            if (plan.statement() instanceof Plan.Query q && q.root() instanceof SelectPlan select) {
+                var ctx = new Context(params, shards(c), stats);
+                if (select.chosen(ctx) instanceof Route route) {
+                    var queries = route.shardQueries(ctx);
+                    if (queries.size() == 1) {
+                        var only = queries.getFirst();
+                        var rows = fanOut.query(List.of(new ShardQuery(only.partition(), "EXPLAIN " + only.sql(), only.params())), c);
+                        return new Result.Rows(rows.getFirst(), 1);
+                    }
+                }
+            }
+            throw new SQLException("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan", "0A000", 1235);
+        }
+        var ctx = Context.explain(params, new Stats(backends.placements().size()));
+        List<Explain.Line> lines = switch (plan.statement()) {
+            case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
+            case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(r, params));
+            case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
+            default -> throw new SQLException("EXPLAIN ROUTE of this statement is not supported", "0A000", 1235);
+        };
+        var rows = new ArrayList<org.lutra.protocol.Row>();
+        for (var l : lines) {
+            rows.add(org.lutra.protocol.Row.newBuilder().addValues(text(l.operator())).addValues(text(l.partition())).addValues(text(l.sql())).build());
+        }
+        return new Result.Rows(new org.lutra.merge.ListRows(List.of(textColumn("operator"), textColumn("partition"), textColumn("sql")), rows), 0);
+    }
+
+    private List<Explain.Line> writeLines(String head, List<ShardQuery> queries) {
+        var out = new ArrayList<Explain.Line>();
+        out.add(new Explain.Line(head, "", ""));
+        for (var q : queries) {
+            String name = backends.catalog().partition(q.partition()).name();
+            out.add(new Explain.Line("  -> " + name, name, q.sql()));
+        }
+        return out;
+    }
+
+    private static Value text(String s) {
+        return Value.newBuilder().setStringValue(s).build();
+    }
+
+    private static org.lutra.protocol.Column textColumn(String name) {
+        return org.lutra.protocol.Column.newBuilder().setName(name).setLabel(name).setJdbcType(java.sql.Types.VARCHAR).setTypeName("VARCHAR")
+                .setPrecision(1024).setDisplaySize(1024).setNullable(false).build();
     }
 
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
@@ -60,7 +135,6 @@ public final class Executor {
     private Result routed(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
-            if (plan.query()) return run(plan, List.of(Routes.whole(plan, r.partitions()[0], params)), c);
             var queries = Routes.wholeOn(plan, r.partitions(), params);
             record(queries);
             if (queries.size() > 1) c.atomic();
@@ -105,19 +179,6 @@ public final class Executor {
         var first = Routes.cut(plan, primary, params);
         var second = Routes.cut(plan, complement, params);
         record(first);
-        if (plan.query()) {
-            RowSource rows = new FallbackRows(limited(plan, fanOut.query(first, c), first.size()), expected, () -> {
-                stats.fallback(partitionsOf(second));
-                var sources = fanOut.query(second, c);
-                if (learnable != null) {
-                    for (int i = 0; i < sources.size(); i++) {
-                        sources.set(i, new LearningRows(sources.get(i), lookup.table(), learnable, second.get(i).partition(), stats));
-                    }
-                }
-                return new UnionRows(sources);
-            });
-            return new Result.Rows(plan.limit() >= 0 ? new LimitRows(rows, plan.limit()) : rows, first.size());
-        }
         // Several keys: the first round may change some rows and the second the others. One key of
         // a unique lookup: its rows are on one partition, whichever round finds them.
         if (first.size() > 1 || expected > 1) c.atomic();
@@ -169,21 +230,8 @@ public final class Executor {
             throw mergeRefusal(plan, queries.size());
         }
         record(queries);
-        if (plan.query()) {
-            return new Result.Rows(limited(plan, fanOut.query(queries, c), queries.size()), queries.size());
-        }
         if (queries.size() > 1) c.atomic();
         return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
-    }
-
-    private Result rows(List<ShardQuery> queries, Connections c) throws SQLException {
-        record(queries);
-        return new Result.Rows(new UnionRows(fanOut.query(queries, c)), queries.size());
-    }
-
-    private static RowSource limited(Plan.Routed plan, List<RowSource> sources, int partitions) {
-        RowSource union = new UnionRows(sources);
-        return partitions > 1 && plan.limit() >= 0 ? new LimitRows(union, plan.limit()) : union;
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -205,12 +253,15 @@ public final class Executor {
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
             Object raw = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+            if (raw == null) {
+                // MySQL's own partitioning puts NULL in the first partition; reads of IS NULL go everywhere
+                byPartition.computeIfAbsent(partitioning.partitions()[0], p -> new ArrayList<>()).add(row);
+                continue;
+            }
             keys[row] = KeyValues.normalize(raw, table.keyType());
             if (keys[row] == null) {
-                throw raw == null
-                        ? new SQLException("Column '" + partitioning.column() + "' cannot be null: it routes rows of " + table.name(), "23000", 1048)
-                        : new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
-                                + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
+                throw new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
+                        + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
             }
             byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
@@ -224,7 +275,9 @@ public final class Executor {
         long count = sum(fanOut.update(queries, c));
         if (partitioning instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(table.name())) {
             for (var e : byPartition.entrySet()) {
-                for (int row : e.getValue()) lookup.table().put(keys[row], e.getKey());
+                for (int row : e.getValue()) {
+                    if (keys[row] != null) lookup.table().put(keys[row], e.getKey());
+                }
             }
         }
         return new Result.Count(count, queries.size());

@@ -20,12 +20,19 @@ final class Routes {
     static Map<Integer, List<Integer>> byPartition(Partitioning partitioning, Object[] keys) {
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int i = 0; i < keys.length; i++) {
-            out.computeIfAbsent(partitioning.locate(keys[i]), p -> new ArrayList<>()).add(i);
+            int p = partitioning.locate(keys[i]);
+            if (p != Partitioning.NONE) out.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
+        }
+        if (out.isEmpty()) {
+            // beyond every range: no partition holds such rows; the statement runs on one and matches nothing
+            var all = new ArrayList<Integer>();
+            for (int i = 0; i < keys.length; i++) all.add(i);
+            out.put(partitioning.partitions()[0], all);
         }
         return out;
     }
 
-    /** The first-round sub-queries of a routed statement (before any lookup validation). */
+    /** The first-round sub-queries of a routed write (before any lookup validation). */
     static List<ShardQuery> primary(Plan.Routed plan, List<Value> params) {
         Object[] keys = keys(plan, params);
         if (keys == null) return wholeOn(plan, plan.table().partitioning().partitions(), params);

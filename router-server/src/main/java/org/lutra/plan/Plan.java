@@ -13,17 +13,28 @@ public sealed interface Plan {
     int paramCount();
 
     /**
-     * SELECT, UPDATE or DELETE on one table.
+     * EXPLAIN ROUTE / EXPLAIN FORMAT=LUTRA (route: the router's tree and the SQL each partition gets),
+     * or plain EXPLAIN, which MySQL answers where the statement targets one partition.
+     */
+    record Explain(Plan statement, boolean route) implements Plan {
+        @Override
+        public int paramCount() {
+            return statement.paramCount();
+        }
+    }
+
+    /** A statement that returns rows: a tree of operators, opened once per execution. */
+    record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
+
+    /**
+     * UPDATE or DELETE on one table.
      *
      * @param sql        the whole statement as sent to a partition (schema qualifiers removed)
      * @param keys       what the WHERE clause pins the routing column to, or null (broadcast)
-     * @param query      true for SELECT (rows), false for UPDATE/DELETE (counts)
-     * @param mergeNeed  null when rows (or counts) from several partitions simply concatenate (add up);
-     *                   else what would need router-side merging ("ORDER BY", "COUNT(*)", ...)
-     * @param limit      a LIMIT row count to re-apply over several partitions, or -1
+     * @param mergeNeed  null when counts from several partitions simply add up; else what would
+     *                   need the router to coordinate them ("UPDATE with ORDER BY or LIMIT")
      */
-    record Routed(TableDef table, String sql, KeyMatch keys, boolean query, String mergeNeed, long limit, int paramCount)
-            implements Plan {}
+    record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) implements Plan {}
 
     /**
      * INSERT ... VALUES with one row per item of {@code rows}.
@@ -31,9 +42,6 @@ public sealed interface Plan {
      * @param keyPerRow the routing column's value in each row (empty for replicated tables)
      */
     record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) implements Plan {}
-
-    /** A statement that touches no table (SELECT 1, SELECT NOW()): any one partition answers it. */
-    record AnyPartition(String sql, int paramCount) implements Plan {}
 
     /** SHOW LUTRA STATUS: the router's own counters, answered without any partition. */
     record RouterStatus() implements Plan {

@@ -21,6 +21,10 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Operator;
+import org.lutra.exec.Route;
+import org.lutra.exec.SelectPlan;
+import org.lutra.exec.Target;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +53,18 @@ public final class Planner {
             + "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)" + END);
     private static final Pattern ISOLATION_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
             + "(?:transaction_isolation|tx_isolation)\\s*:?=\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'" + END);
-    private static final Pattern AGGREGATE = Pattern.compile(
-            "(?i)\\b(COUNT|SUM|MIN|MAX|AVG|GROUP_CONCAT|STD|STDDEV\\w*|VAR\\w*|BIT_AND|BIT_OR|BIT_XOR|JSON_ARRAYAGG|JSON_OBJECTAGG)\\s*\\(");
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
+    private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
+    private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
+    private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
+            + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA)\\s*\\(|@@(SESSION|LOCAL)\\.\\w+"
+            + "|@@(autocommit|transaction_read_only|tx_read_only|last_insert_id|identity|insert_id"
+            + "|warning_count|error_count|in_transaction|sql_mode|time_zone|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
+            + "|lock_wait_timeout|foreign_key_checks|unique_checks|sql_safe_updates|max_statement_time|pseudo_thread_id"
+            + "|rand_seed\\d|session_track\\w*)\\b|(?<![@\\w])@(?!@)`?\\w+");
+    /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
+    private final TableDef NO_TABLE;
 
     private final Catalog catalog;
     private final String database;
@@ -61,6 +74,8 @@ public final class Planner {
         this.catalog = catalog;
         this.database = database;
         this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+        int[] all = catalog.partitions().stream().mapToInt(org.lutra.catalog.Partition::id).toArray();
+        this.NO_TABLE = new TableDef("(no table)", List.of(), new Partitioning.Replicated(all), "");
     }
 
     /** The plan for {@code sql}, from the cache or built now. Refusals are not cached. */
@@ -81,6 +96,14 @@ public final class Planner {
         Plan.Control control = control(sql);
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
+        Matcher explain = EXPLAIN.matcher(sql);
+        if (explain.matches()) {
+            Plan inner = build(explain.group(2));
+            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain) {
+                throw PlanException.unsupported("EXPLAIN of this statement");
+            }
+            return new Plan.Explain(inner, explain.group(1) != null);
+        }
         Statement statement;
         try {
             statement = CCJSqlParserUtil.parse(sql);
@@ -88,7 +111,7 @@ public final class Planner {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
         }
         return switch (statement) {
-            case PlainSelect select -> select(select);
+            case PlainSelect select -> select(select, sql);
             case Select other -> throw PlanException.unsupported("UNION, WITH and other compound SELECTs yet");
             case Insert insert -> insert(insert);
             case Update update -> update(update);
@@ -138,41 +161,50 @@ public final class Planner {
         return new Plan.SetIsolation(jdbc, variable || scope != null);
     }
 
-    private Plan select(PlainSelect select) throws PlanException {
+    private Plan select(PlainSelect select, String sql) throws PlanException {
+        String text = select.toString();
         if (select.getFromItem() == null) {
-            String sql = select.toString();
-            requireNoSubquery(sql);
-            return new Plan.AnyPartition(sql, ParamCounter.count(sql));
+            requireNoSubquery(text, 1);
+            requireNoSessionState(text);
+            // no table: any one partition computes it; a replicated "table" of no rows stands in for routing
+            return new Plan.Query(new Route(new Target(NO_TABLE, null), text, null), ParamCounter.count(text));
         }
         if (!(select.getFromItem() instanceof Table from) || select.getJoins() != null && !select.getJoins().isEmpty()) {
             throw PlanException.unsupported("joins or derived tables yet: a SELECT reads one table");
         }
         TableDef table = table(from);
-        String sql = select.toString();
-        requireNoSubquery(sql);
-        String mergeNeed = mergeNeed(select);
-        long limit = -1;
-        if (select.getLimit() != null) {
-            var limitClause = select.getLimit();
-            if (limitClause.getOffset() != null || select.getOffset() != null) {
-                mergeNeed = mergeNeed == null ? "LIMIT with an offset" : mergeNeed;
-            } else if (limitClause.getRowCount() instanceof LongValue n) {
-                limit = n.getValue();
-            } else {
-                mergeNeed = mergeNeed == null ? "LIMIT " + limitClause.getRowCount() : mergeNeed;
-            }
-        }
+        text = select.toString();
+        requireNoSubquery(text, 1);
+        requireNoSessionState(text);
+        String alias = from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
         KeyMatch keys = keys(table, from, select.getWhere(), select);
-        return new Plan.Routed(table, select.toString(), keys, true, mergeNeed, limit, ParamCounter.count(sql));
+        var target = new Target(table, keys);
+        var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
+        boolean plain = plainRows(select);
+        long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
+        Operator scatter = null;
+        PlanException refusal = null;
+        try {
+            if (WINDOW.matcher(stripQuoted(text)).find()) {
+                throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
+            }
+            scatter = new ScatterPlanner(select, table, alias, target).build();
+        } catch (PlanException e) {
+            refusal = e;
+        }
+        return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
     }
 
-    private static String mergeNeed(PlainSelect select) {
-        if (select.getDistinct() != null) return "DISTINCT";
-        if (select.getGroupBy() != null) return "GROUP BY";
-        if (select.getHaving() != null) return "HAVING";
-        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return "ORDER BY";
-        var aggregate = AGGREGATE.matcher(String.valueOf(select.getSelectItems()));
-        return aggregate.find() ? "the aggregate " + aggregate.group(1).toUpperCase(Locale.ROOT) + "()" : null;
+    /** Rows that simply concatenate across partitions: nothing to sort, group, count or skip. */
+    private static boolean plainRows(PlainSelect select) {
+        if (select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null || select.getOffset() != null) return false;
+        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return false;
+        if (select.getLimit() != null && (select.getLimit().getOffset() != null || !(select.getLimit().getRowCount() instanceof LongValue))) return false;
+        if (WINDOW.matcher(stripQuoted(select.toString())).find()) return false;
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof Expression e && ScatterPlanner.hasAggregate(e)) return false;
+        }
+        return true;
     }
 
     private Plan update(Update update) throws PlanException {
@@ -190,10 +222,11 @@ public final class Planner {
             }
         }
         String sql = update.toString();
-        requireNoSubquery(sql);
+        requireNoSubquery(sql, 0);
+        requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
-        return new Plan.Routed(table, update.toString(), keys, false, mergeNeed, -1, ParamCounter.count(sql));
+        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql));
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -202,10 +235,11 @@ public final class Planner {
         }
         TableDef table = table(delete.getTable());
         String sql = delete.toString();
-        requireNoSubquery(sql);
+        requireNoSubquery(sql, 0);
+        requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
-        return new Plan.Routed(table, delete.toString(), keys, false, mergeNeed, -1, ParamCounter.count(sql));
+        return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql));
     }
 
     private Plan insert(Insert insert) throws PlanException {
@@ -239,7 +273,8 @@ public final class Planner {
             keyPerRow.add(key);
         }
         String full = insert.toString();
-        requireNoSubquery(full);
+        requireNoSubquery(full, 0);
+        requireNoSessionState(full);
         values.setExpressions(new ParenthesedExpressionList<>(new Column(ROWS_MARKER)));
         String text = insert.toString();
         String marker = "(" + ROWS_MARKER + ")";
@@ -292,12 +327,28 @@ public final class Planner {
         return table;
     }
 
-    /** Subqueries could read other tables or need per-partition rewriting: refuse them for now. */
-    private static void requireNoSubquery(String sql) throws PlanException {
-        var m = Pattern.compile("(?i)\\bSELECT\\b").matcher(stripQuoted(sql));
+    /**
+     * Subqueries could read other tables or other partitions' rows: refuse them for now. A SELECT
+     * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
+     */
+    private static void requireNoSubquery(String sql, int own) throws PlanException {
+        var m = SELECT_WORD.matcher(stripQuoted(sql));
         int n = 0;
         while (m.find()) n++;
-        if (n > 1) throw PlanException.unsupported("subqueries yet");
+        if (n > own) throw PlanException.unsupported("subqueries yet");
+    }
+
+    /**
+     * Functions and variables scoped to a MySQL session would run on a pooled backend connection
+     * that other sessions share: refuse them rather than answer from someone else's session. The
+     * isolation level and innodb_lock_wait_timeout may be read: the router sets them on every
+     * backend connection it uses for the session.
+     */
+    private static void requireNoSessionState(String sql) throws PlanException {
+        var m = SESSION_STATE.matcher(stripQuoted(sql));
+        if (m.find()) {
+            throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
+        }
     }
 
     private static String stripQuoted(String sql) {

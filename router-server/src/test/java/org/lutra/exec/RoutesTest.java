@@ -133,9 +133,16 @@ class RoutesTest {
     }
 
     private Map<Integer, String> route(String sql, Value... params) throws SQLException {
-        var plan = (Plan.Routed) planner.plan(sql);
+        var plan = planner.plan(sql);
+        List<ShardQuery> queries;
+        if (plan instanceof Plan.Query q) {
+            var ctx = Context.explain(List.of(params), new Stats(4));
+            queries = ((SelectPlan) q.root()).chosen(ctx).shardQueries(ctx);
+        } else {
+            queries = Routes.primary((Plan.Routed) plan, List.of(params));
+        }
         var out = new TreeMap<Integer, String>();
-        for (var q : Routes.primary(plan, List.of(params))) {
+        for (var q : queries) {
             out.put(q.partition(), q.sql() + " " + q.params().stream().map(ValueCodec::decode).toList());
         }
         return out;

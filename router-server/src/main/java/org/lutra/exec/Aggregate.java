@@ -1,0 +1,292 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowOrder;
+import org.lutra.merge.RowSource;
+import org.lutra.merge.SortKey;
+import org.lutra.merge.Values;
+import org.lutra.protocol.Column;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Combines per-partition partial aggregates into MySQL's answer. The input is sorted by the
+ * group keys (a merge of the shards' {@code GROUP BY ... ORDER BY ...} results), so a group
+ * ends when the keys change and the operator streams, holding one group at a time. Without
+ * group keys the whole input is one group, and an empty input still yields one row (COUNT 0,
+ * the rest NULL), as MySQL's scalar aggregates do.
+ *
+ * <p>The output row has the input's layout; each aggregate's column holds the final value
+ * (an AVG's in its SUM column). Partial columns the client did not ask for are dropped by a
+ * {@link Project} above.
+ *
+ * <p>A DISTINCT aggregate (COUNT/SUM/AVG(DISTINCT x)) needs the shards to group by x as well:
+ * then x is the last of the input's sort keys but not a group key, equal x values arrive
+ * together, and each is counted once.
+ */
+public final class Aggregate implements Operator {
+    /** How one output column is combined. */
+    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR }
+
+    /**
+     * @param column      the partial's column (COUNT/SUM/MIN/MAX/BIT_*; AVG: the partial SUM), or x for a DISTINCT kind
+     * @param countColumn AVG: the partial COUNT's column; else -1
+     * @param weight      MIN/MAX and DISTINCT kinds on text: the column with the value's weight string; else -1
+     */
+    public record Aggregation(Kind kind, int column, int countColumn, int weight) {
+        @Override
+        public String toString() {
+            return kind + "(" + column + (countColumn >= 0 ? "/" + countColumn : "") + ")";
+        }
+    }
+
+    private final Operator input;
+    private final List<SortKey> groupKeys;
+    private final List<Aggregation> aggregations;
+    private final SortKey distinctKey;
+
+    /** @param distinctKey the DISTINCT aggregates' argument x (with its weight column), or null */
+    public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
+        this.input = input;
+        this.groupKeys = List.copyOf(groupKeys);
+        this.aggregations = List.copyOf(aggregations);
+        this.distinctKey = distinctKey;
+    }
+
+    @Override
+    public RowSource open(Context ctx) throws SQLException {
+        RowSource rows = input.open(ctx);
+        try {
+            var columns = rows.columns();
+            var groups = RowOrder.of(groupKeys, columns, "GROUP BY");
+            var distinct = distinctKey == null ? null : RowOrder.of(List.of(distinctKey), columns, "DISTINCT aggregates");
+            for (var a : aggregations) {
+                if ((a.kind() == Kind.MIN || a.kind() == Kind.MAX)) RowOrder.of(List.of(new SortKey(a.column(), false, a.weight())), columns, a.kind().name());
+            }
+            return new Grouped(rows, outputColumns(columns), groups, distinct);
+        } catch (SQLException | RuntimeException e) {
+            rows.close();
+            throw e;
+        }
+    }
+
+    private List<Column> outputColumns(List<Column> in) {
+        var out = new ArrayList<>(in);
+        for (var a : aggregations) {
+            Column c = in.get(a.column());
+            switch (a.kind()) {
+                case COUNT, COUNT_DISTINCT -> out.set(a.column(), c.toBuilder().setJdbcType(Types.BIGINT).setTypeName("BIGINT").build());
+                case AVG, AVG_DISTINCT -> out.set(a.column(), isApproximate(c) ? c
+                        : c.toBuilder().setJdbcType(Types.DECIMAL).setTypeName("DECIMAL").setScale(c.getScale() + 4)
+                          .setPrecision(c.getPrecision() + 4).build());
+                default -> { }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isApproximate(Column c) {
+        return switch (c.getJdbcType()) {
+            case Types.DOUBLE, Types.FLOAT, Types.REAL -> true;
+            default -> false;
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "Aggregate group by " + groupKeys + " " + aggregations + (distinctKey == null ? "" : " distinct " + distinctKey);
+    }
+
+    @Override
+    public List<Operator> inputs() {
+        return List.of(input);
+    }
+
+    private final class Grouped implements RowSource {
+        private final RowSource input;
+        private final List<Column> columns;
+        private final RowOrder groups;
+        private final RowOrder distinct;
+        private Row pending;
+        private boolean started;
+        private boolean emittedAny;
+        private boolean done;
+
+        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct) {
+            this.input = input;
+            this.columns = columns;
+            this.groups = groups;
+            this.distinct = distinct;
+        }
+
+        @Override
+        public List<Column> columns() {
+            return columns;
+        }
+
+        @Override
+        public Row next() throws SQLException {
+            if (done) return null;
+            if (!started) {
+                started = true;
+                pending = input.next();
+            }
+            if (pending == null) {
+                done = true;
+                if (!emittedAny && groupKeys.isEmpty()) {
+                    emittedAny = true;
+                    return emptyScalarRow();
+                }
+                return null;
+            }
+            var state = new State(pending);
+            Row row;
+            while ((row = input.next()) != null && groups.same(pending, row)) {
+                state.add(row);
+            }
+            pending = row;
+            emittedAny = true;
+            return state.finish();
+        }
+
+        private Row emptyScalarRow() {
+            var out = new ArrayList<Value>();
+            for (int i = 0; i < columns.size(); i++) out.add(NULL);
+            for (var a : aggregations) {
+                if (a.kind() == Kind.COUNT || a.kind() == Kind.COUNT_DISTINCT) out.set(a.column(), Value.newBuilder().setIntValue(0).build());
+            }
+            return Row.newBuilder().addAllValues(out).build();
+        }
+
+        @Override
+        public void close() {
+            input.close();
+        }
+
+        /** One group being combined. */
+        private final class State {
+            private final Row first;
+            private final Value[] acc;
+            private final long[] counts;
+            private final Row[] best = new Row[aggregations.size()]; // MIN/MAX: the row holding the current extreme
+            private Row lastDistinct;
+
+            State(Row first) {
+                this.first = first;
+                this.acc = new Value[aggregations.size()];
+                this.counts = new long[aggregations.size()];
+                add(first);
+            }
+
+            void add(Row row) {
+                boolean newDistinct = distinct != null && !Values.isNull(row.getValues(distinctKey.column()))
+                        && (lastDistinct == null || !distinct.same(lastDistinct, row));
+                if (newDistinct) lastDistinct = row;
+                for (int i = 0; i < acc.length; i++) {
+                    var a = aggregations.get(i);
+                    Value v = row.getValues(a.column());
+                    switch (a.kind()) {
+                        case COUNT -> counts[i] += v.getIntValue();
+                        case SUM -> acc[i] = plus(acc[i], v);
+                        case AVG -> {
+                            acc[i] = plus(acc[i], v);
+                            counts[i] += row.getValues(a.countColumn()).getIntValue();
+                        }
+                        case MIN, MAX -> {
+                            if (Values.isNull(v)) break;
+                            int w = a.weight() >= 0 ? a.weight() : a.column();
+                            if (acc[i] == null) {
+                                acc[i] = v;
+                                best[i] = row;
+                            } else {
+                                int c = Values.compare(row.getValues(w), best[i].getValues(w));
+                                if (a.kind() == Kind.MIN ? c < 0 : c > 0) {
+                                    acc[i] = v;
+                                    best[i] = row;
+                                }
+                            }
+                        }
+                        case COUNT_DISTINCT -> { if (newDistinct) counts[i]++; }
+                        case SUM_DISTINCT -> { if (newDistinct) acc[i] = plus(acc[i], v); }
+                        case AVG_DISTINCT -> {
+                            if (newDistinct) {
+                                acc[i] = plus(acc[i], v);
+                                counts[i]++;
+                            }
+                        }
+                        case BIT_AND -> acc[i] = bits(acc[i], v, (x, y) -> x & y);
+                        case BIT_OR -> acc[i] = bits(acc[i], v, (x, y) -> x | y);
+                        case BIT_XOR -> acc[i] = bits(acc[i], v, (x, y) -> x ^ y);
+                    }
+                }
+            }
+
+
+            Row finish() {
+                var out = Row.newBuilder(first);
+                for (int i = 0; i < acc.length; i++) {
+                    var a = aggregations.get(i);
+                    Value v = switch (a.kind()) {
+                        case COUNT, COUNT_DISTINCT -> Value.newBuilder().setIntValue(counts[i]).build();
+                        case AVG, AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
+                        default -> acc[i] == null ? NULL : acc[i];
+                    };
+                    out.setValues(a.column(), v);
+                    if ((a.kind() == Kind.MIN || a.kind() == Kind.MAX) && a.weight() >= 0) {
+                        out.setValues(a.weight(), best[i] == null ? NULL : best[i].getValues(a.weight()));
+                    }
+                }
+                return out.build();
+            }
+        }
+    }
+
+    private static final Value NULL = Value.newBuilder().setIsNull(true).build();
+
+    /** SUM's addition: exact for integers and decimals, double arithmetic once a double is involved. */
+    static Value plus(Value acc, Value v) {
+        if (Values.isNull(v)) return acc;
+        if (acc == null || Values.isNull(acc)) return v;
+        boolean approximate = acc.getKindCase() == Value.KindCase.DOUBLE_VALUE || v.getKindCase() == Value.KindCase.DOUBLE_VALUE
+                || acc.getKindCase() == Value.KindCase.FLOAT_VALUE || v.getKindCase() == Value.KindCase.FLOAT_VALUE;
+        if (approximate) {
+            return Value.newBuilder().setDoubleValue(Values.decimal(acc).doubleValue() + Values.decimal(v).doubleValue()).build();
+        }
+        if (acc.getKindCase() == Value.KindCase.INT_VALUE && v.getKindCase() == Value.KindCase.INT_VALUE) {
+            try {
+                return Value.newBuilder().setIntValue(Math.addExact(acc.getIntValue(), v.getIntValue())).build();
+            } catch (ArithmeticException overflow) {
+                // fall through to decimal
+            }
+        }
+        return Value.newBuilder().setDecimalValue(Values.decimal(acc).add(Values.decimal(v)).toPlainString()).build();
+    }
+
+    private interface LongOp {
+        long apply(long x, long y);
+    }
+
+    /** BIT_AND/OR/XOR partials are BIGINT UNSIGNED: combined as 64-bit patterns, sent as the shards send them. */
+    private static Value bits(Value acc, Value v, LongOp op) {
+        if (acc == null) return v;
+        long r = op.apply(Values.decimal(acc).toBigInteger().longValue(), Values.decimal(v).toBigInteger().longValue());
+        return r >= 0 ? Value.newBuilder().setIntValue(r).build()
+                : Value.newBuilder().setDecimalValue(Long.toUnsignedString(r)).build();
+    }
+
+    /** MySQL's AVG: exact sum / count with the argument's scale plus div_precision_increment (4) digits, or double division. */
+    static Value average(Value sum, long count, Column column) {
+        if (sum == null || Values.isNull(sum) || count == 0) return NULL;
+        if (sum.getKindCase() == Value.KindCase.DOUBLE_VALUE || sum.getKindCase() == Value.KindCase.FLOAT_VALUE) {
+            return Value.newBuilder().setDoubleValue(Values.decimal(sum).doubleValue() / count).build();
+        }
+        int scale = Math.max(column.getScale(), 4);
+        return Value.newBuilder().setDecimalValue(Values.decimal(sum).divide(BigDecimal.valueOf(count), scale, RoundingMode.HALF_UP).toPlainString()).build();
+    }
+}

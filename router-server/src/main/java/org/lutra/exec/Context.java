@@ -1,0 +1,67 @@
+package org.lutra.exec;
+
+import org.lutra.protocol.Value;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One execution of a plan: the client's parameters, the way to the shards, the router's
+ * counters, and the partitions each route resolved to (a route resolves once per execution:
+ * the pushdown decision and the operator tree see the same partitions).
+ */
+public final class Context {
+    private final List<Value> params;
+    private final Shards shards;
+    private final Stats stats;
+    private final Map<Target, Target.Resolution> resolved = new IdentityHashMap<>();
+    private final java.util.BitSet touched = new java.util.BitSet();
+    private boolean explaining;
+
+    public Context(List<Value> params, Shards shards, Stats stats) {
+        this.params = params;
+        this.shards = shards;
+        this.stats = stats;
+    }
+
+    /** A context for EXPLAIN ROUTE: routes resolve from the placement rules and lookup caches alone, asking no shard. */
+    public static Context explain(List<Value> params, Stats stats) {
+        var ctx = new Context(params, null, stats);
+        ctx.explaining = true;
+        return ctx;
+    }
+
+    boolean explaining() {
+        return explaining;
+    }
+
+    public List<Value> params() {
+        return params;
+    }
+
+    public Shards shards() {
+        return shards;
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    /** Counts the partitions the statement sent sub-queries to (reported to the client with the result). */
+    void touched(List<ShardQuery> queries) {
+        for (var q : queries) touched.set(q.partition());
+    }
+
+    public int partitionsTouched() {
+        return touched.cardinality();
+    }
+
+    Target.Resolution resolved(Target target) {
+        return resolved.get(target);
+    }
+
+    void remember(Target target, Target.Resolution resolution) {
+        resolved.put(target, resolution);
+    }
+}

@@ -1,0 +1,73 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.merge.UnionRows;
+import org.lutra.plan.SqlTemplate;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The leaf of every query plan: sends one SQL text (cut per partition when its routing column
+ * is an IN list) to the partitions its {@link Target} resolves to, and concatenates their rows.
+ * Operators that must see each partition's stream on its own (merge-sort) use {@link #openEach}.
+ */
+public final class Route implements Operator {
+    private final Target target;
+    private final String sql;
+    private final SqlTemplate template;
+
+    /**
+     * @param template the statement cut around its IN list on the routing column, or null
+     */
+    public Route(Target target, String sql, SqlTemplate template) {
+        this.target = target;
+        this.sql = sql;
+        this.template = template;
+    }
+
+    public Target target() {
+        return target;
+    }
+
+    public String sql() {
+        return sql;
+    }
+
+    public SqlTemplate template() {
+        return template;
+    }
+
+    @Override
+    public RowSource open(Context ctx) throws SQLException {
+        return new UnionRows(openEach(ctx));
+    }
+
+    /** One row stream per partition, in the order the partitions resolved. */
+    public List<RowSource> openEach(Context ctx) throws SQLException {
+        var queries = shardQueries(ctx);
+        ctx.stats().statement(queries.stream().mapToInt(ShardQuery::partition).toArray());
+        ctx.touched(queries);
+        return ctx.shards().query(queries);
+    }
+
+    @Override
+    public List<ShardQuery> shardQueries(Context ctx) throws SQLException {
+        Target.Resolution r = ctx.resolved(target);
+        if (r == null) {
+            r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);
+            ctx.remember(target, r);
+        }
+        return target.cut(r, sql, template, ctx.params());
+    }
+
+    @Override
+    public String describe() {
+        return "Route " + target;
+    }
+
+    @Override
+    public List<Operator> inputs() {
+        return List.of();
+    }
+}

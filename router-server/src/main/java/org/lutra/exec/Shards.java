@@ -1,0 +1,22 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The one narrow way operators reach partitions. Operators hold no connections: they hand
+ * sub-queries here, so every operator can be tested against a fake that answers with rows
+ * written as text.
+ */
+public interface Shards {
+    /** Runs every query on its partition (in parallel); one row stream per query, in order. */
+    List<RowSource> query(List<ShardQuery> queries) throws SQLException;
+
+    /** Runs every write on its partition (in parallel); one update count per query, in order. */
+    long[] update(List<ShardQuery> queries) throws SQLException;
+
+    /** The statement is about to change rows on several partitions: make it all-or-nothing. */
+    void atomic() throws SQLException;
+}

@@ -1,0 +1,194 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.KeyValues;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+import org.lutra.merge.RowSource;
+import org.lutra.plan.KeyMatch;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a statement on one table goes, decided per execution from the parameter values: the
+ * partitions its routing keys live on (and which IN items each gets), every partition when the
+ * WHERE clause does not pin the routing column, one replica for a replicated table.
+ *
+ * <p>Hash and range placement is exact. A lookup table is a cache, so its answer is a guess;
+ * {@link #exact} checks the guess the way the paper's validation protocol does (Fig. 2): ask the
+ * guessed partition whether the key's owner row is there, ask the other partitions about the
+ * keys that were not found, learn the answers. A key whose owner row exists nowhere is placed
+ * where a new key would go (where its SAME AS rows were put).
+ */
+public final class Target {
+    /** The partitions a statement runs on: partition → the indexes of its keys (empty: the whole statement). */
+    public record Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys) {
+        public int size() {
+            return byPartition.size();
+        }
+
+        public int[] partitions() {
+            return byPartition.keySet().stream().mapToInt(Integer::intValue).toArray();
+        }
+    }
+
+    private final TableDef table;
+    private final KeyMatch keys;
+
+    public Target(TableDef table, KeyMatch keys) {
+        this.table = table;
+        this.keys = table.partitioning() instanceof Partitioning.Replicated ? null : keys;
+    }
+
+    public TableDef table() {
+        return table;
+    }
+
+    public KeyMatch keys() {
+        return keys;
+    }
+
+    /** Whether this target's partitions may be a lookup table's guess that needs checking. */
+    public boolean guesses() {
+        return keys != null && table.partitioning().needsValidation();
+    }
+
+    /** The routing keys of this execution, normalized; null when the statement goes everywhere. */
+    public Object[] keyValues(List<Value> params) {
+        if (keys == null) return null;
+        var refs = keys instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) keys).values();
+        var out = new Object[refs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = KeyValues.normalize(refs.get(i).resolve(params, ValueCodec::decode), table.keyType());
+            if (out[i] == null) return null; // NULL matches no row; a value that is not a clean key may match several
+        }
+        return out;
+    }
+
+    /** Where the keys are according to the placement rule or the lookup cache (unchecked for lookups). */
+    public Resolution guess(Context ctx) {
+        var partitioning = table.partitioning();
+        if (partitioning instanceof Partitioning.Replicated r) {
+            return new Resolution(Map.of(r.partitions()[0], List.of()), null);
+        }
+        Object[] values = keyValues(ctx.params());
+        if (values == null) return everywhere();
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int i = 0; i < values.length; i++) {
+            int p = partitioning.locate(values[i]);
+            if (p != Partitioning.NONE) out.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
+        }
+        return out.isEmpty() ? nowhere(values) : new Resolution(out, values);
+    }
+
+    /** Where the keys really are: {@link #guess} for exact placements, checked against the shards for lookups. */
+    public Resolution exact(Context ctx) throws SQLException {
+        Resolution guess = guess(ctx);
+        if (!guesses() || guess.keys() == null) return guess;
+        var lookup = (Partitioning.LookedUp) table.partitioning();
+        Object[] values = guess.keys();
+        var located = new LinkedHashMap<Object, Integer>();
+        var unknown = new LinkedHashSet<Object>(Arrays.asList(values));
+        // round 1: the guessed partitions
+        var firstRound = new LinkedHashMap<Integer, List<Object>>();
+        for (var e : guess.byPartition().entrySet()) {
+            for (int i : e.getValue()) firstRound.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(values[i]);
+        }
+        probe(ctx, lookup, firstRound, located, unknown, false);
+        if (!unknown.isEmpty()) {
+            // round 2: every other partition, for the keys not found where the cache pointed
+            var secondRound = new LinkedHashMap<Integer, List<Object>>();
+            for (int p : lookup.partitions()) {
+                var rest = new ArrayList<Object>();
+                for (Object key : unknown) {
+                    if (!firstRound.getOrDefault(p, List.of()).contains(key)) rest.add(key);
+                }
+                if (!rest.isEmpty()) secondRound.put(p, rest);
+            }
+            ctx.stats().fallback(secondRound.keySet().stream().mapToInt(Integer::intValue).toArray());
+            probe(ctx, lookup, secondRound, located, unknown, true);
+        }
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int i = 0; i < values.length; i++) {
+            Integer p = located.get(values[i]);
+            out.computeIfAbsent(p != null ? p : lookup.placeNew(values[i]), k -> new ArrayList<>()).add(i);
+        }
+        return new Resolution(out, values);
+    }
+
+    private void probe(Context ctx, Partitioning.LookedUp lookup, Map<Integer, List<Object>> ask, Map<Object, Integer> located,
+                       java.util.Set<Object> unknown, boolean learn) throws SQLException {
+        if (ask.isEmpty()) return;
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : ask.entrySet()) {
+            var params = e.getValue().stream().map(KeyParams::toValue).toList();
+            String marks = String.join(", ", java.util.Collections.nCopies(params.size(), "?"));
+            queries.add(new ShardQuery(e.getKey(), "SELECT `" + lookup.ownerColumn() + "` FROM `" + lookup.owner() + "` WHERE `"
+                    + lookup.ownerColumn() + "` IN (" + marks + ")", params));
+        }
+        List<RowSource> answers = ctx.shards().query(queries);
+        for (int i = 0; i < answers.size(); i++) {
+            int partition = queries.get(i).partition();
+            try (RowSource rows = answers.get(i)) {
+                Row row;
+                while ((row = rows.next()) != null) {
+                    Object key = KeyValues.normalize(ValueCodec.decode(row.getValues(0)), table.keyType());
+                    if (key == null || located.containsKey(key)) continue;
+                    located.put(key, partition);
+                    unknown.remove(key);
+                    if (learn) {
+                        lookup.table().put(key, partition);
+                        ctx.stats().learn();
+                    }
+                }
+            }
+        }
+    }
+
+    private Resolution everywhere() {
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int p : table.partitioning().partitions()) out.put(p, List.of());
+        return new Resolution(out, null);
+    }
+
+    /**
+     * No partition can hold these keys (beyond every range): the statement still runs on one
+     * partition, where it matches nothing, so that the client gets the result's columns (and an
+     * aggregate's empty-set answer) from MySQL itself.
+     */
+    private Resolution nowhere(Object[] values) {
+        var all = new ArrayList<Integer>();
+        for (int i = 0; i < values.length; i++) all.add(i);
+        return new Resolution(Map.of(table.partitioning().partitions()[0], all), values);
+    }
+
+    /** The sub-query for each resolved partition: the whole statement, or its IN list cut to that partition's items. */
+    public List<ShardQuery> cut(Resolution r, String sql, org.lutra.plan.SqlTemplate template, List<Value> params) {
+        var out = new ArrayList<ShardQuery>(r.size());
+        for (var e : r.byPartition().entrySet()) {
+            if (template != null && keys instanceof KeyMatch.In && !e.getValue().isEmpty()) {
+                int[] items = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                out.add(new ShardQuery(e.getKey(), template.render(items), template.params(params, items)));
+            } else {
+                out.add(new ShardQuery(e.getKey(), sql, params));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        var p = table.partitioning();
+        String how = p instanceof Partitioning.Replicated ? "one replica" : keys == null ? "all partitions"
+                : (keys instanceof KeyMatch.In ? "IN" : "=") + " on " + table.name() + "." + p.column()
+                + (guesses() ? " (lookup, validated)" : "");
+        return table.name() + ": " + how;
+    }
+}

@@ -1,0 +1,483 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import org.lutra.catalog.ColumnDef;
+import org.lutra.catalog.TableDef;
+import org.lutra.exec.Aggregate;
+import org.lutra.exec.MergeSort;
+import org.lutra.exec.Operator;
+import org.lutra.exec.Project;
+import org.lutra.exec.Route;
+import org.lutra.exec.Sort;
+import org.lutra.exec.Target;
+import org.lutra.merge.SortKey;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Builds the plan of a single-table SELECT over several partitions: rewrites the statement
+ * each shard runs (hidden sort keys and weight strings appended to the select list, partial
+ * aggregates in place of AVG and DISTINCT aggregates, LIMIT widened to offset + count) and
+ * stacks the operators that merge the shards' answers into the one a single MySQL gives.
+ *
+ * <p>Two shapes:
+ * <ul>
+ *   <li>rows: shards sort (ORDER BY as written), the router merge-sorts, limits, drops the
+ *       hidden columns. Also used for GROUP BY / DISTINCT that include the routing column: each
+ *       group then lives on one partition and the shard's answer for it is final.</li>
+ *   <li>groups: shards group and sort by the group keys, the router merge-sorts, combines the
+ *       partial aggregates group by group, sorts by the client's ORDER BY, limits, projects.</li>
+ * </ul>
+ * Whatever it cannot merge exactly it refuses with a {@link PlanException} naming the construct.
+ */
+final class ScatterPlanner {
+    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "BIT_AND", "BIT_OR", "BIT_XOR",
+            "GROUP_CONCAT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "JSON_ARRAYAGG",
+            "JSON_OBJECTAGG");
+    /** Text keys are compared as if padded to this many characters when their declared length is unknown. */
+    static final int EXPRESSION_TEXT_LENGTH = 512;
+
+    private final PlainSelect select;
+    private final TableDef table;
+    private final String alias;
+    private final Target target;
+    private final List<SelectItem<?>> items;
+    /** The select list's columns as the client sees them: one per expression, one per table column of a '*'. */
+    private final List<Expression> visible = new ArrayList<>();
+    private final List<String> visibleAliases = new ArrayList<>();
+    private int hiddenCount;
+
+    ScatterPlanner(PlainSelect select, TableDef table, String alias, Target target) {
+        this.select = select;
+        this.table = table;
+        this.alias = alias;
+        this.target = target;
+        this.items = new ArrayList<>(select.getSelectItems());
+    }
+
+    Operator build() throws PlanException {
+        refuseUnmergeable();
+        for (var item : items) {
+            Object e = item.getExpression();
+            if (e instanceof AllColumns && !(e instanceof AllTableColumns) || e instanceof AllTableColumns) {
+                for (ColumnDef c : table.columns()) {
+                    visible.add(new Column(quote(c.name())));
+                    visibleAliases.add(null);
+                }
+            } else {
+                visible.add((Expression) e);
+                visibleAliases.add(item.getAlias() == null ? null : KeyFinder.unquote(item.getAlias().getName()));
+            }
+        }
+        boolean aggregates = items.stream().anyMatch(i -> i.getExpression() instanceof Expression x && hasAggregate(x));
+        boolean grouped = select.getGroupBy() != null || aggregates || select.getDistinct() != null || select.getHaving() != null;
+        if (grouped && !partitionLocalGroups()) return groups(aggregates);
+        return rows();
+    }
+
+    // ---- rows: ORDER BY / LIMIT over rows that are final on their partition ------------------------
+
+    private Operator rows() throws PlanException {
+        var keys = new ArrayList<SortKey>();
+        if (select.getOrderByElements() != null) {
+            for (OrderByElement o : select.getOrderByElements()) {
+                int column = columnOf(o.getExpression(), true);
+                keys.add(withWeight(new SortKey(column, !o.isAsc(), -1), expressionOf(column)));
+            }
+        }
+        long[] limit = limit();
+        if (limit != null) {
+            select.setLimit(new Limit().withRowCount(new LongValue(limit[0] + limit[1])));
+            select.setOffset(null);
+        }
+        Route route = route();
+        Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
+        if (limit != null) root = new org.lutra.exec.Limit(root, limit[0], limit[1]);
+        return project(root);
+    }
+
+    /** GROUP BY / DISTINCT whose keys include the routing column: no group spans two partitions. */
+    private boolean partitionLocalGroups() throws PlanException {
+        String routing = table.partitioning().column();
+        if (routing == null || select.getHaving() != null && select.getGroupBy() == null) return false;
+        List<Expression> keys = new ArrayList<>();
+        if (select.getGroupBy() != null) {
+            for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(resolveReference((Expression) g));
+        } else if (select.getDistinct() != null) {
+            keys.addAll(visible);
+        } else {
+            return false;
+        }
+        for (Expression k : keys) {
+            if (k instanceof Column c && isOwnColumn(c) && KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(routing)) return true;
+        }
+        return false;
+    }
+
+    // ---- groups: aggregates merged by the router ---------------------------------------------------
+
+    private Operator groups(boolean aggregates) throws PlanException {
+        if (select.getHaving() != null) {
+            throw PlanException.unsupported("HAVING over several partitions yet (" + select.getHaving() + ")");
+        }
+        if (select.getDistinct() != null && (aggregates || select.getGroupBy() != null)) {
+            throw PlanException.unsupported("SELECT DISTINCT together with GROUP BY or aggregates over several partitions yet");
+        }
+        GroupByElement groupBy = select.getGroupBy();
+        if (groupBy != null && (groupBy.isMysqlWithRollup() || groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty())) {
+            throw PlanException.unsupported("WITH ROLLUP and GROUPING SETS over several partitions yet");
+        }
+        var groupKeys = new ArrayList<SortKey>();
+        var groupExpressions = new ArrayList<Expression>();
+        if (groupBy != null) {
+            for (Object g : groupBy.getGroupByExpressionList()) groupExpressions.add(resolveReference((Expression) g));
+        } else if (select.getDistinct() != null) {
+            groupExpressions.addAll(visible);
+        }
+        for (Expression g : groupExpressions) {
+            int column = columnOf(g, false);
+            groupKeys.add(withWeight(SortKey.asc(column), expressionOf(column)));
+        }
+        var aggregations = new ArrayList<Aggregate.Aggregation>();
+        DistinctArgument distinct = new DistinctArgument();
+        for (int i = 0; i < visible.size(); i++) {
+            Expression e = visible.get(i);
+            if (!hasAggregate(e)) continue;
+            if (!(e instanceof Function f) || !isAggregate(f)) {
+                throw PlanException.unsupported("expressions over aggregate results over several partitions yet (" + e + ")");
+            }
+            aggregations.add(aggregation(f, i, distinct, true));
+        }
+        var orderKeys = new ArrayList<SortKey>();
+        if (select.getOrderByElements() != null) {
+            for (OrderByElement o : select.getOrderByElements()) {
+                Expression e = resolveReference(o.getExpression());
+                int column = findColumn(e);
+                if (column < 0 && e instanceof Function f && isAggregate(f)) {
+                    column = visible.size() + hiddenCount;
+                    aggregations.add(aggregation(f, column, distinct, false));
+                } else if (column < 0) {
+                    if (hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
+                    column = columnOf(e, false); // a non-aggregated expression: its value in the group's first row
+                }
+                int weight = weightOf(column, groupKeys, aggregations);
+                orderKeys.add(new SortKey(column, !o.isAsc(), weight));
+            }
+        }
+        long[] limit = limit();
+        // the shards group (also by a DISTINCT aggregate's argument) and sort by the group keys
+        var mergeKeys = new ArrayList<>(groupKeys);
+        SortKey distinctKey = null;
+        if (distinct.expression != null) {
+            int column = distinct.column;
+            distinctKey = withWeight(SortKey.asc(column), distinct.expression);
+            mergeKeys.add(distinctKey);
+            var list = new ExpressionList<Expression>();
+            for (Expression g : groupExpressions) list.add(g);
+            list.add(distinct.expression);
+            select.setGroupByElement(new GroupByElement().withGroupByExpressions(list));
+        }
+        if (select.getDistinct() != null) {
+            select.setDistinct(null);
+            var list = new ExpressionList<Expression>();
+            for (int i = 0; i < visible.size(); i++) list.add(new LongValue(i + 1));
+            select.setGroupByElement(new GroupByElement().withGroupByExpressions(list));
+        }
+        var shardOrder = new ArrayList<OrderByElement>();
+        for (SortKey k : mergeKeys) shardOrder.add(new OrderByElement().withExpression(new LongValue(k.column() + 1)).withAsc(true));
+        select.setOrderByElements(shardOrder.isEmpty() ? null : shardOrder);
+        select.setLimit(null);
+        select.setOffset(null);
+        Route route = route();
+        Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
+        root = new Aggregate(root, groupKeys, aggregations, distinctKey);
+        if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
+        if (limit != null) root = new org.lutra.exec.Limit(root, limit[0], limit[1]);
+        return project(root);
+    }
+
+    /** The argument shared by every DISTINCT aggregate of the statement, and its column. */
+    private static final class DistinctArgument {
+        Expression expression;
+        int column = -1;
+    }
+
+    /**
+     * Rewrites aggregate {@code f}, whose final value goes to {@code column}, into the partial the
+     * shards compute, and says how the router combines it.
+     */
+    private Aggregate.Aggregation aggregation(Function f, int column, DistinctArgument distinct, boolean inPlace) throws PlanException {
+        String name = f.getName().toUpperCase(Locale.ROOT);
+        var params = f.getParameters();
+        Expression arg = params != null && params.size() == 1 ? (Expression) params.getFirst() : null;
+        if (f.isDistinct()) {
+            if (arg == null || !Set.of("COUNT", "SUM", "AVG").contains(name)) {
+                throw PlanException.unsupported(name + "(DISTINCT ...) with several arguments or of this kind over several partitions yet");
+            }
+            if (distinct.expression != null && !same(distinct.expression, arg)) {
+                throw PlanException.unsupported("DISTINCT aggregates of different arguments in one statement over several partitions yet");
+            }
+            if (distinct.expression == null) {
+                distinct.expression = arg;
+                distinct.column = column;
+            }
+            place(inPlace, column, arg, f); // each DISTINCT aggregate reads x from its own column; the first is the sort key
+            var kind = switch (name) {
+                case "COUNT" -> Aggregate.Kind.COUNT_DISTINCT;
+                case "SUM" -> Aggregate.Kind.SUM_DISTINCT;
+                default -> Aggregate.Kind.AVG_DISTINCT;
+            };
+            return new Aggregate.Aggregation(kind, column, -1, -1);
+        }
+        switch (name) {
+            case "COUNT", "SUM", "BIT_AND", "BIT_OR", "BIT_XOR" -> {
+                place(inPlace, column, f, f);
+                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1);
+            }
+            case "MIN", "MAX" -> {
+                place(inPlace, column, f, f);
+                int weight = arg != null && !knownNotText(arg) ? hidden(weightString(f, textLength(arg))) : -1;
+                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, weight);
+            }
+            case "AVG" -> {
+                if (arg == null) throw PlanException.unsupported("AVG without an argument");
+                place(inPlace, column, new Function().withName("SUM").withParameters(arg), f);
+                int count = hidden(new Function().withName("COUNT").withParameters(arg));
+                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1);
+            }
+            default -> throw PlanException.unsupported("the aggregate " + name + "() over several partitions yet");
+        }
+    }
+
+    /** Puts {@code partial} where the client's aggregate {@code original} was (labelled as the client wrote it), or appends it hidden. */
+    private void place(boolean inPlace, int column, Expression partial, Function original) {
+        if (!inPlace) {
+            hidden(partial);
+            return;
+        }
+        var item = itemAt(column);
+        if (partial != original || item.getAlias() == null) {
+            String label = item.getAlias() != null ? item.getAlias().getName() : quote(original.toString());
+            item.setExpression(partial);
+            item.setAlias(new Alias(label, true));
+        }
+    }
+
+    private SelectItem<Expression> itemAt(int column) {
+        int at = 0;
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof AllColumns) {
+                at += table.columns().size();
+                continue;
+            }
+            if (at == column) {
+                @SuppressWarnings("unchecked") var typed = (SelectItem<Expression>) item;
+                return typed;
+            }
+            at++;
+        }
+        throw new IllegalStateException("no select item at column " + column);
+    }
+
+    // ---- columns -----------------------------------------------------------------------------------
+
+    /** The column a group or order key reads: a select item it names or equals, else a hidden copy. */
+    private int columnOf(Expression e, boolean resolve) throws PlanException {
+        Expression x = resolve ? resolveReference(e) : e;
+        int found = findColumn(x);
+        if (found >= 0) return found;
+        if (ParamCounter.count(x.toString()) > 0) {
+            throw PlanException.unsupported("parameters in ORDER BY or GROUP BY over several partitions yet (" + x + ")");
+        }
+        return hidden(x);
+    }
+
+    /** Position ({@code ORDER BY 2}) and alias references replaced by the select item they name. */
+    private Expression resolveReference(Expression e) throws PlanException {
+        if (e instanceof LongValue position) {
+            long p = position.getValue();
+            if (p < 1 || p > visible.size()) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in 'order clause'");
+            return visible.get((int) p - 1);
+        }
+        if (e instanceof Column c && c.getTable() == null) {
+            String name = KeyFinder.unquote(c.getColumnName());
+            for (int i = 0; i < visible.size(); i++) {
+                if (name.equalsIgnoreCase(visibleAliases.get(i))) return visible.get(i);
+            }
+        }
+        return e;
+    }
+
+    private int findColumn(Expression e) {
+        for (int i = 0; i < visible.size(); i++) {
+            if (same(visible.get(i), e)) return i;
+        }
+        return -1;
+    }
+
+    private boolean same(Expression a, Expression b) {
+        if (a instanceof Column x && b instanceof Column y) {
+            return isOwnColumn(x) && isOwnColumn(y) && KeyFinder.unquote(x.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(y.getColumnName()));
+        }
+        return a.toString().equalsIgnoreCase(b.toString());
+    }
+
+    private boolean isOwnColumn(Column c) {
+        if (c.getTable() == null || c.getTable().getName() == null) return true;
+        String q = KeyFinder.unquote(c.getTable().getName());
+        return q.equalsIgnoreCase(table.name()) || alias != null && q.equalsIgnoreCase(alias);
+    }
+
+    /** The expression whose value column {@code column} holds. */
+    private Expression expressionOf(int column) {
+        if (column < visible.size()) return visible.get(column);
+        return hiddenExpressions.get(column - visible.size());
+    }
+
+    private final List<Expression> hiddenExpressions = new ArrayList<>();
+
+    /** Appends {@code e} to the shard's select list, after everything the client sees; returns its column. */
+    private int hidden(Expression e) {
+        hiddenExpressions.add(e);
+        select.addSelectItems(e);
+        return visible.size() + hiddenCount++;
+    }
+
+    private SortKey withWeight(SortKey key, Expression e) {
+        if (knownNotText(e)) return key;
+        return key.withWeight(hidden(weightString(e, textLength(e))));
+    }
+
+    /** For ORDER BY after aggregation: the weight column of a group key or MIN/MAX, if the column has one. */
+    private static int weightOf(int column, List<SortKey> groupKeys, List<Aggregate.Aggregation> aggregations) {
+        for (SortKey k : groupKeys) if (k.column() == column) return k.weightColumn();
+        for (var a : aggregations) if (a.column() == column) return a.weight();
+        return -1;
+    }
+
+    /**
+     * {@code WEIGHT_STRING(e AS CHAR(n))}: the bytes MySQL compares for {@code e} in its collation.
+     * Padding to the declared length makes PAD SPACE collations exact ('a' = 'a ', and 'a\t' < 'a').
+     */
+    private static Expression weightString(Expression e, int length) {
+        return new Column("WEIGHT_STRING(" + e + " AS CHAR(" + length + "))");
+    }
+
+    /** Whether {@code e} certainly is not a character string (so it sorts by value, without a weight string). */
+    private boolean knownNotText(Expression e) {
+        if (e instanceof LongValue || e instanceof net.sf.jsqlparser.expression.DoubleValue) return true;
+        if (e instanceof Function f && Set.of("COUNT", "SUM", "AVG", "BIT_AND", "BIT_OR", "BIT_XOR").contains(f.getName().toUpperCase(Locale.ROOT))) {
+            return true;
+        }
+        if (e instanceof Function f && Set.of("MIN", "MAX").contains(f.getName().toUpperCase(Locale.ROOT))
+                && f.getParameters() != null && f.getParameters().size() == 1) {
+            return knownNotText((Expression) f.getParameters().getFirst());
+        }
+        if (!(e instanceof Column c) || !isOwnColumn(c)) return false;
+        ColumnDef def = table.column(KeyFinder.unquote(c.getColumnName()));
+        if (def == null) return false;
+        String type = def.typeName().toUpperCase(Locale.ROOT).replace(" ", "");
+        return type.matches("(TINY|SMALL|MEDIUM|BIG)?INT(EGER)?\\b.*|(TINY|SMALL|MEDIUM|BIG)?INT\\(.*|DECIMAL.*|NUMERIC.*|DEC\\b.*|FLOAT.*|DOUBLE.*|REAL.*"
+                + "|DATE|DATETIME.*|TIMESTAMP.*|TIME.*|YEAR.*|BIT.*|BOOL.*");
+    }
+
+    /** The declared length of a CHAR/VARCHAR column, else {@link #EXPRESSION_TEXT_LENGTH}. */
+    private int textLength(Expression e) {
+        if (e instanceof Column c && isOwnColumn(c)) {
+            ColumnDef def = table.column(KeyFinder.unquote(c.getColumnName()));
+            if (def != null) {
+                var m = java.util.regex.Pattern.compile("(?i)^\\s*(?:NATIONAL\\s+)?(?:VAR)?CHAR(?:ACTER)?\\s*\\(\\s*(\\d+)").matcher(def.typeName());
+                if (m.find()) return Math.max(1, Integer.parseInt(m.group(1)));
+            }
+        }
+        return EXPRESSION_TEXT_LENGTH;
+    }
+
+    // ---- shared ------------------------------------------------------------------------------------
+
+    private void refuseUnmergeable() throws PlanException {
+        if (select.getOrderByElements() != null) {
+            for (var o : select.getOrderByElements()) {
+                if (o.getNullOrdering() != null) throw PlanException.unsupported("NULLS FIRST / NULLS LAST");
+                if (ParamCounter.count(o.toString()) > 0) throw PlanException.unsupported("parameters in ORDER BY over several partitions yet");
+            }
+        }
+        if (select.getGroupBy() != null && ParamCounter.count(select.getGroupBy().toString()) > 0) {
+            throw PlanException.unsupported("parameters in GROUP BY over several partitions yet");
+        }
+        if (select.getHaving() != null && ParamCounter.count(select.getHaving().toString()) > 0) {
+            throw PlanException.unsupported("parameters in HAVING over several partitions yet");
+        }
+        if (select.getMySqlSqlCalcFoundRows()) throw PlanException.unsupported("SQL_CALC_FOUND_ROWS");
+        if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) throw PlanException.unsupported("SELECT ... INTO");
+    }
+
+    /** {offset, count} of a literal LIMIT, or null; parameters in LIMIT are refused over several partitions. */
+    private long[] limit() throws PlanException {
+        Limit l = select.getLimit();
+        if (l == null && select.getOffset() == null) return null;
+        if (l == null || l.getRowCount() == null || l.isLimitAll() || l.isLimitNull()) {
+            throw PlanException.unsupported("OFFSET without LIMIT over several partitions yet");
+        }
+        Expression offsetExpression = l.getOffset() != null ? l.getOffset() : select.getOffset() != null ? select.getOffset().getOffset() : null;
+        if (!(l.getRowCount() instanceof LongValue count) || offsetExpression != null && !(offsetExpression instanceof LongValue)) {
+            throw PlanException.unsupported("LIMIT with parameters or expressions over several partitions yet (" + l + ")");
+        }
+        long offset = offsetExpression == null ? 0 : ((LongValue) offsetExpression).getValue();
+        return new long[] {offset, count.getValue()};
+    }
+
+    private Route route() {
+        KeyMatch keys = target.keys() == null ? null
+                : new KeyFinder(table.partitioning().column(), table.name(), alias).find(select.getWhere(), select);
+        return new Route(target, select.toString(), keys instanceof KeyMatch.In in ? in.template() : null);
+    }
+
+    private Operator project(Operator root) {
+        if (hiddenCount == 0) return root;
+        int[] keep = new int[visible.size()];
+        for (int i = 0; i < keep.length; i++) keep[i] = i;
+        return new Project(root, keep, null);
+    }
+
+    static boolean hasAggregate(Expression e) {
+        var found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                if (isAggregate(f)) found[0] = true;
+                return super.visit(f, context);
+            }
+
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.MySQLGroupConcat groupConcat, S context) {
+                found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
+    }
+
+    static boolean isAggregate(Function f) {
+        return f.getMultipartName().size() == 1 && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT));
+    }
+
+    private static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+}
