@@ -16,6 +16,9 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.catalog.ColumnDef;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Aggregate;
+import org.lutra.exec.Compute;
+import org.lutra.exec.Filter;
+import org.lutra.merge.Expr;
 import org.lutra.exec.MergeSort;
 import org.lutra.exec.Operator;
 import org.lutra.exec.Project;
@@ -132,9 +135,6 @@ final class ScatterPlanner {
     // ---- groups: aggregates merged by the router ---------------------------------------------------
 
     private Operator groups(boolean aggregates) throws PlanException {
-        if (select.getHaving() != null) {
-            throw PlanException.unsupported("HAVING over several partitions yet (" + select.getHaving() + ")");
-        }
         if (select.getDistinct() != null && (aggregates || select.getGroupBy() != null)) {
             throw PlanException.unsupported("SELECT DISTINCT together with GROUP BY or aggregates over several partitions yet");
         }
@@ -155,14 +155,23 @@ final class ScatterPlanner {
         }
         var aggregations = new ArrayList<Aggregate.Aggregation>();
         DistinctArgument distinct = new DistinctArgument();
+        var computed = new ArrayList<Compute.Item>();
         for (int i = 0; i < visible.size(); i++) {
             Expression e = visible.get(i);
             if (!hasAggregate(e)) continue;
-            if (!(e instanceof Function f) || !isAggregate(f)) {
-                throw PlanException.unsupported("expressions over aggregate results over several partitions yet (" + e + ")");
+            if (e instanceof Function f && isAggregate(f)) {
+                aggregations.add(aggregation(f, i, distinct, true));
+            } else {
+                var item = itemAt(i);
+                String label = item.getAlias() != null ? item.getAlias().getName() : quote(e.toString());
+                item.setExpression(new net.sf.jsqlparser.expression.NullValue());
+                item.setAlias(new Alias(label, true));
+                computed.add(new Compute.Item(i, new ExprCompiler(aggregations, distinct).compile(e), e.toString()));
             }
-            aggregations.add(aggregation(f, i, distinct, true));
         }
+        Expr having = select.getHaving() == null ? null : new ExprCompiler(aggregations, distinct).compile(select.getHaving());
+        String havingText = select.getHaving() == null ? null : select.getHaving().toString();
+        select.setHaving(null);
         var orderKeys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
@@ -206,9 +215,88 @@ final class ScatterPlanner {
         Route route = route();
         Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
         root = new Aggregate(root, groupKeys, aggregations, distinctKey);
+        if (!computed.isEmpty()) root = new Compute(root, computed);
+        if (having != null) root = new Filter(root, having, havingText);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         if (limit != null) root = new org.lutra.exec.Limit(root, limit[0], limit[1]);
         return project(root);
+    }
+
+    /**
+     * Compiles a HAVING condition or a select item over aggregates into an {@link Expr} the router
+     * evaluates on merged groups: aggregates become (hidden) aggregate columns, other columns must
+     * be the statement's group keys or select items.
+     */
+    private final class ExprCompiler {
+        private final List<Aggregate.Aggregation> aggregations;
+        private final DistinctArgument distinct;
+
+        ExprCompiler(List<Aggregate.Aggregation> aggregations, DistinctArgument distinct) {
+            this.aggregations = aggregations;
+            this.distinct = distinct;
+        }
+
+        Expr compile(Expression e) throws PlanException {
+            return switch (e) {
+                case net.sf.jsqlparser.expression.Parenthesis p -> compile(p.getExpression());
+                case net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> p when p.size() == 1 ->
+                        compile((Expression) p.getFirst());
+                case LongValue l -> new Expr.Literal(org.lutra.protocol.Value.newBuilder().setIntValue(l.getValue()).build());
+                case net.sf.jsqlparser.expression.DoubleValue d -> new Expr.Literal(org.lutra.protocol.Value.newBuilder()
+                        .setDecimalValue(new java.math.BigDecimal(d.toString()).toPlainString()).build());
+                case net.sf.jsqlparser.expression.NullValue n -> new Expr.Literal(null);
+                case net.sf.jsqlparser.expression.SignedExpression s when s.getSign() == '-' -> new Expr.Negate(compile(s.getExpression()));
+                case net.sf.jsqlparser.expression.SignedExpression s when s.getSign() == '+' -> compile(s.getExpression());
+                case net.sf.jsqlparser.expression.operators.arithmetic.Addition a -> arith(Expr.ArithOp.ADD, a);
+                case net.sf.jsqlparser.expression.operators.arithmetic.Subtraction a -> arith(Expr.ArithOp.SUBTRACT, a);
+                case net.sf.jsqlparser.expression.operators.arithmetic.Multiplication a -> arith(Expr.ArithOp.MULTIPLY, a);
+                case net.sf.jsqlparser.expression.operators.arithmetic.Division a -> arith(Expr.ArithOp.DIVIDE, a);
+                case net.sf.jsqlparser.expression.operators.relational.EqualsTo c -> compare(Expr.CmpOp.EQ, c);
+                case net.sf.jsqlparser.expression.operators.relational.NotEqualsTo c -> compare(Expr.CmpOp.NE, c);
+                case net.sf.jsqlparser.expression.operators.relational.MinorThan c -> compare(Expr.CmpOp.LT, c);
+                case net.sf.jsqlparser.expression.operators.relational.MinorThanEquals c -> compare(Expr.CmpOp.LE, c);
+                case net.sf.jsqlparser.expression.operators.relational.GreaterThan c -> compare(Expr.CmpOp.GT, c);
+                case net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals c -> compare(Expr.CmpOp.GE, c);
+                case net.sf.jsqlparser.expression.operators.conditional.AndExpression a ->
+                        new Expr.And(compile(a.getLeftExpression()), compile(a.getRightExpression()));
+                case net.sf.jsqlparser.expression.operators.conditional.OrExpression o ->
+                        new Expr.Or(compile(o.getLeftExpression()), compile(o.getRightExpression()));
+                case net.sf.jsqlparser.expression.NotExpression n -> new Expr.Not(compile(n.getExpression()));
+                case net.sf.jsqlparser.expression.operators.relational.IsNullExpression n -> new Expr.IsNull(compile(n.getLeftExpression()), n.isNot());
+                case net.sf.jsqlparser.expression.operators.relational.Between b ->
+                        new Expr.Between(compile(b.getLeftExpression()), compile(b.getBetweenExpressionStart()), compile(b.getBetweenExpressionEnd()), b.isNot());
+                case net.sf.jsqlparser.expression.operators.relational.InExpression in
+                        when in.getRightExpression() instanceof ExpressionList<?> list && in.getOldOracleJoinSyntax() == 0 -> {
+                    var items = new ArrayList<Expr>();
+                    for (Object x : list) items.add(compile((Expression) x));
+                    yield new Expr.In(compile(in.getLeftExpression()), items, in.isNot());
+                }
+                case Function f when isAggregate(f) -> {
+                    int column = findColumn(f);
+                    if (column < 0) {
+                        column = visible.size() + hiddenCount;
+                        aggregations.add(aggregation(f, column, distinct, false));
+                    }
+                    yield new Expr.Col(column, f.toString());
+                }
+                default -> {
+                    Expression x = resolveReference(e);
+                    int column = findColumn(x);
+                    if (column < 0 || hasAggregate(x) && !(x instanceof Function)) {
+                        throw PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet");
+                    }
+                    yield new Expr.Col(column, e.toString());
+                }
+            };
+        }
+
+        private Expr arith(Expr.ArithOp op, net.sf.jsqlparser.expression.BinaryExpression b) throws PlanException {
+            return new Expr.Arith(op, compile(b.getLeftExpression()), compile(b.getRightExpression()));
+        }
+
+        private Expr compare(Expr.CmpOp op, net.sf.jsqlparser.expression.BinaryExpression b) throws PlanException {
+            return new Expr.Compare(op, compile(b.getLeftExpression()), compile(b.getRightExpression()));
+        }
     }
 
     /** The argument shared by every DISTINCT aggregate of the statement, and its column. */
