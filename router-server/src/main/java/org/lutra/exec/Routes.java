@@ -42,7 +42,7 @@ final class Routes {
     /** The routing keys of the statement, normalized; null if it must broadcast. */
     static Object[] keys(Plan.Routed plan, List<Value> params) {
         KeyMatch match = plan.keys();
-        if (match == null) return null;
+        if (match == null || match instanceof KeyMatch.Range) return null; // writes over a range go everywhere
         var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
         var keys = new Object[refs.size()];
         for (int i = 0; i < keys.length; i++) {

@@ -62,8 +62,9 @@ public final class SelectPlan implements Operator {
 
     /** Rows of a lookup-routed read, validated by counting; null when counting cannot tell (several non-unique keys). */
     private RowSource validatedRows(Context ctx) throws SQLException {
+        if (target.keys() instanceof org.lutra.plan.KeyMatch.Range) return null; // keys of a range need not exist: counting cannot validate
         Object[] keys = target.keyValues(ctx.params());
-        if (keys == null) return null;
+        if (keys == null || keys.length == 0) return null;
         var lookup = (Partitioning.LookedUp) target.table().partitioning();
         long distinct = Arrays.stream(keys).distinct().count();
         if (!lookup.unique() && distinct > 1) return null;

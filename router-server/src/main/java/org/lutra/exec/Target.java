@@ -60,9 +60,17 @@ public final class Target {
         return keys != null && table.partitioning().needsValidation();
     }
 
-    /** The routing keys of this execution, normalized; null when the statement goes everywhere. */
+    /** Integer ranges up to this many keys on a hash or lookup column are routed as the list of their keys. */
+    static final int MAX_RANGE_KEYS = 256;
+    private static final Object[] NO_KEYS = new Object[0];
+
+    /**
+     * The routing keys of this execution, normalized; null when the statement goes everywhere;
+     * empty when no row can match (a range whose low end is above its high end).
+     */
     public Object[] keyValues(List<Value> params) {
         if (keys == null) return null;
+        if (keys instanceof KeyMatch.Range range) return rangeKeys(range, params);
         var refs = keys instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) keys).values();
         var out = new Object[refs.size()];
         for (int i = 0; i < out.length; i++) {
@@ -72,11 +80,46 @@ public final class Target {
         return out;
     }
 
+    private Object[] rangeKeys(KeyMatch.Range range, List<Value> params) {
+        if (range.low() == null || range.high() == null || table.keyType() != org.lutra.catalog.KeyType.LONG) return null;
+        Object low = KeyValues.normalize(range.low().resolve(params, ValueCodec::decode), table.keyType());
+        Object high = KeyValues.normalize(range.high().resolve(params, ValueCodec::decode), table.keyType());
+        if (low == null || high == null) return null;
+        long from = (Long) low + (range.lowInclusive() ? 0 : 1);
+        long to = (Long) high - (range.highInclusive() ? 0 : 1);
+        if (to < from) return NO_KEYS;
+        if (to - from >= MAX_RANGE_KEYS) return null;
+        var out = new Object[(int) (to - from + 1)];
+        for (int i = 0; i < out.length; i++) out[i] = from + i;
+        return out;
+    }
+
+    /** Range partitioning and a range predicate: the partitions whose key interval meets the predicate's. */
+    private Resolution rangePartitions(Partitioning.Ranged ranged, KeyMatch.Range range, List<Value> params) {
+        Object low = range.low() == null ? null : KeyValues.normalize(range.low().resolve(params, ValueCodec::decode), table.keyType());
+        Object high = range.high() == null ? null : KeyValues.normalize(range.high().resolve(params, ValueCodec::decode), table.keyType());
+        if (range.low() != null && low == null || range.high() != null && high == null) return everywhere();
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        Object from = null; // partition i holds [upperBounds[i-1], upperBounds[i])
+        for (int i = 0; i < ranged.partitions().length; i++) {
+            Object to = ranged.upperBounds().get(i);
+            boolean belowHigh = high == null || from == null || (range.highInclusive() ? KeyValues.compare(high, from) >= 0 : KeyValues.compare(high, from) > 0);
+            boolean aboveLow = low == null || to == null || KeyValues.compare(low, to) < 0;
+            if (belowHigh && aboveLow) out.put(ranged.partitions()[i], List.of());
+            from = to;
+            if (to == null) break;
+        }
+        return out.isEmpty() ? nowhere(NO_KEYS) : new Resolution(out, null);
+    }
+
     /** Where the keys are according to the placement rule or the lookup cache (unchecked for lookups). */
     public Resolution guess(Context ctx) {
         var partitioning = table.partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
             return new Resolution(Map.of(r.partitions()[0], List.of()), null);
+        }
+        if (partitioning instanceof Partitioning.Ranged ranged && keys instanceof KeyMatch.Range range) {
+            return rangePartitions(ranged, range, ctx.params());
         }
         Object[] values = keyValues(ctx.params());
         if (values == null) return everywhere();
@@ -91,7 +134,7 @@ public final class Target {
     /** Where the keys really are: {@link #guess} for exact placements, checked against the shards for lookups. */
     public Resolution exact(Context ctx) throws SQLException {
         Resolution guess = guess(ctx);
-        if (!guesses() || guess.keys() == null) return guess;
+        if (!guesses() || guess.keys() == null || guess.keys().length == 0) return guess;
         var lookup = (Partitioning.LookedUp) table.partitioning();
         Object[] values = guess.keys();
         var located = new LinkedHashMap<Object, Integer>();
@@ -166,7 +209,7 @@ public final class Target {
     private Resolution nowhere(Object[] values) {
         var all = new ArrayList<Integer>();
         for (int i = 0; i < values.length; i++) all.add(i);
-        return new Resolution(Map.of(table.partitioning().partitions()[0], all), values);
+        return new Resolution(Map.of(table.partitioning().partitions()[0], all), values.length == 0 ? null : values);
     }
 
     /** The sub-query for each resolved partition: the whole statement, or its IN list cut to that partition's items. */
@@ -187,7 +230,7 @@ public final class Target {
     public String toString() {
         var p = table.partitioning();
         String how = p instanceof Partitioning.Replicated ? "one replica" : keys == null ? "all partitions"
-                : (keys instanceof KeyMatch.In ? "IN" : "=") + " on " + table.name() + "." + p.column()
+ : (keys instanceof KeyMatch.In ? "IN" : keys instanceof KeyMatch.Range ? "range" : "=") + " on " + table.name() + "." + p.column()
                 + (guesses() ? " (lookup, validated)" : "");
         return table.name() + ": " + how;
     }

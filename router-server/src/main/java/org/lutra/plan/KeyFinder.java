@@ -8,7 +8,14 @@ import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
@@ -61,7 +68,33 @@ final class KeyFinder {
                 return new KeyMatch.In(refs, template(in, list, statement));
             }
         }
-        return null;
+        return range(conjuncts);
+    }
+
+    /** The first lower and the first upper bound the conjuncts put on the routing column, or null. */
+    private KeyMatch range(List<Expression> conjuncts) {
+        ValueRef low = null, high = null;
+        boolean lowInclusive = false, highInclusive = false;
+        for (var e : conjuncts) {
+            if (e instanceof Between b && !b.isNot() && isRoutingColumn(b.getLeftExpression())) {
+                ValueRef l = valueRef(b.getBetweenExpressionStart());
+                ValueRef h = valueRef(b.getBetweenExpressionEnd());
+                if (low == null && l != null) { low = l; lowInclusive = true; }
+                if (high == null && h != null) { high = h; highInclusive = true; }
+            } else if (e instanceof ComparisonOperator c && !(e instanceof EqualsTo) && !(e instanceof NotEqualsTo)) {
+                boolean columnLeft = isRoutingColumn(c.getLeftExpression());
+                boolean columnRight = isRoutingColumn(c.getRightExpression());
+                if (columnLeft == columnRight) continue;
+                ValueRef v = valueRef(columnLeft ? c.getRightExpression() : c.getLeftExpression());
+                if (v == null) continue;
+                // normalize to "column OP value"
+                boolean greater = (c instanceof GreaterThan || c instanceof GreaterThanEquals) == columnLeft;
+                boolean inclusive = c instanceof GreaterThanEquals || c instanceof MinorThanEquals;
+                if (greater && low == null) { low = v; lowInclusive = inclusive; }
+                if (!greater && high == null) { high = v; highInclusive = inclusive; }
+            }
+        }
+        return low == null && high == null ? null : new KeyMatch.Range(low, lowInclusive, high, highInclusive);
     }
 
     private static void flatten(Expression e, List<Expression> out) {

@@ -174,6 +174,34 @@ class QueryEngineIT {
     }
 
     @Test
+    void rangesOnTheRoutingColumnReachOnlyThePartitionsThatCanHoldThem() throws SQLException {
+        for (String sql : List.of(
+                "SELECT * FROM users WHERE id BETWEEN 3 AND 7",
+                "SELECT COUNT(*), SUM(karma) FROM users WHERE id > 10 AND id <= 14",
+                "SELECT COUNT(*) FROM tweets WHERE id >= 10 AND id < 14",
+                "SELECT * FROM nums WHERE id > 12 AND id <= 21",
+                "SELECT * FROM nums WHERE id < 5",
+                "SELECT * FROM nums WHERE 25 <= id",
+                "SELECT * FROM users WHERE id BETWEEN 9 AND 3",
+                "SELECT COUNT(*) FROM tweets WHERE id BETWEEN 1 AND 100000")) {
+            unordered(sql);
+        }
+        assertEquals(List.of("p1", "p2"), partitionsOf("SELECT * FROM nums WHERE id > 12 AND id <= 21"));
+        assertEquals(List.of("p0"), partitionsOf("SELECT * FROM nums WHERE id < 5"));
+        assertEquals(List.of("p0", "p1", "p2"), partitionsOf("SELECT COUNT(*) FROM tweets WHERE id BETWEEN 4 AND 6"));
+        assertEquals(1, partitionsOf("SELECT * FROM users WHERE id BETWEEN 9 AND 3").size(), "an empty range runs on one partition");
+    }
+
+    private List<String> partitionsOf(String sql) throws SQLException {
+        try (var st = lutra.createStatement(); var rs = st.executeQuery("EXPLAIN ROUTE " + sql)) {
+            var out = new ArrayList<String>();
+            while (rs.next()) if (!rs.getString(2).isEmpty()) out.add(rs.getString(2));
+            out.sort(null);
+            return out;
+        }
+    }
+
+    @Test
     void explainRouteShowsTheTreeAndTheShardSql() throws SQLException {
         var lines = rows(lutra, "EXPLAIN ROUTE SELECT author, COUNT(*) FROM tweets GROUP BY author ORDER BY 2 DESC LIMIT 3", true);
         String all = String.join("\n", lines);
