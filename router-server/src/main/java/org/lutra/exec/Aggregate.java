@@ -42,7 +42,7 @@ public final class Aggregate implements Operator {
     public record Aggregation(Kind kind, int column, int countColumn, int weight) {
         @Override
         public String toString() {
-            return kind + "(" + column + (countColumn >= 0 ? "/" + countColumn : "") + ")";
+            return kind + "(#" + column + (countColumn >= 0 ? " / #" + countColumn : "") + (weight >= 0 ? ", weight #" + weight : "") + ")";
         }
     }
 

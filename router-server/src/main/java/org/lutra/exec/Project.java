@@ -42,7 +42,7 @@ public final class Project implements Operator {
 
     @Override
     public String describe() {
-        return "Project columns " + Arrays.toString(columns) + (labels == null ? "" : " as " + labels);
+        return "Project " + Arrays.stream(columns).mapToObj(c -> "#" + c).toList() + (labels == null ? "" : " as " + labels);
     }
 
     @Override

@@ -11,6 +11,11 @@ public record SortKey(int column, boolean descending, int weightColumn) {
         return new SortKey(column, false, -1);
     }
 
+    @Override
+    public String toString() {
+        return "#" + column + (descending ? " DESC" : "") + (weightColumn >= 0 ? " (weight #" + weightColumn + ")" : "");
+    }
+
     public SortKey withWeight(int weightColumn) {
         return new SortKey(column, descending, weightColumn);
     }
