@@ -73,9 +73,31 @@ public final class Planner {
     public Planner(Catalog catalog, String database, int cacheSize) {
         this.catalog = catalog;
         this.database = database;
-        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).build();
+        this.cache = Caffeine.newBuilder().maximumSize(cacheSize).recordStats().build();
         int[] all = catalog.partitions().stream().mapToInt(org.lutra.catalog.Partition::id).toArray();
         this.NO_TABLE = new TableDef("(no table)", List.of(), new Partitioning.Replicated(all), "");
+    }
+
+    /** A plan and the parameters of one execution (the client's, with the literals the plan took out of the text). */
+    public record Bound(Plan plan, List<org.lutra.protocol.Value> params) {}
+
+    /**
+     * The plan for {@code sql} with {@code clientParams} bound: literals in WHERE, SET and VALUES
+     * become parameters first (see {@link Literals}), so statements that differ only in those
+     * literals share one cached plan.
+     */
+    public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+        Literals.Normalized normalized = Literals.normalize(sql);
+        if (clientParams.size() != normalized.clientParams()) {
+            throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
+                    + clientParams.size() + " were bound");
+        }
+        return new Bound(plan(normalized.text()), normalized.bind(clientParams));
+    }
+
+    /** Plan cache hits and misses since the router started. */
+    public com.github.benmanes.caffeine.cache.stats.CacheStats cacheStats() {
+        return cache.stats();
     }
 
     /** The plan for {@code sql}, from the cache or built now. Refusals are not cached. */

@@ -54,7 +54,8 @@ final class TransactionWorker implements AutoCloseable {
         if (cursors.size() >= MAX_OPEN_CURSORS) {
             throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
         }
-        var plan = planner.plan(request.getSql());
+        var bound = planner.bind(request.getSql(), request.getParamsList());
+        var plan = bound.plan();
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
@@ -64,7 +65,7 @@ final class TransactionWorker implements AutoCloseable {
         }
         var statement = transactions.statement();
         try {
-            var reply = reply(executor.execute(plan, request.getParamsList(), statement), request);
+            var reply = reply(executor.execute(plan, bound.params(), statement), request);
             statement.succeeded();
             return reply;
         } catch (SQLException | RuntimeException e) {

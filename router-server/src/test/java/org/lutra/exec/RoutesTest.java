@@ -123,6 +123,15 @@ class RoutesTest {
     }
 
     @Test
+    void statementsDifferingOnlyInWhereLiteralsShareAPlan() throws SQLException {
+        var one = planner.bind("SELECT * FROM users WHERE id = 1", List.of());
+        var two = planner.bind("SELECT * FROM users WHERE id = 2", List.of());
+        assertSame(one.plan(), two.plan());
+        assertEquals(List.of(i(2)), two.params());
+        assertEquals(Map.of(2, "SELECT * FROM users WHERE id = ? [2]"), route("SELECT * FROM users WHERE id = ?", i(2)));
+    }
+
+    @Test
     void planIsBuiltOncePerText() throws SQLException {
         assertSame(planner.plan("SELECT * FROM users WHERE id = ?"), planner.plan("SELECT * FROM users WHERE id = ?"));
     }
