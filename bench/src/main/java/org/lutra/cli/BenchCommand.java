@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lutra.cli.bench.QueryBench;
 import org.lutra.cli.bench.TxnBench;
 
 /** {@code ./lutra bench <workload> ...}: the benchmarks, one subcommand each. */
@@ -24,7 +25,8 @@ final class BenchCommand implements Command {
     /** The benchmarks, in the order the usage lists them. One line each. */
     List<Command> workloads() {
         return List.of(
-                new TxnBench(out, err)
+                new TxnBench(out, err),
+                new QueryBench(out, err)
         );
     }
 
@@ -35,7 +37,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query (./lutra bench help)";
     }
 
     @Override

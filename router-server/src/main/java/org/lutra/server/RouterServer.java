@@ -127,7 +127,7 @@ public final class RouterServer implements AutoCloseable {
         return sessions.size();
     }
 
-    Planner planner() {
+    public Planner planner() {
         return planner;
     }
 
