@@ -65,7 +65,7 @@ final class KeyFinder {
                     if (v == null) return null;
                     refs.add(v);
                 }
-                return new KeyMatch.In(refs, template(in, list, statement));
+                return new KeyMatch.In(refs, statement == null ? null : template(in, list, statement));
             }
         }
         return range(conjuncts);

@@ -191,18 +191,22 @@ public final class Planner {
             // no table: any one partition computes it; a replicated "table" of no rows stands in for routing
             return new Plan.Query(new Route(new Target(NO_TABLE, null), text, null), ParamCounter.count(text));
         }
-        if (!(select.getFromItem() instanceof Table from) || select.getJoins() != null && !select.getJoins().isEmpty()) {
-            throw PlanException.unsupported("joins or derived tables yet: a SELECT reads one table");
+        if (!(select.getFromItem() instanceof Table from)) {
+            throw PlanException.unsupported("derived tables (a subquery in FROM) yet");
         }
-        TableDef table = table(from);
+        Sources sources = select.getJoins() != null && !select.getJoins().isEmpty()
+                ? JoinPlacement.place(select, this::table)
+                : Sources.single(table(from), from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName()));
         text = select.toString();
         requireNoSubquery(text, 1);
         requireNoSessionState(text);
-        String alias = from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
-        KeyMatch keys = keys(table, from, select.getWhere(), select);
+        var driving = sources.drivingSource();
+        TableDef table = driving.table();
+        KeyMatch keys = table.partitioning() instanceof Partitioning.Replicated ? null
+                : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var target = new Target(table, keys);
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
-        boolean plain = plainRows(select);
+        boolean plain = !sources.isJoin() && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
         Operator scatter = null;
         PlanException refusal = null;
@@ -210,7 +214,7 @@ public final class Planner {
             if (WINDOW.matcher(stripQuoted(text)).find()) {
                 throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
             }
-            scatter = new ScatterPlanner(select, table, alias, target).build();
+            scatter = new ScatterPlanner(select, sources, target).build();
         } catch (PlanException e) {
             refusal = e;
         }

@@ -56,8 +56,7 @@ final class ScatterPlanner {
     static final int EXPRESSION_TEXT_LENGTH = 512;
 
     private final PlainSelect select;
-    private final TableDef table;
-    private final String alias;
+    private final Sources sources;
     private final Target target;
     private final List<SelectItem<?>> items;
     /** The select list's columns as the client sees them: one per expression, one per table column of a '*'. */
@@ -65,10 +64,9 @@ final class ScatterPlanner {
     private final List<String> visibleAliases = new ArrayList<>();
     private int hiddenCount;
 
-    ScatterPlanner(PlainSelect select, TableDef table, String alias, Target target) {
+    ScatterPlanner(PlainSelect select, Sources sources, Target target) {
         this.select = select;
-        this.table = table;
-        this.alias = alias;
+        this.sources = sources;
         this.target = target;
         this.items = new ArrayList<>(select.getSelectItems());
     }
@@ -77,9 +75,9 @@ final class ScatterPlanner {
         refuseUnmergeable();
         for (var item : items) {
             Object e = item.getExpression();
-            if (e instanceof AllColumns && !(e instanceof AllTableColumns) || e instanceof AllTableColumns) {
-                for (ColumnDef c : table.columns()) {
-                    visible.add(new Column(quote(c.name())));
+            if (e instanceof AllColumns || e instanceof AllTableColumns) {
+                for (Column c : starColumns(e)) {
+                    visible.add(c);
                     visibleAliases.add(null);
                 }
             } else {
@@ -114,10 +112,19 @@ final class ScatterPlanner {
         return project(root);
     }
 
+    /** The columns a {@code *} or {@code t.*} item stands for. */
+    private List<Column> starColumns(Object e) throws PlanException {
+        if (e instanceof AllTableColumns t) {
+            var columns = sources.star(KeyFinder.unquote(t.getTable().getName()));
+            if (columns == null) throw new PlanException("42S02", 1051, "Unknown table '" + t.getTable().getName() + "'");
+            return columns;
+        }
+        return sources.star();
+    }
+
     /** GROUP BY / DISTINCT whose keys include the routing column: no group spans two partitions. */
     private boolean partitionLocalGroups() throws PlanException {
-        String routing = table.partitioning().column();
-        if (routing == null || select.getHaving() != null && select.getGroupBy() == null) return false;
+        if (target.table().partitioning().column() == null || select.getHaving() != null && select.getGroupBy() == null) return false;
         List<Expression> keys = new ArrayList<>();
         if (select.getGroupBy() != null) {
             for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(resolveReference((Expression) g));
@@ -127,7 +134,7 @@ final class ScatterPlanner {
             return false;
         }
         for (Expression k : keys) {
-            if (k instanceof Column c && isOwnColumn(c) && KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(routing)) return true;
+            if (k instanceof Column c && sources.isRoutingColumn(c)) return true;
         }
         return false;
     }
@@ -353,7 +360,7 @@ final class ScatterPlanner {
     }
 
     /** Puts {@code partial} where the client's aggregate {@code original} was (labelled as the client wrote it), or appends it hidden. */
-    private void place(boolean inPlace, int column, Expression partial, Function original) {
+    private void place(boolean inPlace, int column, Expression partial, Function original) throws PlanException {
         if (!inPlace) {
             hidden(partial);
             return;
@@ -366,11 +373,11 @@ final class ScatterPlanner {
         }
     }
 
-    private SelectItem<Expression> itemAt(int column) {
+    private SelectItem<Expression> itemAt(int column) throws PlanException {
         int at = 0;
         for (var item : select.getSelectItems()) {
-            if (item.getExpression() instanceof AllColumns) {
-                at += table.columns().size();
+            if (item.getExpression() instanceof AllColumns || item.getExpression() instanceof AllTableColumns) {
+                at += starColumns(item.getExpression()).size();
                 continue;
             }
             if (at == column) {
@@ -420,15 +427,11 @@ final class ScatterPlanner {
 
     private boolean same(Expression a, Expression b) {
         if (a instanceof Column x && b instanceof Column y) {
-            return isOwnColumn(x) && isOwnColumn(y) && KeyFinder.unquote(x.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(y.getColumnName()));
+            var sx = sources.sourceOf(x);
+            return sx != null && sx == sources.sourceOf(y)
+                    && KeyFinder.unquote(x.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(y.getColumnName()));
         }
         return a.toString().equalsIgnoreCase(b.toString());
-    }
-
-    private boolean isOwnColumn(Column c) {
-        if (c.getTable() == null || c.getTable().getName() == null) return true;
-        String q = KeyFinder.unquote(c.getTable().getName());
-        return q.equalsIgnoreCase(table.name()) || alias != null && q.equalsIgnoreCase(alias);
     }
 
     /** The expression whose value column {@code column} holds. */
@@ -476,8 +479,8 @@ final class ScatterPlanner {
                 && f.getParameters() != null && f.getParameters().size() == 1) {
             return knownNotText((Expression) f.getParameters().getFirst());
         }
-        if (!(e instanceof Column c) || !isOwnColumn(c)) return false;
-        ColumnDef def = table.column(KeyFinder.unquote(c.getColumnName()));
+        if (!(e instanceof Column c)) return false;
+        ColumnDef def = sources.columnOf(c);
         if (def == null) return false;
         String type = def.typeName().toUpperCase(Locale.ROOT).replace(" ", "");
         return type.matches("(TINY|SMALL|MEDIUM|BIG)?INT(EGER)?\\b.*|(TINY|SMALL|MEDIUM|BIG)?INT\\(.*|DECIMAL.*|NUMERIC.*|DEC\\b.*|FLOAT.*|DOUBLE.*|REAL.*"
@@ -486,8 +489,8 @@ final class ScatterPlanner {
 
     /** The declared length of a CHAR/VARCHAR column, else {@link #EXPRESSION_TEXT_LENGTH}. */
     private int textLength(Expression e) {
-        if (e instanceof Column c && isOwnColumn(c)) {
-            ColumnDef def = table.column(KeyFinder.unquote(c.getColumnName()));
+        if (e instanceof Column c) {
+            ColumnDef def = sources.columnOf(c);
             if (def != null) {
                 var m = java.util.regex.Pattern.compile("(?i)^\\s*(?:NATIONAL\\s+)?(?:VAR)?CHAR(?:ACTER)?\\s*\\(\\s*(\\d+)").matcher(def.typeName());
                 if (m.find()) return Math.max(1, Integer.parseInt(m.group(1)));
@@ -531,8 +534,9 @@ final class ScatterPlanner {
     }
 
     private Route route() {
+        var driving = sources.drivingSource();
         KeyMatch keys = target.keys() == null ? null
-                : new KeyFinder(table.partitioning().column(), table.name(), alias).find(select.getWhere(), select);
+                : new KeyFinder(driving.table().partitioning().column(), driving.table().name(), driving.alias()).find(select.getWhere(), select);
         return new Route(target, select.toString(), keys instanceof KeyMatch.In in ? in.template() : null);
     }
 
@@ -566,6 +570,6 @@ final class ScatterPlanner {
     }
 
     private static String quote(String name) {
-        return "`" + name.replace("`", "``") + "`";
+        return Sources.quote(name);
     }
 }

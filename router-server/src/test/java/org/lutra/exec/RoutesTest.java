@@ -91,7 +91,7 @@ class RoutesTest {
 
     @Test
     void refusesWhatItCannotRunCorrectly() {
-        assertRefused("0A000", "SELECT * FROM users u JOIN followers f ON f.source = u.id");
+        assertRefused("0A000", "SELECT * FROM users u JOIN followers f ON f.destination = u.id");
         assertRefused("0A000", "UPDATE users SET id = 5 WHERE id = 4");
         assertRefused("0A000", "SELECT * FROM users WHERE id IN (SELECT source FROM followers)");
         assertRefused("0A000", "INSERT INTO users (name) VALUES ('no id')");

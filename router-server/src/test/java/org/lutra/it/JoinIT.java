@@ -1,0 +1,120 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Joins the placement lets each partition run on its own rows — SAME AS tables on their routing
+ * columns, hash tables on the same partitions by their keys, any table with replicated ones —
+ * compared with one plain database holding the same rows; and the joins it refuses.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JoinIT {
+    static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) COLLATE utf8mb4_general_ci, country CHAR(2))
+              PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id);
+            CREATE TABLE followers (source INT NOT NULL, destination INT NOT NULL, PRIMARY KEY (source, destination))
+              PARTITION BY lookup(source) SAME AS users;
+            CREATE TABLE orders (id INT PRIMARY KEY, user_id INT, total DECIMAL(8,2)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE invoices (id INT PRIMARY KEY, paid TINYINT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE country (code CHAR(2) PRIMARY KEY, name VARCHAR(32)) REPLICATED;
+            CREATE TABLE currency (code CHAR(2) PRIMARY KEY, symbol VARCHAR(4)) REPLICATED;
+            """;
+
+    TestRouter router;
+    Connection lutra;
+    Connection reference;
+    String refDb;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        router = new TestRouter(shards, "joinit", SCHEMA);
+        lutra = router.connect();
+        refDb = router.database + "_ref";
+        try (var c = shards.connect(0); var st = c.createStatement()) {
+            st.execute("CREATE DATABASE `" + refDb + "`");
+        }
+        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
+        for (var t : router.server.catalog().tables()) reference.createStatement().execute(t.ddl());
+        both("INSERT INTO country VALUES ('CH', 'Switzerland'), ('DE', 'Germany'), ('FR', 'France')");
+        both("INSERT INTO currency VALUES ('CH', 'CHF'), ('DE', 'EUR')");
+        String[] countries = {"'CH'", "'DE'", "'FR'", "'IT'", "NULL"};
+        for (int id = 1; id <= 40; id++) {
+            both("INSERT INTO users VALUES (" + id + ", '" + (id % 2 == 0 ? "Ann" : "bob") + id % 5 + "', " + countries[id % 5] + ")");
+        }
+        for (int i = 1; i <= 60; i++) both("INSERT INTO followers VALUES (" + (i % 23 + 1) + ", " + (i % 40 + 1) + ")");
+        for (int id = 1; id <= 50; id++) both("INSERT INTO orders VALUES (" + id + ", " + (id % 45 + 1) + ", " + (id * 13 % 97) + ".25)");
+        for (int id = 1; id <= 50; id += 2) both("INSERT INTO invoices VALUES (" + id + ", " + (id % 3 == 0 ? 1 : 0) + ")");
+    }
+
+    @AfterAll
+    void stop(Shards shards) throws Exception {
+        if (lutra != null) lutra.close();
+        if (reference != null) reference.close();
+        try (var c = shards.connect(0); var st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
+        }
+        if (router != null) router.close();
+    }
+
+    @Test
+    void coLocatedJoinsRunOnEachPartition() throws SQLException {
+        for (String sql : List.of(
+                "SELECT u.id, u.name, f.destination FROM users u JOIN followers f ON f.source = u.id",
+                "SELECT u.id, f.destination FROM users u JOIN followers f ON f.source = u.id WHERE u.id = 7",
+                "SELECT * FROM users u JOIN followers f ON f.source = u.id WHERE f.source IN (1, 2, 3, 30)",
+                "SELECT u.id, f.destination FROM users u LEFT JOIN followers f ON f.source = u.id",
+                "SELECT u.id, COUNT(f.destination) FROM users u LEFT JOIN followers f ON u.id = f.source GROUP BY u.id",
+                "SELECT COUNT(*) FROM users u, followers f WHERE u.id = f.source",
+                "SELECT f.destination, COUNT(*) FROM users u JOIN followers f ON f.source = u.id GROUP BY f.destination",
+                "SELECT o.id, o.total, i.paid FROM orders o JOIN invoices i ON i.id = o.id",
+                "SELECT o.id, i.paid FROM orders o LEFT JOIN invoices i ON o.id = i.id WHERE o.total > 30",
+                "SELECT o.id FROM orders o JOIN invoices i USING (id)",
+                "SELECT u.id, c.name FROM users u JOIN country c ON c.code = u.country",
+                "SELECT u.id, c.name FROM users u LEFT JOIN country c ON c.code = u.country",
+                "SELECT c.name, COUNT(*), MAX(u.name) FROM users u JOIN country c ON c.code = u.country GROUP BY c.name",
+                "SELECT c.code, cu.symbol FROM country c JOIN currency cu ON cu.code = c.code",
+                "SELECT c.code, cu.symbol FROM country c LEFT JOIN currency cu ON cu.code = c.code",
+                "SELECT u.id, c.name, cu.symbol FROM users u JOIN country c ON c.code = u.country LEFT JOIN currency cu ON cu.code = c.code WHERE u.id BETWEEN 3 AND 9")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, false), QueryEngineIT.rows(lutra, sql, false), sql);
+        }
+        for (String sql : List.of(
+                "SELECT u.id, f.destination FROM users u JOIN followers f ON f.source = u.id ORDER BY u.id, f.destination LIMIT 7",
+                "SELECT u.name, f.destination FROM users u JOIN followers f ON f.source = u.id ORDER BY u.name DESC, u.id, f.destination",
+                "SELECT c.name, COUNT(*) AS n FROM users u JOIN country c ON c.code = u.country GROUP BY c.name ORDER BY n DESC, c.name",
+                "SELECT * FROM orders o JOIN invoices i ON o.id = i.id ORDER BY o.total DESC, o.id LIMIT 3 OFFSET 2")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, true), QueryEngineIT.rows(lutra, sql, true), sql);
+        }
+    }
+
+    @Test
+    void joinsAcrossPartitionsAreRefused() {
+        for (String sql : List.of(
+                "SELECT * FROM users u JOIN followers f ON f.destination = u.id",
+                "SELECT * FROM users u JOIN orders o ON o.user_id = u.id",
+                "SELECT * FROM orders o JOIN invoices i ON i.paid = o.id",
+                "SELECT * FROM orders o, invoices i",
+                "SELECT * FROM country c LEFT JOIN users u ON u.country = c.code",
+                "SELECT * FROM users u JOIN (SELECT * FROM orders) o ON o.id = u.id")) {
+            var e = assertThrows(SQLException.class, () -> QueryEngineIT.rows(lutra, sql, false), sql);
+            assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+        }
+    }
+
+    private void both(String sql) throws SQLException {
+        assertEquals(reference.createStatement().executeUpdate(sql), lutra.createStatement().executeUpdate(sql), sql);
+    }
+}
