@@ -58,6 +58,10 @@ public final class Values {
         return v.getKindCase() == Value.KindCase.IS_NULL || v.getKindCase() == Value.KindCase.KIND_NOT_SET;
     }
 
+    public static boolean isNumeric(Value v) {
+        return isNumber(v);
+    }
+
     static boolean isNumber(Value v) {
         return switch (v.getKindCase()) {
             case INT_VALUE, DECIMAL_VALUE, DOUBLE_VALUE, FLOAT_VALUE, BOOL_VALUE -> true;

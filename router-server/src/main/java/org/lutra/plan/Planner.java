@@ -134,7 +134,10 @@ public final class Planner {
         }
         return switch (statement) {
             case PlainSelect select -> select(select, sql);
-            case Select other -> throw PlanException.unsupported("UNION, WITH and other compound SELECTs yet");
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
+            case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
+                    && p.getOrderByElements() == null && p.getLimit() == null -> select(inner, sql);
+            case Select other -> throw PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet");
             case Insert insert -> insert(insert);
             case Update update -> update(update);
             case Delete delete -> delete(delete);

@@ -161,6 +161,26 @@ class QueryEngineIT {
     }
 
     @Test
+    void unionsMergeTheirBranches() throws SQLException {
+        for (String sql : List.of(
+                "SELECT id FROM users WHERE id < 5 UNION ALL SELECT id FROM tweets WHERE id < 8",
+                "SELECT author FROM tweets UNION SELECT id FROM users",
+                "SELECT city FROM users UNION ALL SELECT city FROM users WHERE id = 3",
+                "SELECT author, likes FROM tweets WHERE id < 30 UNION SELECT author, likes FROM tweets WHERE id > 120",
+                "(SELECT id FROM users WHERE id = 2) UNION ALL (SELECT id FROM users WHERE id = 2)",
+                "SELECT COUNT(*) FROM users UNION ALL SELECT COUNT(*) FROM tweets")) {
+            unordered(sql);
+        }
+        ordered("SELECT id, name FROM users WHERE id < 10 UNION SELECT id, body FROM tweets WHERE id < 10 ORDER BY 2, 1");
+        ordered("SELECT id AS x FROM users UNION SELECT id FROM tweets ORDER BY x DESC LIMIT 5");
+        ordered("SELECT likes FROM tweets UNION ALL SELECT v FROM nums ORDER BY likes LIMIT 4 OFFSET 3");
+        unorderedFolded("SELECT city FROM users UNION SELECT city FROM users");
+        unorderedFolded("SELECT body FROM tweets UNION SELECT name FROM users");
+        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT id FROM users UNION SELECT name FROM users", false));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
                 "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users",

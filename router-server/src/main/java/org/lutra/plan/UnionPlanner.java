@@ -1,0 +1,139 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperation;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
+import org.lutra.exec.Limit;
+import org.lutra.exec.Operator;
+import org.lutra.exec.Project;
+import org.lutra.exec.Sort;
+import org.lutra.exec.Union;
+import org.lutra.merge.SortKey;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plans {@code SELECT ... UNION [ALL] SELECT ...}: every branch gets its own plan (one partition
+ * or several, as it needs), a {@link Union} runs them in turn, and an ORDER BY / LIMIT on the
+ * whole union is applied by the router. For UNION (distinct) and for ORDER BY, each branch also
+ * returns {@code WEIGHT_STRING(item AS CHAR(512))} per select item, so text is deduplicated and
+ * ordered in its own collation.
+ */
+final class UnionPlanner {
+    /** Plans one branch: a plain SELECT, through the planner's usual path. */
+    interface BranchPlanner {
+        Plan.Query plan(PlainSelect select) throws PlanException;
+    }
+
+    private UnionPlanner() {}
+
+    static Plan.Query plan(SetOperationList list, BranchPlanner branches) throws PlanException {
+        boolean distinct = false;
+        boolean all = false;
+        for (SetOperation op : list.getOperations()) {
+            if (!(op instanceof UnionOp)) throw PlanException.unsupported(op + " (only UNION and UNION ALL)");
+            if (op.isAll()) all = true; else distinct = true;
+        }
+        if (distinct && all) throw PlanException.unsupported("UNION and UNION ALL mixed in one statement yet");
+        if (list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) throw PlanException.unsupported("WITH (common table expressions) yet");
+        boolean ordered = list.getOrderByElements() != null && !list.getOrderByElements().isEmpty();
+        boolean weighted = distinct || ordered;
+        var plans = new ArrayList<Operator>();
+        var paramCounts = new ArrayList<Integer>();
+        int visible = -1;
+        List<String> names = null;
+        for (Select branch : list.getSelects()) {
+            PlainSelect select = plainOf(branch);
+            if (weighted) {
+                int n = select.getSelectItems().size();
+                if (visible >= 0 && n != visible) {
+                    throw new PlanException("21000", 1222, "The used SELECT statements have a different number of columns");
+                }
+                visible = n;
+                if (names == null) names = names(select);
+                addWeights(select);
+            }
+            Plan.Query q = branches.plan(select);
+            plans.add(q.root());
+            paramCounts.add(q.paramCount());
+        }
+        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct, weighted ? visible : -1);
+        if (ordered) {
+            var keys = new ArrayList<SortKey>();
+            for (OrderByElement o : list.getOrderByElements()) {
+                int column = column(o.getExpression(), names, visible);
+                keys.add(new SortKey(column, !o.isAsc(), visible + column));
+            }
+            root = new Sort(root, keys);
+        }
+        if (list.getLimit() != null || list.getOffset() != null) {
+            var limit = list.getLimit();
+            Expression offset = limit != null && limit.getOffset() != null ? limit.getOffset() : list.getOffset() != null ? list.getOffset().getOffset() : null;
+            if (limit == null || !(limit.getRowCount() instanceof LongValue count) || offset != null && !(offset instanceof LongValue)) {
+                throw PlanException.unsupported("LIMIT with parameters or OFFSET alone on a UNION yet");
+            }
+            root = new Limit(root, offset == null ? 0 : ((LongValue) offset).getValue(), count.getValue());
+        }
+        if (weighted) {
+            int[] keep = new int[visible];
+            for (int i = 0; i < visible; i++) keep[i] = i;
+            root = new Project(root, keep, null);
+        }
+        int params = paramCounts.stream().mapToInt(Integer::intValue).sum();
+        return new Plan.Query(root, params);
+    }
+
+    private static PlainSelect plainOf(Select branch) throws PlanException {
+        if (branch instanceof PlainSelect p) return p;
+        if (branch instanceof ParenthesedSelect p && p.getSelect() instanceof PlainSelect inner) {
+            if (p.getOrderByElements() != null || p.getLimit() != null) {
+                throw PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized UNION branch yet");
+            }
+            return inner;
+        }
+        throw PlanException.unsupported("nested set operations in a UNION yet (" + branch + ")");
+    }
+
+    /** The label each select item of the first branch gives its column: its alias, else a column's name, else its text. */
+    private static List<String> names(PlainSelect select) {
+        var out = new ArrayList<String>();
+        for (var item : select.getSelectItems()) {
+            if (item.getAlias() != null) out.add(KeyFinder.unquote(item.getAlias().getName()));
+            else if (item.getExpression() instanceof Column c) out.add(KeyFinder.unquote(c.getColumnName()));
+            else out.add(String.valueOf(item.getExpression()));
+        }
+        return out;
+    }
+
+    private static void addWeights(PlainSelect select) throws PlanException {
+        var weights = new ArrayList<Expression>();
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof AllColumns) {
+                throw PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns");
+            }
+            weights.add(new Column("WEIGHT_STRING(" + item.getExpression() + " AS CHAR(" + ScatterPlanner.EXPRESSION_TEXT_LENGTH + "))"));
+        }
+        for (Expression w : weights) select.addSelectItems(w);
+    }
+
+    private static int column(Expression e, List<String> names, int visible) throws PlanException {
+        if (e instanceof LongValue p) {
+            if (p.getValue() < 1 || p.getValue() > visible) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in 'order clause'");
+            return (int) p.getValue() - 1;
+        }
+        if (e instanceof Column c && c.getTable() == null) {
+            String name = KeyFinder.unquote(c.getColumnName());
+            for (int i = 0; i < names.size(); i++) if (names.get(i).equalsIgnoreCase(name)) return i;
+        }
+        throw PlanException.unsupported("ORDER BY on a UNION by anything but a position or a column name of the first SELECT (" + e + ")");
+    }
+}
