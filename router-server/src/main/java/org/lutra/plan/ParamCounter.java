@@ -1,8 +1,12 @@
 package org.lutra.plan;
 
 /** Counts JDBC '?' placeholders in deparsed SQL, skipping quoted strings and identifiers. */
-final class ParamCounter {
+public final class ParamCounter {
     private ParamCounter() {}
+
+    public static int countOf(String sql) {
+        return count(sql);
+    }
 
     static int count(String sql) {
         int n = 0;

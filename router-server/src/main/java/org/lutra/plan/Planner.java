@@ -187,6 +187,10 @@ public final class Planner {
     }
 
     private Plan select(PlainSelect select, String sql) throws PlanException {
+        if (SubqueryPlanner.hasWhereSubquery(select)) {
+            if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
+            return SubqueryPlanner.plan(select, catalog, this::subquery, outer -> ((Plan.Query) plan(outer)).root());
+        }
         String text = select.toString();
         if (select.getFromItem() == null) {
             requireNoSubquery(text, 1);
@@ -222,6 +226,15 @@ public final class Planner {
             refusal = e;
         }
         return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
+    }
+
+    /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */
+    private Plan.Query subquery(Select select) throws PlanException {
+        return switch (select) {
+            case PlainSelect p -> (Plan.Query) select(p, p.toString());
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, branch.toString()));
+            default -> throw PlanException.unsupported("this kind of subquery yet (" + select + ")");
+        };
     }
 
     /** Rows that simply concatenate across partitions: nothing to sort, group, count or skip. */
@@ -360,7 +373,7 @@ public final class Planner {
      * Subqueries could read other tables or other partitions' rows: refuse them for now. A SELECT
      * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
      */
-    private static void requireNoSubquery(String sql, int own) throws PlanException {
+    static void requireNoSubquery(String sql, int own) throws PlanException {
         var m = SELECT_WORD.matcher(stripQuoted(sql));
         int n = 0;
         while (m.find()) n++;

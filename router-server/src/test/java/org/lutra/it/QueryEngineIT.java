@@ -181,6 +181,32 @@ class QueryEngineIT {
     }
 
     @Test
+    void uncorrelatedSubqueriesRunFirstAndBindTheirValues() throws SQLException {
+        for (String sql : List.of(
+                "SELECT * FROM users WHERE id IN (SELECT author FROM tweets WHERE likes > 10)",
+                "SELECT id FROM users WHERE id NOT IN (SELECT author FROM tweets WHERE likes > 10)",
+                "SELECT id FROM users WHERE id NOT IN (SELECT author FROM tweets)",
+                "SELECT id FROM users WHERE id IN (SELECT author FROM tweets WHERE likes > 1000)",
+                "SELECT id FROM users WHERE id NOT IN (SELECT author FROM tweets WHERE likes > 1000)",
+                "SELECT COUNT(*) FROM tweets WHERE author IN (SELECT id FROM users WHERE karma > 50)",
+                "SELECT id FROM users WHERE EXISTS (SELECT 1 FROM tweets WHERE likes = 12)",
+                "SELECT id FROM users WHERE NOT EXISTS (SELECT 1 FROM tweets WHERE likes = 1000)",
+                "SELECT id FROM users WHERE karma > (SELECT AVG(karma) FROM users)",
+                "SELECT id FROM users WHERE karma = (SELECT MAX(karma) FROM users WHERE id > 1000)",
+                "SELECT id FROM tweets WHERE author = (SELECT MIN(id) FROM users) AND likes IN (SELECT v FROM nums)",
+                "SELECT id FROM users WHERE id IN (SELECT author FROM tweets WHERE id < 20 UNION SELECT v FROM nums)")) {
+            unordered(sql);
+        }
+        ordered("SELECT id, karma FROM users WHERE id IN (SELECT author FROM tweets WHERE likes >= 11) ORDER BY karma DESC, id LIMIT 5");
+        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT id FROM users WHERE karma = (SELECT karma FROM users)", false));
+        assertEquals("21000", e.getSQLState(), e.getMessage());
+        assertEquals(1242, e.getErrorCode());
+        var correlated = assertThrows(SQLException.class,
+                () -> rows(lutra, "SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)", false));
+        assertEquals("0A000", correlated.getSQLState(), correlated.getMessage());
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
                 "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users",
