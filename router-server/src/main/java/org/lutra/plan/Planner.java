@@ -228,9 +228,23 @@ public final class Planner {
         return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
     }
 
+    /**
+     * {@code part} as a statement of its own: parsed again from its text, so that its '?' are
+     * numbered from 1 (JSQLParser numbers them across the whole statement, and a part runs with
+     * its own slice of the parameters).
+     */
+    @SuppressWarnings("unchecked")
+    static <T extends Select> T alone(T part) throws PlanException {
+        try {
+            return (T) CCJSqlParserUtil.parse(part.toString());
+        } catch (JSQLParserException e) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
+        }
+    }
+
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */
     private Plan.Query subquery(Select select) throws PlanException {
-        return switch (select) {
+        return switch (alone(select)) {
             case PlainSelect p -> (Plan.Query) select(p, p.toString());
             case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, branch.toString()));
             default -> throw PlanException.unsupported("this kind of subquery yet (" + select + ")");

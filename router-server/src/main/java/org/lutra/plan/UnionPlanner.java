@@ -92,13 +92,14 @@ final class UnionPlanner {
         return new Plan.Query(root, params);
     }
 
+    /** The branch as a SELECT of its own (its '?' numbered from 1: it runs with its own slice of the parameters). */
     private static PlainSelect plainOf(Select branch) throws PlanException {
-        if (branch instanceof PlainSelect p) return p;
+        if (branch instanceof PlainSelect p) return Planner.alone(p);
         if (branch instanceof ParenthesedSelect p && p.getSelect() instanceof PlainSelect inner) {
             if (p.getOrderByElements() != null || p.getLimit() != null) {
                 throw PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized UNION branch yet");
             }
-            return inner;
+            return Planner.alone(inner);
         }
         throw PlanException.unsupported("nested set operations in a UNION yet (" + branch + ")");
     }
