@@ -9,3 +9,10 @@ SELECT * FROM t_range WHERE id = 4500
 -- session functions ran on a pooled connection of partition 0
 SELECT LAST_INSERT_ID()
 SELECT DATABASE()
+-- result labels were the re-printed expression ('abs(a - 5)'), not the text the client wrote
+SELECT abs(a-5), a+1, COALESCE(a,-1) FROM t_hash WHERE id = 3
+SELECT abs(a-5), COUNT(*) FROM t_hash GROUP BY abs(a-5)
+-- a TINYINT(1) holding 5 read back as 1 (checked value by value in ValuesIT)
+SELECT * FROM t_range WHERE id IN (3, 30, 60)
+-- MIN/MAX of a numeric expression compared the (NULL) weight strings instead of the values
+SELECT MIN(a + 1), MAX(b * 2), MAX(abs(a-5)) FROM t_hash

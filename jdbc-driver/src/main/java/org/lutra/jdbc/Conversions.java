@@ -127,6 +127,11 @@ final class Conversions {
         return d == null ? null : d.setScale(0, RoundingMode.DOWN).toBigIntegerExact();
     }
 
+    /** A YEAR as Connector/J dates it: two-digit years (MySQL's 0000 included) are 2000-2069 or 1970-1999. */
+    static int year(long year) {
+        return (int) (year < 70 ? year + 2000 : year < 100 ? year + 1900 : year);
+    }
+
     static boolean getBoolean(Value v) throws SQLException {
         return switch (v.getKindCase()) {
             case IS_NULL, KIND_NOT_SET -> false;
@@ -188,9 +193,12 @@ final class Conversions {
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
                  Types.CLOB, Types.NCLOB -> getString(v);
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> getBytes(v);
-            case Types.DATE -> java.sql.Date.valueOf(getLocalDate(v));
+            case Types.DATE -> v.getKindCase() == Value.KindCase.INT_VALUE && c.getNativeType().equalsIgnoreCase("YEAR")
+                    ? java.sql.Date.valueOf(LocalDate.of(year(v.getIntValue()), 1, 1)) : java.sql.Date.valueOf(getLocalDate(v));
             case Types.TIME -> java.sql.Time.valueOf(getLocalTime(v));
-            case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> java.sql.Timestamp.valueOf(getLocalDateTime(v));
+            // Connector/J: DATETIME as LocalDateTime, TIMESTAMP as java.sql.Timestamp
+            case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> c.getNativeType().equalsIgnoreCase("DATETIME")
+                    ? getLocalDateTime(v) : java.sql.Timestamp.valueOf(getLocalDateTime(v));
             default -> byKind(v);
         };
     }
@@ -226,7 +234,8 @@ final class Conversions {
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> "[B";
             case Types.DATE -> java.sql.Date.class.getName();
             case Types.TIME -> java.sql.Time.class.getName();
-            case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> java.sql.Timestamp.class.getName();
+            case Types.TIMESTAMP, Types.TIMESTAMP_WITH_TIMEZONE -> c.getNativeType().equalsIgnoreCase("DATETIME")
+                    ? java.time.LocalDateTime.class.getName() : java.sql.Timestamp.class.getName();
             default -> Object.class.getName();
         };
     }

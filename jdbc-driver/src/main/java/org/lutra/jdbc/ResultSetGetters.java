@@ -45,6 +45,20 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
         return v;
     }
 
+    /**
+     * The value as the text and number getters see it: a MySQL BIT column's bytes are an unsigned
+     * big-endian number (Connector/J's getString of BIT(8) b'10100101' is "165").
+     */
+    private Value number(int column) throws SQLException {
+        Value v = value(column);
+        if (v.getKindCase() == Value.KindCase.BYTES_VALUE && column(column).getNativeType().equalsIgnoreCase("BIT")) {
+            var n = new BigInteger(1, v.getBytesValue().toByteArray());
+            return n.bitLength() < 64 ? Value.newBuilder().setIntValue(n.longValue()).build()
+                    : Value.newBuilder().setDecimalValue(n.toString()).build();
+        }
+        return v;
+    }
+
     @Override
     public boolean wasNull() throws SQLException {
         return wasNull;
@@ -54,47 +68,51 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
 
     @Override
     public String getString(int i) throws SQLException {
-        return Conversions.getString(value(i));
+        Value v = number(i);
+        if (v.getKindCase() == Value.KindCase.INT_VALUE && column(i).getNativeType().equalsIgnoreCase("YEAR")) {
+            return String.format("%04d-01-01", Conversions.year(v.getIntValue())); // Connector/J's YEAR as a DATE
+        }
+        return Conversions.getString(v);
     }
 
     @Override
     public boolean getBoolean(int i) throws SQLException {
-        return Conversions.getBoolean(value(i));
+        return Conversions.getBoolean(number(i));
     }
 
     @Override
     public byte getByte(int i) throws SQLException {
-        return Conversions.getByte(value(i));
+        return Conversions.getByte(number(i));
     }
 
     @Override
     public short getShort(int i) throws SQLException {
-        return Conversions.getShort(value(i));
+        return Conversions.getShort(number(i));
     }
 
     @Override
     public int getInt(int i) throws SQLException {
-        return Conversions.getInt(value(i));
+        return Conversions.getInt(number(i));
     }
 
     @Override
     public long getLong(int i) throws SQLException {
-        return Conversions.getLong(value(i));
+        return Conversions.getLong(number(i));
     }
 
     @Override
     public float getFloat(int i) throws SQLException {
-        return Conversions.getFloat(value(i));
+        return Conversions.getFloat(number(i));
     }
 
     @Override
     public double getDouble(int i) throws SQLException {
-        return Conversions.getDouble(value(i));
+        return Conversions.getDouble(number(i));
     }
 
     @Override
     public BigDecimal getBigDecimal(int i) throws SQLException {
-        return Conversions.getBigDecimal(value(i));
+        return Conversions.getBigDecimal(number(i));
     }
 
     @Override
@@ -106,7 +124,17 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
 
     @Override
     public byte[] getBytes(int i) throws SQLException {
-        return Conversions.getBytes(value(i));
+        Value v = value(i);
+        Column c = column(i);
+        if (v.getKindCase() == Value.KindCase.INT_VALUE && c.getJdbcType() == java.sql.Types.BIT && c.getNativeType().equalsIgnoreCase("BIT")) {
+            // BIT(1) travels as its number; MySQL's bytes for it are the bit pattern, one byte per 8 bits
+            int width = Math.max(1, (c.getPrecision() + 7) / 8);
+            byte[] out = new byte[width];
+            long bits = v.getIntValue();
+            for (int k = width - 1; k >= 0; k--, bits >>>= 8) out[k] = (byte) bits;
+            return out;
+        }
+        return Conversions.getBytes(v);
     }
 
     @Override

@@ -66,10 +66,16 @@ public final class Aggregate implements Operator {
             var columns = rows.columns();
             var groups = RowOrder.of(groupKeys, columns, "GROUP BY");
             var distinct = distinctKey == null ? null : RowOrder.of(List.of(distinctKey), columns, "DISTINCT aggregates");
+            // MIN/MAX compare by weight string only where the value is text: a numeric expression's weight is NULL
+            var effective = new ArrayList<Aggregation>(aggregations.size());
             for (var a : aggregations) {
-                if ((a.kind() == Kind.MIN || a.kind() == Kind.MAX)) RowOrder.of(List.of(new SortKey(a.column(), false, a.weight())), columns, a.kind().name());
+                if (a.kind() == Kind.MIN || a.kind() == Kind.MAX) {
+                    RowOrder.of(List.of(new SortKey(a.column(), false, a.weight())), columns, a.kind().name());
+                    if (a.weight() >= 0 && !Values.needsWeight(columns.get(a.column()))) a = new Aggregation(a.kind(), a.column(), a.countColumn(), -1);
+                }
+                effective.add(a);
             }
-            return new Grouped(rows, outputColumns(columns), groups, distinct);
+            return new Grouped(rows, outputColumns(columns), groups, distinct, effective);
         } catch (SQLException | RuntimeException e) {
             rows.close();
             throw e;
@@ -81,7 +87,8 @@ public final class Aggregate implements Operator {
         for (var a : aggregations) {
             Column c = in.get(a.column());
             switch (a.kind()) {
-                case COUNT, COUNT_DISTINCT -> out.set(a.column(), c.toBuilder().setJdbcType(Types.BIGINT).setTypeName("BIGINT").build());
+                case COUNT, COUNT_DISTINCT -> out.set(a.column(), c.toBuilder().setJdbcType(Types.BIGINT).setTypeName("BIGINT")
+                        .setSigned(true).setScale(0).setPrecision(21).setDisplaySize(21).setNativeType("BIGINT").build());
                 case AVG, AVG_DISTINCT -> out.set(a.column(), isApproximate(c) ? c
                         : c.toBuilder().setJdbcType(Types.DECIMAL).setTypeName("DECIMAL").setScale(c.getScale() + 4)
                           .setPrecision(c.getPrecision() + 4).build());
@@ -113,12 +120,14 @@ public final class Aggregate implements Operator {
         private final List<Column> columns;
         private final RowOrder groups;
         private final RowOrder distinct;
+        private final List<Aggregation> aggregations;
         private Row pending;
         private boolean started;
         private boolean emittedAny;
         private boolean done;
 
-        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct) {
+        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct, List<Aggregation> aggregations) {
+            this.aggregations = aggregations;
             this.input = input;
             this.columns = columns;
             this.groups = groups;

@@ -54,7 +54,13 @@ public final class ValueCodec {
     }
 
     public static Column column(ResultSetMetaData md, int i) throws SQLException {
-        return Column.newBuilder()
+        var column = Column.newBuilder();
+        if (md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
+            var field = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields()[i - 1];
+            // MYSQL_TYPE_BIT is 16; Connector/J also calls TINYINT(1) BIT, but its bytes are the number's text
+            column.setNativeType(field.getMysqlTypeId() == 16 ? "BIT" : field.getMysqlTypeId() == 1 ? "TINYINT" : field.getMysqlType().getName());
+        }
+        return column
                 .setName(nonNull(md.getColumnName(i)))
                 .setLabel(nonNull(md.getColumnLabel(i)))
                 .setTable(nonNull(md.getTableName(i)))
@@ -65,6 +71,8 @@ public final class ValueCodec {
                 .setNullable(md.isNullable(i) != ResultSetMetaData.columnNoNulls)
                 .setSigned(md.isSigned(i))
                 .setDisplaySize(md.getColumnDisplaySize(i))
+                // Connector/J's default (yearIsDateType): YEAR is a DATE to applications; the wire carries the year
+                .setJdbcType(column.getNativeType().equals("YEAR") ? Types.DATE : md.getColumnType(i))
                 .build();
     }
 
@@ -79,6 +87,10 @@ public final class ValueCodec {
 
     private static Value value(ResultSet rs, int i, Column c) throws SQLException {
         var b = Value.newBuilder();
+        if (c.getNativeType().equals("YEAR")) {
+            long year = rs.getLong(i);
+            return rs.wasNull() ? NULL : b.setIntValue(year).build();
+        }
         switch (c.getJdbcType()) {
             case Types.TINYINT, Types.SMALLINT, Types.INTEGER -> {
                 long v = rs.getLong(i);
@@ -107,9 +119,11 @@ public final class ValueCodec {
             }
             case Types.BIT, Types.BOOLEAN -> {
                 if (c.getPrecision() > 1) return bytes(rs.getBytes(i));
-                boolean v = rs.getBoolean(i);
+                // BIT(1), BOOLEAN and TINYINT(1) (which Connector/J reports as BIT): the number itself,
+                // so that a TINYINT(1) holding 5 reads back 5 through getInt, true through getObject
+                long v = rs.getLong(i);
                 if (rs.wasNull()) return NULL;
-                b.setBoolValue(v);
+                b.setIntValue(v);
             }
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> {
                 return bytes(rs.getBytes(i));

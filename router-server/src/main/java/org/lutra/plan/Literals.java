@@ -9,11 +9,11 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Turns the literals of a statement's WHERE, ON, SET and VALUES clauses into parameters, so that
+ * Turns the literals of a statement's WHERE and ON clauses into parameters, so that
  * {@code id = 1} and {@code id = 2} share one plan (the plan cache is keyed on the normalized
  * text). Only literals whose meaning cannot change are taken: unsigned integers and plain
  * decimals, and quoted strings without a character set introducer, standing right after a
- * comparison operator, LIKE, BETWEEN ... AND, or as an item of an IN list or a VALUES row.
+ * comparison operator, LIKE, BETWEEN ... AND, or as an item of an IN list.
  * Literals in the select list (they name result columns), ORDER BY / GROUP BY (positions),
  * HAVING, LIMIT, INTERVAL and everything else stay as written. Anything the scanner does not
  * fully understand (an unterminated quote, an executable comment) leaves the text unchanged.
@@ -48,8 +48,12 @@ public final class Literals {
     private static final Set<String> COMPARISONS = Set.of("=", "<>", "!=", "<", "<=", ">", ">=", "<=>", "LIKE", "BETWEEN", BETWEEN_AND);
     private static final Set<String> CLAUSES = Set.of("SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "SET", "VALUES",
             "VALUE", "ON", "USING", "UNION", "FOR", "INTO", "WINDOW", "RETURNING", "LOCK", "PARTITION", "UPDATE", "OFFSET");
-    /** Clauses whose literals may become parameters. ON DUPLICATE KEY UPDATE is an UPDATE clause. */
-    private static final Set<String> PARAMETERIZABLE = Set.of("WHERE", "ON", "SET", "VALUES", "VALUE", "UPDATE");
+    /**
+     * Clauses whose literals may become parameters: conditions only. A value stored by INSERT or
+     * SET converts by the column's rules, and MariaDB converts a bound integer differently from the
+     * same literal for some types (YEAR: literal 0 is stored as 2000, a bound 0 as 0000).
+     */
+    private static final Set<String> PARAMETERIZABLE = Set.of("WHERE", "ON");
 
     private Literals() {}
 

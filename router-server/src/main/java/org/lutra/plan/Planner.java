@@ -132,6 +132,7 @@ public final class Planner {
         } catch (JSQLParserException e) {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
         }
+        Labels.pin(statement, sql);
         return switch (statement) {
             case PlainSelect select -> select(select, sql);
             case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));

@@ -482,9 +482,9 @@ final class ScatterPlanner {
         if (!(e instanceof Column c)) return false;
         ColumnDef def = sources.columnOf(c);
         if (def == null) return false;
-        String type = def.typeName().toUpperCase(Locale.ROOT).replace(" ", "");
-        return type.matches("(TINY|SMALL|MEDIUM|BIG)?INT(EGER)?\\b.*|(TINY|SMALL|MEDIUM|BIG)?INT\\(.*|DECIMAL.*|NUMERIC.*|DEC\\b.*|FLOAT.*|DOUBLE.*|REAL.*"
-                + "|DATE|DATETIME.*|TIMESTAMP.*|TIME.*|YEAR.*|BIT.*|BOOL.*");
+        String type = def.typeName().toUpperCase(Locale.ROOT).strip();
+        return type.matches("(TINY|SMALL|MEDIUM|BIG)?INT(EGER)?\\b.*|DECIMAL\\b.*|NUMERIC\\b.*|DEC\\b.*|FLOAT\\b.*|DOUBLE\\b.*|REAL\\b.*"
+                + "|DATE|DATETIME\\b.*|TIMESTAMP\\b.*|TIME\\b.*|YEAR\\b.*|BIT\\b.*|BOOL(EAN)?\\b.*");
     }
 
     /** The declared length of a CHAR/VARCHAR column, else {@link #EXPRESSION_TEXT_LENGTH}. */

@@ -277,13 +277,14 @@ final class QueryGenerator {
     }
 
     private String expression(String prefix) {
-        return pick(List.of(prefix + "a + 1", prefix + "a * 2 - id", "abs(" + prefix + "a - 5)", "LOWER(" + prefix + "s)", prefix + "b / 2",
-                "COALESCE(" + prefix + "a, -1)"));
+        return pick(List.of(prefix + "a + 1", prefix + "a*2-id", "abs(" + prefix + "a-5)", "LOWER(" + prefix + "s)", prefix + "b / 2",
+                "COALESCE(" + prefix + "a,-1)", "( " + prefix + "a )"));
     }
 
     private String aggregate() {
         return pick(List.of("COUNT(*)", "COUNT(a)", "SUM(a)", "SUM(b)", "MIN(a)", "MAX(b)", "MIN(s)", "MAX(s)", "AVG(a)", "AVG(b)",
-                "COUNT(DISTINCT a)", "MIN(d)", "MAX(d)", "SUM(DISTINCT a)"));
+                "COUNT(DISTINCT a)", "MIN(d)", "MAX(d)", "SUM(DISTINCT a)", "MIN(a + 1)", "MAX(b * 2)", "MIN(LOWER(s))", "MAX(abs(a-5))",
+                "SUM(a * b)", "AVG(DISTINCT b)", "COUNT(s)"));
     }
 
     /** ORDER BY some of {@code items}, then {@code unique} so the order is total; sometimes a LIMIT. */

@@ -15,8 +15,7 @@ class LiteralsTest {
         assertNormalized("SELECT * FROM t WHERE id IN (?, ?, ?)", "SELECT * FROM t WHERE id IN (1, 2, 3)", i(1), i(2), i(3));
         assertNormalized("SELECT * FROM t WHERE id BETWEEN ? AND ? AND x LIKE ?", "SELECT * FROM t WHERE id BETWEEN 1 AND 5 AND x LIKE 'a%'",
                 i(1), i(5), s("a%"));
-        assertNormalized("UPDATE t SET a = ?, b = ? WHERE id = ?", "UPDATE t SET a = 1.50, b = 'x' WHERE id = 3", d("1.50"), s("x"), i(3));
-        assertNormalized("INSERT INTO t (a, b) VALUES (?, ?), (?, ?)", "INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')", i(1), s("x"), i(2), s("y"));
+        assertNormalized("UPDATE t SET a = 1.50, b = 'x' WHERE id = ?", "UPDATE t SET a = 1.50, b = 'x' WHERE id = 3", i(3));
         assertNormalized("SELECT * FROM t WHERE name = ?", "SELECT * FROM t WHERE name = 'O\\'Brien'", s("O'Brien"));
         assertNormalized("SELECT * FROM t WHERE name = ?", "SELECT * FROM t WHERE name = 'it''s'", s("it's"));
         assertNormalized("SELECT * FROM t WHERE name LIKE ?", "SELECT * FROM t WHERE name LIKE 'a\\%b'", s("a\\%b"));
@@ -36,6 +35,7 @@ class LiteralsTest {
         unchanged("SELECT /*!40001 SQL_NO_CACHE */ * FROM t WHERE a = 1"); // executable comments: left alone
         unchanged("SELECT * FROM t WHERE a = 'unterminated");
         unchanged("SET autocommit = 0");
+        unchanged("INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')");     // stored values convert by the column's type
     }
 
     @Test

@@ -1,0 +1,56 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+
+/**
+ * MySQL labels an unaliased select item with the text the client wrote ({@code abs(b-c)}); the
+ * router re-prints statements from the syntax tree ({@code abs(b - c)}), so where the two differ
+ * the item gets an alias holding the client's text, and {@code rs.getInt("abs(b-c)")} finds its
+ * column. Column references keep their names, as MySQL labels them by name.
+ */
+final class Labels {
+    /** MySQL truncates longer automatic labels; such items are left alone. */
+    private static final int MAX_LABEL = 256;
+
+    private Labels() {}
+
+    static void pin(Statement statement, String sql) {
+        switch (statement) {
+            case PlainSelect p -> pin(p, sql);
+            case SetOperationList list -> {
+                if (!list.getSelects().isEmpty()) pin(list.getSelects().getFirst(), sql); // the union's labels are the first branch's
+            }
+            case ParenthesedSelect p -> pin(p.getSelect(), sql);
+            default -> { }
+        }
+    }
+
+    /** {@code ((a))} is labelled {@code a} by MySQL, like the column itself. */
+    private static Object unwrapped(Object e) {
+        while (true) {
+            if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) e = p.getExpression();
+            else if (e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l && l.size() == 1) e = l.getFirst();
+            else return e;
+        }
+    }
+
+    private static void pin(PlainSelect select, String sql) {
+        for (var item : select.getSelectItems()) {
+            if (item.getAlias() != null || unwrapped(item.getExpression()) instanceof Column || item.getExpression() instanceof AllColumns) continue;
+            var node = item.getASTNode();
+            if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) continue;
+            int begin = node.jjtGetFirstToken().absoluteBegin - 1;
+            int end = node.jjtGetLastToken().absoluteEnd - 1;
+            if (begin < 0 || end > sql.length() || begin >= end) continue;
+            String written = sql.substring(begin, end);
+            if (written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
+            item.setAlias(new Alias("`" + written.replace("`", "``") + "`", true));
+        }
+    }
+}
