@@ -8,7 +8,6 @@ UPDATE t_lookup SET a = (SELECT COUNT(*) FROM t_hash) WHERE id = 1
 SELECT * FROM t_range WHERE id = 4500
 -- session functions ran on a pooled connection of partition 0
 SELECT LAST_INSERT_ID()
-SELECT DATABASE()
 -- result labels were the re-printed expression ('abs(a - 5)'), not the text the client wrote
 SELECT abs(a-5), a+1, COALESCE(a,-1) FROM t_hash WHERE id = 3
 SELECT abs(a-5), COUNT(*) FROM t_hash GROUP BY abs(a-5)

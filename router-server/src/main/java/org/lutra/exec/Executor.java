@@ -50,6 +50,21 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
+            case Plan.Use use -> new Result.Count(0, 0);
+            case Plan.Rows rows -> {
+                var columns = rows.labels().stream().map(Executor::textColumn).toList();
+                var out = rows.rows().stream().map(r -> {
+                    var b = org.lutra.protocol.Row.newBuilder();
+                    r.forEach(v -> b.addValues(text(v)));
+                    return b.build();
+                }).toList();
+                yield new Result.Rows(new org.lutra.merge.ListRows(columns, out), 0);
+            }
+            case Plan.OnePartition one -> {
+                var queries = List.of(new ShardQuery(one.partition(), one.sql(), List.of()));
+                record(queries);
+                yield new Result.Rows(fanOut.query(queries, connections).getFirst(), 1);
+            }
             case Plan.Query query -> {
                 var ctx = new Context(params, shards(connections), stats);
                 yield new Result.Rows(query.root().open(ctx), ctx.partitionsTouched());

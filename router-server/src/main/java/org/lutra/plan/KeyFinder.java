@@ -123,7 +123,7 @@ final class KeyFinder {
             case JdbcParameter p -> new ValueRef.Param(p.getIndex() - 1);
             case LongValue l -> new ValueRef.Literal(new BigDecimal(l.getStringValue()));
             case DoubleValue d -> new ValueRef.Literal(new BigDecimal(d.toString()));
-            case StringValue s -> new ValueRef.Literal(s.getValue().replace("''", "'"));
+            case StringValue s when s.getPrefix() == null -> new ValueRef.Literal(Literals.unescape(s.getValue(), '\''));
             case NullValue n -> new ValueRef.Literal(null);
             case SignedExpression s when s.getSign() == '-' && valueRef(s.getExpression()) instanceof ValueRef.Literal(BigDecimal d) ->
                     new ValueRef.Literal(d.negate());

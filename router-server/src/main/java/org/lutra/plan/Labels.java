@@ -18,15 +18,24 @@ final class Labels {
     /** MySQL truncates longer automatic labels; such items are left alone. */
     private static final int MAX_LABEL = 256;
 
+    /** The client's text and how the parsed text was derived from it ({@link Dialect}); positions before the WHERE clause are the rewrite's. */
+    record Source(String original, Dialect.Rewritten rewritten) {
+        String written(String parsed, int begin, int end) {
+            String text = rewritten.text();
+            if (end > text.length() || !parsed.regionMatches(begin, text, begin, end - begin)) return null;
+            return rewritten.original(original, begin, end);
+        }
+    }
+
     private Labels() {}
 
-    static void pin(Statement statement, String sql) {
+    static void pin(Statement statement, String sql, Source source) {
         switch (statement) {
-            case PlainSelect p -> pin(p, sql);
+            case PlainSelect p -> pinItems(p, sql, source);
             case SetOperationList list -> {
-                if (!list.getSelects().isEmpty()) pin(list.getSelects().getFirst(), sql); // the union's labels are the first branch's
+                if (!list.getSelects().isEmpty()) pin((Statement) list.getSelects().getFirst(), sql, source); // the union's labels are the first branch's
             }
-            case ParenthesedSelect p -> pin(p.getSelect(), sql);
+            case ParenthesedSelect p -> pin((Statement) p.getSelect(), sql, source);
             default -> { }
         }
     }
@@ -40,16 +49,19 @@ final class Labels {
         }
     }
 
-    private static void pin(PlainSelect select, String sql) {
+    private static void pinItems(PlainSelect select, String sql, Source source) {
         for (var item : select.getSelectItems()) {
-            if (item.getAlias() != null || unwrapped(item.getExpression()) instanceof Column || item.getExpression() instanceof AllColumns) continue;
+            Object e = unwrapped(item.getExpression());
+            // columns are labelled by name, string literals by their value, as the shard labels them too
+            if (item.getAlias() != null || e instanceof Column || e instanceof net.sf.jsqlparser.expression.StringValue
+                    || item.getExpression() instanceof AllColumns) continue;
             var node = item.getASTNode();
             if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) continue;
             int begin = node.jjtGetFirstToken().absoluteBegin - 1;
             int end = node.jjtGetLastToken().absoluteEnd - 1;
             if (begin < 0 || end > sql.length() || begin >= end) continue;
-            String written = sql.substring(begin, end);
-            if (written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
+            String written = source == null ? sql.substring(begin, end) : source.written(sql, begin, end);
+            if (written == null || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
             item.setAlias(new Alias("`" + written.replace("`", "``") + "`", true));
         }
     }

@@ -23,6 +23,30 @@ public sealed interface Plan {
         }
     }
 
+    /** Rows the router answers itself (SHOW TABLES, SHOW DATABASES): text columns. */
+    record Rows(List<String> labels, List<List<String>> rows) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
+    /** A statement one partition answers for the logical database (SHOW COLUMNS, SHOW CREATE TABLE, ...). */
+    record OnePartition(int partition, String sql) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
+    /** USE of the logical database: nothing to do. */
+    record Use() implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** A statement that returns rows: a tree of operators, opened once per execution. */
     record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
 

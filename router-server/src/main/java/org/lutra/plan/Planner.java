@@ -54,6 +54,8 @@ public final class Planner {
     private static final Pattern ISOLATION_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
             + "(?:transaction_isolation|tx_isolation)\\s*:?=\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'" + END);
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
+    /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
+    private static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
@@ -87,12 +89,18 @@ public final class Planner {
      * literals share one cached plan.
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
-        Literals.Normalized normalized = Literals.normalize(sql);
+        Dialect.Rewritten rewritten = Dialect.rewrite(sql);
+        Literals.Normalized normalized = Literals.normalize(rewritten.text());
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
                     + clientParams.size() + " were bound");
         }
-        return new Bound(plan(normalized.text()), normalized.bind(clientParams));
+        Plan plan = cache.getIfPresent(normalized.text());
+        if (plan == null) {
+            plan = build(normalized.text(), new Labels.Source(sql, rewritten));
+            cache.put(normalized.text(), plan);
+        }
+        return new Bound(plan, normalized.bind(clientParams));
     }
 
     /** Plan cache hits and misses since the router started. */
@@ -104,7 +112,7 @@ public final class Planner {
     public Plan plan(String sql) throws PlanException {
         Plan plan = cache.getIfPresent(sql);
         if (plan == null) {
-            plan = build(sql);
+            plan = build(sql, null);
             cache.put(sql, plan);
         }
         return plan;
@@ -114,13 +122,16 @@ public final class Planner {
         return cache.estimatedSize();
     }
 
-    private Plan build(String sql) throws PlanException {
+    /** @param labels where the client's own text of the select items is, or null when {@code sql} is it */
+    private Plan build(String sql, Labels.Source labels) throws PlanException {
         Plan.Control control = control(sql);
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
+        Plan introspection = Introspection.plan(sql, catalog, database);
+        if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
-            Plan inner = build(explain.group(2));
+            Plan inner = build(explain.group(2), null);
             if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
@@ -128,11 +139,12 @@ public final class Planner {
         }
         Statement statement;
         try {
-            statement = CCJSqlParserUtil.parse(sql);
+            statement = CCJSqlParserUtil.parse(sql, MYSQL);
         } catch (JSQLParserException e) {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
         }
-        Labels.pin(statement, sql);
+        Labels.pin(statement, sql, labels);
+        answerDatabase(statement);
         return switch (statement) {
             case PlainSelect select -> select(select, sql);
             case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
@@ -145,6 +157,22 @@ public final class Planner {
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
                     + " statements through the router (tables are defined in the schema file)");
         };
+    }
+
+    /**
+     * DATABASE() and SCHEMA() as a select item answer the logical database (on a partition they
+     * would answer the partition's own). Elsewhere in a statement they stay refused.
+     */
+    private void answerDatabase(Statement statement) {
+        if (!(statement instanceof PlainSelect select)) return;
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof net.sf.jsqlparser.expression.Function f && f.getMultipartName().size() == 1
+                    && f.getName().matches("(?i)DATABASE|SCHEMA") && (f.getParameters() == null || f.getParameters().isEmpty())) {
+                if (item.getAlias() == null) item.setAlias(new net.sf.jsqlparser.expression.Alias("`" + f.toString().replace("`", "``") + "`", true));
+                @SuppressWarnings("unchecked") var typed = (net.sf.jsqlparser.statement.select.SelectItem<Expression>) item;
+                typed.setExpression(new net.sf.jsqlparser.expression.StringValue(database));
+            }
+        }
     }
 
     /** Transaction control statements, or null. */
@@ -237,7 +265,7 @@ public final class Planner {
     @SuppressWarnings("unchecked")
     static <T extends Select> T alone(T part) throws PlanException {
         try {
-            return (T) CCJSqlParserUtil.parse(part.toString());
+            return (T) CCJSqlParserUtil.parse(part.toString(), MYSQL);
         } catch (JSQLParserException e) {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
         }

@@ -207,12 +207,48 @@ class QueryEngineIT {
     }
 
     @Test
+    void mysqlDialectReadsAsMySqlReadsIt() throws SQLException {
+        for (String sql : List.of(
+                "SELECT 'O\\'Brien', \"x\\\"y\", 'a\\\\b', \"it's\", 'tab\\there'",
+                "SELECT + - 92, 20 DIV - - 96, - - 5, -(-(3)), 4 - -2, 4 - - -2",
+                "SELECT 1 /*! + 1 */, 2 /*M!100000 * 3 */",
+                "SELECT /*!40001 SQL_NO_CACHE */ id FROM users WHERE id = 3",
+                "SELECT abs(id-5), id+1, (id), CONCAT(name,'x') FROM users WHERE id < 4",
+                "SELECT id FROM users WHERE name = 'user1' -- a comment\nORDER BY id",
+                "SELECT id FROM users WHERE name = \"user2\" ORDER BY id # another",
+                "SELECT id, COUNT(*) FROM tweets WHERE body = 'Hallo' GROUP BY id ORDER BY id LIMIT 3")) {
+            ordered(sql);
+        }
+        assertEquals(List.of("DATABASE()=" + router.database), rows(lutra, "SELECT DATABASE()", true));
+        assertEquals(List.of("d=" + router.database + "|1=1"), rows(lutra, "SELECT schema() AS d, 1", true));
+    }
+
+    @Test
+    void introspectionAnswersForTheLogicalDatabase() throws SQLException {
+        assertEquals(List.of("Tables_in_" + router.database + "=followers", "Tables_in_" + router.database + "=nums",
+                "Tables_in_" + router.database + "=tweets", "Tables_in_" + router.database + "=users"), rows(lutra, "SHOW TABLES", true));
+        assertEquals(List.of("Tables_in_" + router.database + " (u%)=users"), rows(lutra, "SHOW TABLES LIKE 'u%'", true));
+        for (String sql : List.of("SHOW COLUMNS FROM users", "SHOW FULL COLUMNS FROM tweets", "DESCRIBE users", "DESC tweets body",
+                "SHOW CREATE TABLE users")) {
+            assertEquals(rows(reference, sql, true), rows(lutra, sql, true), sql);
+        }
+        // an index's Cardinality is the server's estimate for the rows it holds: a partition's, not the whole table's
+        assertEquals(rows(reference, "SHOW INDEX FROM followers", true).stream().map(r -> r.replaceAll("Cardinality=\\d+", "")).toList(),
+                rows(lutra, "SHOW INDEX FROM followers", true).stream().map(r -> r.replaceAll("Cardinality=\\d+", "")).toList());
+        assertEquals(0, lutra.createStatement().executeUpdate("USE " + router.database));
+        var e = assertThrows(SQLException.class, () -> lutra.createStatement().execute("USE elsewhere"));
+        assertEquals(1049, e.getErrorCode(), e.getMessage());
+        var missing = assertThrows(SQLException.class, () -> lutra.createStatement().execute("DESCRIBE nosuch"));
+        assertEquals("42S02", missing.getSQLState());
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
                 "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users",
                 "SELECT GROUP_CONCAT(body) FROM tweets",
                 "SELECT LAST_INSERT_ID()",
-                "SELECT DATABASE()",
+                "SELECT CONCAT(DATABASE(), 'x')",
                 "UPDATE users SET karma = (SELECT COUNT(*) FROM tweets) WHERE id = 1")) {
             var e = assertThrows(SQLException.class, () -> rows(lutra, sql, true), sql);
             assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());

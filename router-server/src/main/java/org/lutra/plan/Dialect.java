@@ -1,0 +1,250 @@
+package org.lutra.plan;
+
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * MySQL text that the SQL parser does not read as MySQL does, rewritten before parsing into text
+ * that means exactly the same:
+ * <ul>
+ *   <li>executable comments {@code /*! ... *}{@code /}, {@code /*!40001 ... *}{@code /} and MariaDB's
+ *       {@code /*M! ... *}{@code /}: MySQL runs their content, the parser would drop it (so
+ *       {@code SELECT 1 /*! + 1 *}{@code /} would answer 1): the content is kept, the markers go;</li>
+ *   <li>stacked unary signs ({@code SELECT + - 92}, {@code 20 DIV - - 96}), which the parser refuses:
+ *       every sign but the last gets parentheses, {@code +(-92)};</li>
+ *   <li>double-quoted strings (a string in MySQL's default sql_mode, an identifier to the parser)
+ *       become single-quoted.</li>
+ * </ul>
+ * The rewrite keeps, for every character of the new text, the position it came from, so that
+ * result labels can still be the text the client wrote.
+ */
+final class Dialect {
+    /** The rewritten text, and for each of its characters the index of the original character it stands for. */
+    record Rewritten(String text, int[] origin) {
+        /**
+         * The original text of the rewritten range [begin, end), as MySQL reads it: executable
+         * comments' markers removed, their content kept.
+         */
+        String original(String sql, int begin, int end) {
+            if (begin >= end) return "";
+            return sql.substring(origin[begin], origin[end - 1] + 1).replaceAll("/\\*M?!\\d*|\\*/", "");
+        }
+    }
+
+    /** Tokens after which + or - is a sign rather than an addition or subtraction. */
+    private static final Set<String> BEFORE_SIGN = Set.of("SELECT", "WHERE", "AND", "OR", "NOT", "XOR", "DIV", "MOD", "WHEN", "THEN", "ELSE",
+            "ON", "HAVING", "BY", "SET", "VALUES", "RETURN", "LIKE", "BETWEEN", "IN", "IS", "CASE", "INTERVAL", "LIMIT", "OFFSET");
+
+    private Dialect() {}
+
+    static Rewritten rewrite(String sql) {
+        if (sql.indexOf("/*") < 0 && sql.indexOf('"') < 0 && !hasSignPair(sql)) return identity(sql);
+        return new Writer(sql).run();
+    }
+
+    private static boolean hasSignPair(String sql) {
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '+' || c == '-') {
+                int j = i + 1;
+                while (j < sql.length() && Character.isWhitespace(sql.charAt(j))) j++;
+                if (j < sql.length() && (sql.charAt(j) == '+' || sql.charAt(j) == '-') && !sql.startsWith("--", i)) return true;
+            }
+        }
+        return false;
+    }
+
+    private static Rewritten identity(String sql) {
+        int[] origin = new int[sql.length()];
+        Arrays.setAll(origin, i -> i);
+        return new Rewritten(sql, origin);
+    }
+
+    private static final class Writer {
+        private final String sql;
+        private final StringBuilder out = new StringBuilder();
+        private int[] origin = new int[64];
+        private String previous = "";   // previous significant token, upper case ("" at the start)
+
+        Writer(String sql) {
+            this.sql = sql;
+        }
+
+        Rewritten run() {
+            int i = 0;
+            while (i < sql.length()) i = step(i, sql.length());
+            return new Rewritten(out.toString(), Arrays.copyOf(origin, out.length()));
+        }
+
+        /** Copies one token (or whitespace/comment) starting at {@code i}; returns where the next starts. */
+        private int step(int i, int limit) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                emit(c, i);
+                return i + 1;
+            }
+            if (c == '#' || c == '-' && sql.startsWith("-- ", i)) {
+                int end = sql.indexOf('\n', i);
+                end = end < 0 || end > limit ? limit : end;
+                copy(i, end);
+                return end;
+            }
+            if (sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) {
+                    copy(i, limit);
+                    return limit;
+                }
+                boolean executable = sql.startsWith("/*!", i) || sql.startsWith("/*M!", i);
+                if (!executable) {
+                    copy(i, end + 2);
+                    return end + 2;
+                }
+                int content = i + (sql.startsWith("/*M!", i) ? 4 : 3);
+                while (content < end && Character.isDigit(sql.charAt(content))) content++; // the version: MySQL 8 / MariaDB run it
+                emit(' ', i);
+                int j = content;
+                while (j < end) j = step(j, end);
+                emit(' ', end);
+                return end + 2;
+            }
+            if (c == '\'' || c == '`') {
+                int end = quoteEnd(i, c, limit);
+                copy(i, end);
+                previous = c == '`' ? "`" : "'";
+                return end;
+            }
+            if (c == '"') {
+                int end = quoteEnd(i, c, limit);
+                doubleQuoted(i, end);
+                previous = "'";
+                return end;
+            }
+            if ((c == '+' || c == '-') && signPosition()) {
+                return signs(i, limit);
+            }
+            if (Character.isLetterOrDigit(c) || c == '_' || c == '$' || c == '@' || c == '.') {
+                int end = i + 1;
+                while (end < limit && (Character.isLetterOrDigit(sql.charAt(end)) || "_$@.".indexOf(sql.charAt(end)) >= 0)) end++;
+                copy(i, end);
+                previous = sql.substring(i, end).toUpperCase(java.util.Locale.ROOT);
+                return end;
+            }
+            emit(c, i);
+            previous = String.valueOf(c);
+            return i + 1;
+        }
+
+        private boolean signPosition() {
+            if (previous.isEmpty() || BEFORE_SIGN.contains(previous)) return true;
+            return previous.length() == 1 && "(,=<>!+-*/%^&|~".contains(previous);
+        }
+
+        /** A run of signs in sign position: all but the last get parentheses around the rest. */
+        private int signs(int i, int limit) {
+            var positions = new java.util.ArrayList<Integer>();
+            int j = i;
+            while (j < limit) {
+                char c = sql.charAt(j);
+                if ((c == '+' || c == '-') && !sql.startsWith("--", j)) {
+                    positions.add(j);
+                    j++;
+                } else if (Character.isWhitespace(c)) {
+                    j++;
+                } else {
+                    break;
+                }
+            }
+            if (positions.size() == 1) {
+                emit(sql.charAt(i), i);
+                previous = String.valueOf(sql.charAt(i));
+                return i + 1;
+            }
+            for (int k = 0; k < positions.size() - 1; k++) {
+                emit(sql.charAt(positions.get(k)), positions.get(k));
+                emit('(', positions.get(k + 1));
+            }
+            int last = positions.getLast();
+            emit(sql.charAt(last), last);
+            previous = String.valueOf(sql.charAt(last));
+            // the operand: one token, or a parenthesized group
+            int at = j;
+            int end = operandEnd(at, limit);
+            int p = at;
+            while (p < end) p = step(p, end);
+            for (int k = 0; k < positions.size() - 1; k++) emit(')', end - 1);
+            return end;
+        }
+
+        private int operandEnd(int at, int limit) {
+            if (at >= limit) return at;
+            char c = sql.charAt(at);
+            if (c == '(') {
+                int depth = 0;
+                for (int k = at; k < limit; k++) {
+                    char d = sql.charAt(k);
+                    if (d == '\'' || d == '"' || d == '`') {
+                        k = quoteEnd(k, d, limit) - 1;
+                    } else if (d == '(') {
+                        depth++;
+                    } else if (d == ')' && --depth == 0) {
+                        return k + 1;
+                    }
+                }
+                return limit;
+            }
+            if (c == '\'' || c == '"' || c == '`') return quoteEnd(at, c, limit);
+            int end = at;
+            while (end < limit && (Character.isLetterOrDigit(sql.charAt(end)) || "_$@.".indexOf(sql.charAt(end)) >= 0)) end++;
+            if (end < limit && sql.charAt(end) == '(') return operandEnd(end, limit); // a function call
+            return end;
+        }
+
+        /** "x" as 'x': doubled "" becomes ", a bare ' gets a backslash; backslash escapes stay as they are. */
+        private void doubleQuoted(int begin, int end) {
+            emit('\'', begin);
+            for (int k = begin + 1; k < end - 1; k++) {
+                char c = sql.charAt(k);
+                if (c == '\\' && k + 1 < end - 1) {
+                    emit(c, k);
+                    emit(sql.charAt(k + 1), k + 1);
+                    k++;
+                } else if (c == '"' && k + 1 < end - 1 && sql.charAt(k + 1) == '"') {
+                    emit('"', k);
+                    k++;
+                } else if (c == '\'') {
+                    emit('\\', k);
+                    emit('\'', k);
+                } else {
+                    emit(c, k);
+                }
+            }
+            emit('\'', end - 1);
+        }
+
+        private int quoteEnd(int i, char quote, int limit) {
+            int j = i + 1;
+            while (j < limit) {
+                char d = sql.charAt(j);
+                if (d == '\\' && quote != '`') {
+                    j += 2;
+                } else if (d == quote) {
+                    if (j + 1 < limit && sql.charAt(j + 1) == quote) j += 2; else return j + 1;
+                } else {
+                    j++;
+                }
+            }
+            return limit;
+        }
+
+        private void copy(int from, int to) {
+            for (int k = from; k < to; k++) emit(sql.charAt(k), k);
+        }
+
+        private void emit(char c, int from) {
+            if (out.length() == origin.length) origin = Arrays.copyOf(origin, origin.length * 2);
+            origin[out.length()] = Math.min(from, sql.length() - 1);
+            out.append(c);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package org.lutra.plan;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** MySQL text rewritten for the parser, meaning the same, each character traced to where it came from. */
+class DialectTest {
+    @Test
+    void executableCommentsKeepTheirContent() {
+        assertEquals("SELECT 1 + 1", squeezed("SELECT 1 /*! + 1 */"));
+        assertEquals("SELECT SQL_NO_CACHE id", squeezed("SELECT /*!40001 SQL_NO_CACHE */ id"));
+        assertEquals("SELECT 2 * 3", squeezed("SELECT 2 /*M!100000 * 3 */"));
+        assertEquals("SELECT 1 /* plain */", Dialect.rewrite("SELECT 1 /* plain */").text());
+    }
+
+    private static String squeezed(String sql) {
+        return Dialect.rewrite(sql).text().replaceAll("\\s+", " ").strip();
+    }
+
+    @Test
+    void stackedSignsGetParentheses() {
+        assertEquals("SELECT +(-92)", Dialect.rewrite("SELECT + - 92").text());
+        assertEquals("SELECT 20 DIV -(-96)", Dialect.rewrite("SELECT 20 DIV - - 96").text());
+        assertEquals("SELECT -(-(-f(x, 1)))", Dialect.rewrite("SELECT - - -f(x, 1)").text());
+        assertEquals("SELECT 4 - -2", Dialect.rewrite("SELECT 4 - -2").text(), "a subtraction and a sign stay as they are");
+        assertEquals("SELECT 4 - -(-2)", Dialect.rewrite("SELECT 4 - - -2").text());
+    }
+
+    @Test
+    void doubleQuotedStringsBecomeSingleQuoted() {
+        assertEquals("SELECT 'x\\\"y', 'it\\'s', 'a\"b'", Dialect.rewrite("SELECT \"x\\\"y\", \"it's\", \"a\"\"b\"").text());
+    }
+
+    @Test
+    void everyCharacterKnowsItsOrigin() {
+        String sql = "SELECT + - 92, \"q\" FROM t";
+        var r = Dialect.rewrite(sql);
+        int at = r.text().indexOf("+(-92)");
+        assertEquals("+ - 92", r.original(sql, at, at + "+(-92)".length()));
+        int q = r.text().indexOf("'q'");
+        assertEquals("\"q\"", r.original(sql, q, q + 3));
+    }
+}
