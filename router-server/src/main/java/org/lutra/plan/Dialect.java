@@ -13,7 +13,9 @@ import java.util.Set;
  *   <li>stacked unary signs ({@code SELECT + - 92}, {@code 20 DIV - - 96}), which the parser refuses:
  *       every sign but the last gets parentheses, {@code +(-92)};</li>
  *   <li>double-quoted strings (a string in MySQL's default sql_mode, an identifier to the parser)
- *       become single-quoted.</li>
+ *       become single-quoted;</li>
+ *   <li>comments become a space ({@code #} is an operator to the parser, and a comment left in a
+ *       rewritten shard statement would hide the rest of its line).</li>
  * </ul>
  * The rewrite keeps, for every character of the new text, the position it came from, so that
  * result labels can still be the text the client wrote.
@@ -38,7 +40,7 @@ final class Dialect {
     private Dialect() {}
 
     static Rewritten rewrite(String sql) {
-        if (sql.indexOf("/*") < 0 && sql.indexOf('"') < 0 && !hasSignPair(sql)) return identity(sql);
+        if (sql.indexOf("/*") < 0 && sql.indexOf('"') < 0 && sql.indexOf('#') < 0 && !sql.contains("--") && !hasSignPair(sql)) return identity(sql);
         return new Writer(sql).run();
     }
 
@@ -83,10 +85,11 @@ final class Dialect {
                 emit(c, i);
                 return i + 1;
             }
-            if (c == '#' || c == '-' && sql.startsWith("-- ", i)) {
+            if (c == '#' || c == '-' && (sql.startsWith("-- ", i) || sql.startsWith("--\t", i) || sql.startsWith("--\n", i) || i + 2 == sql.length() && sql.startsWith("--", i))) {
+                // a comment to the end of the line: a space for the parser (which reads # as an operator)
                 int end = sql.indexOf('\n', i);
                 end = end < 0 || end > limit ? limit : end;
-                copy(i, end);
+                emit(' ', i);
                 return end;
             }
             if (sql.startsWith("/*", i)) {
@@ -97,7 +100,7 @@ final class Dialect {
                 }
                 boolean executable = sql.startsWith("/*!", i) || sql.startsWith("/*M!", i);
                 if (!executable) {
-                    copy(i, end + 2);
+                    emit(' ', i);
                     return end + 2;
                 }
                 int content = i + (sql.startsWith("/*M!", i) ? 4 : 3);

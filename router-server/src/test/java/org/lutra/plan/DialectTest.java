@@ -11,7 +11,9 @@ class DialectTest {
         assertEquals("SELECT 1 + 1", squeezed("SELECT 1 /*! + 1 */"));
         assertEquals("SELECT SQL_NO_CACHE id", squeezed("SELECT /*!40001 SQL_NO_CACHE */ id"));
         assertEquals("SELECT 2 * 3", squeezed("SELECT 2 /*M!100000 * 3 */"));
-        assertEquals("SELECT 1 /* plain */", Dialect.rewrite("SELECT 1 /* plain */").text());
+        assertEquals("SELECT 1", squeezed("SELECT 1 /* plain */"));
+        assertEquals("SELECT a FROM t ORDER BY a", squeezed("SELECT a FROM t # why\nORDER BY a -- done"));
+        assertEquals("SELECT '#', '--' FROM t", squeezed("SELECT '#', '--' FROM t"));
     }
 
     private static String squeezed(String sql) {
