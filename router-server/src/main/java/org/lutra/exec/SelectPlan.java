@@ -106,14 +106,16 @@ public final class SelectPlan implements Operator {
 
     @Override
     public String describe() {
-        return "Select " + target + (scatter == null ? "; over several partitions: refused (" + refusal.getMessage() + ")" : "");
+        return "Select " + target;
     }
 
     /** The tree that runs for the given parameters: the pushdown route when they resolve to one partition. */
     public Operator chosen(Context ctx) throws SQLException {
         Target.Resolution r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);
         ctx.remember(target, r);
-        return r.size() == 1 || scatter == null ? pushdown : scatter;
+        if (r.size() == 1) return pushdown;
+        if (scatter == null) throw refusal;
+        return scatter;
     }
 
     @Override
