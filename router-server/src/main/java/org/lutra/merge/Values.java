@@ -20,6 +20,14 @@ import java.util.Locale;
 public final class Values {
     private Values() {}
 
+    /** Whether a column holds integers (TINYINT ... BIGINT, signed or not). */
+    public static boolean isInteger(Column c) {
+        return switch (c.getJdbcType()) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> true;
+            default -> false;
+        };
+    }
+
     /** Whether a column of this type needs a weight string to be ordered or grouped. */
     public static boolean needsWeight(Column c) {
         return switch (c.getJdbcType()) {

@@ -230,9 +230,19 @@ public final class Planner {
         if (!(select.getFromItem() instanceof Table from)) {
             throw PlanException.unsupported("derived tables (a subquery in FROM) yet");
         }
-        Sources sources = select.getJoins() != null && !select.getJoins().isEmpty()
-                ? JoinPlacement.place(select, this::table)
-                : Sources.single(table(from), from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName()));
+        Sources sources;
+        if (select.getJoins() != null && !select.getJoins().isEmpty()) {
+            try {
+                sources = JoinPlacement.place(select, this::table);
+            } catch (PlanException notColocated) {
+                // not co-located: a join in rounds where the statement's shape allows, else the reason it is not co-located
+                var rounds = roundsJoin(select);
+                if (rounds == null) throw notColocated;
+                return rounds;
+            }
+        } else {
+            sources = Sources.single(table(from), from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName()));
+        }
         text = select.toString();
         requireNoSubquery(text, 1);
         requireNoSessionState(text);
@@ -269,6 +279,19 @@ public final class Planner {
         } catch (JSQLParserException e) {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: " + firstLine(e));
         }
+    }
+
+    private Plan.Query roundsJoin(PlainSelect select) throws PlanException {
+        var tables = new ArrayList<Sources.Source>();
+        var items = new ArrayList<Object>();
+        items.add(select.getFromItem());
+        for (var j : select.getJoins()) items.add(j.getRightItem());
+        for (Object item : items) {
+            if (!(item instanceof Table t)) return null;
+            tables.add(new Sources.Source(table(t), t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName())));
+        }
+        requireNoSessionState(select.toString());
+        return RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
     }
 
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */

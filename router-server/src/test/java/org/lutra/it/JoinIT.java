@@ -101,11 +101,29 @@ class JoinIT {
     }
 
     @Test
-    void joinsAcrossPartitionsAreRefused() {
+    void joinsAcrossPartitionsRunInRounds() throws SQLException {
         for (String sql : List.of(
                 "SELECT * FROM users u JOIN followers f ON f.destination = u.id",
-                "SELECT * FROM users u JOIN orders o ON o.user_id = u.id",
-                "SELECT * FROM orders o JOIN invoices i ON i.paid = o.id",
+                "SELECT u.id, u.name, o.id, o.total FROM users u JOIN orders o ON o.user_id = u.id",
+                "SELECT o.id, u.name FROM orders o JOIN users u ON u.id = o.user_id WHERE o.total > 30",
+                "SELECT u.id, o.id, o.total FROM users u LEFT JOIN orders o ON o.user_id = u.id",
+                "SELECT u.id, o.id FROM users u LEFT JOIN orders o ON o.user_id = u.id WHERE u.id IN (1, 2, 3, 44)",
+                "SELECT o.id, i.id FROM orders o JOIN invoices i ON i.paid = o.id",
+                "SELECT o.id, u.id FROM orders o, users u WHERE u.id = o.user_id AND u.name LIKE 'Ann%' AND o.total < 50")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, false), QueryEngineIT.rows(lutra, sql, false), sql);
+        }
+        for (String sql : List.of(
+                "SELECT u.id, o.id FROM users u JOIN orders o ON o.user_id = u.id ORDER BY o.id DESC LIMIT 5",
+                "SELECT f.source, u.id FROM followers f JOIN users u ON u.id = f.destination ORDER BY 1, 2 LIMIT 10 OFFSET 3")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, true), QueryEngineIT.rows(lutra, sql, true), sql);
+        }
+    }
+
+    @Test
+    void joinsAcrossPartitionsAreRefused() {
+        for (String sql : List.of(
+                "SELECT u.name, COUNT(*) FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name",
+                "SELECT u.name, o.total + 1 FROM users u JOIN orders o ON o.user_id = u.id",
                 "SELECT * FROM orders o, invoices i",
                 "SELECT * FROM country c LEFT JOIN users u ON u.country = c.code",
                 "SELECT * FROM users u JOIN (SELECT * FROM orders) o ON o.id = u.id")) {
