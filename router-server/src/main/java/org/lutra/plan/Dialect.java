@@ -37,6 +37,9 @@ final class Dialect {
     private static final Set<String> BEFORE_SIGN = Set.of("SELECT", "WHERE", "AND", "OR", "NOT", "XOR", "DIV", "MOD", "WHEN", "THEN", "ELSE",
             "ON", "HAVING", "BY", "SET", "VALUES", "RETURN", "LIKE", "BETWEEN", "IN", "IS", "CASE", "INTERVAL", "LIMIT", "OFFSET");
 
+    /** The backends' version as executable comments compare it (MariaDB 11.4). */
+    private static final int SERVER_VERSION = 110405;
+
     private Dialect() {}
 
     static Rewritten rewrite(String sql) {
@@ -103,8 +106,18 @@ final class Dialect {
                     emit(' ', i);
                     return end + 2;
                 }
-                int content = i + (sql.startsWith("/*M!", i) ? 4 : 3);
-                while (content < end && Character.isDigit(sql.charAt(content))) content++; // the version: MySQL 8 / MariaDB run it
+                boolean mariaOnly = sql.startsWith("/*M!", i);
+                int digits = i + (mariaOnly ? 4 : 3);
+                int content = digits;
+                while (content < end && content - digits < 6 && Character.isDigit(sql.charAt(content))) content++;
+                int version = content > digits ? Integer.parseInt(sql.substring(digits, content)) : 0;
+                // as MariaDB (the shards) reads them: five-digit versions from 50700 are MySQL's alone and
+                // skipped (checked on 11.4: 50699 runs, 50700 and 80000 do not); newer than the server: skipped
+                boolean runs = !(!mariaOnly && content - digits == 5 && version >= 50700) && version <= SERVER_VERSION;
+                if (!runs) {
+                    emit(' ', i);
+                    return end + 2;
+                }
                 emit(' ', i);
                 int j = content;
                 while (j < end) j = step(j, end);

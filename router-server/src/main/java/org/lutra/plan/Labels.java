@@ -61,7 +61,8 @@ final class Labels {
             int end = node.jjtGetLastToken().absoluteEnd - 1;
             if (begin < 0 || end > sql.length() || begin >= end) continue;
             String written = source == null ? sql.substring(begin, end) : source.written(sql, begin, end);
-            if (written == null || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
+            // a label over several lines: left to the shard (MariaDB's own rule for those was not matched)
+            if (written == null || written.indexOf('\n') >= 0 || written.indexOf('\r') >= 0 || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
             item.setAlias(new Alias("`" + written.replace("`", "``") + "`", true));
         }
     }

@@ -60,7 +60,8 @@ public final class Planner {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
     private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
-            + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA)\\s*\\(|@@(SESSION|LOCAL)\\.\\w+"
+            + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER"
+            + "|CURRENT_ROLE)\\s*\\(|\\bCURRENT_USER\\b|\\b(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b|@@(SESSION|LOCAL)\\.\\w+"
             + "|@@(autocommit|transaction_read_only|tx_read_only|last_insert_id|identity|insert_id"
             + "|warning_count|error_count|in_transaction|sql_mode|time_zone|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
             + "|lock_wait_timeout|foreign_key_checks|unique_checks|sql_safe_updates|max_statement_time|pseudo_thread_id"
@@ -453,8 +454,12 @@ public final class Planner {
      * backend connection it uses for the session.
      */
     private static void requireNoSessionState(String sql) throws PlanException {
-        var m = SESSION_STATE.matcher(stripQuoted(sql));
-        if (m.find()) {
+        String text = stripQuoted(sql);
+        var m = SESSION_STATE.matcher(text);
+        while (m.find()) {
+            // a table called user: INSERT INTO user (...), FROM user (...)
+            var before = text.substring(0, m.start()).stripTrailing();
+            if (before.matches("(?is).*\\b(INTO|FROM|JOIN|UPDATE|TABLE)$")) continue;
             throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
         }
     }

@@ -211,7 +211,7 @@ class QueryEngineIT {
         for (String sql : List.of(
                 "SELECT 'O\\'Brien', \"x\\\"y\", 'a\\\\b', \"it's\", 'tab\\there'",
                 "SELECT + - 92, 20 DIV - - 96, - - 5, -(-(3)), 4 - -2, 4 - - -2",
-                "SELECT 1 /*! + 1 */, 2 /*M!100000 * 3 */",
+                "SELECT 1 /*! + 1 */, 2 /*M!100000 * 3 */, 3 /*!50699 + 1 */, 4 /*!80000 + 1 */",
                 "SELECT /*!40001 SQL_NO_CACHE */ id FROM users WHERE id = 3",
                 "SELECT abs(id-5), id+1, (id), CONCAT(name,'x') FROM users WHERE id < 4",
                 "SELECT id FROM users WHERE name = 'user1' -- a comment\nORDER BY id",

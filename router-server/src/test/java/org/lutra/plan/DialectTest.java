@@ -11,6 +11,10 @@ class DialectTest {
         assertEquals("SELECT 1 + 1", squeezed("SELECT 1 /*! + 1 */"));
         assertEquals("SELECT SQL_NO_CACHE id", squeezed("SELECT /*!40001 SQL_NO_CACHE */ id"));
         assertEquals("SELECT 2 * 3", squeezed("SELECT 2 /*M!100000 * 3 */"));
+        assertEquals("SELECT 2 * 3", squeezed("SELECT 2 /*!50699 * 3 */"));
+        assertEquals("SELECT 2", squeezed("SELECT 2 /*!50700 * 3 */"), "MariaDB skips MySQL-only version comments");
+        assertEquals("SELECT 2", squeezed("SELECT 2 /*!80000 * 3 */"));
+        assertEquals("SELECT 2", squeezed("SELECT 2 /*M!999999 * 3 */"), "newer than the server");
         assertEquals("SELECT 1", squeezed("SELECT 1 /* plain */"));
         assertEquals("SELECT a FROM t ORDER BY a", squeezed("SELECT a FROM t # why\nORDER BY a -- done"));
         assertEquals("SELECT '#', '--' FROM t", squeezed("SELECT '#', '--' FROM t"));

@@ -42,6 +42,8 @@ public final class QueryBench implements Command {
     static final String SCHEMA = """
             CREATE TABLE items (id INT PRIMARY KEY, grp INT NOT NULL, name VARCHAR(32) NOT NULL, price DECIMAL(10,2) NOT NULL, KEY (grp), KEY (price))
               PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE stock (item_id INT PRIMARY KEY, qty INT NOT NULL) PARTITION BY hash(item_id) ON (p0, p1, p2, p3);
+            CREATE TABLE grps (id INT PRIMARY KEY, label VARCHAR(32) NOT NULL) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
 
     /** One class of query: its SQL and how to bind it. */
@@ -63,7 +65,15 @@ public final class QueryBench implements Command {
                 new QueryClass("aggregate", "SELECT COUNT(*), SUM(price), AVG(price), MAX(name) FROM items WHERE grp = ?",
                         (ps, r, n) -> ps.setInt(1, r.nextInt(100))),
                 new QueryClass("group-by", "SELECT grp, COUNT(*), MAX(price) FROM items WHERE id < ? GROUP BY grp ORDER BY 2 DESC, grp LIMIT 5",
-                        (ps, r, n) -> ps.setInt(1, 2000 + r.nextInt(2000))));
+                        (ps, r, n) -> ps.setInt(1, 2000 + r.nextInt(2000))),
+                new QueryClass("co-located-join", "SELECT i.id, i.name, s.qty FROM items i JOIN stock s ON s.item_id = i.id WHERE i.id IN (?, ?, ?, ?, ?)",
+                        (ps, r, n) -> {
+                            for (int i = 1; i <= 5; i++) ps.setInt(i, r.nextInt(n));
+                        }),
+                new QueryClass("join-in-rounds", "SELECT i.id, i.name, g.label FROM items i JOIN grps g ON g.id = i.grp WHERE i.id IN (?, ?, ?, ?, ?)",
+                        (ps, r, n) -> {
+                            for (int i = 1; i <= 5; i++) ps.setInt(i, r.nextInt(n));
+                        }));
     }
 
     record Measured(QueryClass query, List<Double> routerP50, List<Double> directP50, List<Double> routerP99, List<Double> directP99, long errors) {}
@@ -87,7 +97,7 @@ public final class QueryBench implements Command {
 
     @Override
     public String summary() {
-        return "router's added latency per query class (point, IN, scatter ORDER BY LIMIT, aggregate, GROUP BY) vs one MariaDB, plan-cache hit rate";
+        return "router's added latency per query class (point, IN, scatter ORDER BY LIMIT, aggregate, GROUP BY, co-located join, join in rounds) vs one MariaDB, plan-cache hit rate";
     }
 
     @Override
@@ -127,7 +137,7 @@ public final class QueryBench implements Command {
                 String routerUrl = "jdbc:lutra://127.0.0.1:" + router.port() + "/bench";
                 String directUrl = shards.url(0, reference);
                 try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password())) {
-                    c.createStatement().execute(router.catalog().table("items").ddl());
+                    for (var t : router.catalog().tables()) c.createStatement().execute(t.ddl());
                 }
                 long t0 = System.nanoTime();
                 load(DriverManager.getConnection(routerUrl, "bench", "bench"), rows);
@@ -209,6 +219,11 @@ public final class QueryBench implements Command {
 
     private static void load(Connection c, int rows) throws SQLException {
         try (c) {
+            try (var st = c.createStatement()) {
+                var groups = new StringBuilder("INSERT INTO grps (id, label) VALUES ");
+                for (int g = 0; g < 100; g++) groups.append(g == 0 ? "" : ", ").append("(").append(g).append(", 'group ").append(g).append("')");
+                st.executeUpdate(groups.toString());
+            }
             final int batch = 500;
             for (int from = 0; from < rows; from += batch) {
                 int n = Math.min(batch, rows - from);
@@ -220,6 +235,14 @@ public final class QueryBench implements Command {
                         ps.setInt(4 * i + 2, id % 100);
                         ps.setString(4 * i + 3, "item " + Integer.toString(id * 7919 % 1_000_003, 36));
                         ps.setBigDecimal(4 * i + 4, java.math.BigDecimal.valueOf(id * 37L % 100_000, 2));
+                    }
+                    ps.executeUpdate();
+                }
+                String stock = "INSERT INTO stock (item_id, qty) VALUES " + String.join(", ", Collections.nCopies(n, "(?, ?)"));
+                try (var ps = c.prepareStatement(stock)) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setInt(2 * i + 1, from + i);
+                        ps.setInt(2 * i + 2, (from + i) % 17);
                     }
                     ps.executeUpdate();
                 }
