@@ -173,14 +173,25 @@ final class QueryGenerator {
 
     private Query join() {
         var q = new Query();
-        int shape = r.nextInt(4);
+        int shape = r.nextInt(6);
         String x = "x";
         String y = "y";
         switch (shape) {
             case 0 -> { q.from = "t_lookup x"; q.join = (r.nextBoolean() ? "LEFT " : "") + "JOIN t_child y ON y.pid = x.id"; }
             case 1 -> { q.from = pick(List.of("t_hash x", "t_range x", "t_lookup x")); q.join = (r.nextBoolean() ? "LEFT " : "") + "JOIN t_rep y ON y.a = x.a"; }
             case 2 -> { q.from = "t_hash x"; q.join = "JOIN t_hash y ON y.id = x.a"; }   // not co-located: refused or right
-            default -> { q.from = "t_rep x"; q.join = "JOIN t_rep y ON y.id = x.a"; }
+            case 3 -> { q.from = "t_rep x"; q.join = "JOIN t_rep y ON y.id = x.a"; }
+            case 4 -> { q.from = pick(List.of("t_hash x", "t_lookup x")); q.join = (r.nextBoolean() ? "LEFT " : "") + "JOIN t_range y ON y.id = x.a"; }
+            default -> { q.from = "t_range x"; q.join = "JOIN t_child y ON y.a = x.id"; }
+        }
+        if (shape >= 4 && r.nextBoolean()) {
+            // across partitions, in rounds: plain columns, integer order keys
+            q.items.addAll(List.of(x + ".id", x + ".a", y + ".id", y + ".b"));
+            q.orderBy.addAll(List.of(x + ".id" + (r.nextBoolean() ? " DESC" : ""), y + ".id"));
+            if (r.nextBoolean()) q.limit = limit();
+            if (r.nextBoolean()) q.where.add(predicate(x + "."));
+            if (shape == 5 && r.nextBoolean()) q.where.add(predicate(y + "."));
+            return q;
         }
         boolean aggregate = r.nextInt(3) == 0;
         if (aggregate) {
@@ -266,7 +277,7 @@ final class QueryGenerator {
             case 2 -> c + "id BETWEEN " + r.nextInt(100) + " AND " + (r.nextInt(100) + 5);
             case 3 -> c + "a " + pick(List.of("<", "<=", ">", ">=", "=", "<>")) + " " + (r.nextInt(30) - 5);
             case 4 -> c + pick(List.of("a", "b", "s", "d")) + " IS " + (r.nextBoolean() ? "" : "NOT ") + "NULL";
-            case 5 -> c + "s " + pick(List.of("=", "<", ">")) + " '" + pick(WORDS) + "'";
+            case 5 -> c + "s " + pick(List.of("=", "<", ">")) + " " + quoted(pick(WORDS));
             case 6 -> c + "s LIKE '" + pick(List.of("a", "B", "c", "D")) + "%'";
             case 7 -> c + "b > " + r.nextInt(50) + ".5";
             case 8 -> c + "d < '2021-0" + (1 + r.nextInt(9)) + "-15'";
@@ -274,6 +285,12 @@ final class QueryGenerator {
             case 10 -> c + "id < " + r.nextInt(60);
             default -> c + "a IN (" + r.nextInt(10) + ", " + r.nextInt(10) + ")";
         };
+    }
+
+    /** A string literal as MySQL reads it: single or double quotes, sometimes with a comment after it. */
+    private String quoted(String word) {
+        String q = r.nextInt(4) == 0 ? "\"" : "'";
+        return q + word + q + (r.nextInt(8) == 0 ? " /* c */" : "");
     }
 
     private String expression(String prefix) {
