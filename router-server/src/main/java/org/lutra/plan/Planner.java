@@ -217,7 +217,9 @@ public final class Planner {
     }
 
     private Plan select(PlainSelect select, String sql) throws PlanException {
-        if (SubqueryPlanner.hasWhereSubquery(select)) {
+        boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
+                && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
+        if (!inPlace && SubqueryPlanner.hasWhereSubquery(select)) {
             if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
             return SubqueryPlanner.plan(select, catalog, this::subquery, outer -> ((Plan.Query) plan(outer)).root());
         }
@@ -242,10 +244,10 @@ public final class Planner {
                 return rounds;
             }
         } else {
-            sources = Sources.single(table(from), from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName()));
+            sources = Sources.single(table(from), alias(from));
         }
         text = select.toString();
-        requireNoSubquery(text, 1);
+        if (!inPlace) requireNoSubquery(text, 1); // co-located subqueries run inside each partition with the outer query
         requireNoSessionState(text);
         var driving = sources.drivingSource();
         TableDef table = driving.table();
@@ -253,7 +255,7 @@ public final class Planner {
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var target = new Target(table, keys);
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
-        boolean plain = !sources.isJoin() && plainRows(select); // a join's rows cannot be counted against its keys
+        boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
         Operator scatter = null;
         PlanException refusal = null;
@@ -293,6 +295,10 @@ public final class Planner {
         }
         requireNoSessionState(select.toString());
         return RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
+    }
+
+    private static String alias(Table t) {
+        return t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName());
     }
 
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */

@@ -243,6 +243,21 @@ class QueryEngineIT {
     }
 
     @Test
+    void correlatedSubqueriesOnCoLocatedTablesRunInsideEachPartition() throws SQLException {
+        for (String sql : List.of(
+                "SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM followers f WHERE f.source = u.id)",
+                "SELECT id FROM users u WHERE NOT EXISTS (SELECT 1 FROM followers f WHERE f.source = u.id AND f.destination > 10)",
+                "SELECT COUNT(*) FROM users u WHERE (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) > 2",
+                "SELECT u.id FROM users u WHERE u.id IN (SELECT f.source FROM followers f WHERE f.source = u.id AND f.destination < 20)",
+                "SELECT id, name FROM users u WHERE id IN (3, 4, 5) AND EXISTS (SELECT 1 FROM followers f WHERE u.id = f.source)")) {
+            unordered(sql);
+        }
+        ordered("SELECT u.id, (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) AS n FROM users u ORDER BY n DESC, u.id LIMIT 5");
+        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)", false));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
                 "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users",
