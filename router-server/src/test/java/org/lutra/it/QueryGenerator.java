@@ -220,6 +220,15 @@ final class QueryGenerator {
         q.items.remove("ROW_NUMBER() OVER (ORDER BY id)");
         if (q.items.isEmpty()) q.items.add("id");
         String inner = pick(TABLES).name();
+        if (q.from.equals("t_lookup") && r.nextBoolean()) {
+            // correlated on the SAME AS child: runs inside each partition
+            q.where.add(0, switch (r.nextInt(3)) {
+                case 0 -> "EXISTS (SELECT 1 FROM t_child c WHERE c.pid = t_lookup.id AND c.a > " + r.nextInt(15) + ")";
+                case 1 -> "NOT EXISTS (SELECT 1 FROM t_child c WHERE c.pid = t_lookup.id)";
+                default -> "(SELECT COUNT(*) FROM t_child c WHERE c.pid = t_lookup.id) > " + r.nextInt(3);
+            });
+            return q;
+        }
         String sub = switch (r.nextInt(5)) {
             case 0 -> "a IN (SELECT a FROM " + inner + " WHERE " + predicate("") + ")";
             case 1 -> "id NOT IN (SELECT a FROM " + inner + " WHERE a IS NOT NULL AND " + predicate("") + ")";
