@@ -146,6 +146,46 @@ public final class Planner {
         }
         Labels.pin(statement, sql, labels);
         answerDatabase(statement);
+        try {
+            return route(statement, sql);
+        } catch (PlanException refused) {
+            // a SELECT whose tables all live together on one partition runs there whole, whatever it contains
+            if (!(statement instanceof Select select) || !"0A000".equals(refused.getSQLState())) throw refused;
+            int partition = wholeOnOnePartition(select);
+            if (partition < 0) throw refused;
+            String text = select.toString();
+            requireNoSessionState(text);
+            var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
+            return new Plan.Query(new Route(new Target(stand, null), text, null), ParamCounter.count(text));
+        }
+    }
+
+    /**
+     * The partition holding every row the SELECT can read, or -1: each table it names is replicated
+     * there or placed on that partition alone. Qualified or unknown names give -1.
+     */
+    private int wholeOnOnePartition(Select select) {
+        java.util.Set<String> names;
+        try {
+            names = new net.sf.jsqlparser.util.TablesNamesFinder().getTables((Statement) select);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+        java.util.Set<Integer> common = null;
+        for (String name : names) {
+            if (name.contains(".")) return -1;
+            TableDef t = catalog.table(KeyFinder.unquote(name));
+            if (t == null) return -1;
+            int[] partitions = t.partitioning().partitions();
+            if (!(t.partitioning() instanceof Partitioning.Replicated) && partitions.length != 1) return -1;
+            var set = new java.util.HashSet<Integer>();
+            for (int x : partitions) set.add(x);
+            if (common == null) common = set; else common.retainAll(set);
+        }
+        return common == null || common.isEmpty() ? -1 : common.stream().min(Integer::compare).get();
+    }
+
+    private Plan route(Statement statement, String sql) throws PlanException {
         return switch (statement) {
             case PlainSelect select -> select(select, sql);
             case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
@@ -217,6 +257,9 @@ public final class Planner {
     }
 
     private Plan select(PlainSelect select, String sql) throws PlanException {
+        if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
+            throw PlanException.unsupported("WITH (common table expressions) over several partitions yet");
+        }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
         if (!inPlace && SubqueryPlanner.hasWhereSubquery(select)) {

@@ -120,13 +120,27 @@ class JoinIT {
     }
 
     @Test
+    void statementsOverReplicatedTablesRunWholeOnOnePartition() throws SQLException {
+        for (String sql : List.of(
+                "SELECT d.code FROM (SELECT code FROM country WHERE name LIKE '%an%') d",
+                "WITH c AS (SELECT code, name FROM country) SELECT c.name, cu.symbol FROM c JOIN currency cu ON cu.code = c.code",
+                "SELECT code, ROW_NUMBER() OVER (ORDER BY code DESC) FROM country",
+                "SELECT c.code FROM country c WHERE EXISTS (SELECT 1 FROM currency cu WHERE cu.code = c.code)",
+                "SELECT (SELECT COUNT(*) FROM currency), code FROM country")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, false), QueryEngineIT.rows(lutra, sql, false), sql);
+        }
+    }
+
+    @Test
     void joinsAcrossPartitionsAreRefused() {
         for (String sql : List.of(
                 "SELECT u.name, COUNT(*) FROM users u JOIN orders o ON o.user_id = u.id GROUP BY u.name",
                 "SELECT u.name, o.total + 1 FROM users u JOIN orders o ON o.user_id = u.id",
                 "SELECT * FROM orders o, invoices i",
                 "SELECT * FROM country c LEFT JOIN users u ON u.country = c.code",
-                "SELECT * FROM users u JOIN (SELECT * FROM orders) o ON o.id = u.id")) {
+                "SELECT * FROM users u JOIN (SELECT * FROM orders) o ON o.id = u.id",
+                "SELECT d.id FROM (SELECT id FROM orders) d",
+                "WITH o AS (SELECT id FROM orders) SELECT COUNT(*) FROM o")) {
             var e = assertThrows(SQLException.class, () -> QueryEngineIT.rows(lutra, sql, false), sql);
             assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
         }
