@@ -9,7 +9,6 @@ import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -34,21 +33,17 @@ class JoinIT {
             CREATE TABLE currency (code CHAR(2) PRIMARY KEY, symbol VARCHAR(4)) REPLICATED;
             """;
 
+    Differential differential;
     TestRouter router;
     Connection lutra;
     Connection reference;
-    String refDb;
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        router = new TestRouter(shards, "joinit", SCHEMA);
-        lutra = router.connect();
-        refDb = router.database + "_ref";
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE `" + refDb + "`");
-        }
-        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) reference.createStatement().execute(t.ddl());
+        differential = new Differential(shards, "joinit", SCHEMA);
+        router = differential.router;
+        lutra = differential.lutra;
+        reference = differential.reference;
         both("INSERT INTO country VALUES ('CH', 'Switzerland'), ('DE', 'Germany'), ('FR', 'France')");
         both("INSERT INTO currency VALUES ('CH', 'CHF'), ('DE', 'EUR')");
         String[] countries = {"'CH'", "'DE'", "'FR'", "'IT'", "NULL"};
@@ -61,13 +56,8 @@ class JoinIT {
     }
 
     @AfterAll
-    void stop(Shards shards) throws Exception {
-        if (lutra != null) lutra.close();
-        if (reference != null) reference.close();
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
-        }
-        if (router != null) router.close();
+    void stop() throws Exception {
+        if (differential != null) differential.close();
     }
 
     @Test
@@ -147,6 +137,6 @@ class JoinIT {
     }
 
     private void both(String sql) throws SQLException {
-        assertEquals(reference.createStatement().executeUpdate(sql), lutra.createStatement().executeUpdate(sql), sql);
+        differential.both(sql);
     }
 }

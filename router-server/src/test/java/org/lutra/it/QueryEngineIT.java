@@ -9,7 +9,6 @@ import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -37,21 +36,17 @@ class QueryEngineIT {
             """;
     private static final String[] CITIES = {"Zürich", "zurich", "Bern", "bern ", "Basel", null, "Genève", "GENEVE", "Chur"};
 
+    Differential differential;
     TestRouter router;
     Connection lutra;
     Connection reference;
-    String refDb;
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        router = new TestRouter(shards, "queryit", SCHEMA);
-        lutra = router.connect();
-        refDb = router.database + "_ref";
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE `" + refDb + "`");
-        }
-        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) reference.createStatement().execute(t.ddl());
+        differential = new Differential(shards, "queryit", SCHEMA);
+        router = differential.router;
+        lutra = differential.lutra;
+        reference = differential.reference;
         for (int id = 1; id <= 60; id++) {
             String city = CITIES[id % CITIES.length];
             both("INSERT INTO users (id, name, city, karma, score, born) VALUES (" + id + ", '" + (id % 3 == 0 ? "User" : "user") + (id % 17)
@@ -67,13 +62,8 @@ class QueryEngineIT {
     }
 
     @AfterAll
-    void stop(Shards shards) throws Exception {
-        if (lutra != null) lutra.close();
-        if (reference != null) reference.close();
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
-        }
-        if (router != null) router.close();
+    void stop() throws Exception {
+        if (differential != null) differential.close();
     }
 
     @Test
@@ -333,7 +323,7 @@ class QueryEngineIT {
     }
 
     private void both(String sql) throws SQLException {
-        assertEquals(reference.createStatement().executeUpdate(sql), lutra.createStatement().executeUpdate(sql), sql);
+        differential.both(sql);
     }
 
     static List<String> rows(Connection c, String sql, boolean ordered) throws SQLException {

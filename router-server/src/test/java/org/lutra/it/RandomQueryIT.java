@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -49,10 +48,10 @@ class RandomQueryIT {
             """.formatted(COLUMNS);
     private static final List<String> DATA_TABLES = List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep");
 
+    Differential differential;
     TestRouter router;
     Connection lutra;
     Connection reference;
-    String refDb;
     long seed;
 
     /** Outcome of one statement on one side: rows (labels first) or an error. */
@@ -62,14 +61,10 @@ class RandomQueryIT {
     void start(Shards shards) throws Exception {
         seed = Long.getLong("lutra.rqg.seed", System.nanoTime());
         System.out.println("RandomQueryIT seed " + seed + " (replay with -Dlutra.rqg.seed=" + seed + ")");
-        router = new TestRouter(shards, "rqg", SCHEMA);
-        lutra = router.connect();
-        refDb = router.database + "_ref";
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE `" + refDb + "`");
-        }
-        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) reference.createStatement().execute(t.ddl());
+        differential = new Differential(shards, "rqg", SCHEMA);
+        router = differential.router;
+        lutra = differential.lutra;
+        reference = differential.reference;
         load(new SplittableRandom(seed));
     }
 
@@ -93,13 +88,8 @@ class RandomQueryIT {
     }
 
     @AfterAll
-    void stop(Shards shards) throws Exception {
-        if (lutra != null) lutra.close();
-        if (reference != null) reference.close();
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
-        }
-        if (router != null) router.close();
+    void stop() throws Exception {
+        if (differential != null) differential.close();
     }
 
     @Test

@@ -9,7 +9,6 @@ import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -42,21 +41,17 @@ class ValuesIT {
             "(4, 1, b'1', b'1', 0, 1, 0, 1, 9223372036854775808, 1.5000, -3.4e38, 4.9e-324, '9999-12-31', '838:59:59.999', '9999-12-31 23:59:59.999999',"
                     + " '2001-01-01 00:00:00.000', 0, 'abcd', 'x ', ' ', x'61', x'ffffffffffffffff', 'z', 'a,b,c', '[]')"};
 
+    Differential differential;
     TestRouter router;
     Connection lutra;
     Connection reference;
-    String refDb;
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        router = new TestRouter(shards, "valuesit", SCHEMA);
-        lutra = router.connect();
-        refDb = router.database + "_ref";
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE `" + refDb + "`");
-        }
-        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) reference.createStatement().execute(t.ddl());
+        differential = new Differential(shards, "valuesit", SCHEMA);
+        router = differential.router;
+        lutra = differential.lutra;
+        reference = differential.reference;
         for (String row : ROWS) {
             String sql = "INSERT INTO v VALUES " + row;
             assertEquals(reference.createStatement().executeUpdate(sql), lutra.createStatement().executeUpdate(sql), sql);
@@ -64,13 +59,8 @@ class ValuesIT {
     }
 
     @AfterAll
-    void stop(Shards shards) throws Exception {
-        if (lutra != null) lutra.close();
-        if (reference != null) reference.close();
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
-        }
-        if (router != null) router.close();
+    void stop() throws Exception {
+        if (differential != null) differential.close();
     }
 
     @Test
