@@ -25,7 +25,9 @@ public final class RowOrder implements Comparator<Row> {
         for (int i = 0; i < effective.length; i++) {
             SortKey k = keys.get(i);
             Column c = columns.get(k.column());
-            Values.requireOrderable(c, what);
+            // ENUM and SET sort by their index: the planner asks the shards for col + 0 as their key
+            boolean byIndex = k.weightColumn() >= 0 && Values.isInteger(columns.get(k.weightColumn()));
+            if (!byIndex) Values.requireOrderable(c, what);
             if (Values.needsWeight(c)) {
                 if (k.weightColumn() < 0) {
                     throw new SQLException("Lutra cannot compare the text column '" + c.getLabel() + "' for " + what

@@ -451,6 +451,11 @@ final class ScatterPlanner {
 
     private SortKey withWeight(SortKey key, Expression e) {
         if (knownNotText(e)) return key;
+        if (e instanceof Column c && sources.columnOf(c) != null && sources.columnOf(c).typeName().toUpperCase(Locale.ROOT).matches("(ENUM|SET)\\b.*")) {
+            // MySQL orders ENUM and SET by their index (their number), not their text
+            return key.withWeight(hidden(new net.sf.jsqlparser.expression.operators.arithmetic.Addition()
+                    .withLeftExpression(c).withRightExpression(new LongValue(0))));
+        }
         return key.withWeight(hidden(weightString(e, textLength(e))));
     }
 
