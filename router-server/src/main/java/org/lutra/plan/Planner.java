@@ -128,6 +128,7 @@ public final class Planner {
         Plan.Control control = control(sql);
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
+        requireOneStatement(sql);
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);
@@ -342,6 +343,26 @@ public final class Planner {
 
     private static String alias(Table t) {
         return t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName());
+    }
+
+    /**
+     * One statement per text, as MySQL without multi-statements takes it: the parser would read
+     * "UPDATE ...; DELETE ..." as the UPDATE alone and drop the rest without a word.
+     */
+    private static void requireOneStatement(String sql) throws PlanException {
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') i++;
+                else if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == ';' && !sql.substring(i + 1).isBlank()) {
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + sql.substring(i + 1).strip()
+                        + "': one statement per execute (multi-statement text is not taken)");
+            }
+        }
     }
 
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */

@@ -102,6 +102,7 @@ class RoutesTest {
         assertRefused("42S02", "SELECT * FROM nosuch");
         assertRefused("42S02", "SELECT * FROM otherdb.users");
         assertRefused("42000", "SELEKT 1");
+        assertRefused("42000", "UPDATE users SET name = 'x' WHERE id = 1; DELETE FROM users");
     }
 
     @Test
