@@ -498,6 +498,10 @@ public final class Planner {
     private TableDef table(Table t) throws PlanException {
         String name = KeyFinder.unquote(t.getName());
         String schema = t.getSchemaName() == null ? null : KeyFinder.unquote(t.getSchemaName());
+        if (schema != null && schema.matches("(?i)information_schema|performance_schema|mysql|sys")) {
+            throw PlanException.unsupported("queries on " + schema + " through the router yet (partitions would answer about their own "
+                    + "databases); SHOW TABLES, SHOW COLUMNS, DESCRIBE, SHOW INDEX and SHOW CREATE TABLE answer for the logical database");
+        }
         TableDef table = catalog.table(name);
         if (table == null || schema != null && !schema.equalsIgnoreCase(database)) {
             throw new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist");
