@@ -83,6 +83,16 @@ class ValuesIT {
         compare("SELECT COUNT(DISTINCT vc), MAX(de), MIN(dt) FROM v");
     }
 
+    /** WHERE literals travel as parameters: each must select what the literal selects on one server. */
+    @Test
+    void literalsInWhereSelectAsOnOneServer() throws SQLException {
+        for (String where : List.of("yr = 0", "yr = 2155", "yr = 1901.0", "tm = 120000.5", "tm = '12:00:00.5'", "dt = 20240229", "dt = '2024-2-29'",
+                "en = 1", "en = 'z'", "st = 5", "bit8 = 165", "flag = 5", "bu = 18446744073709551615", "de = 1.5", "db = 1e308", "fl = 1.5",
+                "vc = 'O''Brien \\\\ é'", "ch = 'ab '", "ti = -128", "dtm = '2024-02-29 23:59:59.999999'", "ts > '2000-01-01'")) {
+            compare("SELECT id FROM v WHERE " + where + " ORDER BY id");
+        }
+    }
+
     @Test
     void enumsAndSetsOrderByTheirIndexAcrossPartitions() throws SQLException {
         compare("SELECT id, e FROM e2 ORDER BY e, id");
