@@ -40,32 +40,12 @@ import java.util.regex.Pattern;
  */
 public final class Planner {
     private static final String END = "\\s*;?\\s*";
-    private static final Pattern BEGIN = Pattern.compile("(?is)\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION"
-            + "((?:\\s*,?\\s*(?:READ\\s+ONLY|READ\\s+WRITE|WITH\\s+CONSISTENT\\s+SNAPSHOT))*))" + END);
-    private static final Pattern COMMIT = Pattern.compile("(?is)\\s*COMMIT(?:\\s+WORK)?" + END);
-    private static final Pattern ROLLBACK = Pattern.compile("(?is)\\s*ROLLBACK(?:\\s+WORK)?" + END);
-    private static final Pattern SAVEPOINTS = Pattern.compile("(?is)\\s*(?:SAVEPOINT|RELEASE\\s+SAVEPOINT|ROLLBACK(?:\\s+WORK)?\\s+TO)\\b.*");
     private static final Pattern ROUTER_STATUS = Pattern.compile("(?is)\\s*SHOW\\s+LUTRA\\s+STATUS" + END);
-    private static final Pattern XA = Pattern.compile("(?is)\\s*XA\\s.*");
-    private static final Pattern AUTOCOMMIT = Pattern.compile(
-            "(?is)\\s*SET\\s+(?:SESSION\\s+|LOCAL\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?autocommit\\s*:?=\\s*'?(0|1|ON|OFF|TRUE|FALSE)'?" + END);
-    private static final Pattern ISOLATION = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+"
-            + "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)" + END);
-    private static final Pattern ISOLATION_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
-            + "(?:transaction_isolation|tx_isolation)\\s*:?=\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'" + END);
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
     /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
     private static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
-    private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
-    private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
-            + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER"
-            + "|CURRENT_ROLE)\\s*\\(|\\bCURRENT_USER\\b|\\b(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b|@@(SESSION|LOCAL)\\.\\w+"
-            + "|@@(autocommit|transaction_read_only|tx_read_only|last_insert_id|identity|insert_id"
-            + "|warning_count|error_count|in_transaction|sql_mode|time_zone|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
-            + "|lock_wait_timeout|foreign_key_checks|unique_checks|sql_safe_updates|max_statement_time|pseudo_thread_id"
-            + "|rand_seed\\d|session_track\\w*)\\b|(?<![@\\w])@(?!@)`?\\w+");
     /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
     private final TableDef NO_TABLE;
 
@@ -125,10 +105,10 @@ public final class Planner {
 
     /** @param labels where the client's own text of the select items is, or null when {@code sql} is it */
     private Plan build(String sql, Labels.Source labels) throws PlanException {
-        Plan.Control control = control(sql);
+        Plan.Control control = ControlStatements.plan(sql);
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
-        requireOneStatement(sql);
+        Guards.requireOneStatement(sql);
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);
@@ -155,7 +135,7 @@ public final class Planner {
             int partition = wholeOnOnePartition(select);
             if (partition < 0) throw refused;
             String text = select.toString();
-            requireNoSessionState(text);
+            Guards.requireNoSessionState(text);
             var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
             return new Plan.Query(new Route(new Target(stand, null), text, null), ParamCounter.count(text));
         }
@@ -217,46 +197,6 @@ public final class Planner {
         }
     }
 
-    /** Transaction control statements, or null. */
-    private static Plan.Control control(String sql) throws PlanException {
-        Matcher m;
-        if ((m = BEGIN.matcher(sql)).matches()) {
-            return new Plan.Begin(m.group(1) != null && m.group(1).toUpperCase(Locale.ROOT).matches("(?s).*READ\\s+ONLY.*"));
-        }
-        if (COMMIT.matcher(sql).matches()) return new Plan.Commit();
-        if (ROLLBACK.matcher(sql).matches()) return new Plan.Rollback();
-        if ((m = AUTOCOMMIT.matcher(sql)).matches()) {
-            return new Plan.SetAutocommit(m.group(1).matches("(?i)1|ON|TRUE"));
-        }
-        if ((m = ISOLATION.matcher(sql)).matches()) {
-            return isolation(m.group(1), m.group(2).replaceAll("\\s+", " "), false);
-        }
-        if ((m = ISOLATION_VARIABLE.matcher(sql)).matches()) {
-            String scope = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : "SESSION";
-            return isolation(scope, m.group(3).replace('-', ' '), true);
-        }
-        if (SAVEPOINTS.matcher(sql).matches()) {
-            throw PlanException.unsupported("savepoints (SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT) yet");
-        }
-        if (XA.matcher(sql).matches()) {
-            throw PlanException.unsupported("XA statements from clients: the router runs XA itself; use BEGIN / COMMIT");
-        }
-        return null;
-    }
-
-    private static Plan.Control isolation(String scope, String level, boolean variable) throws PlanException {
-        if (scope != null && scope.equalsIgnoreCase("GLOBAL")) {
-            throw PlanException.unsupported("SET GLOBAL isolation: backends' global settings are theirs; use SET SESSION TRANSACTION ISOLATION LEVEL");
-        }
-        int jdbc = switch (level.toUpperCase(Locale.ROOT)) {
-            case "READ UNCOMMITTED" -> java.sql.Connection.TRANSACTION_READ_UNCOMMITTED;
-            case "READ COMMITTED" -> java.sql.Connection.TRANSACTION_READ_COMMITTED;
-            case "REPEATABLE READ" -> java.sql.Connection.TRANSACTION_REPEATABLE_READ;
-            default -> java.sql.Connection.TRANSACTION_SERIALIZABLE;
-        };
-        return new Plan.SetIsolation(jdbc, variable || scope != null);
-    }
-
     private Plan select(PlainSelect select, String sql) throws PlanException {
         if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
             throw PlanException.unsupported("WITH (common table expressions) over several partitions yet");
@@ -269,8 +209,8 @@ public final class Planner {
         }
         String text = select.toString();
         if (select.getFromItem() == null) {
-            requireNoSubquery(text, 1);
-            requireNoSessionState(text);
+            Guards.requireNoSubquery(text, 1);
+            Guards.requireNoSessionState(text);
             // no table: any one partition computes it; a replicated "table" of no rows stands in for routing
             return new Plan.Query(new Route(new Target(NO_TABLE, null), text, null), ParamCounter.count(text));
         }
@@ -291,8 +231,8 @@ public final class Planner {
             sources = Sources.single(table(from), alias(from));
         }
         text = select.toString();
-        if (!inPlace) requireNoSubquery(text, 1); // co-located subqueries run inside each partition with the outer query
-        requireNoSessionState(text);
+        if (!inPlace) Guards.requireNoSubquery(text, 1); // co-located subqueries run inside each partition with the outer query
+        Guards.requireNoSessionState(text);
         var driving = sources.drivingSource();
         TableDef table = driving.table();
         KeyMatch keys = table.partitioning() instanceof Partitioning.Replicated ? null
@@ -304,7 +244,7 @@ public final class Planner {
         Operator scatter = null;
         PlanException refusal = null;
         try {
-            if (WINDOW.matcher(stripQuoted(text)).find()) {
+            if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
                 throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
             }
             scatter = new ScatterPlanner(select, sources, target).build();
@@ -337,32 +277,12 @@ public final class Planner {
             if (!(item instanceof Table t)) return null;
             tables.add(new Sources.Source(table(t), t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName())));
         }
-        requireNoSessionState(select.toString());
+        Guards.requireNoSessionState(select.toString());
         return RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
     }
 
     private static String alias(Table t) {
         return t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName());
-    }
-
-    /**
-     * One statement per text, as MySQL without multi-statements takes it: the parser would read
-     * "UPDATE ...; DELETE ..." as the UPDATE alone and drop the rest without a word.
-     */
-    private static void requireOneStatement(String sql) throws PlanException {
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                if (c == '\\' && quote != '`') i++;
-                else if (c == quote) quote = 0;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-            } else if (c == ';' && !sql.substring(i + 1).isBlank()) {
-                throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + sql.substring(i + 1).strip()
-                        + "': one statement per execute (multi-statement text is not taken)");
-            }
-        }
     }
 
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */
@@ -379,7 +299,7 @@ public final class Planner {
         if (select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null || select.getOffset() != null) return false;
         if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return false;
         if (select.getLimit() != null && (select.getLimit().getOffset() != null || !(select.getLimit().getRowCount() instanceof LongValue))) return false;
-        if (WINDOW.matcher(stripQuoted(select.toString())).find()) return false;
+        if (WINDOW.matcher(Guards.stripQuoted(select.toString())).find()) return false;
         for (var item : select.getSelectItems()) {
             if (item.getExpression() instanceof Expression e && ScatterPlanner.hasAggregate(e)) return false;
         }
@@ -401,8 +321,8 @@ public final class Planner {
             }
         }
         String sql = update.toString();
-        requireNoSubquery(sql, 0);
-        requireNoSessionState(sql);
+        Guards.requireNoSubquery(sql, 0);
+        Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
         return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql));
@@ -414,8 +334,8 @@ public final class Planner {
         }
         TableDef table = table(delete.getTable());
         String sql = delete.toString();
-        requireNoSubquery(sql, 0);
-        requireNoSessionState(sql);
+        Guards.requireNoSubquery(sql, 0);
+        Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql));
@@ -452,8 +372,8 @@ public final class Planner {
             keyPerRow.add(key);
         }
         String full = insert.toString();
-        requireNoSubquery(full, 0);
-        requireNoSessionState(full);
+        Guards.requireNoSubquery(full, 0);
+        Guards.requireNoSessionState(full);
         values.setExpressions(new ParenthesedExpressionList<>(new Column(ROWS_MARKER)));
         String text = insert.toString();
         String marker = "(" + ROWS_MARKER + ")";
@@ -508,38 +428,6 @@ public final class Planner {
         }
         t.setSchemaName(null);
         return table;
-    }
-
-    /**
-     * Subqueries could read other tables or other partitions' rows: refuse them for now. A SELECT
-     * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
-     */
-    static void requireNoSubquery(String sql, int own) throws PlanException {
-        var m = SELECT_WORD.matcher(stripQuoted(sql));
-        int n = 0;
-        while (m.find()) n++;
-        if (n > own) throw PlanException.unsupported("subqueries yet");
-    }
-
-    /**
-     * Functions and variables scoped to a MySQL session would run on a pooled backend connection
-     * that other sessions share: refuse them rather than answer from someone else's session. The
-     * isolation level and innodb_lock_wait_timeout may be read: the router sets them on every
-     * backend connection it uses for the session.
-     */
-    private static void requireNoSessionState(String sql) throws PlanException {
-        String text = stripQuoted(sql);
-        var m = SESSION_STATE.matcher(text);
-        while (m.find()) {
-            // a table called user: INSERT INTO user (...), FROM user (...)
-            var before = text.substring(0, m.start()).stripTrailing();
-            if (before.matches("(?is).*\\b(INTO|FROM|JOIN|UPDATE|TABLE)$")) continue;
-            throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
-        }
-    }
-
-    private static String stripQuoted(String sql) {
-        return sql.replaceAll("'(?:[^'\\\\]|\\\\.|'')*'|`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\"", "''");
     }
 
     private static String firstLine(Exception e) {

@@ -93,7 +93,7 @@ final class SubqueryPlanner {
             from = at + slot.length();
         }
         pieces.add(text.substring(from));
-        Planner.requireNoSubquery(String.join(" ? ", pieces), 1); // subqueries outside WHERE are not planned here
+        Guards.requireNoSubquery(String.join(" ? ", pieces), 1); // subqueries outside WHERE are not planned here
         int params = ParamCounter.count(String.join("", pieces)) + subqueries.stream().mapToInt(SubqueryRounds.Subquery::params).sum();
         return new Plan.Query(new SubqueryRounds(pieces, subqueries, outer), params);
     }

@@ -1,0 +1,70 @@
+package org.lutra.plan;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Transaction control as MySQL clients send it — BEGIN / START TRANSACTION [READ ONLY ...], COMMIT,
+ * ROLLBACK, SET autocommit, SET [SESSION] TRANSACTION ISOLATION LEVEL, transaction_isolation —
+ * recognised from the text (the session runs them; they never reach a partition); savepoints and
+ * client XA refused.
+ */
+final class ControlStatements {
+    private static final String END = "\\s*;?\\s*";
+    private static final Pattern BEGIN = Pattern.compile("(?is)\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION"
+            + "((?:\\s*,?\\s*(?:READ\\s+ONLY|READ\\s+WRITE|WITH\\s+CONSISTENT\\s+SNAPSHOT))*))" + END);
+    private static final Pattern COMMIT = Pattern.compile("(?is)\\s*COMMIT(?:\\s+WORK)?" + END);
+    private static final Pattern ROLLBACK = Pattern.compile("(?is)\\s*ROLLBACK(?:\\s+WORK)?" + END);
+    private static final Pattern SAVEPOINTS = Pattern.compile("(?is)\\s*(?:SAVEPOINT|RELEASE\\s+SAVEPOINT|ROLLBACK(?:\\s+WORK)?\\s+TO)\\b.*");
+    private static final Pattern XA = Pattern.compile("(?is)\\s*XA\\s.*");
+    private static final Pattern AUTOCOMMIT = Pattern.compile(
+            "(?is)\\s*SET\\s+(?:SESSION\\s+|LOCAL\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?autocommit\\s*:?=\\s*'?(0|1|ON|OFF|TRUE|FALSE)'?" + END);
+    private static final Pattern ISOLATION = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+"
+            + "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)" + END);
+    private static final Pattern ISOLATION_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
+            + "(?:transaction_isolation|tx_isolation)\\s*:?=\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'" + END);
+
+    private ControlStatements() {}
+
+    /** Transaction control statements, or null. */
+    static Plan.Control plan(String sql) throws PlanException {
+        Matcher m;
+        if ((m = BEGIN.matcher(sql)).matches()) {
+            return new Plan.Begin(m.group(1) != null && m.group(1).toUpperCase(Locale.ROOT).matches("(?s).*READ\\s+ONLY.*"));
+        }
+        if (COMMIT.matcher(sql).matches()) return new Plan.Commit();
+        if (ROLLBACK.matcher(sql).matches()) return new Plan.Rollback();
+        if ((m = AUTOCOMMIT.matcher(sql)).matches()) {
+            return new Plan.SetAutocommit(m.group(1).matches("(?i)1|ON|TRUE"));
+        }
+        if ((m = ISOLATION.matcher(sql)).matches()) {
+            return isolation(m.group(1), m.group(2).replaceAll("\\s+", " "), false);
+        }
+        if ((m = ISOLATION_VARIABLE.matcher(sql)).matches()) {
+            String scope = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : "SESSION";
+            return isolation(scope, m.group(3).replace('-', ' '), true);
+        }
+        if (SAVEPOINTS.matcher(sql).matches()) {
+            throw PlanException.unsupported("savepoints (SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT) yet");
+        }
+        if (XA.matcher(sql).matches()) {
+            throw PlanException.unsupported("XA statements from clients: the router runs XA itself; use BEGIN / COMMIT");
+        }
+        return null;
+    }
+
+    private static Plan.Control isolation(String scope, String level, boolean variable) throws PlanException {
+        if (scope != null && scope.equalsIgnoreCase("GLOBAL")) {
+            throw PlanException.unsupported("SET GLOBAL isolation: backends' global settings are theirs; use SET SESSION TRANSACTION ISOLATION LEVEL");
+        }
+        int jdbc = switch (level.toUpperCase(Locale.ROOT)) {
+            case "READ UNCOMMITTED" -> java.sql.Connection.TRANSACTION_READ_UNCOMMITTED;
+            case "READ COMMITTED" -> java.sql.Connection.TRANSACTION_READ_COMMITTED;
+            case "REPEATABLE READ" -> java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+            default -> java.sql.Connection.TRANSACTION_SERIALIZABLE;
+        };
+        return new Plan.SetIsolation(jdbc, variable || scope != null);
+    }
+
+}
