@@ -32,14 +32,19 @@ import java.util.List;
  */
 public final class Aggregate implements Operator {
     /** How one output column is combined. */
-    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR }
+    public enum Kind { COUNT, SUM, MIN, MAX, AVG, COUNT_DISTINCT, SUM_DISTINCT, AVG_DISTINCT, BIT_AND, BIT_OR, BIT_XOR, GROUP_CONCAT }
 
     /**
      * @param column      the partial's column (COUNT/SUM/MIN/MAX/BIT_*; AVG: the partial SUM), or x for a DISTINCT kind
-     * @param countColumn AVG: the partial COUNT's column; else -1
+     * @param countColumn AVG: the partial COUNT's column; GROUP_CONCAT: the column with the shards' group_concat_max_len; else -1
      * @param weight      MIN/MAX and DISTINCT kinds on text: the column with the value's weight string; else -1
+     * @param separator   GROUP_CONCAT's separator; else null
      */
-    public record Aggregation(Kind kind, int column, int countColumn, int weight) {
+    public record Aggregation(Kind kind, int column, int countColumn, int weight, String separator) {
+        public Aggregation(Kind kind, int column, int countColumn, int weight) {
+            this(kind, column, countColumn, weight, null);
+        }
+
         @Override
         public String toString() {
             return kind + "(#" + column + (countColumn >= 0 ? " / #" + countColumn : "") + (weight >= 0 ? ", weight #" + weight : "") + ")";
@@ -71,7 +76,7 @@ public final class Aggregate implements Operator {
             for (var a : aggregations) {
                 if (a.kind() == Kind.MIN || a.kind() == Kind.MAX) {
                     RowOrder.of(List.of(new SortKey(a.column(), false, a.weight())), columns, a.kind().name());
-                    if (a.weight() >= 0 && !Values.needsWeight(columns.get(a.column()))) a = new Aggregation(a.kind(), a.column(), a.countColumn(), -1);
+                    if (a.weight() >= 0 && !Values.needsWeight(columns.get(a.column()))) a = new Aggregation(a.kind(), a.column(), a.countColumn(), -1, null);
                 }
                 effective.add(a);
             }
@@ -184,6 +189,9 @@ public final class Aggregate implements Operator {
             private final Value[] acc;
             private final long[] counts;
             private final Row[] best = new Row[aggregations.size()]; // MIN/MAX: the row holding the current extreme
+            private final java.io.ByteArrayOutputStream[] pieces = new java.io.ByteArrayOutputStream[aggregations.size()];
+            private final boolean[] binary = new boolean[aggregations.size()];
+            private final long[] limits = new long[aggregations.size()];
             private Row lastDistinct;
 
             State(Row first) {
@@ -232,15 +240,28 @@ public final class Aggregate implements Operator {
                         case BIT_AND -> acc[i] = bits(acc[i], v, (x, y) -> x & y);
                         case BIT_OR -> acc[i] = bits(acc[i], v, (x, y) -> x | y);
                         case BIT_XOR -> acc[i] = bits(acc[i], v, (x, y) -> x ^ y);
+                        case GROUP_CONCAT -> {
+                            if (Values.isNull(v)) break;
+                            if (pieces[i] == null) pieces[i] = new java.io.ByteArrayOutputStream();
+                            else pieces[i].writeBytes(a.separator().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                            pieces[i].writeBytes(v.getKindCase() == Value.KindCase.BYTES_VALUE ? v.getBytesValue().toByteArray()
+                                    : v.getStringValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                            binary[i] |= v.getKindCase() == Value.KindCase.BYTES_VALUE;
+                            limits[i] = row.getValues(a.countColumn()).getIntValue();
+                        }
                     }
                 }
             }
 
 
-            Row finish() {
+            Row finish() throws SQLException {
                 var out = Row.newBuilder(first);
                 for (int i = 0; i < acc.length; i++) {
                     var a = aggregations.get(i);
+                    if (a.kind() == Kind.GROUP_CONCAT) {
+                        out.setValues(a.column(), concatenated(i));
+                        continue;
+                    }
                     Value v = switch (a.kind()) {
                         case COUNT, COUNT_DISTINCT -> Value.newBuilder().setIntValue(counts[i]).build();
                         case AVG, AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
@@ -252,6 +273,17 @@ public final class Aggregate implements Operator {
                     }
                 }
                 return out.build();
+            }
+
+            private Value concatenated(int i) throws SQLException {
+                if (pieces[i] == null) return NULL;
+                byte[] bytes = pieces[i].toByteArray();
+                if (bytes.length >= limits[i]) {
+                    throw new SQLException("Lutra does not support a GROUP_CONCAT result of group_concat_max_len (" + limits[i]
+                            + ") bytes or more over several partitions yet: MySQL would cut it", "0A000", 1235);
+                }
+                return binary[i] ? Value.newBuilder().setBytesValue(com.google.protobuf.ByteString.copyFrom(bytes)).build()
+                        : Value.newBuilder().setStringValue(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).build();
             }
         }
     }

@@ -166,8 +166,13 @@ final class ScatterPlanner {
         for (int i = 0; i < visible.size(); i++) {
             Expression e = visible.get(i);
             if (!hasAggregate(e)) continue;
-            if (e instanceof Function f && isAggregate(f)) {
+            if (e instanceof Function f && f.getName().equalsIgnoreCase("GROUP_CONCAT") && !f.isDistinct()
+                    && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
+                aggregations.add(groupConcat(f, i));
+            } else if (e instanceof Function f && isAggregate(f)) {
                 aggregations.add(aggregation(f, i, distinct, true));
+            } else if (e instanceof net.sf.jsqlparser.expression.MySQLGroupConcat gc) {
+                aggregations.add(groupConcat(gc, i));
             } else {
                 var item = itemAt(i);
                 String label = item.getAlias() != null ? item.getAlias().getName() : quote(e.toString());
@@ -337,26 +342,69 @@ final class ScatterPlanner {
                 case "SUM" -> Aggregate.Kind.SUM_DISTINCT;
                 default -> Aggregate.Kind.AVG_DISTINCT;
             };
-            return new Aggregate.Aggregation(kind, column, -1, -1);
+            return new Aggregate.Aggregation(kind, column, -1, -1, null);
         }
         switch (name) {
             case "COUNT", "SUM", "BIT_AND", "BIT_OR", "BIT_XOR" -> {
                 place(inPlace, column, f, f);
-                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1);
+                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1, null);
             }
             case "MIN", "MAX" -> {
                 place(inPlace, column, f, f);
                 int weight = arg != null && !knownNotText(arg) ? hidden(weightString(f, textLength(arg))) : -1;
-                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, weight);
+                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, weight, null);
             }
             case "AVG" -> {
                 if (arg == null) throw PlanException.unsupported("AVG without an argument");
                 place(inPlace, column, new Function().withName("SUM").withParameters(arg), f);
                 int count = hidden(new Function().withName("COUNT").withParameters(arg));
-                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1);
+                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1, null);
             }
             default -> throw PlanException.unsupported("the aggregate " + name + "() over several partitions yet");
         }
+    }
+
+    /**
+     * GROUP_CONCAT without ORDER BY or DISTINCT: each shard concatenates its group's values and the
+     * router joins the pieces with the separator (MySQL promises no order without ORDER BY). The
+     * shards also return their group_concat_max_len: a joined result longer than that would be cut
+     * by MySQL, and is refused instead.
+     */
+    private Aggregate.Aggregation groupConcat(net.sf.jsqlparser.expression.MySQLGroupConcat gc, int column) throws PlanException {
+        if (gc.isDistinct() || gc.getOrderByElements() != null && !gc.getOrderByElements().isEmpty()) {
+            throw PlanException.unsupported("GROUP_CONCAT with DISTINCT or ORDER BY over several partitions yet");
+        }
+        var item = itemAt(column);
+        if (item.getAlias() == null) item.setAlias(new Alias(quote(gc.toString()), true));
+        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new Column("@@group_concat_max_len")));
+        String separator = gc.getSeparator() == null ? "," : separator(gc.getSeparator());
+        return new Aggregate.Aggregation(Aggregate.Kind.GROUP_CONCAT, column, limit, -1, separator);
+    }
+
+    private static final java.util.regex.Pattern SEPARATOR =
+            java.util.regex.Pattern.compile("(?is)\\bSEPARATOR\\s+'((?:[^'\\\\]|\\\\.|'')*)'\\s*\\)\\s*$");
+
+    /** GROUP_CONCAT(x, ... [SEPARATOR 's']) parsed as a plain function call (no ORDER BY, no DISTINCT). */
+    private Aggregate.Aggregation groupConcat(Function f, int column) throws PlanException {
+        String text = f.toString();
+        var m = SEPARATOR.matcher(text);
+        String separator = m.find() ? Literals.unescape(m.group(1), '\'') : ",";
+        if (!m.find(0) && text.toUpperCase(Locale.ROOT).contains("SEPARATOR")) {
+            throw PlanException.unsupported("this GROUP_CONCAT separator over several partitions yet (" + text + ")");
+        }
+        var item = itemAt(column);
+        if (item.getAlias() == null) item.setAlias(new Alias(quote(text), true));
+        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new Column("@@group_concat_max_len")));
+        return new Aggregate.Aggregation(Aggregate.Kind.GROUP_CONCAT, column, limit, -1, separator);
+    }
+
+    private int maxLengthColumn = -1;
+
+    private static String separator(String written) {
+        String s = written.strip();
+        if (s.toUpperCase(Locale.ROOT).startsWith("SEPARATOR")) s = s.substring("SEPARATOR".length()).strip();
+        if (s.length() >= 2 && (s.charAt(0) == '\'' || s.charAt(0) == '"')) return Literals.unescape(s.substring(1, s.length() - 1), s.charAt(0));
+        return s;
     }
 
     /** Puts {@code partial} where the client's aggregate {@code original} was (labelled as the client wrote it), or appends it hidden. */
