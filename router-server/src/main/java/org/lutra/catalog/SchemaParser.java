@@ -36,6 +36,7 @@ public final class SchemaParser {
     private static final Pattern ON_LIST = Pattern.compile("(?is)ON\\s*\\(((?:[^)']|'[^']*')*)\\)\\s*(.*)");
     private static final Pattern DEFAULT_NEW = Pattern.compile("(?is)DEFAULT\\s+NEW\\s+ON\\s+hash\\s*\\(\\s*`?(\\w+)`?\\s*\\)\\s*");
     private static final Pattern SAME_AS = Pattern.compile("(?is)SAME\\s+AS\\s+`?(\\w+)`?\\s*");
+    private static final Pattern COLLATE = Pattern.compile("collate\\s+`?(\\w+)`?");
     private static final Pattern RANGE_ITEM = Pattern.compile("(?s)\\s*`?(\\w+)`?\\s*(?:<\\s*(.+?))?\\s*");
 
     private final Map<String, Integer> partitionIds = new LinkedHashMap<>();
@@ -106,7 +107,8 @@ public final class SchemaParser {
         }
         if (col.keyType() == null) {
             throw error("table '" + table + "': cannot partition by '" + column + "' of type " + col.typeName()
-                    + ": routing columns must be integers, or strings with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin)");
+                    + ": routing columns must be integers, strings with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin), or strings"
+                    + " with an explicit case-insensitive utf8mb4 collation whose characters each have one weight (e.g. COLLATE utf8mb4_general_ci)");
         }
         column = col.name();
         Matcher sameAs = SAME_AS.matcher(rest);
@@ -126,6 +128,10 @@ public final class SchemaParser {
             }
             case "range" -> {
                 requireBlank(tail);
+                if (col.collation() != null) {
+                    throw error("table '" + table + "': range partitioning of '" + column + "' (collation " + col.collation().name()
+                            + ") is not supported: use a binary collation, or hash or lookup placement");
+                }
                 yield range(column, col.keyType(), on.group(1));
             }
             default -> {
@@ -150,7 +156,10 @@ public final class SchemaParser {
         if (!(owner.partitioning() instanceof Partitioning.LookedUp parent)) {
             throw error("table '" + table + "' is SAME AS '" + ownerName + "', which is not partitioned by lookup");
         }
-        if (owner.column(parent.ownerColumn()).keyType() != col.keyType()) {
+        var ownerCollation = owner.column(parent.ownerColumn()).collation();
+        if (owner.column(parent.ownerColumn()).keyType() != col.keyType()
+                || (ownerCollation == null) != (col.collation() == null)
+                || ownerCollation != null && !ownerCollation.name().equals(col.collation().name())) {
             throw error("table '" + table + "': column '" + column + "' and " + ownerName + "." + parent.ownerColumn() + " have different key types");
         }
         return new Partitioning.LookedUp(column, parent.partitions(), parent.table(), parent.owner(), parent.ownerColumn(), isUnique(create, column));
@@ -228,7 +237,18 @@ public final class SchemaParser {
             String type = c.getColDataType().getDataType().toUpperCase(Locale.ROOT).split("[\\s(]")[0]; // "VARCHAR (255)" -> VARCHAR
             String specs = c.getColumnSpecs() == null ? "" : String.join(" ", c.getColumnSpecs()).toLowerCase(Locale.ROOT);
             String typeName = c.getColDataType().toString();
-            out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType(type, specs, binaryTable)));
+            KeyType keyType = keyType(type, specs, binaryTable);
+            KeyCollation collation = null;
+            var explicit = COLLATE.matcher(specs);
+            if (keyType == null && (type.equals("CHAR") || type.equals("VARCHAR")) && explicit.find()) {
+                String name = explicit.group(1);
+                // one weight per character and PAD SPACE: utf8mb4/utf8mb3 general-style collations (checked against the server at start)
+                if (name.matches("(utf8mb4|utf8mb3|utf8)_\\w+_ci") && !name.contains("nopad") && !name.contains("0900") && !name.contains("uca")) {
+                    keyType = KeyType.STRING;
+                    collation = new KeyCollation(name);
+                }
+            }
+            out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType, collation));
         }
         return out;
     }

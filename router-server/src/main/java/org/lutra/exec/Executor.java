@@ -273,7 +273,7 @@ public final class Executor {
                 byPartition.computeIfAbsent(partitioning.partitions()[0], p -> new ArrayList<>()).add(row);
                 continue;
             }
-            keys[row] = KeyValues.normalize(raw, table.keyType());
+            keys[row] = table.key(raw);
             if (keys[row] == null) {
                 throw new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
                         + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);

@@ -46,7 +46,7 @@ final class Routes {
         var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
         var keys = new Object[refs.size()];
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = KeyValues.normalize(refs.get(i).resolve(params, ValueCodec::decode), plan.table().keyType());
+            keys[i] = plan.table().key(refs.get(i).resolve(params, ValueCodec::decode));
             if (keys[i] == null) return null;
         }
         return keys;

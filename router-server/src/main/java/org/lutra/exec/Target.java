@@ -74,7 +74,7 @@ public final class Target {
         var refs = keys instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) keys).values();
         var out = new Object[refs.size()];
         for (int i = 0; i < out.length; i++) {
-            out[i] = KeyValues.normalize(refs.get(i).resolve(params, ValueCodec::decode), table.keyType());
+            out[i] = table.key(refs.get(i).resolve(params, ValueCodec::decode));
             if (out[i] == null) return null; // NULL matches no row; a value that is not a clean key may match several
         }
         return out;
@@ -182,7 +182,7 @@ public final class Target {
             try (RowSource rows = answers.get(i)) {
                 Row row;
                 while ((row = rows.next()) != null) {
-                    Object key = KeyValues.normalize(ValueCodec.decode(row.getValues(0)), table.keyType());
+                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
                     if (key == null || located.containsKey(key)) continue;
                     located.put(key, partition);
                     unknown.remove(key);

@@ -251,7 +251,7 @@ public final class RouterLoader {
                 st.setFetchSize(Integer.MIN_VALUE);
                 try (var rs = st.executeQuery(sql)) {
                     while (rs.next()) {
-                        Object key = KeyValues.normalize(rs.getObject(1), t.keyType());
+                        Object key = t.key(rs.getObject(1));
                         if (key != null) {
                             sink.accept(key, partition);
                             n++;
@@ -295,7 +295,7 @@ public final class RouterLoader {
 
         @Override
         public void visit(String key, PartitionSet partitions) {
-            Object normalized = KeyValues.normalize(key, t.keyType());
+            Object normalized = t.key(key);
             if (normalized == null) {
                 throw new IllegalArgumentException("key '" + key + "' is not an integer, and " + t.name() + "." + lookup.column()
                         + " is an integer column");

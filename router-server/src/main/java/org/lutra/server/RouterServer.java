@@ -63,6 +63,7 @@ public final class RouterServer implements AutoCloseable {
         try {
             // In-doubt branches are resolved first, so the key scan below sees what they committed.
             this.transactions = txns = new Transactions(backends, config.transactions());
+            org.lutra.maintain.Collations.learn(catalog, backends); // before any key is routed or loaded
             this.loaded = RouterLoader.load(catalog, backends, config);
             this.planner = new Planner(catalog, config.database(), config.planCacheSize());
             this.executor = new Executor(backends);

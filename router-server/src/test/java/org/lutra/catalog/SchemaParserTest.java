@@ -50,7 +50,7 @@ class SchemaParserTest {
 
     @Test
     void rejectsWhatCannotRouteCorrectly() {
-        assertError("routing columns must be integers, or strings with a binary collation",
+        assertError("routing columns must be integers, strings with a binary collation",
                 "CREATE TABLE t (name VARCHAR(10)) PARTITION BY hash(name) ON (p0, p1);");
         assertError("unknown partition 'p9'", "CREATE TABLE t (id INT) PARTITION BY hash(id) ON (p0, p9);");
         assertError("needs a placement clause", "CREATE TABLE t (id INT);");
@@ -58,6 +58,9 @@ class SchemaParserTest {
         assertError("not defined above it", "CREATE TABLE t (id INT) PARTITION BY lookup(id) SAME AS nosuch;");
         assertError("range bounds must increase", "CREATE TABLE t (id INT) PARTITION BY range(id) ON (p0 < 10, p1 < 5, p2);");
         assertError("only CREATE TABLE", "DROP TABLE users;");
+        assertError("routing columns must be integers", "CREATE TABLE t (name VARCHAR(10) COLLATE utf8mb4_0900_ai_ci) PARTITION BY hash(name) ON (p0);");
+        assertError("range partitioning of 'name' (collation utf8mb4_general_ci) is not supported",
+                "CREATE TABLE t (name VARCHAR(10) COLLATE utf8mb4_general_ci) PARTITION BY range(name) ON (p0 < 'm', p1);");
     }
 
     @Test
