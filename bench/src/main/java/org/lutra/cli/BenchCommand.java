@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lutra.cli.bench.PointBench;
 import org.lutra.cli.bench.QueryBench;
 import org.lutra.cli.bench.TxnBench;
 
@@ -26,7 +27,8 @@ final class BenchCommand implements Command {
     List<Command> workloads() {
         return List.of(
                 new TxnBench(out, err),
-                new QueryBench(out, err)
+                new QueryBench(out, err),
+                new PointBench(out, err)
         );
     }
 
@@ -37,7 +39,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point (./lutra bench help)";
     }
 
     @Override

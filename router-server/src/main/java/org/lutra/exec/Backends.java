@@ -25,13 +25,42 @@ public final class Backends implements AutoCloseable {
     /**
      * Connector/J settings for every backend connection. Server-side prepared statements so that
      * parameters travel as parameters (the client-side default splices them into the text), cached
-     * per connection because plans repeat.
+     * per connection because plans repeat. Connector/J would send {@code SET net_write_timeout}
+     * before and after every streamed result (two extra round trips per query):
+     * netTimeoutForStreamingResults=0 stops that, and the pool's init SQL sets the timeout once.
      */
     private static final String CONNECTOR_OPTIONS =
             "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192"
-            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false";
+            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0";
 
-    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool) {}
+    /** The server's wait for a streaming reader (Connector/J's netTimeoutForStreamingResults default). */
+    private static final int STREAMING_WRITE_TIMEOUT_SECONDS = 600;
+
+    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool) {
+        /**
+         * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
+         * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
+         * not through the pool's proxy: Connector/J (useLocalSessionState) sends a SET only when
+         * the level differs from what that connection already has, and the pool, which never saw
+         * the change, does not send another to reset it on return. Connections thus keep the last
+         * level they ran at, and every borrower states the level it needs.
+         */
+        public Connection borrow(int isolation) throws SQLException {
+            Connection c = pool.getConnection();
+            try {
+                c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);
+                return c;
+            } catch (SQLException | RuntimeException e) {
+                pool.evictConnection(c);
+                throw e;
+            }
+        }
+
+        /** A pooled connection for the router's own reads and writes (lookup loading, the decision log, recovery). */
+        public Connection borrow() throws SQLException {
+            return borrow(Connection.TRANSACTION_REPEATABLE_READ);
+        }
+    }
 
     private final List<Placement> placements;
     private final Catalog catalog;
@@ -66,8 +95,10 @@ public final class Backends implements AutoCloseable {
                 hikari.setMinimumIdle(Math.min(2, backend.poolSize()));
                 hikari.setConnectionTimeout(10_000);
                 hikari.setAutoCommit(true);
-                // Bounds every lock wait, including deadlocks across shards that no shard can see.
-                hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds());
+                // Bounds every lock wait, including deadlocks across shards that no shard can see; and
+                // gives a client that reads a streamed result slowly the time Connector/J would.
+                hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds()
+                        + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari)));
             }
         } catch (SQLException | RuntimeException e) {

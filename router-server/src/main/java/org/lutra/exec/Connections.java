@@ -37,14 +37,8 @@ public interface Connections {
             var placement = backends.placement(partition);
             Connection c;
             try {
-                c = placement.pool().getConnection();
+                c = placement.borrow(isolation);
             } catch (SQLException e) {
-                throw Backends.located(placement, e);
-            }
-            try {
-                if (isolation != Connection.TRANSACTION_NONE) c.setTransactionIsolation(isolation);
-            } catch (SQLException e) {
-                c.close();
                 throw Backends.located(placement, e);
             }
             return new Lease() {

@@ -30,7 +30,7 @@ public final class Collations {
         String weight = "HEX(WEIGHT_STRING(CONVERT(CHAR(%s USING utf32) USING " + collation.charset() + ") COLLATE " + collation.name() + "))";
         var weights = new String[0x10000];
         String supplementary;
-        try (var c = placement.pool().getConnection(); var st = c.createStatement()) {
+        try (var c = placement.borrow(); var st = c.createStatement()) {
             try (var rs = st.executeQuery("SELECT seq, " + weight.formatted("seq") + " FROM seq_0_to_65535")) {
                 while (rs.next()) {
                     int cp = rs.getInt(1);

@@ -221,7 +221,7 @@ public final class RouterLoader {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (int p : lookup.partitions()) {
-            try (var c = backends.placement(p).pool().getConnection(); var st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            try (var c = backends.placement(p).borrow(); var st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
                 rs.next();
                 long n = rs.getLong(1);
                 if (n == 0) {
@@ -246,7 +246,7 @@ public final class RouterLoader {
         String sql = "SELECT `" + lookup.column() + "` FROM `" + t.name() + "`";
         long n = 0;
         for (int partition : lookup.partitions()) {
-            try (var c = backends.placement(partition).pool().getConnection();
+            try (var c = backends.placement(partition).borrow();
                  var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 st.setFetchSize(Integer.MIN_VALUE);
                 try (var rs = st.executeQuery(sql)) {

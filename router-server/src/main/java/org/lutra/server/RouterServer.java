@@ -93,7 +93,7 @@ public final class RouterServer implements AutoCloseable {
                 Socket socket = listener.accept();
                 var session = new Session(sessionIds.incrementAndGet(), socket, this);
                 sessions.add(session);
-                Thread.ofVirtual().name("lutra-session-" + sessionIds.get()).start(session);
+                Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).start(session);
             } catch (IOException e) {
                 if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());
             }

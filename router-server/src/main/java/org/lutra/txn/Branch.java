@@ -47,8 +47,7 @@ final class Branch {
     void start(int isolation) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                connection = placement.pool().getConnection();
-                if (isolation != Connection.TRANSACTION_NONE) connection.setTransactionIsolation(isolation);
+                connection = placement.borrow(isolation);
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
             } catch (SQLException e) {

@@ -45,7 +45,7 @@ final class DecisionLog {
 
     static void install(Backends backends) throws SQLException {
         for (var p : backends.placements()) {
-            try (Connection c = p.pool().getConnection(); Statement st = c.createStatement()) {
+            try (Connection c = p.borrow(); Statement st = c.createStatement()) {
                 st.execute(DDL);
             }
         }

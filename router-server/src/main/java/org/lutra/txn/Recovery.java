@@ -94,7 +94,7 @@ public final class Recovery implements AutoCloseable {
 
     /** The outcome of {@code gtrid}, deciding abort if the coordinator has not decided (see {@link DecisionLog}). */
     DecisionLog.Outcome settle(Backends.Placement coordinator, String gtrid) throws SQLException {
-        try (Connection c = coordinator.pool().getConnection()) {
+        try (Connection c = coordinator.borrow()) {
             return DecisionLog.settle(c, gtrid);
         }
     }
@@ -115,7 +115,7 @@ public final class Recovery implements AutoCloseable {
         // branch that can become prepared later, so one absent from the scan is finished.
         var oldDecisions = new HashMap<Integer, Map<String, DecisionLog.Outcome>>();
         for (var p : backends.placements()) {
-            try (Connection c = p.pool().getConnection()) {
+            try (Connection c = p.borrow()) {
                 oldDecisions.put(p.partition(), DecisionLog.olderThan(c, grace));
             } catch (SQLException e) {
                 log.debug("recovery: cannot read decisions on {}: {}", p.name(), e.getMessage());
@@ -172,7 +172,7 @@ public final class Recovery implements AutoCloseable {
         }
         try {
             var outcome = settle(coordinator.get(), xid.gtrid());
-            try (Connection c = where.pool().getConnection(); Statement st = c.createStatement()) {
+            try (Connection c = where.borrow(); Statement st = c.createStatement()) {
                 st.execute((outcome == DecisionLog.Outcome.COMMIT ? "XA COMMIT " : "XA ROLLBACK ") + xid.sql());
             } catch (SQLException e) {
                 // MariaDB answers XAER_NOTA both when the branch has just ended and while the
@@ -193,7 +193,7 @@ public final class Recovery implements AutoCloseable {
     /** This logical database's Lutra branches prepared on {@code p}'s server. */
     private static List<Xid> recover(Backends.Placement p) throws SQLException {
         var out = new ArrayList<Xid>();
-        try (Connection c = p.pool().getConnection(); Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
+        try (Connection c = p.borrow(); Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
             while (rs.next()) {
                 Xid xid = Xid.fromRecoverRow(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBytes(4));
                 if (xid.isLutra() && xid.bqual().equals(p.database())) out.add(xid);
@@ -206,7 +206,7 @@ public final class Recovery implements AutoCloseable {
         for (var e : forgettable.entrySet()) {
             var batch = new ArrayList<>(e.getValue());
             if (batch.isEmpty()) continue;
-            try (Connection c = backends.placement(e.getKey()).pool().getConnection()) {
+            try (Connection c = backends.placement(e.getKey()).borrow()) {
                 DecisionLog.forget(c, batch);
                 batch.forEach(e.getValue()::remove);
             } catch (SQLException ex) {
@@ -226,7 +226,7 @@ public final class Recovery implements AutoCloseable {
                 }
                 done.add(d.getKey());
             }
-            try (Connection c = backends.placement(e.getKey()).pool().getConnection()) {
+            try (Connection c = backends.placement(e.getKey()).borrow()) {
                 DecisionLog.forget(c, done);
                 DecisionLog.forgetAbortsOlderThan(c, grace * ABORT_ROW_GRACE_PERIODS, stillPrepared);
             } catch (SQLException ex) {

@@ -1,0 +1,303 @@
+package org.lutra.cli.bench;
+
+import org.lutra.cli.Command;
+import org.lutra.cli.sql.Args;
+import org.lutra.shards.Shards;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * {@code ./lutra bench point}: what the router costs on its hottest path. One embedded MariaDB
+ * shard holds the same table twice: once as the only partition of a router, once as a plain
+ * database read with Connector/J. Prepared point selects (and auto-commit single-row updates)
+ * run closed-loop at 1 and 16 clients, router and direct interleaved round by round.
+ *
+ * <p>The router runs in a process of its own so that its CPU time is its own: router CPU per
+ * statement is that process's CPU time over the statements it served. Backend round trips per
+ * statement come from the shard's own status counters over the router runs (nothing else talks
+ * to the shard then).
+ */
+public final class PointBench implements Command {
+    private static final String USAGE = """
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--jfr FILE] [--verbose] [--out FILE]
+
+              Starts one embedded MariaDB shard and a router process whose only partition is that shard;
+              loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
+              point selects and auto-commit single-row updates for --seconds per client count and path,
+              --rounds times, interleaved. --jfr records the router process with Java Flight Recorder;
+              --verbose prints the router's CPU ticks per thread for each run.
+              Prints a Markdown report.""";
+
+    static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL) PARTITION BY hash(id) ON (p0);
+            """;
+    static final double WARM_UP_SECONDS = 4;
+    static final String SELECT = "SELECT id, name FROM users WHERE id = ?";
+    static final String UPDATE = "UPDATE users SET karma = karma + 1 WHERE id = ?";
+    /**
+     * The shard's counters. Round trips are Questions (every statement a client sent, prepared
+     * executions included) plus the commands Questions leaves out that wait for a reply (prepare,
+     * reset, ping); the Com_* counters say what the statements were.
+     */
+    static final List<String> ROUND_TRIPS = List.of("Questions", "Com_stmt_prepare", "Com_stmt_reset", "Com_admin_commands");
+    static final List<String> COUNTERS = List.of("Questions", "Com_stmt_execute", "Com_stmt_prepare", "Com_stmt_close", "Com_stmt_reset",
+            "Com_set_option", "Com_select", "Com_update", "Com_commit", "Com_rollback", "Com_admin_commands", "Com_xa_start", "Com_xa_end",
+            "Com_xa_prepare", "Com_xa_commit", "Com_xa_rollback");
+
+    /** One workload at one client count: router and direct results per round. */
+    record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct,
+                List<Double> cpuMicros, List<java.util.Map<String, Long>> counters) {}
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public PointBench() {
+        this(System.out, System.err);
+    }
+
+    public PointBench(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String name() {
+        return "point";
+    }
+
+    @Override
+    public String summary() {
+        return "the hot path: point select / single-row update through the router vs Connector/J direct, 1 and 16 clients, "
+                + "round trips, router CPU µs per statement, added latency";
+    }
+
+    @Override
+    public int run(List<String> args) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.println(USAGE);
+            return 0;
+        }
+        Args a;
+        try {
+            a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--jfr", "--out"), Set.of("--verbose"));
+        } catch (Args.UsageException e) {
+            err.println("lutra bench point: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        int rows = a.getInt("--rows", 100_000);
+        double seconds = Double.parseDouble(a.get("--seconds", "3"));
+        int rounds = a.getInt("--rounds", 3);
+        List<Integer> clients = new ArrayList<>();
+        for (String c : a.get("--clients", "1,16").split(",")) clients.add(Integer.parseInt(c.trim()));
+        verbose = a.has("--verbose");
+        String report;
+        try (Shards shards = Shards.start(1)) {
+            report = measure(shards, rows, seconds, rounds, clients, a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
+        }
+        out.print(report);
+        if (a.has("--out")) Files.writeString(Path.of(a.get("--out", null)), report);
+        return 0;
+    }
+
+    private boolean verbose;
+
+    String measure(Shards shards, int rows, double seconds, int rounds, List<Integer> clientCounts, Path jfr) throws Exception {
+        String routed = shards.createDatabase("lutra_bench_point");
+        String reference = shards.createDatabase("lutra_bench_point_ref");
+        Path dir = Files.createTempDirectory("lutra-bench-point");
+        try (var router = RouterProcess.start(dir, shards, routed, SCHEMA, jfr)) {
+            String routerUrl = router.url();
+            String directUrl = shards.url(0, reference);
+            try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password()); var st = c.createStatement()) {
+                st.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL)");
+            }
+            load(DriverManager.getConnection(routerUrl, "bench", "bench"), rows);
+            load(DriverManager.getConnection(directUrl, shards.user(), shards.password()), rows);
+            var cells = new ArrayList<Cell>();
+            for (String workload : List.of("point select", "single-row update")) {
+                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
+            }
+            // warm-up until the JIT has compiled the hot path (C2 runs for seconds on a cold router), then pools and caches
+            for (int i = 0; i < 2; i++) {
+                for (var cell : cells) {
+                    ClosedLoop.run(cell.clients(), WARM_UP_SECONDS, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
+                    ClosedLoop.run(cell.clients(), 1, 7, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
+                }
+            }
+            for (int round = 1; round <= rounds; round++) {
+                var line = new StringBuilder("Round " + round + ":");
+                for (var cell : cells) {
+                    var before = counters(shards);
+                    long cpuBefore = router.cpuNanos();
+                    var ticksBefore = router.threadTicks();
+                    var viaRouter = ClosedLoop.run(cell.clients(), seconds, round, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
+                    long cpu = router.cpuNanos() - cpuBefore;
+                    if (verbose) printTicks(cell, ticksBefore, router.threadTicks(), viaRouter.transactions());
+                    var after = counters(shards);
+                    after.merge("Questions", -1L, Long::sum); // the SHOW STATUS that read "before" counts itself
+                    var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    for (var r : List.of(viaRouter, direct)) {
+                        if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
+                    }
+                    cell.router().add(viaRouter);
+                    cell.direct().add(direct);
+                    cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
+                    var delta = new java.util.LinkedHashMap<String, Long>();
+                    for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
+                    delta.put("statements", viaRouter.transactions());
+                    cell.counters().add(delta);
+                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond()));
+                }
+                err.println(line);
+            }
+            return report(cells, rows, seconds, rounds, serverVersion(directUrl, shards), jfr);
+        } finally {
+            shards.dropDatabase(routed);
+            shards.dropDatabase(reference);
+        }
+    }
+
+    /** Where the router's CPU went during one run, thread by thread (ticks of 10 ms, user/system). */
+    private void printTicks(Cell cell, java.util.Map<String, long[]> before, java.util.Map<String, long[]> after, long statements) {
+        var lines = new ArrayList<String>();
+        long user = 0, system = 0;
+        for (var e : after.entrySet()) {
+            long[] b = before.getOrDefault(e.getKey(), new long[2]);
+            long u = e.getValue()[0] - b[0], sy = e.getValue()[1] - b[1];
+            user += u;
+            system += sy;
+            if (u + sy > 0) lines.add(String.format(Locale.ROOT, "%s %d/%d", e.getKey(), u, sy));
+        }
+        err.printf(Locale.ROOT, "  router CPU in %s × %d: user %d, system %d ticks over %,d statements: %s%n", cell.workload(), cell.clients(),
+                user, system, statements, String.join(", ", lines));
+    }
+
+    private static java.util.Map<String, Long> counters(Shards shards) throws SQLException {
+        var values = new java.util.HashMap<String, Long>();
+        try (Connection c = shards.connect(0); var rs = c.createStatement().executeQuery("SHOW GLOBAL STATUS WHERE Variable_name = 'Questions' OR Variable_name LIKE 'Com\\_%'")) {
+            while (rs.next()) values.put(rs.getString(1), rs.getLong(2));
+        }
+        for (String k : COUNTERS) values.putIfAbsent(k, 0L);
+        return values;
+    }
+
+    private static ClosedLoop.Client client(String url, String user, String password, String workload, int rows) throws SQLException {
+        Connection c = DriverManager.getConnection(url, user, password);
+        boolean select = workload.equals("point select");
+        PreparedStatement ps = c.prepareStatement(select ? SELECT : UPDATE);
+        return new ClosedLoop.Client() {
+            @Override
+            public void transaction(SplittableRandom random) throws Exception {
+                ps.setInt(1, random.nextInt(rows));
+                if (select) {
+                    try (var rs = ps.executeQuery()) {
+                        while (rs.next()) { /* read every row */ }
+                    }
+                } else if (ps.executeUpdate() != 1) {
+                    throw new SQLException("the update changed no row");
+                }
+            }
+
+            @Override
+            public void close() throws SQLException {
+                ps.close();
+                c.close();
+            }
+        };
+    }
+
+    private static void load(Connection c, int rows) throws SQLException {
+        try (c) {
+            final int batch = 1000;
+            for (int from = 0; from < rows; from += batch) {
+                int n = Math.min(batch, rows - from);
+                String sql = "INSERT INTO users (id, name, karma) VALUES " + String.join(", ", Collections.nCopies(n, "(?, ?, 0)"));
+                try (var ps = c.prepareStatement(sql)) {
+                    for (int i = 0; i < n; i++) {
+                        ps.setInt(2 * i + 1, from + i);
+                        ps.setString(2 * i + 2, "user " + Integer.toString((from + i) * 7919 % 1_000_003, 36));
+                    }
+                    ps.executeUpdate();
+                }
+            }
+        }
+    }
+
+    private static String serverVersion(String url, Shards shards) throws SQLException {
+        try (Connection c = DriverManager.getConnection(url, shards.user(), shards.password());
+             var rs = c.createStatement().executeQuery("SELECT VERSION()")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String report(List<Cell> cells, int rows, double seconds, int rounds, String version, Path jfr) {
+        var s = new StringBuilder();
+        s.append("## The hot path: one shard, through the router vs direct (`./lutra bench point`)\n\n");
+        s.append(String.format(Locale.ROOT, "Machine: %d cores, Java %s; one MariaDB %s shard, the router in its own JVM, and the clients, "
+                        + "all on this one machine; %s.%s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), version,
+                LocalDate.now(), jfr == null ? "" : " Router recorded with JFR (" + jfr + "): numbers include its overhead."));
+        s.append(String.format(Locale.ROOT, "Data: %,d rows in `users`, the router's only partition; the direct baseline is the same rows in "
+                + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
+                + "%d rounds × %s s per cell and path, interleaved; medians over rounds.%n%n", rows, rounds, seconds));
+        s.append("| workload | clients | router /s | direct /s | ratio | added p50 µs | added p99 µs | router CPU µs/stmt | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for (var c : cells) {
+            double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
+            double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
+            double p50 = median(pairs(c, 0.5));
+            double p99 = median(pairs(c, 0.99));
+            double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %+.0f | %+.0f | %.1f | %.2f |%n", c.workload(), c.clients(), r, d,
+                    r / d, p50, p99, median(c.cpuMicros()), trips));
+        }
+        s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");
+        for (var c : cells) {
+            var median = c.counters().get(c.counters().size() / 2);
+            var parts = new ArrayList<String>();
+            long n = Math.max(1, median.get("statements"));
+            for (var e : median.entrySet()) {
+                if (!e.getKey().equals("statements") && e.getValue() > 0) {
+                    parts.add(String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue() / (double) n));
+                }
+            }
+            s.append(String.format(Locale.ROOT, "- %s × %d: %s%n", c.workload(), c.clients(), String.join(", ", parts)));
+        }
+        return s.toString();
+    }
+
+    /** Router minus direct latency at quantile q, per round. */
+    private static List<Double> pairs(Cell c, double q) {
+        var out = new ArrayList<Double>();
+        for (int i = 0; i < c.router().size(); i++) {
+            out.add(1000 * (c.router().get(i).latencies().percentileMillis(q) - c.direct().get(i).latencies().percentileMillis(q)));
+        }
+        return out;
+    }
+
+    private static double roundTrips(java.util.Map<String, Long> delta) {
+        long total = 0;
+        for (String k : ROUND_TRIPS) total += delta.get(k);
+        return total / (double) Math.max(1, delta.get("statements"));
+    }
+
+    private static double median(List<Double> values) {
+        var sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() / 2);
+    }
+}

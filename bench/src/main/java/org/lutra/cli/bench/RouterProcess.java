@@ -1,0 +1,118 @@
+package org.lutra.cli.bench;
+
+import org.lutra.shards.Shards;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A router in a JVM of its own ({@code org.lutra.cli.Main router}), over partition p0 on shard 0,
+ * so a benchmark can read the router's own CPU time. Started with the class path of this process.
+ */
+final class RouterProcess implements AutoCloseable {
+    private final Process process;
+    private final int port;
+
+    private RouterProcess(Process process, int port) {
+        this.process = process;
+        this.port = port;
+    }
+
+    static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr) throws IOException, InterruptedException {
+        Files.writeString(dir.resolve("schema.sql"), schema);
+        int port;
+        try (var probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        Files.writeString(dir.resolve("router.yaml"), """
+                listen: 127.0.0.1:%d
+                database: bench
+                schema: schema.sql
+                users:
+                  - { name: bench, password: bench }
+                backends:
+                  - { name: shard0, url: "%s", user: %s, password: "%s", pool_size: 32 }
+                partitions:
+                  - { name: p0, backend: shard0, database: %s }
+                lookups: []
+                transactions:
+                  router_name: bench-point
+                """.formatted(port, shards.url(0), shards.user(), shards.password(), database));
+        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
+        if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", dir.resolve("router.yaml").toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        var listening = new CompletableFuture<Void>();
+        var output = new StringBuilder();
+        Thread.ofPlatform().daemon().name("router-output").start(() -> {
+            try (var in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    if (!listening.isDone()) output.append(line).append('\n');
+                    if (line.contains(" listening: ")) listening.complete(null);
+                }
+            } catch (IOException e) {
+                // the process ended
+            }
+            listening.completeExceptionally(new IOException("the router process ended:\n" + output));
+        });
+        try {
+            listening.get(120, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            p.destroyForcibly();
+            throw new IOException("the router process did not start listening: " + e.getMessage() + "\n" + output, e);
+        }
+        return new RouterProcess(p, port);
+    }
+
+    String url() {
+        return "jdbc:lutra://127.0.0.1:" + port + "/bench";
+    }
+
+    /** CPU time the router process used so far, all its threads (JIT and GC included). */
+    long cpuNanos() {
+        return process.toHandle().info().totalCpuDuration().map(Duration::toNanos)
+                .orElseThrow(() -> new IllegalStateException("the OS does not report the router process's CPU time"));
+    }
+
+    /**
+     * CPU ticks (user, system) per thread of the router process, from /proc (Linux only; empty
+     * elsewhere): where a run's CPU time went.
+     */
+    java.util.Map<String, long[]> threadTicks() {
+        var out = new java.util.TreeMap<String, long[]>();
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var dirs = Files.list(tasks)) {
+            for (Path task : dirs.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    // after "pid (comm) ": state is field 3, utime 14, stime 15 (1-based) -> index 11, 12
+                    out.put(name + "#" + task.getFileName(), new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])});
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return java.util.Map.of();
+        }
+        return out;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy(); // SIGTERM: the router's shutdown hook closes it, and JFR writes its recording
+        if (!process.waitFor(30, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+}
