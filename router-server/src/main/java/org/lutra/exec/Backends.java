@@ -31,7 +31,7 @@ public final class Backends implements AutoCloseable {
      */
     private static final String CONNECTOR_OPTIONS =
             "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192"
-            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0";
+            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0&useReadAheadInput=false";
 
     /** The server's wait for a streaming reader (Connector/J's netTimeoutForStreamingResults default). */
     private static final int STREAMING_WRITE_TIMEOUT_SECONDS = 600;

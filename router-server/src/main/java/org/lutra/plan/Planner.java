@@ -52,11 +52,20 @@ public final class Planner {
     private final Catalog catalog;
     private final String database;
     private final Cache<String, Plan> cache;
+    /**
+     * Statements that have no literal to take out — as prepared statements send them — by their
+     * client text: the hot path skips rewriting and normalizing the text it has seen before.
+     * Texts with literals are left out, so this holds about one entry per prepared statement.
+     */
+    private final Cache<String, Parameterized> parameterized;
+
+    private record Parameterized(Plan plan, int params) {}
 
     public Planner(Catalog catalog, String database, int cacheSize) {
         this.catalog = catalog;
         this.database = database;
         this.cache = Caffeine.newBuilder().maximumSize(cacheSize).recordStats().build();
+        this.parameterized = Caffeine.newBuilder().maximumSize(cacheSize).build();
         int[] all = catalog.partitions().stream().mapToInt(org.lutra.catalog.Partition::id).toArray();
         this.NO_TABLE = new TableDef("(no table)", List.of(), new Partitioning.Replicated(all), "");
     }
@@ -70,6 +79,10 @@ public final class Planner {
      * literals share one cached plan.
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+        Parameterized known = parameterized.getIfPresent(sql);
+        if (known != null && known.params() == clientParams.size()) {
+            return new Bound(known.plan(), clientParams);
+        }
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
         if (clientParams.size() != normalized.clientParams()) {
@@ -81,6 +94,7 @@ public final class Planner {
             plan = build(normalized.text(), new Labels.Source(sql, rewritten));
             cache.put(normalized.text(), plan);
         }
+        if (normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
         return new Bound(plan, normalized.bind(clientParams));
     }
 

@@ -38,7 +38,8 @@ public final class PointBench implements Command {
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
               point selects and auto-commit single-row updates for --seconds per client count and path,
               --rounds times, interleaved. --jfr records the router process with Java Flight Recorder;
-              --verbose prints the router's CPU ticks per thread for each run.
+              --verbose prints the router's CPU ticks per thread for each run. Env LUTRA_BENCH_ROUTER_OPTS adds
+              JVM options to the router process (e.g. -agentpath:.../libasyncProfiler.so=start,event=cpu,...).
               Prints a Markdown report.""";
 
     static final String SCHEMA = """
@@ -59,7 +60,8 @@ public final class PointBench implements Command {
 
     /** One workload at one client count: router and direct results per round. */
     record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct,
-                List<Double> cpuMicros, List<java.util.Map<String, Long>> counters) {}
+                List<Double> cpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
+                List<java.util.Map<String, Long>> counters) {}
 
     private final PrintStream out;
     private final PrintStream err;
@@ -129,7 +131,8 @@ public final class PointBench implements Command {
             load(DriverManager.getConnection(directUrl, shards.user(), shards.password()), rows);
             var cells = new ArrayList<Cell>();
             for (String workload : List.of("point select", "single-row update")) {
-                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
+                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                        new ArrayList<>()));
             }
             // warm-up until the JIT has compiled the hot path (C2 runs for seconds on a cold router), then pools and caches
             for (int i = 0; i < 2; i++) {
@@ -144,18 +147,24 @@ public final class PointBench implements Command {
                     var before = counters(shards);
                     long cpuBefore = router.cpuNanos();
                     var ticksBefore = router.threadTicks();
+                    long clientBefore = ownCpuNanos();
                     var viaRouter = ClosedLoop.run(cell.clients(), seconds, round, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                     long cpu = router.cpuNanos() - cpuBefore;
+                    long lutraClient = ownCpuNanos() - clientBefore;
                     if (verbose) printTicks(cell, ticksBefore, router.threadTicks(), viaRouter.transactions());
                     var after = counters(shards);
                     after.merge("Questions", -1L, Long::sum); // the SHOW STATUS that read "before" counts itself
+                    long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    long directClient = ownCpuNanos() - directBefore;
                     for (var r : List.of(viaRouter, direct)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
                     }
                     cell.router().add(viaRouter);
                     cell.direct().add(direct);
                     cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
+                    cell.lutraClientMicros().add(lutraClient / 1e3 / Math.max(1, viaRouter.transactions()));
+                    cell.directClientMicros().add(directClient / 1e3 / Math.max(1, direct.transactions()));
                     var delta = new java.util.LinkedHashMap<String, Long>();
                     for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
                     delta.put("statements", viaRouter.transactions());
@@ -184,6 +193,11 @@ public final class PointBench implements Command {
         }
         err.printf(Locale.ROOT, "  router CPU in %s × %d: user %d, system %d ticks over %,d statements: %s%n", cell.workload(), cell.clients(),
                 user, system, statements, String.join(", ", lines));
+    }
+
+    /** CPU time of this process (the clients), all threads. */
+    private static long ownCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static java.util.Map<String, Long> counters(Shards shards) throws SQLException {
@@ -254,16 +268,17 @@ public final class PointBench implements Command {
         s.append(String.format(Locale.ROOT, "Data: %,d rows in `users`, the router's only partition; the direct baseline is the same rows in "
                 + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
                 + "%d rounds × %s s per cell and path, interleaved; medians over rounds.%n%n", rows, rounds, seconds));
-        s.append("| workload | clients | router /s | direct /s | ratio | added p50 µs | added p99 µs | router CPU µs/stmt | backend round trips/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        s.append("| workload | clients | router /s | direct /s | ratio | added p50 µs | added p99 µs | router CPU µs/stmt "
+                + "| client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
             double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
             double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
             double p50 = median(pairs(c, 0.5));
             double p99 = median(pairs(c, 0.99));
             double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %+.0f | %+.0f | %.1f | %.2f |%n", c.workload(), c.clients(), r, d,
-                    r / d, p50, p99, median(c.cpuMicros()), trips));
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %+.0f | %+.0f | %.1f | %.1f / %.1f | %.2f |%n", c.workload(),
+                    c.clients(), r, d, r / d, p50, p99, median(c.cpuMicros()), median(c.lutraClientMicros()), median(c.directClientMicros()), trips));
         }
         s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");
         for (var c : cells) {

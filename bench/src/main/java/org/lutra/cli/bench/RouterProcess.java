@@ -50,6 +50,8 @@ final class RouterProcess implements AutoCloseable {
                 """.formatted(port, shards.url(0), shards.user(), shards.password(), database));
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
+        String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS"); // e.g. an async-profiler -agentpath
+        if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
         if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", dir.resolve("router.yaml").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
