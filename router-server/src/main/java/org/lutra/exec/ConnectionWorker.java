@@ -30,6 +30,7 @@ final class ConnectionWorker {
         Connections.Lease lease = lease(true);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = ps.executeLargeUpdate();
+            lease.changed(count);
             lease.release(null);
             return count;
         } catch (SQLException e) {

@@ -9,7 +9,7 @@ import java.sql.SQLException;
  * for its whole life.
  */
 public interface Connections {
-    /** A connection to {@code partition} for one sub-query; {@code write} if the sub-query may change rows. */
+    /** A connection to {@code partition} for one sub-query; {@code write} if the sub-query may change rows (see {@link Lease#changed}). */
     Lease lease(int partition, boolean write) throws SQLException;
 
     /**
@@ -26,6 +26,13 @@ public interface Connections {
          * transaction's next statement, so its rows are read at once.
          */
         boolean streaming();
+
+        /**
+         * A writing sub-query changed (or matched) {@code rows} rows. Called before release; a
+         * transaction counts a partition as written only when this is above zero, so a branch
+         * whose writes matched nothing commits as read-only.
+         */
+        default void changed(long rows) {}
 
         /** The sub-query is done; {@code failure} is its error, or null. */
         void release(SQLException failure);

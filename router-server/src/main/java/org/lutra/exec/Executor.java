@@ -181,24 +181,20 @@ public final class Executor {
     /** Runs where the lookup table points, then, if fewer than {@code expected} rows answered, on the rest. */
     private Result validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
                              long expected, List<Value> params, Connections c) throws SQLException {
-        var complement = new LinkedHashMap<Integer, List<Integer>>();
-        for (int p : lookup.partitions()) {
-            var asked = primary.getOrDefault(p, List.of());
-            var rest = new ArrayList<Integer>();
-            for (int i = 0; i < keys.length; i++) {
-                if (!asked.contains(i)) rest.add(i);
-            }
-            if (!rest.isEmpty()) complement.put(p, rest);
-        }
         Object learnable = keys.length == 1 || Arrays.stream(keys).distinct().count() == 1 ? keys[0] : null;
         var first = Routes.cut(plan, primary, params);
-        var second = Routes.cut(plan, complement, params);
         record(first);
         // Several keys: the first round may change some rows and the second the others. One key of
         // a unique lookup: its rows are on one partition, whichever round finds them.
         if (first.size() > 1 || expected > 1) c.atomic();
         long count = sum(fanOut.update(first, c));
         if (count >= expected) {
+            return new Result.Count(count, first.size());
+        }
+        // Fewer rows than keys: a key whose owner row is where the lookup table pointed has no rows elsewhere.
+        var settled = Target.ownersWhereAsked(shards(c), plan.table(), primary, keys);
+        var second = Routes.cut(plan, SelectPlan.complement(lookup, new Target.Resolution(primary, keys), keys, settled), params);
+        if (second.isEmpty()) {
             return new Result.Count(count, first.size());
         }
         stats.fallback(partitionsOf(second));

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The root of a SELECT's plan. Where the statement's rows all live on one partition it runs
@@ -70,23 +71,18 @@ public final class SelectPlan implements Operator {
         if (!lookup.unique() && distinct > 1) return null;
         long expected = lookup.unique() ? distinct : 1;
         Target.Resolution guess = target.guess(ctx);
-        var complement = new LinkedHashMap<Integer, List<Integer>>();
-        for (int p : lookup.partitions()) {
-            var asked = guess.byPartition().getOrDefault(p, List.of());
-            var rest = new ArrayList<Integer>();
-            for (int i = 0; i < keys.length; i++) {
-                if (!asked.contains(i)) rest.add(i);
-            }
-            if (!rest.isEmpty()) complement.put(p, rest);
-        }
         var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
-        var second = target.cut(new Target.Resolution(complement, keys), pushdown.sql(), pushdown.template(), ctx.params());
         Object learnable = distinct == 1 ? keys[0] : null;
         ctx.stats().statement(partitions(first));
         ctx.touched(first);
         RowSource primary = new UnionRows(ctx.shards().query(first));
         if (first.size() > 1 && plainLimit >= 0) primary = new LimitRows(primary, plainLimit);
         RowSource rows = new FallbackRows(primary, expected, () -> {
+            // Fewer rows than keys: a key whose owner row is where the lookup table pointed has no
+            // rows elsewhere; the other keys are asked on the other partitions.
+            var settled = Target.ownersWhereAsked(ctx.shards(), target.table(), guess.byPartition(), keys);
+            var second = target.cut(new Target.Resolution(complement(lookup, guess, keys, settled), keys), pushdown.sql(), pushdown.template(),
+                    ctx.params());
             if (second.isEmpty()) return null;
             ctx.stats().fallback(partitions(second));
             var sources = ctx.shards().query(second);
@@ -98,6 +94,20 @@ public final class SelectPlan implements Operator {
             return new UnionRows(sources);
         });
         return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
+    }
+
+    /** For each partition, the keys not yet asked there, leaving out the {@code settled} ones. */
+    static Map<Integer, List<Integer>> complement(Partitioning.LookedUp lookup, Target.Resolution asked, Object[] keys, java.util.Set<Object> settled) {
+        var complement = new LinkedHashMap<Integer, List<Integer>>();
+        for (int p : lookup.partitions()) {
+            var there = asked.byPartition().getOrDefault(p, List.of());
+            var rest = new ArrayList<Integer>();
+            for (int i = 0; i < keys.length; i++) {
+                if (!there.contains(i) && !settled.contains(keys[i])) rest.add(i);
+            }
+            if (!rest.isEmpty()) complement.put(p, rest);
+        }
+        return complement;
     }
 
     private static int[] partitions(List<ShardQuery> queries) {

@@ -166,16 +166,46 @@ public final class Target {
         return new Resolution(out, values);
     }
 
+    /**
+     * The keys whose owner row (the SAME AS group's root, or the row itself) is on the partition
+     * {@code byPartition} asked about them, by one query per partition. Rows placed by a lookup
+     * live with their owner row, so such a key has no rows anywhere else: a read or write that
+     * found fewer rows than keys there need not ask the other partitions about it.
+     */
+    public static java.util.Set<Object> ownersWhereAsked(Shards shards, TableDef table, Map<Integer, List<Integer>> byPartition, Object[] keys)
+            throws SQLException {
+        var lookup = (Partitioning.LookedUp) table.partitioning();
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : byPartition.entrySet()) {
+            if (e.getValue().isEmpty()) continue;
+            var asked = e.getValue().stream().map(i -> keys[i]).toList();
+            queries.add(ownerQuery(lookup, e.getKey(), asked));
+        }
+        var found = new java.util.HashSet<Object>();
+        for (RowSource answer : shards.query(queries)) {
+            try (RowSource rows = answer) {
+                Row row;
+                while ((row = rows.next()) != null) {
+                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
+                    if (key != null) found.add(key);
+                }
+            }
+        }
+        return found;
+    }
+
+    private static ShardQuery ownerQuery(Partitioning.LookedUp lookup, int partition, List<Object> keys) {
+        var params = keys.stream().map(KeyParams::toValue).toList();
+        String marks = String.join(", ", java.util.Collections.nCopies(params.size(), "?"));
+        return new ShardQuery(partition, "SELECT `" + lookup.ownerColumn() + "` FROM `" + lookup.owner() + "` WHERE `"
+                + lookup.ownerColumn() + "` IN (" + marks + ")", params);
+    }
+
     private void probe(Context ctx, Partitioning.LookedUp lookup, Map<Integer, List<Object>> ask, Map<Object, Integer> located,
                        java.util.Set<Object> unknown, boolean learn) throws SQLException {
         if (ask.isEmpty()) return;
         var queries = new ArrayList<ShardQuery>();
-        for (var e : ask.entrySet()) {
-            var params = e.getValue().stream().map(KeyParams::toValue).toList();
-            String marks = String.join(", ", java.util.Collections.nCopies(params.size(), "?"));
-            queries.add(new ShardQuery(e.getKey(), "SELECT `" + lookup.ownerColumn() + "` FROM `" + lookup.owner() + "` WHERE `"
-                    + lookup.ownerColumn() + "` IN (" + marks + ")", params));
-        }
+        for (var e : ask.entrySet()) queries.add(ownerQuery(lookup, e.getKey(), e.getValue()));
         List<RowSource> answers = ctx.shards().query(queries);
         for (int i = 0; i < answers.size(); i++) {
             int partition = queries.get(i).partition();

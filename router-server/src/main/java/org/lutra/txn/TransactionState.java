@@ -76,7 +76,6 @@ public final class TransactionState implements Connections {
                 throw e;
             }
         }
-        if (write) branch.markWritten();
         Branch b = branch;
         return new Lease() {
             @Override
@@ -87,6 +86,11 @@ public final class TransactionState implements Connections {
             @Override
             public boolean streaming() {
                 return false;
+            }
+
+            @Override
+            public void changed(long rows) {
+                if (rows > 0) b.markWritten();
             }
 
             @Override

@@ -166,6 +166,35 @@ class RouterIT {
     }
 
     @Test
+    void emptyAnswersOnALookupTableCostOnePartitionWhenTheOwnerIsThere() throws SQLException {
+        long fallbacks = router.server.stats().fallbacks();
+        // user 50 exists and follows nobody: the follower rows would live with user 50, so the
+        // empty answer from user 50's partition is the whole answer
+        for (String sql : List.of("SELECT * FROM followers WHERE source = 50", "SELECT destination FROM followers WHERE source IN (50, 51)",
+                "SELECT * FROM users WHERE id = 50 AND karma < 0", "SELECT * FROM users WHERE id IN (50, 1) AND name = 'user1'")) {
+            assertEquals(rows(reference, sql), rows(lutra, sql), sql);
+        }
+        for (String sql : List.of("UPDATE users SET karma = 1 WHERE id = 50 AND karma < 0", "DELETE FROM followers WHERE source = 50")) {
+            assertEquals(reference.createStatement().executeUpdate(sql), lutra.createStatement().executeUpdate(sql), sql);
+        }
+        assertEquals(fallbacks, router.server.stats().fallbacks(), "no statement was asked of other partitions");
+
+        // a key that exists nowhere, or whose cache entry is stale, is still looked for everywhere
+        String missing = "SELECT * FROM followers WHERE source = 100000";
+        assertEquals(rows(reference, missing), rows(lutra, missing));
+        assertTrue(router.server.stats().fallbacks() > fallbacks);
+        var users = (Partitioning.LookedUp) router.server.catalog().table("users").partitioning();
+        int real = users.table().get(7L);
+        users.table().put(7L, (real + 1) % 4);
+        String moved = "SELECT * FROM followers WHERE source = 7 AND destination > 100";
+        assertEquals(rows(reference, moved), rows(lutra, moved));
+        String follows = "SELECT * FROM followers WHERE source = 7";
+        users.table().put(7L, (real + 1) % 4);
+        assertEquals(rows(reference, follows), rows(lutra, follows));
+        assertEquals(real, users.table().get(7L), "the router learned where user 7 lives");
+    }
+
+    @Test
     void staleLookupEntriesStillGiveRightAnswers() throws SQLException {
         var users = (Partitioning.LookedUp) router.server.catalog().table("users").partitioning();
         int real = users.table().get(33L);

@@ -127,6 +127,27 @@ class TransactionIT {
     }
 
     @Test
+    void aWriteThatMatchedNothingTakesNoPartInTheCommit() throws SQLException {
+        long onePhase = stats().onePhaseCommits.sum();
+        long twoPhase = stats().twoPhaseCommits.sum();
+        long readOnly = stats().readOnlyBranches.sum();
+        try (var c = router.connect()) {
+            c.setAutoCommit(false);
+            update(c, 6, +1);
+            try (var st = c.createStatement()) {
+                assertEquals(0, st.executeUpdate("UPDATE accounts SET balance = balance + 1 WHERE id = 306 AND balance < 0"));
+            }
+            c.commit();
+            assertEquals(101, balance(c, 6));
+            assertEquals(100, balance(c, 306));
+        }
+        assertEquals(onePhase + 1, stats().onePhaseCommits.sum(), "one partition changed rows: it commits alone");
+        assertEquals(twoPhase, stats().twoPhaseCommits.sum());
+        assertEquals(readOnly + 1, stats().readOnlyBranches.sum(), "the partition where nothing matched commits as read-only");
+        assertNoPreparedBranches();
+    }
+
+    @Test
     void autoCommitWriteOverTwoPartitionsIsAllOrNothing() throws SQLException {
         try (var c = router.connect(); var st = c.createStatement()) {
             st.executeUpdate("UPDATE accounts SET balance = 200 WHERE id = 6");
