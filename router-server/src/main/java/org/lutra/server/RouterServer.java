@@ -93,6 +93,10 @@ public final class RouterServer implements AutoCloseable {
                 Socket socket = listener.accept();
                 var session = new Session(sessionIds.incrementAndGet(), socket, this);
                 sessions.add(session);
+                // A platform thread per session: a session blocks on its client and its backends in
+                // turn, and a blocking read on a platform thread is one system call, where a virtual
+                // thread parks, registers with the poller and is handed back to a carrier
+                // (BENCHMARKS.md "The hot path": about half the router CPU per point select at 1 client).
                 Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).start(session);
             } catch (IOException e) {
                 if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());

@@ -32,7 +32,7 @@ import java.util.SplittableRandom;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
@@ -45,6 +45,7 @@ public final class PointBench implements Command {
     static final String SCHEMA = """
             CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL) PARTITION BY hash(id) ON (p0);
             """;
+    /** Router warm-up per cell, run twice: C2 compiles the hot path for seconds on a cold router. */
     static final double WARM_UP_SECONDS = 4;
     static final String SELECT = "SELECT id, name FROM users WHERE id = ?";
     static final String UPDATE = "UPDATE users SET karma = karma + 1 WHERE id = ?";
@@ -94,7 +95,7 @@ public final class PointBench implements Command {
         }
         Args a;
         try {
-            a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--jfr", "--out"), Set.of("--verbose"));
+            a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--jfr", "--out"), Set.of("--verbose"));
         } catch (Args.UsageException e) {
             err.println("lutra bench point: " + e.getMessage());
             err.println(USAGE);
@@ -106,6 +107,7 @@ public final class PointBench implements Command {
         List<Integer> clients = new ArrayList<>();
         for (String c : a.get("--clients", "1,16").split(",")) clients.add(Integer.parseInt(c.trim()));
         verbose = a.has("--verbose");
+        if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
         String report;
         try (Shards shards = Shards.start(1)) {
             report = measure(shards, rows, seconds, rounds, clients, a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
@@ -116,6 +118,8 @@ public final class PointBench implements Command {
     }
 
     private boolean verbose;
+
+    private List<String> workloads = List.of("point select", "single-row update");
 
     String measure(Shards shards, int rows, double seconds, int rounds, List<Integer> clientCounts, Path jfr) throws Exception {
         String routed = shards.createDatabase("lutra_bench_point");
@@ -130,7 +134,7 @@ public final class PointBench implements Command {
             load(DriverManager.getConnection(routerUrl, "bench", "bench"), rows);
             load(DriverManager.getConnection(directUrl, shards.user(), shards.password()), rows);
             var cells = new ArrayList<Cell>();
-            for (String workload : List.of("point select", "single-row update")) {
+            for (String workload : workloads) {
                 for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                         new ArrayList<>()));
             }
