@@ -32,12 +32,12 @@ import java.util.SplittableRandom;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
               point selects and auto-commit single-row updates for --seconds per client count and path,
-              --rounds times, interleaved. --jfr records the router process with Java Flight Recorder;
+              --rounds times, interleaved, after --warmup seconds per cell (twice) for the router's JIT. --jfr records the router process with Java Flight Recorder;
               --verbose prints the router's CPU ticks per thread for each run. Env LUTRA_BENCH_ROUTER_OPTS adds
               JVM options to the router process (e.g. -agentpath:.../libasyncProfiler.so=start,event=cpu,...).
               Prints a Markdown report.""";
@@ -46,7 +46,7 @@ public final class PointBench implements Command {
             CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL) PARTITION BY hash(id) ON (p0);
             """;
     /** Router warm-up per cell, run twice: C2 compiles the hot path for seconds on a cold router. */
-    static final double WARM_UP_SECONDS = 4;
+    private double warmUpSeconds = 4;
     static final String SELECT = "SELECT id, name FROM users WHERE id = ?";
     static final String UPDATE = "UPDATE users SET karma = karma + 1 WHERE id = ?";
     /**
@@ -95,26 +95,34 @@ public final class PointBench implements Command {
         }
         Args a;
         try {
-            a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--jfr", "--out"), Set.of("--verbose"));
+            a = parse(args);
         } catch (Args.UsageException e) {
             err.println("lutra bench point: " + e.getMessage());
             err.println(USAGE);
             return 2;
         }
-        int rows = a.getInt("--rows", 100_000);
-        double seconds = Double.parseDouble(a.get("--seconds", "3"));
-        int rounds = a.getInt("--rounds", 3);
-        List<Integer> clients = new ArrayList<>();
-        for (String c : a.get("--clients", "1,16").split(",")) clients.add(Integer.parseInt(c.trim()));
-        verbose = a.has("--verbose");
-        if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
         String report;
         try (Shards shards = Shards.start(1)) {
-            report = measure(shards, rows, seconds, rounds, clients, a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
+            report = measure(shards, a);
         }
         out.print(report);
         if (a.has("--out")) Files.writeString(Path.of(a.get("--out", null)), report);
         return 0;
+    }
+
+    /** Runs the bench with the options in {@code a} on shard 0 of {@code shards}; returns the report. */
+    String measure(Shards shards, Args a) throws Exception {
+        List<Integer> clients = new ArrayList<>();
+        for (String c : a.get("--clients", "1,16").split(",")) clients.add(Integer.parseInt(c.trim()));
+        verbose = a.has("--verbose");
+        if (a.has("--warmup")) warmUpSeconds = Double.parseDouble(a.get("--warmup", "4"));
+        if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
+        return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
+                a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
+    }
+
+    static Args parse(List<String> args) throws Args.UsageException {
+        return Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--jfr", "--out"), Set.of("--verbose"));
     }
 
     private boolean verbose;
@@ -141,7 +149,7 @@ public final class PointBench implements Command {
             // warm-up until the JIT has compiled the hot path (C2 runs for seconds on a cold router), then pools and caches
             for (int i = 0; i < 2; i++) {
                 for (var cell : cells) {
-                    ClosedLoop.run(cell.clients(), WARM_UP_SECONDS, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
+                    ClosedLoop.run(cell.clients(), warmUpSeconds, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                     ClosedLoop.run(cell.clients(), 1, 7, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                 }
             }
@@ -181,6 +189,10 @@ public final class PointBench implements Command {
         } finally {
             shards.dropDatabase(routed);
             shards.dropDatabase(reference);
+            try (var files = Files.list(dir)) {
+                for (Path f : files.toList()) Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(dir);
         }
     }
 

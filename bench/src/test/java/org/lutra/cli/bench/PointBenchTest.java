@@ -1,0 +1,43 @@
+package org.lutra.cli.bench;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A short run of {@code ./lutra bench point} against a router in its own process: the report has
+ * every cell, and — what the bench exists to watch — each routed statement cost the shard exactly
+ * one statement (no session-state SETs around it).
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+class PointBenchTest {
+    private static final Pattern ROW = Pattern.compile("\\| (point select|single-row update) \\| 1 \\| ([\\d,]+) \\| ([\\d,]+) \\|.*\\| ([\\d.]+) \\|");
+
+    @Test
+    void everyRoutedStatementIsOneBackendStatement(Shards shards) throws Exception {
+        var err = new ByteArrayOutputStream();
+        var bench = new PointBench(new PrintStream(java.io.OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String report = bench.measure(shards, PointBench.parse(List.of("--rows", "500", "--seconds", "0.5", "--rounds", "1", "--clients", "1",
+                "--warmup", "0.2")));
+        int cells = 0;
+        for (String line : report.lines().toList()) {
+            var m = ROW.matcher(line);
+            if (!m.find()) continue;
+            cells++;
+            assertTrue(Long.parseLong(m.group(2).replace(",", "")) > 0 && Long.parseLong(m.group(3).replace(",", "")) > 0, line);
+            assertEquals(1.0, Double.parseDouble(m.group(4)), 0.05, "backend round trips per statement: " + line + "\n" + report);
+        }
+        assertEquals(2, cells, report + err);
+        assertTrue(report.contains("Com_stmt_execute 1.00"), report);
+    }
+}
