@@ -26,6 +26,10 @@ import java.util.List;
  * (an AVG's in its SUM column). Partial columns the client did not ask for are dropped by a
  * {@link Project} above.
  *
+ * <p>WITH ROLLUP: after the last group of each run of equal leading keys comes that run's
+ * super-aggregate row, the rolled-up keys NULL, down to the grand total — MySQL's order, since
+ * the input is sorted by the keys. Every input row feeds its group and each enclosing run.
+ *
  * <p>A DISTINCT aggregate (COUNT/SUM/AVG(DISTINCT x)) needs the shards to group by x as well:
  * then x is the last of the input's sort keys but not a group key, equal x values arrive
  * together, and each is counted once.
@@ -55,13 +59,23 @@ public final class Aggregate implements Operator {
     private final List<SortKey> groupKeys;
     private final List<Aggregation> aggregations;
     private final SortKey distinctKey;
+    private final boolean rollup;
 
     /** @param distinctKey the DISTINCT aggregates' argument x (with its weight column), or null */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
+        this(input, groupKeys, aggregations, distinctKey, false);
+    }
+
+    /** @param rollup add WITH ROLLUP's super-aggregate rows (not with DISTINCT aggregates or GROUP_CONCAT: the planner refuses those) */
+    public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup) {
         this.input = input;
         this.groupKeys = List.copyOf(groupKeys);
         this.aggregations = List.copyOf(aggregations);
         this.distinctKey = distinctKey;
+        this.rollup = rollup;
+        if (rollup && (distinctKey != null || aggregations.stream().anyMatch(a -> a.kind() == Kind.GROUP_CONCAT))) {
+            throw new IllegalArgumentException("WITH ROLLUP with DISTINCT aggregates or GROUP_CONCAT");
+        }
     }
 
     @Override
@@ -80,7 +94,11 @@ public final class Aggregate implements Operator {
                 }
                 effective.add(a);
             }
-            return new Grouped(rows, outputColumns(columns), groups, distinct, effective);
+            var prefixes = new ArrayList<RowOrder>();
+            if (rollup) {
+                for (int k = 0; k < groupKeys.size(); k++) prefixes.add(RowOrder.of(groupKeys.subList(0, k), columns, "GROUP BY"));
+            }
+            return new Grouped(rows, outputColumns(columns), groups, distinct, effective, prefixes);
         } catch (SQLException | RuntimeException e) {
             rows.close();
             throw e;
@@ -112,7 +130,8 @@ public final class Aggregate implements Operator {
 
     @Override
     public String describe() {
-        return "Aggregate group by " + groupKeys + " " + aggregations + (distinctKey == null ? "" : " distinct " + distinctKey);
+        return "Aggregate group by " + groupKeys + (rollup ? " with rollup" : "") + " " + aggregations
+                + (distinctKey == null ? "" : " distinct " + distinctKey);
     }
 
     @Override
@@ -126,12 +145,18 @@ public final class Aggregate implements Operator {
         private final RowOrder groups;
         private final RowOrder distinct;
         private final List<Aggregation> aggregations;
+        /** WITH ROLLUP: for k = 0 .. keys-1, the order of the first k keys, and the run of rows sharing them. */
+        private final List<RowOrder> prefixes;
+        private final State[] runs;
+        private final java.util.ArrayDeque<Row> ready = new java.util.ArrayDeque<>();
         private Row pending;
         private boolean started;
         private boolean emittedAny;
         private boolean done;
 
-        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct, List<Aggregation> aggregations) {
+        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct, List<Aggregation> aggregations, List<RowOrder> prefixes) {
+            this.prefixes = prefixes;
+            this.runs = new State[prefixes.size()];
             this.aggregations = aggregations;
             this.input = input;
             this.columns = columns;
@@ -146,6 +171,7 @@ public final class Aggregate implements Operator {
 
         @Override
         public Row next() throws SQLException {
+            if (!ready.isEmpty()) return ready.poll();
             if (done) return null;
             if (!started) {
                 started = true;
@@ -160,13 +186,38 @@ public final class Aggregate implements Operator {
                 return null;
             }
             var state = new State(pending);
+            feedRuns(pending);
             Row row;
             while ((row = input.next()) != null && groups.same(pending, row)) {
                 state.add(row);
+                feedRuns(row);
             }
             pending = row;
             emittedAny = true;
-            return state.finish();
+            Row group = state.finish();
+            // the runs that end here, innermost first: each is one super-aggregate row
+            for (int k = runs.length - 1; k >= 0 && (pending == null || !prefixes.get(k).same(runs[k].first, pending)); k--) {
+                ready.add(rolledUp(runs[k].finish(), k));
+                runs[k] = null;
+            }
+            return group;
+        }
+
+        private void feedRuns(Row row) {
+            for (int k = 0; k < runs.length; k++) {
+                if (runs[k] == null) runs[k] = new State(row);
+                else runs[k].add(row);
+            }
+        }
+
+        /** A run's row: the keys after the first {@code k} (and their weights) are NULL. */
+        private Row rolledUp(Row row, int k) {
+            var out = row.toBuilder();
+            for (SortKey key : groupKeys.subList(k, groupKeys.size())) {
+                out.setValues(key.column(), NULL);
+                if (key.weightColumn() >= 0) out.setValues(key.weightColumn(), NULL);
+            }
+            return out.build();
         }
 
         private Row emptyScalarRow() {

@@ -122,9 +122,13 @@ final class ScatterPlanner {
         return sources.star();
     }
 
-    /** GROUP BY / DISTINCT whose keys include the routing column: no group spans two partitions. */
+    /**
+     * GROUP BY / DISTINCT whose keys include the routing column: no group spans two partitions.
+     * Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition.
+     */
     private boolean partitionLocalGroups() throws PlanException {
         if (target.table().partitioning().column() == null || select.getHaving() != null && select.getGroupBy() == null) return false;
+        if (select.getGroupBy() != null && select.getGroupBy().isMysqlWithRollup()) return false;
         List<Expression> keys = new ArrayList<>();
         if (select.getGroupBy() != null) {
             for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(resolveReference((Expression) g));
@@ -141,14 +145,46 @@ final class ScatterPlanner {
 
     // ---- groups: aggregates merged by the router ---------------------------------------------------
 
+    /**
+     * WITH ROLLUP over several partitions: the router adds the super-aggregate rows, with the
+     * rolled-up key columns NULL. That is MySQL's answer only where every select item outside an
+     * aggregate is one of the GROUP BY columns itself (MySQL would compute an expression over a
+     * rolled-up key from its NULL) and no ORDER BY reorders the rows. The shards group without it.
+     */
+    private void requireRollupItems(GroupByElement groupBy) throws PlanException {
+        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
+            throw PlanException.unsupported("WITH ROLLUP together with ORDER BY over several partitions");
+        }
+        var keys = new ArrayList<String>();
+        for (Object g : groupBy.getGroupByExpressionList()) {
+            Expression k = resolveReference((Expression) g);
+            if (!(k instanceof Column)) throw PlanException.unsupported("WITH ROLLUP grouped by an expression (" + k + ") over several partitions yet");
+            keys.add(k.toString().toLowerCase(java.util.Locale.ROOT));
+        }
+        for (Expression e : visible) {
+            if (hasAggregate(e)) {
+                if (hasColumnOutsideAggregates(e)) {
+                    throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which mixes columns and aggregates, over several partitions yet");
+                }
+                continue;
+            }
+            if (!(e instanceof Column) || !keys.contains(e.toString().toLowerCase(java.util.Locale.ROOT))) {
+                throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which is not a GROUP BY column, over several partitions yet");
+            }
+        }
+        groupBy.setMysqlWithRollup(false); // the shards group; the router rolls up
+    }
+
     private Operator groups(boolean aggregates) throws PlanException {
         if (select.getDistinct() != null && (aggregates || select.getGroupBy() != null)) {
             throw PlanException.unsupported("SELECT DISTINCT together with GROUP BY or aggregates over several partitions yet");
         }
         GroupByElement groupBy = select.getGroupBy();
-        if (groupBy != null && (groupBy.isMysqlWithRollup() || groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty())) {
-            throw PlanException.unsupported("WITH ROLLUP and GROUPING SETS over several partitions yet");
+        if (groupBy != null && groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) {
+            throw PlanException.unsupported("GROUPING SETS over several partitions yet");
         }
+        boolean rollup = groupBy != null && groupBy.isMysqlWithRollup();
+        if (rollup) requireRollupItems(groupBy);
         var groupKeys = new ArrayList<SortKey>();
         var groupExpressions = new ArrayList<Expression>();
         if (groupBy != null) {
@@ -226,7 +262,10 @@ final class ScatterPlanner {
         select.setOffset(null);
         Route route = route();
         Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
-        root = new Aggregate(root, groupKeys, aggregations, distinctKey);
+        if (rollup && (distinctKey != null || aggregations.stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
+            throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
+        }
+        root = new Aggregate(root, groupKeys, aggregations, distinctKey, rollup);
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
@@ -611,6 +650,29 @@ final class ScatterPlanner {
 
             @Override
             public <S> Void visit(net.sf.jsqlparser.expression.MySQLGroupConcat groupConcat, S context) {
+                found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
+    }
+
+    /** Whether {@code e} reads a column other than inside an aggregate's argument. */
+    static boolean hasColumnOutsideAggregates(Expression e) {
+        var found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                return isAggregate(f) ? null : super.visit(f, context);
+            }
+
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.MySQLGroupConcat groupConcat, S context) {
+                return null;
+            }
+
+            @Override
+            public <S> Void visit(Column column, S context) {
                 found[0] = true;
                 return null;
             }

@@ -262,6 +262,32 @@ class QueryEngineIT {
         assertEquals("0A000", e.getSQLState(), e.getMessage());
     }
 
+    @Test
+    void withRollupAddsTheSuperAggregateRowsInMySqlsOrder() throws SQLException {
+        // GROUP BY without ORDER BY returns groups in key order in MariaDB, rollup rows after their run
+        for (String sql : List.of(
+                "SELECT author, COUNT(*), SUM(likes), MIN(likes), MAX(body), AVG(likes) FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT likes, author, COUNT(*), SUM(id) FROM tweets WHERE likes < 5 GROUP BY likes, author WITH ROLLUP",
+                "SELECT author, likes, COUNT(*) FROM tweets WHERE author IN (1, 2, 3) OR author IS NULL GROUP BY author, likes WITH ROLLUP",
+                "SELECT COUNT(*), SUM(likes) FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT author, SUM(likes) / COUNT(*) FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT author, COUNT(*) FROM tweets GROUP BY author WITH ROLLUP HAVING COUNT(*) > 6",
+                "SELECT author, COUNT(*) FROM tweets GROUP BY author WITH ROLLUP LIMIT 4",
+                "SELECT author, COUNT(*) FROM tweets WHERE id < 0 GROUP BY author WITH ROLLUP",
+                "SELECT source, COUNT(*) FROM followers GROUP BY source WITH ROLLUP")) {
+            ordered(sql);
+        }
+        unorderedFolded("SELECT city, COUNT(*), MAX(name) FROM users GROUP BY city WITH ROLLUP");
+        for (String sql : List.of(
+                "SELECT author + 1, COUNT(*) FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT author, COUNT(*) + author FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT author, COUNT(DISTINCT likes) FROM tweets GROUP BY author WITH ROLLUP",
+                "SELECT likes, COUNT(*) FROM tweets GROUP BY likes % 3 WITH ROLLUP")) {
+            var e = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
+            assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+        }
+    }
+
     /** Each row with the pieces of its GROUP_CONCAT cells sorted. */
     private static List<String> pieces(List<String> rows, String separator) {
         return rows.stream().map(r -> java.util.Arrays.stream(r.split("\\|")).map(cell -> {
