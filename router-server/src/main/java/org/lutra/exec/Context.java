@@ -53,6 +53,10 @@ public final class Context {
         for (var q : queries) touched.set(q.partition());
     }
 
+    void touched(int partition) {
+        touched.set(partition);
+    }
+
     public int partitionsTouched() {
         return touched.cardinality();
     }

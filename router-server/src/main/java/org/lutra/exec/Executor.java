@@ -91,6 +91,11 @@ public final class Executor {
             public void atomic() throws SQLException {
                 connections.atomic();
             }
+
+            @Override
+            public Scratch scratch(int partition) throws SQLException {
+                return new ScratchConnection(backends.placement(partition));
+            }
         };
     }
 

@@ -19,4 +19,23 @@ public interface Shards {
 
     /** The statement is about to change rows on several partitions: make it all-or-nothing. */
     void atomic() throws SQLException;
+
+    /**
+     * One pooled connection to {@code partition} for the router's own statements in a row —
+     * temporary tables live as long as it — outside any transaction of the session.
+     */
+    default Scratch scratch(int partition) throws SQLException {
+        throw new SQLException("no scratch connections here", "0A000", 1235);
+    }
+
+    /** A connection held for a few statements; closing it gives it back. */
+    interface Scratch extends AutoCloseable {
+        void execute(String sql, List<org.lutra.protocol.Value> params) throws SQLException;
+
+        /** Rows of {@code sql}, read as asked; the connection stays busy until they are read or closed. */
+        RowSource query(String sql, List<org.lutra.protocol.Value> params) throws SQLException;
+
+        @Override
+        void close();
+    }
 }

@@ -212,8 +212,10 @@ public final class Planner {
     }
 
     private Plan select(PlainSelect select, String sql) throws PlanException {
-        if (select.getWithItemsList() != null && !select.getWithItemsList().isEmpty()) {
-            throw PlanException.unsupported("WITH (common table expressions) over several partitions yet");
+        if (DerivedTables.applies(select)) {
+            // on one partition MySQL answers the whole statement (build() sends it there); else the router materializes
+            if (wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
+            return DerivedTables.plan(select, catalog, this::subquery);
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);

@@ -263,6 +263,53 @@ class QueryEngineIT {
     }
 
     @Test
+    void derivedTablesAndCommonTableExpressionsAreMaterializedAndAnsweredByMySql() throws SQLException {
+        for (String sql : List.of(
+                "SELECT COUNT(*) FROM (SELECT author FROM tweets WHERE likes > 3) AS t",
+                "SELECT COUNT(*), SUM(d.likes) FROM (SELECT id, likes FROM tweets WHERE likes > 5) d WHERE d.id < 100",
+                "SELECT t.author, t.n FROM (SELECT author, COUNT(*) AS n FROM tweets GROUP BY author) AS t WHERE t.n > 5 ORDER BY t.n DESC, t.author",
+                "SELECT * FROM (SELECT id, likes FROM tweets ORDER BY likes DESC, id LIMIT 10) AS top ORDER BY id",
+                "SELECT COUNT(*) FROM (SELECT id FROM tweets WHERE id < 0) t",
+                "WITH c AS (SELECT author, SUM(likes) AS s FROM tweets GROUP BY author) SELECT MAX(s), MIN(s), COUNT(*) FROM c",
+                "WITH c AS (SELECT id, likes FROM tweets WHERE likes > 5) SELECT COUNT(*) FROM c WHERE id < 100",
+                "WITH c AS (SELECT author, COUNT(*) n FROM tweets GROUP BY author) SELECT author, n, RANK() OVER (ORDER BY n DESC, author) FROM c ORDER BY author",
+                "SELECT a.author, a.n, b.m FROM (SELECT author, COUNT(*) n FROM tweets GROUP BY author) a "
+                        + "JOIN (SELECT author, MAX(likes) m FROM tweets GROUP BY author) b ON a.author = b.author ORDER BY a.author",
+                "SELECT x.id, x.v, ROW_NUMBER() OVER (ORDER BY x.v DESC, x.id) FROM (SELECT id, v FROM nums) x ORDER BY x.id",
+                "SELECT k, COUNT(*) FROM (SELECT likes % 4 AS k FROM tweets UNION ALL SELECT v % 4 FROM nums) u GROUP BY k ORDER BY k")) {
+            ordered(sql);
+        }
+        unorderedFolded("SELECT body, COUNT(*) FROM (SELECT body FROM tweets) t GROUP BY body");
+        // parameters in a CTE, in a derived table and in the outer text, each bound in its place
+        String prepared = "WITH c AS (SELECT id, likes FROM tweets WHERE likes > ?) "
+                + "SELECT COUNT(*), SUM(c.likes) FROM (SELECT id FROM tweets WHERE id < ?) d JOIN c ON c.id = d.id WHERE c.likes < ?";
+        for (int[] p : new int[][] {{3, 100, 10}, {0, 150, 13}, {12, 5, 20}}) {
+            var answers = new ArrayList<String>();
+            for (var c : List.of(reference, lutra)) {
+                try (var ps = c.prepareStatement(prepared)) {
+                    for (int i = 0; i < 3; i++) ps.setInt(i + 1, p[i]);
+                    try (var rs = ps.executeQuery()) {
+                        rs.next();
+                        answers.add(rs.getLong(1) + "/" + rs.getString(2));
+                    }
+                }
+            }
+            assertEquals(answers.get(0), answers.get(1), prepared + " with " + java.util.Arrays.toString(p));
+        }
+        // a failing outer statement leaves nothing behind: the session and the pool go on
+        assertThrows(SQLException.class, () -> rows(lutra, "SELECT nosuch FROM (SELECT id FROM tweets) t", false));
+        for (int i = 0; i < 20; i++) ordered("SELECT COUNT(*) FROM (SELECT id FROM tweets WHERE likes = " + (i % 13) + ") t");
+        unorderedFolded("WITH names AS (SELECT name, city FROM users WHERE karma > 20) SELECT city, COUNT(DISTINCT name) FROM names GROUP BY city");
+        for (String sql : List.of(
+                "SELECT * FROM (SELECT author FROM tweets) t JOIN users u ON u.id = t.author",
+                "WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r, tweets",
+                "SELECT * FROM (SELECT author FROM tweets) t WHERE t.author IN (SELECT id FROM users)")) {
+            var e = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
+            assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+        }
+    }
+
+    @Test
     void withRollupAddsTheSuperAggregateRowsInMySqlsOrder() throws SQLException {
         // GROUP BY without ORDER BY returns groups in key order in MariaDB, rollup rows after their run
         for (String sql : List.of(

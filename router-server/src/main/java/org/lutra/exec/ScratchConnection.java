@@ -1,0 +1,122 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Column;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link Shards.Scratch} on a pooled connection of one partition. A connection whose statement
+ * failed is evicted rather than pooled: it may still hold the caller's temporary tables.
+ */
+final class ScratchConnection implements Shards.Scratch {
+    private final Backends.Placement placement;
+    private final Connection connection;
+    private boolean failed;
+
+    ScratchConnection(Backends.Placement placement) throws SQLException {
+        this.placement = placement;
+        try {
+            this.connection = placement.borrow();
+        } catch (SQLException e) {
+            throw Backends.located(placement, e);
+        }
+    }
+
+    @Override
+    public void execute(String sql, List<Value> params) throws SQLException {
+        try (PreparedStatement ps = prepare(sql, params)) {
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            failed = true;
+            throw Backends.located(placement, e);
+        }
+    }
+
+    @Override
+    public RowSource query(String sql, List<Value> params) throws SQLException {
+        PreparedStatement ps = null;
+        try {
+            ps = prepare(sql, params);
+            ps.setFetchSize(Integer.MIN_VALUE);
+            ResultSet rs = ps.executeQuery();
+            var md = rs.getMetaData();
+            var columns = new ArrayList<Column>(md.getColumnCount());
+            for (int i = 1; i <= md.getColumnCount(); i++) columns.add(ValueCodec.column(md, i));
+            return new Rows(ps, rs, List.copyOf(columns));
+        } catch (SQLException e) {
+            failed = true;
+            if (ps != null) ps.close();
+            throw Backends.located(placement, e);
+        }
+    }
+
+    private PreparedStatement prepare(String sql, List<Value> params) throws SQLException {
+        PreparedStatement ps = connection.prepareStatement(sql);
+        for (int i = 0; i < params.size(); i++) ValueCodec.bind(ps, i + 1, params.get(i));
+        return ps;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (failed) placement.pool().evictConnection(connection);
+            connection.close();
+        } catch (SQLException ignored) {
+            // the pool copes with a connection that fails to close
+        }
+    }
+
+    private final class Rows implements RowSource {
+        private final PreparedStatement statement;
+        private final ResultSet rs;
+        private final List<Column> columns;
+        private boolean closed;
+
+        Rows(PreparedStatement statement, ResultSet rs, List<Column> columns) {
+            this.statement = statement;
+            this.rs = rs;
+            this.columns = columns;
+        }
+
+        @Override
+        public List<Column> columns() {
+            return columns;
+        }
+
+        @Override
+        public Row next() throws SQLException {
+            if (closed) return null;
+            try {
+                if (!rs.next()) {
+                    close();
+                    return null;
+                }
+                return ValueCodec.row(rs, columns);
+            } catch (SQLException e) {
+                failed = true;
+                close();
+                throw Backends.located(placement, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            closed = true;
+            try {
+                rs.close();
+                statement.close();
+            } catch (SQLException e) {
+                failed = true;
+            }
+        }
+    }
+}
