@@ -72,6 +72,12 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
         if (v.getKindCase() == Value.KindCase.INT_VALUE && column(i).getNativeType().equalsIgnoreCase("YEAR")) {
             return String.format("%04d-01-01", Conversions.year(v.getIntValue())); // Connector/J's YEAR as a DATE
         }
+        int scale = column(i).getScale();
+        if ((v.getKindCase() == Value.KindCase.DOUBLE_VALUE || v.getKindCase() == Value.KindCase.FLOAT_VALUE) && scale > 0 && scale < 31) {
+            // a FLOAT/DOUBLE with fixed decimals (FLOAT(7,4), STD(x), ...): MySQL's text, all the decimals shown
+            double d = v.getKindCase() == Value.KindCase.DOUBLE_VALUE ? v.getDoubleValue() : v.getFloatValue();
+            if (Double.isFinite(d)) return new java.math.BigDecimal(d).setScale(scale, java.math.RoundingMode.HALF_EVEN).toPlainString();
+        }
         return Conversions.getString(v);
     }
 

@@ -76,6 +76,21 @@ public final class ValueCodec {
                 .build();
     }
 
+    /**
+     * A FLOAT/DOUBLE result with a fixed number of decimals (FLOAT(7,4), STD(x), ...): MySQL's text
+     * protocol, which Connector/J's plain statements read, sends it rounded to them; the binary
+     * protocol the router reads sends every bit. The router passes on what a client of one MySQL
+     * would read.
+     */
+    private static boolean fixedDecimals(Column c) {
+        return c.getScale() > 0 && c.getScale() < 31;
+    }
+
+    private static double rounded(double v, int decimals) {
+        if (!Double.isFinite(v)) return v;
+        return new BigDecimal(v).setScale(decimals, java.math.RoundingMode.HALF_EVEN).doubleValue();
+    }
+
     /** Reads the current row of {@code rs}, converting each column by its JDBC type. */
     public static Row row(ResultSet rs, List<Column> columns) throws SQLException {
         var row = Row.newBuilder();
@@ -110,12 +125,12 @@ public final class ValueCodec {
             case Types.REAL, Types.FLOAT -> {
                 float v = rs.getFloat(i);
                 if (rs.wasNull()) return NULL;
-                b.setFloatValue(v);
+                b.setFloatValue(fixedDecimals(c) ? (float) rounded(v, c.getScale()) : v);
             }
             case Types.DOUBLE -> {
                 double v = rs.getDouble(i);
                 if (rs.wasNull()) return NULL;
-                b.setDoubleValue(v);
+                b.setDoubleValue(fixedDecimals(c) ? rounded(v, c.getScale()) : v);
             }
             case Types.BIT, Types.BOOLEAN -> {
                 if (c.getPrecision() > 1) return bytes(rs.getBytes(i));

@@ -266,9 +266,49 @@ public final class Planner {
             scatter = new ScatterPlanner(select, sources, target).build();
         } catch (PlanException e) {
             refusal = e;
+            if ("0A000".equals(e.getSQLState()) && !sources.isJoin() && !inPlace) {
+                scatter = materialized(text, e);
+                if (scatter != null) refusal = null;
+            }
         }
         return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
     }
+
+    /**
+     * A single-table SELECT the merging operators cannot answer over several partitions (window
+     * functions, GROUP_CONCAT with ORDER BY, ...) as the same statement over a derived table of
+     * the rows its WHERE clause selects: {@code SELECT * FROM t WHERE ...} runs through its own
+     * plan into a temporary table, and MySQL answers the rest of the statement over it
+     * ({@link DerivedTables}). Null where that would not be the same statement: subqueries,
+     * locking reads, a qualified table name.
+     */
+    private Operator materialized(String text, PlanException refusal) throws PlanException {
+        if (LOCKING.matcher(Guards.stripQuoted(text)).find()) return null;
+        try {
+            Guards.requireNoSubquery(text, 1);
+        } catch (PlanException subquery) {
+            return null;
+        }
+        PlainSelect s;
+        try {
+            if (!(CCJSqlParserUtil.parse(text, MYSQL) instanceof PlainSelect p)) return null;
+            s = p;
+        } catch (JSQLParserException e) {
+            return null;
+        }
+        if (!(s.getFromItem() instanceof Table t) || t.getSchemaName() != null || s.getJoins() != null && !s.getJoins().isEmpty()
+                || s.getIntoTables() != null || s.getWithItemsList() != null) {
+            return null;
+        }
+        var inner = new PlainSelect().addSelectItems(new net.sf.jsqlparser.statement.select.AllColumns())
+                .withFromItem(new Table(t.getName()).withAlias(t.getAlias())).withWhere(s.getWhere());
+        s.setWhere(null);
+        s.setFromItem(new net.sf.jsqlparser.statement.select.ParenthesedSelect().withSelect(inner)
+                .withAlias(new net.sf.jsqlparser.expression.Alias(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true)));
+        return DerivedTables.plan(s, catalog, this::subquery).root();
+    }
+
+    private static final Pattern LOCKING = Pattern.compile("(?i)\\bFOR\\s+(UPDATE|SHARE)\\b|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b");
 
     /**
      * {@code part} as a statement of its own: parsed again from its text, so that its '?' are

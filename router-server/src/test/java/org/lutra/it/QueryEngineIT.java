@@ -146,8 +146,8 @@ class QueryEngineIT {
         ordered("SELECT author, SUM(likes) FROM tweets GROUP BY author HAVING SUM(likes) > 35 AND MAX(likes) >= 12 ORDER BY 2 DESC, 1");
         ordered("SELECT author FROM tweets GROUP BY author HAVING COUNT(DISTINCT likes) IN (5, 6) ORDER BY author");
         unorderedFolded("SELECT city, MAX(karma) - MIN(karma) FROM users GROUP BY city HAVING COUNT(karma) > 1");
-        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT city FROM users GROUP BY city HAVING city > 'b'", false));
-        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        // a text comparison in HAVING: MySQL answers it over the materialized rows, in the column's collation
+        unorderedFolded("SELECT city FROM users GROUP BY city HAVING city > 'b'");
     }
 
     @Test
@@ -258,8 +258,9 @@ class QueryEngineIT {
             assertEquals(pieces(rows(reference, c[0], false), c[1]), pieces(rows(lutra, c[0], false), c[1]), c[0]);
         }
         ordered("SELECT id, GROUP_CONCAT(likes ORDER BY likes) FROM tweets GROUP BY id ORDER BY id LIMIT 5"); // one partition per group
-        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT author, GROUP_CONCAT(likes ORDER BY likes) FROM tweets GROUP BY author", false));
-        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        // ordered or distinct pieces: MySQL concatenates them over the materialized rows
+        ordered("SELECT author, GROUP_CONCAT(likes ORDER BY likes DESC, id SEPARATOR '-') FROM tweets GROUP BY author ORDER BY author");
+        ordered("SELECT GROUP_CONCAT(DISTINCT likes ORDER BY likes) FROM tweets WHERE id > 20");
     }
 
     @Test
@@ -325,13 +326,13 @@ class QueryEngineIT {
             ordered(sql);
         }
         unorderedFolded("SELECT city, COUNT(*), MAX(name) FROM users GROUP BY city WITH ROLLUP");
+        // what the merging Aggregate cannot roll up, MySQL does over the materialized rows
         for (String sql : List.of(
                 "SELECT author + 1, COUNT(*) FROM tweets GROUP BY author WITH ROLLUP",
                 "SELECT author, COUNT(*) + author FROM tweets GROUP BY author WITH ROLLUP",
                 "SELECT author, COUNT(DISTINCT likes) FROM tweets GROUP BY author WITH ROLLUP",
-                "SELECT likes, COUNT(*) FROM tweets GROUP BY likes % 3 WITH ROLLUP")) {
-            var e = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
-            assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+                "SELECT likes % 3, COUNT(*) FROM tweets GROUP BY likes % 3 WITH ROLLUP")) {
+            ordered(sql);
         }
     }
 
@@ -345,10 +346,25 @@ class QueryEngineIT {
     }
 
     @Test
+    void windowFunctionsAndOtherUnmergeableStatementsRunOverTheMaterializedRows() throws SQLException {
+        for (String sql : List.of(
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users ORDER BY id",
+                "SELECT id, author, likes, RANK() OVER (PARTITION BY author ORDER BY likes DESC, id) AS r, "
+                        + "SUM(likes) OVER (PARTITION BY author ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM tweets WHERE id < 80 ORDER BY id",
+                "SELECT author, LAG(likes) OVER w, LEAD(id, 2) OVER w FROM tweets WHERE likes > 2 WINDOW w AS (ORDER BY id) ORDER BY id",
+                "SELECT STD(likes), VARIANCE(likes), COUNT(DISTINCT author, likes) FROM tweets",
+                "SELECT DISTINCT author, COUNT(*) FROM tweets GROUP BY author, likes ORDER BY author, 2",
+                "SELECT t.id, NTILE(3) OVER (ORDER BY t.id) FROM tweets t WHERE t.author IN (1, 2, 3) ORDER BY t.id")) {
+            ordered(sql);
+        }
+        unorderedFolded("SELECT GROUP_CONCAT(DISTINCT body ORDER BY body) FROM tweets");
+        // pinned to one partition, the statement still runs there untouched
+        ordered("SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users WHERE id = 7");
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
-                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM users",
-                "SELECT GROUP_CONCAT(DISTINCT body) FROM tweets",
                 "SELECT LAST_INSERT_ID()",
                 "SELECT CONCAT(DATABASE(), 'x')",
                 "UPDATE users SET karma = (SELECT COUNT(*) FROM tweets) WHERE id = 1")) {
