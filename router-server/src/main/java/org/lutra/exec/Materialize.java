@@ -1,7 +1,6 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
-import org.lutra.plan.ParamCounter;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
@@ -12,15 +11,16 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Derived tables and common table expressions over several partitions: each one's rows come
- * from its own plan (the router's answer to that SELECT), are written into a temporary table on
- * one partition, and the outer statement — which reads only those tables — runs there. MySQL
- * itself then evaluates the outer query, so its ORDER BY, GROUP BY, window functions and
- * expressions are MySQL's own. The temporary table's columns are the types MySQL gives the
- * derived table: it is created from the derived SELECT with {@code LIMIT 0} on that partition.
+ * Derived tables, common table expressions and tables of a join the router cannot merge, over
+ * several partitions: each one's rows come from its own plan (the router's answer to that
+ * SELECT), are written into a temporary table on one partition, and the outer statement — which
+ * reads only those tables — runs there. MySQL itself then evaluates the outer query, so its
+ * joins, ORDER BY, GROUP BY, window functions and expressions are MySQL's own. A temporary
+ * table's columns are the types MySQL gives the derived table: it is created from the derived
+ * SELECT with {@code LIMIT 0} on that partition.
  *
- * <p>Parameters: the statement's are laid out as its text has them — first each CTE's, then the
- * outer text's, a derived table's in its place among them.
+ * <p>Parameters: each SELECT names the statement's parameters it takes, in its own order (a
+ * WHERE condition copied into a table's SELECT takes its parameters again).
  */
 public final class Materialize implements Operator {
     /** Rows written into one temporary table at most; beyond, the statement is refused. */
@@ -28,24 +28,25 @@ public final class Materialize implements Operator {
     private static final int ROWS_PER_INSERT = 500;
 
     /**
-     * One derived table or CTE reference.
+     * One temporary table.
      *
-     * @param plan        the router's plan of its SELECT
-     * @param sql         its SELECT's text, parameters numbered from its first
-     * @param params      how many parameters it takes
-     * @param cteOffset   a CTE's: where its parameters start among the statement's; a derived table's: -1 (in place)
-     * @param table       the temporary table's name
+     * @param plan   the router's plan of its SELECT
+     * @param sql    that SELECT's text
+     * @param params for each '?' in {@code sql}, the statement's parameter (0-based)
+     * @param table  the temporary table's name
      */
-    public record Derived(Operator plan, String sql, int params, int cteOffset, String table) {}
+    public record Derived(Operator plan, String sql, int[] params, String table) {}
 
     private final int partition;
-    private final List<Object> parts; // String (outer text) or Derived (its table's name in the outer text), in text order
-    private final int cteParams;
+    private final List<Derived> derived;
+    private final String outer;
+    private final int[] outerParams;
 
-    public Materialize(int partition, List<Object> parts, int cteParams) {
+    public Materialize(int partition, List<Derived> derived, String outer, int[] outerParams) {
         this.partition = partition;
-        this.parts = List.copyOf(parts);
-        this.cteParams = cteParams;
+        this.derived = List.copyOf(derived);
+        this.outer = outer;
+        this.outerParams = outerParams.clone();
     }
 
     @Override
@@ -53,26 +54,11 @@ public final class Materialize implements Operator {
         Shards.Scratch scratch = ctx.shards().scratch(partition);
         var created = new ArrayList<String>();
         try {
-            var sql = new StringBuilder();
-            var outerParams = new ArrayList<Value>();
-            int next = cteParams;
-            for (Object part : parts) {
-                if (part instanceof String text) {
-                    int n = ParamCounter.countOf(text);
-                    outerParams.addAll(ctx.params().subList(next, next + n));
-                    next += n;
-                    sql.append(text);
-                    continue;
-                }
-                var d = (Derived) part;
-                int from = d.cteOffset() >= 0 ? d.cteOffset() : next;
-                List<Value> own = ctx.params().subList(from, from + d.params());
-                if (d.cteOffset() < 0) next += d.params();
-                fill(scratch, d, own, ctx);
+            for (Derived d : derived) {
                 created.add(d.table());
-                if (d.cteOffset() < 0) sql.append('`').append(d.table()).append('`');
+                fill(scratch, d, pick(ctx.params(), d.params()), ctx);
             }
-            RowSource rows = scratch.query(sql.toString(), outerParams);
+            RowSource rows = scratch.query(outer, pick(ctx.params(), outerParams));
             ctx.touched(partition);
             return new Dropping(rows, scratch, created);
         } catch (SQLException | RuntimeException e) {
@@ -80,6 +66,12 @@ public final class Materialize implements Operator {
             scratch.close();
             throw e;
         }
+    }
+
+    private static List<Value> pick(List<Value> params, int[] which) {
+        var out = new ArrayList<Value>(which.length);
+        for (int i : which) out.add(params.get(i));
+        return out;
     }
 
     private static void fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx) throws SQLException {
@@ -94,8 +86,8 @@ public final class Materialize implements Operator {
                 batch.addAll(row.getValuesList());
                 inBatch++;
                 if (++total > MAX_ROWS) {
-                    throw new SQLException("Lutra does not support derived tables or common table expressions of more than " + MAX_ROWS
-                            + " rows over several partitions yet", "0A000", 1235);
+                    throw new SQLException("Lutra does not support materializing more than " + MAX_ROWS + " rows of a derived table, CTE or "
+                            + "joined table over several partitions yet", "0A000", 1235);
                 }
                 if (inBatch == ROWS_PER_INSERT) {
                     insert(scratch, d.table(), width, inBatch, batch);
@@ -159,20 +151,11 @@ public final class Materialize implements Operator {
 
     @Override
     public String describe() {
-        var text = new StringBuilder();
-        for (Object p : parts) {
-            if (p instanceof String s) text.append(s);
-            else if (((Derived) p).cteOffset() < 0) text.append('`').append(((Derived) p).table()).append('`');
-        }
-        return "Materialize " + derived().stream().map(Derived::table).toList() + " on partition " + partition + ", then: " + text;
-    }
-
-    private List<Derived> derived() {
-        return parts.stream().filter(p -> p instanceof Derived).map(p -> (Derived) p).toList();
+        return "Materialize " + derived.stream().map(Derived::table).toList() + " on partition " + partition + ", then: " + outer;
     }
 
     @Override
     public List<Operator> inputs() {
-        return derived().stream().map(Derived::plan).toList();
+        return derived.stream().map(Derived::plan).toList();
     }
 }

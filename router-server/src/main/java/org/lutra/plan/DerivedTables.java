@@ -1,6 +1,14 @@
 package org.lutra.plan;
 
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
@@ -18,20 +26,28 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
- * Plans a SELECT that reads derived tables ({@code FROM (SELECT ...) AS d}) or common table
- * expressions over several partitions as a {@link Materialize}: each derived SELECT gets its own
- * plan, and the outer statement, reading their temporary tables instead, runs on one partition
- * that holds every table the derived SELECTs read (so that MySQL there can give the temporary
- * tables the derived tables' column types).
+ * Plans a SELECT over several partitions as a {@link Materialize}: every item of its FROM clause
+ * — a derived table ({@code (SELECT ...) AS d}), a common table expression, or, where the
+ * router's own join operators cannot answer, a table — becomes a temporary table filled by its
+ * own plan, and the outer statement reads those instead, on one partition that holds every table
+ * they read (so that MySQL there gives the temporary tables the derived tables' column types).
  *
- * <p>Refused: an outer statement that also reads a table (it would see one partition's rows),
- * recursive CTEs, CTEs that read other CTEs, derived tables with a '?' outside them only where
- * the text cannot be cut back into place.
+ * <p>A table's SELECT takes the WHERE conditions that read only that table (by its alias), so
+ * that only the rows the statement can use are moved; the outer statement keeps its whole WHERE
+ * clause, which filters them again to the same rows. A table on the nullable side of an outer
+ * join takes none: its NULL-extended rows are the outer statement's to make.
+ *
+ * <p>Parameters: the statement's text is numbered ({@code ?1, ?2, ...}) before it is cut, so each
+ * piece knows which of the statement's parameters its own '?' are, wherever they were copied.
+ *
+ * <p>Refused: subqueries left in the outer statement (they would read one partition's rows),
+ * recursive CTEs, CTEs that read other CTEs, RIGHT/FULL/NATURAL joins of tables.
  */
 final class DerivedTables {
-    private static final String MARK = "__LUTRA_DERIVED_";
+    private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
 
     private DerivedTables() {}
 
@@ -44,84 +60,196 @@ final class DerivedTables {
         return false;
     }
 
-    static Plan.Query plan(PlainSelect select, Catalog catalog, SubqueryPlanner.Inner inner) throws PlanException {
+    /**
+     * @param text       the statement, as planned (its '?' the statement's parameters in order)
+     * @param tables     whether plain tables in FROM are materialized too (else only derived tables and CTEs may appear)
+     */
+    static Plan.Query plan(String text, Catalog catalog, SubqueryPlanner.Inner inner, boolean tables) throws PlanException {
+        int params = ParamCounter.count(text);
+        PlainSelect select = parse(numbered(text)) instanceof PlainSelect p ? p : null;
+        if (select == null) throw PlanException.unsupported("this statement's shape over several partitions yet");
         var ctes = new LinkedHashMap<String, WithItem<?>>();
-        var cteOffsets = new LinkedHashMap<String, Integer>();
-        int cteParams = 0;
         if (select.getWithItemsList() != null) {
             for (WithItem<?> w : select.getWithItemsList()) {
                 if (w.isRecursive()) throw PlanException.unsupported("recursive common table expressions over several partitions yet");
                 if (w.getWithItemList() != null && !w.getWithItemList().isEmpty()) {
                     throw PlanException.unsupported("column lists of common table expressions (WITH " + w.getAlias().getName() + " (...)) over several partitions yet");
                 }
-                String name = KeyFinder.unquote(w.getAlias().getName()).toLowerCase(Locale.ROOT);
-                ctes.put(name, w);
-                cteOffsets.put(name, cteParams);
-                cteParams += ParamCounter.count(unwrap(w.getSelect()).toString());
+                ctes.put(KeyFinder.unquote(w.getAlias().getName()).toLowerCase(Locale.ROOT), w);
             }
             select.setWithItemsList(null);
         }
-        var derived = new ArrayList<Materialize.Derived>();
-        var readTables = new HashSet<String>();
         List<FromItem> items = new ArrayList<>();
         items.add(select.getFromItem());
-        if (select.getJoins() != null) for (Join j : select.getJoins()) items.add(j.getRightItem());
+        var nullable = new HashSet<Integer>();
+        boolean unusual = false;
+        if (select.getJoins() != null) {
+            for (Join j : select.getJoins()) {
+                items.add(j.getRightItem());
+                unusual |= j.isRight() || j.isFull() || j.isNatural();
+                if (j.isLeft()) nullable.add(items.size() - 1);
+            }
+        }
+        if (unusual && items.stream().anyMatch(i -> i instanceof Table t && !ctes.containsKey(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT)))) {
+            // a table's SELECT takes WHERE conditions; on the nullable side of a RIGHT or FULL join that would drop rows
+            throw PlanException.unsupported("RIGHT, FULL and NATURAL joins of tables across partitions yet");
+        }
+        List<Expression> conditions = conjuncts(select.getWhere());
+        // for each FROM item's alias, the columns it has: a table's from the catalog, a derived table's unknown (null)
+        var columns = new LinkedHashMap<String, Set<String>>();
+        for (FromItem item : items) {
+            if (item instanceof Table t && t.getSchemaName() == null && !ctes.containsKey(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT))
+                    && catalog.table(KeyFinder.unquote(t.getName())) != null) {
+                var names = new HashSet<String>();
+                for (var c : catalog.table(KeyFinder.unquote(t.getName())).columns()) names.add(c.name().toLowerCase(Locale.ROOT));
+                columns.put(aliasOf(item).toLowerCase(Locale.ROOT), names);
+            } else if (item.getAlias() != null || item instanceof Table) {
+                columns.put(aliasOf(item).toLowerCase(Locale.ROOT), null);
+            }
+        }
+        var derived = new ArrayList<Materialize.Derived>();
+        var read = new HashSet<String>();
         for (int i = 0; i < items.size(); i++) {
             FromItem item = items.get(i);
-            String table = "lutra_derived_" + i;
-            Table replacement;
+            String name = "lutra_derived_" + i;
+            Select body;
+            Alias alias;
             if (item instanceof ParenthesedSelect ps) {
                 if (ps.getAlias() == null) throw new PlanException("42000", 1248, "Every derived table must have its own alias");
-                Select body = unwrap(ps.getSelect());
-                derived.add(new Materialize.Derived(inner.plan(body).root(), Planner.alone(body).toString(), ParamCounter.count(body.toString()), -1, table));
-                readTables.addAll(tables(body));
-                replacement = new Table(MARK + (derived.size() - 1) + "__").withAlias(ps.getAlias());
+                body = unwrap(ps.getSelect());
+                alias = ps.getAlias();
             } else if (item instanceof Table t && t.getSchemaName() == null && ctes.containsKey(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT))) {
-                String name = KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT);
-                Select body = unwrap(ctes.get(name).getSelect());
-                derived.add(new Materialize.Derived(inner.plan(body).root(), Planner.alone(body).toString(), ParamCounter.count(body.toString()),
-                        cteOffsets.get(name), table));
-                readTables.addAll(tables(body));
-                replacement = new Table("`" + table + "`").withAlias(t.getAlias() != null ? t.getAlias()
-                        : new net.sf.jsqlparser.expression.Alias(t.getName(), true));
+                body = unwrap(ctes.get(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT)).getSelect());
+                alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
+            } else if (tables && item instanceof Table t && t.getSchemaName() == null) {
+                alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
+                String as = KeyFinder.unquote(alias.getName());
+                var own = nullable.contains(i) ? List.<Expression>of() : conditions.stream().filter(c -> readsOnly(c, as, columns)).toList();
+                var s = new PlainSelect().addSelectItems(new AllColumns()).withFromItem(new Table(t.getName()).withAlias(t.getAlias()));
+                if (!own.isEmpty()) s.setWhere(and(own));
+                body = s;
             } else {
                 throw PlanException.unsupported("a derived table or common table expression together with the table " + item
                         + " over several partitions yet");
             }
+            var piece = cut(body.toString());
+            Select clean = parse(piece.sql());
+            read.addAll(tableNames(clean));
+            derived.add(new Materialize.Derived(inner.plan(clean).root(), piece.sql(), piece.params(), name));
+            Table replacement = new Table("`" + name + "`").withAlias(alias);
             if (i == 0) select.setFromItem(replacement);
             else select.getJoins().get(i - 1).setRightItem(replacement);
         }
-        String text = select.toString();
-        Guards.requireNoSessionState(text);
-        for (String name : tables(select)) {
-            if (!name.startsWith(MARK) && !name.startsWith("`lutra_derived_")) {
-                throw PlanException.unsupported("a derived table or common table expression with a subquery on " + name + " outside it over several partitions yet");
+        var outer = cut(select.toString());
+        Guards.requireNoSessionState(outer.sql());
+        for (String t : tableNames(parse(outer.sql()))) {
+            if (!t.startsWith("`lutra_derived_")) {
+                throw PlanException.unsupported("a derived table, CTE or join with a subquery on " + t + " outside it over several partitions yet");
             }
         }
-        // the outer text, cut at each derived table's place
-        var parts = new ArrayList<Object>();
-        int from = 0;
-        int inPlace = 0;
-        for (var d : derived) {
-            if (d.cteOffset() >= 0) {
-                parts.add(d);
+        return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, outer.sql(), outer.params()), params);
+    }
+
+    /** The text with its '?' numbered in order ({@code ?1, ?2, ...}): JSQLParser keeps such numbers when it prints. */
+    static String numbered(String sql) {
+        var out = new StringBuilder(sql.length() + 16);
+        int n = 0;
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            out.append(c);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`' && i + 1 < sql.length()) out.append(sql.charAt(++i));
+                else if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '?') {
+                out.append(++n);
+            }
+        }
+        return out.toString();
+    }
+
+    record Piece(String sql, int[] params) {}
+
+    /** A printed piece with numbered parameters as plain '?' and, for each, the statement's parameter (0-based). */
+    static Piece cut(String printed) {
+        var out = new StringBuilder(printed.length());
+        var params = new ArrayList<Integer>();
+        char quote = 0;
+        for (int i = 0; i < printed.length(); i++) {
+            char c = printed.charAt(i);
+            if (quote != 0) {
+                out.append(c);
+                if (c == '\\' && quote != '`' && i + 1 < printed.length()) out.append(printed.charAt(++i));
+                else if (c == quote) quote = 0;
                 continue;
             }
-            String mark = MARK + inPlace++ + "__";
-            int at = text.indexOf(mark, from);
-            if (at < 0) throw PlanException.unsupported("this derived table's shape over several partitions yet");
-            parts.add(text.substring(from, at));
-            parts.add(d);
-            from = at + mark.length();
+            if (c == '\'' || c == '"' || c == '`') quote = c;
+            if (c == '?') {
+                var m = NUMBERED.matcher(printed).region(i, printed.length());
+                if (m.lookingAt()) {
+                    params.add(Integer.parseInt(m.group(1)) - 1);
+                    i = m.end() - 1;
+                }
+            }
+            out.append(c);
         }
-        parts.add(text.substring(from));
-        // CTE tables first: they are created before the outer text is read
-        parts.sort((a, b) -> Boolean.compare(!(a instanceof Materialize.Derived d && d.cteOffset() >= 0),
-                !(b instanceof Materialize.Derived d2 && d2.cteOffset() >= 0)));
-        int partition = commonPartition(readTables, catalog);
-        int params = cteParams + ParamCounter.count(String.join("", parts.stream().filter(p -> p instanceof String).map(p -> (String) p).toList()))
-                + derived.stream().filter(d -> d.cteOffset() < 0).mapToInt(Materialize.Derived::params).sum();
-        return new Plan.Query(new Materialize(partition, parts, cteParams), params);
+        return new Piece(out.toString(), params.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static List<Expression> conjuncts(Expression where) {
+        var out = new ArrayList<Expression>();
+        if (where == null) return out;
+        Expression e = where;
+        while (e instanceof ParenthesedExpressionList<?> l && l.size() == 1 && l.get(0) instanceof Expression only) e = only;
+        if (e instanceof AndExpression and) {
+            out.addAll(conjuncts(and.getLeftExpression()));
+            out.addAll(conjuncts(and.getRightExpression()));
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static Expression and(List<Expression> conditions) {
+        Expression out = new ParenthesedExpressionList<>(conditions.getFirst());
+        for (int i = 1; i < conditions.size(); i++) out = new AndExpression(out, new ParenthesedExpressionList<>(conditions.get(i)));
+        return out;
+    }
+
+    private static String aliasOf(FromItem item) {
+        if (item.getAlias() != null) return KeyFinder.unquote(item.getAlias().getName());
+        return item instanceof Table t ? KeyFinder.unquote(t.getName()) : "";
+    }
+
+    /**
+     * Whether {@code condition} reads columns of {@code alias} only — qualified by it, or unqualified
+     * and a column of no other FROM item (which must all be known tables) — and one at least, and
+     * holds no subquery.
+     */
+    private static boolean readsOnly(Expression condition, String alias, Map<String, Set<String>> columns) {
+        if (Guards.stripQuoted(condition.toString()).toUpperCase(Locale.ROOT).contains("SELECT")) return false;
+        var ok = new boolean[] {true, false};
+        condition.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column column, S context) {
+                Table t = column.getTable();
+                String name = KeyFinder.unquote(column.getColumnName()).toLowerCase(Locale.ROOT);
+                boolean mine;
+                if (t != null && t.getName() != null) {
+                    mine = t.getSchemaName() == null && KeyFinder.unquote(t.getName()).equalsIgnoreCase(alias);
+                } else {
+                    mine = columns.get(alias.toLowerCase(Locale.ROOT)) != null && columns.get(alias.toLowerCase(Locale.ROOT)).contains(name);
+                    for (var e : columns.entrySet()) {
+                        if (!e.getKey().equals(alias.toLowerCase(Locale.ROOT)) && (e.getValue() == null || e.getValue().contains(name))) mine = false;
+                    }
+                }
+                if (mine) ok[1] = true; else ok[0] = false;
+                return null;
+            }
+        }, null);
+        return ok[0] && ok[1];
     }
 
     /** {@code ((SELECT ...))} as {@code SELECT ...}, where the parentheses add no ORDER BY or LIMIT of their own. */
@@ -132,15 +260,23 @@ final class DerivedTables {
         return s;
     }
 
-    private static Set<String> tables(Object statement) throws PlanException {
+    private static Select parse(String sql) throws PlanException {
         try {
-            return new net.sf.jsqlparser.util.TablesNamesFinder().getTables((net.sf.jsqlparser.statement.Statement) statement);
-        } catch (RuntimeException e) {
-            throw PlanException.unsupported("this derived table's shape over several partitions yet (" + e.getMessage() + ")");
+            return (Select) CCJSqlParserUtil.parse(sql, Planner.MYSQL);
+        } catch (JSQLParserException | ClassCastException e) {
+            throw PlanException.unsupported("this statement's shape over several partitions yet");
         }
     }
 
-    /** A partition holding every table the derived SELECTs read: there MySQL types their columns. */
+    private static Set<String> tableNames(Select statement) throws PlanException {
+        try {
+            return new net.sf.jsqlparser.util.TablesNamesFinder().getTables((net.sf.jsqlparser.statement.Statement) statement);
+        } catch (RuntimeException e) {
+            throw PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")");
+        }
+    }
+
+    /** A partition holding every table the materialized SELECTs read: there MySQL types their columns. */
     private static int commonPartition(Set<String> names, Catalog catalog) throws PlanException {
         Set<Integer> common = null;
         for (String name : names) {

@@ -43,7 +43,7 @@ public final class Planner {
     private static final Pattern ROUTER_STATUS = Pattern.compile("(?is)\\s*SHOW\\s+LUTRA\\s+STATUS" + END);
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
     /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
-    private static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
+    static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
     /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
@@ -212,10 +212,11 @@ public final class Planner {
     }
 
     private Plan select(PlainSelect select, String sql) throws PlanException {
+        String original = select.toString();
         if (DerivedTables.applies(select)) {
             // on one partition MySQL answers the whole statement (build() sends it there); else the router materializes
             if (wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
-            return DerivedTables.plan(select, catalog, this::subquery);
+            return DerivedTables.plan(original, catalog, this::subquery, true);
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
@@ -238,10 +239,18 @@ public final class Planner {
             try {
                 sources = JoinPlacement.place(select, this::table);
             } catch (PlanException notColocated) {
-                // not co-located: a join in rounds where the statement's shape allows, else the reason it is not co-located
-                var rounds = roundsJoin(select);
-                if (rounds == null) throw notColocated;
-                return rounds;
+                // not co-located: a join in rounds where the statement's shape allows, else its tables materialized,
+                // else the reason it is not co-located
+                Plan.Query rounds = null;
+                try {
+                    rounds = roundsJoin(select);
+                } catch (PlanException refused) {
+                    if (!"0A000".equals(refused.getSQLState())) throw refused;
+                }
+                if (rounds != null) return rounds;
+                Operator materialized = "0A000".equals(notColocated.getSQLState()) ? materialized(original, notColocated) : null;
+                if (materialized == null) throw notColocated;
+                return new Plan.Query(materialized, ParamCounter.count(original));
             }
         } else {
             sources = Sources.single(table(from), alias(from));
@@ -289,23 +298,11 @@ public final class Planner {
         } catch (PlanException subquery) {
             return null;
         }
-        PlainSelect s;
         try {
-            if (!(CCJSqlParserUtil.parse(text, MYSQL) instanceof PlainSelect p)) return null;
-            s = p;
-        } catch (JSQLParserException e) {
+            return DerivedTables.plan(text, catalog, this::subquery, true).root();
+        } catch (PlanException cannot) {
             return null;
         }
-        if (!(s.getFromItem() instanceof Table t) || t.getSchemaName() != null || s.getJoins() != null && !s.getJoins().isEmpty()
-                || s.getIntoTables() != null || s.getWithItemsList() != null) {
-            return null;
-        }
-        var inner = new PlainSelect().addSelectItems(new net.sf.jsqlparser.statement.select.AllColumns())
-                .withFromItem(new Table(t.getName()).withAlias(t.getAlias())).withWhere(s.getWhere());
-        s.setWhere(null);
-        s.setFromItem(new net.sf.jsqlparser.statement.select.ParenthesedSelect().withSelect(inner)
-                .withAlias(new net.sf.jsqlparser.expression.Alias(t.getAlias() != null ? t.getAlias().getName() : t.getName(), true)));
-        return DerivedTables.plan(s, catalog, this::subquery).root();
     }
 
     private static final Pattern LOCKING = Pattern.compile("(?i)\\bFOR\\s+(UPDATE|SHARE)\\b|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b");

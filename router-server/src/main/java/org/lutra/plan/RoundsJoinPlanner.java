@@ -126,6 +126,8 @@ final class RoundsJoinPlanner {
                     }
                 }
                 if (column < 0) return null;
+                // text orders by its collation, which the router learns only from weights the shards send: not here
+                if (textual(sources, pickColumns.get(column))) return null;
                 keys.add(new SortKey(column, !o.isAsc(), -1));
             }
             root = new Sort(root, keys);
@@ -198,5 +200,13 @@ final class RoundsJoinPlanner {
 
     private static int[] ints(List<Integer> list) {
         return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean textual(Sources sources, Column c) {
+        var source = sources.sourceOf(c);
+        var def = source == null ? null : source.table().column(KeyFinder.unquote(c.getColumnName()));
+        if (def == null) return true;
+        String type = def.typeName().toUpperCase(java.util.Locale.ROOT);
+        return type.contains("CHAR") || type.contains("TEXT") || type.startsWith("ENUM") || type.startsWith("SET") || type.startsWith("JSON");
     }
 }

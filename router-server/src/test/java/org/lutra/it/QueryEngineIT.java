@@ -301,8 +301,8 @@ class QueryEngineIT {
         assertThrows(SQLException.class, () -> rows(lutra, "SELECT nosuch FROM (SELECT id FROM tweets) t", false));
         for (int i = 0; i < 20; i++) ordered("SELECT COUNT(*) FROM (SELECT id FROM tweets WHERE likes = " + (i % 13) + ") t");
         unorderedFolded("WITH names AS (SELECT name, city FROM users WHERE karma > 20) SELECT city, COUNT(DISTINCT name) FROM names GROUP BY city");
+        ordered("SELECT t.author, u.name FROM (SELECT DISTINCT author FROM tweets WHERE likes > 8) t JOIN users u ON u.id = t.author ORDER BY t.author");
         for (String sql : List.of(
-                "SELECT * FROM (SELECT author FROM tweets) t JOIN users u ON u.id = t.author",
                 "WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r, tweets",
                 "SELECT * FROM (SELECT author FROM tweets) t WHERE t.author IN (SELECT id FROM users)")) {
             var e = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
