@@ -150,6 +150,39 @@ final class DerivedTables {
         return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, outer.sql(), outer.params()), params);
     }
 
+    /**
+     * A set operation the Union operator cannot merge (INTERSECT, EXCEPT, UNION mixed with UNION
+     * ALL, ...): each branch's rows materialized, and the same operations over them in MySQL.
+     */
+    static Plan.Query setOperations(String text, Catalog catalog, SubqueryPlanner.Inner inner) throws PlanException {
+        int params = ParamCounter.count(text);
+        if (!(parse(numbered(text)) instanceof net.sf.jsqlparser.statement.select.SetOperationList list)
+                || list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) {
+            throw PlanException.unsupported("this set operation's shape over several partitions yet");
+        }
+        var derived = new ArrayList<Materialize.Derived>();
+        var read = new HashSet<String>();
+        var outer = new StringBuilder();
+        for (int i = 0; i < list.getSelects().size(); i++) {
+            Select body = unwrap(list.getSelects().get(i));
+            if (body instanceof ParenthesedSelect) throw PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized branch yet");
+            var piece = cut(body.toString());
+            Select clean = parse(piece.sql());
+            read.addAll(tableNames(clean));
+            String name = "lutra_derived_" + i;
+            derived.add(new Materialize.Derived(inner.plan(clean).root(), piece.sql(), piece.params(), name));
+            if (i > 0) outer.append(' ').append(list.getOperations().get(i - 1)).append(' ');
+            outer.append("SELECT * FROM `").append(name).append('`');
+        }
+        if (list.getOrderByElements() != null && !list.getOrderByElements().isEmpty()) {
+            outer.append(" ORDER BY ").append(String.join(", ", list.getOrderByElements().stream().map(Object::toString).toList()));
+        }
+        if (list.getLimit() != null) outer.append(' ').append(list.getLimit());
+        if (list.getOffset() != null) outer.append(' ').append(list.getOffset());
+        var o = cut(outer.toString());
+        return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, o.sql(), o.params()), params);
+    }
+
     /** The text with its '?' numbered in order ({@code ?1, ?2, ...}): JSQLParser keeps such numbers when it prints. */
     static String numbered(String sql) {
         var out = new StringBuilder(sql.length() + 16);

@@ -183,7 +183,7 @@ public final class Planner {
     private Plan route(Statement statement, String sql) throws PlanException {
         return switch (statement) {
             case PlainSelect select -> select(select, sql);
-            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> setOperations(list, sql);
             case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
                     && p.getOrderByElements() == null && p.getLimit() == null -> select(inner, sql);
             case Select other -> throw PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet");
@@ -193,6 +193,29 @@ public final class Planner {
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
                     + " statements through the router (tables are defined in the schema file)");
         };
+    }
+
+    /** UNION / UNION ALL merged by the router; what it cannot merge, over the branches' materialized rows. */
+    private Plan setOperations(net.sf.jsqlparser.statement.select.SetOperationList list, String sql) throws PlanException {
+        String original = list.toString();
+        Plan.Query merged;
+        try {
+            merged = UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
+        } catch (PlanException refused) {
+            if (!"0A000".equals(refused.getSQLState()) || wholeOnOnePartition(list) >= 0) throw refused;
+            try {
+                return DerivedTables.setOperations(original, catalog, this::subquery);
+            } catch (PlanException cannot) {
+                throw refused;
+            }
+        }
+        // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
+        try {
+            var materialized = DerivedTables.setOperations(original, catalog, this::subquery);
+            return new Plan.Query(new org.lutra.exec.OrElse(merged.root(), materialized.root()), merged.paramCount());
+        } catch (PlanException cannot) {
+            return merged;
+        }
     }
 
     /**
