@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  * piece knows which of the statement's parameters its own '?' are, wherever they were copied.
  *
  * <p>Refused: subqueries left in the outer statement (they would read one partition's rows),
- * recursive CTEs, CTEs that read other CTEs, RIGHT/FULL/NATURAL joins of tables.
+ * recursive CTEs, CTEs that read other CTEs. With RIGHT, FULL or NATURAL joins no table takes
+ * conditions: each moves whole.
  */
 final class DerivedTables {
     private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
@@ -90,10 +91,9 @@ final class DerivedTables {
                 if (j.isLeft()) nullable.add(items.size() - 1);
             }
         }
-        if (unusual && items.stream().anyMatch(i -> i instanceof Table t && !ctes.containsKey(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT)))) {
-            // a table's SELECT takes WHERE conditions; on the nullable side of a RIGHT or FULL join that would drop rows
-            throw PlanException.unsupported("RIGHT, FULL and NATURAL joins of tables across partitions yet");
-        }
+        // RIGHT, FULL and NATURAL joins: no table takes WHERE conditions (a RIGHT join's nullable side is the
+        // left one, a NATURAL join's columns are matched by name): each moves whole, the outer statement filters
+        boolean pushdown = !unusual;
         List<Expression> conditions = conjuncts(select.getWhere());
         // for each FROM item's alias, the columns it has: a table's from the catalog, a derived table's unknown (null)
         var columns = new LinkedHashMap<String, Set<String>>();
@@ -124,7 +124,7 @@ final class DerivedTables {
             } else if (tables && item instanceof Table t && t.getSchemaName() == null) {
                 alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
                 String as = KeyFinder.unquote(alias.getName());
-                var own = nullable.contains(i) ? List.<Expression>of() : conditions.stream().filter(c -> readsOnly(c, as, columns)).toList();
+                var own = !pushdown || nullable.contains(i) ? List.<Expression>of() : conditions.stream().filter(c -> readsOnly(c, as, columns)).toList();
                 var s = new PlainSelect().addSelectItems(new AllColumns()).withFromItem(new Table(t.getName()).withAlias(t.getAlias()));
                 if (!own.isEmpty()) s.setWhere(and(own));
                 body = s;

@@ -91,7 +91,7 @@ class RoutesTest {
 
     @Test
     void refusesWhatItCannotRunCorrectly() {
-        assertRefused("0A000", "SELECT * FROM users u RIGHT JOIN followers f ON f.destination = u.id");
+        assertRefused("0A000", "SELECT * FROM users u JOIN followers f ON f.destination = u.id WHERE EXISTS (SELECT 1 FROM text t WHERE t.id = u.id)");
         assertRefused("0A000", "UPDATE users SET id = 5 WHERE id = 4");
         assertRefused("0A000", "SELECT * FROM users u WHERE EXISTS (SELECT 1 FROM text t WHERE t.id = u.id)");
         assertRefused("0A000", "INSERT INTO users (name) VALUES ('no id')");

@@ -156,7 +156,11 @@ class JoinIT {
             assertEquals(answers.get(0), answers.get(1), prepared);
         }
         for (String sql : List.of(
-                "SELECT * FROM users u RIGHT JOIN orders o ON o.user_id = u.id",
+                "SELECT u.id, o.id FROM users u RIGHT JOIN orders o ON o.user_id = u.id WHERE o.total > 30 ORDER BY o.id",
+                "SELECT u.id, o.id FROM orders o LEFT JOIN users u ON u.id = o.user_id AND u.country = 'CH' ORDER BY o.id")) {
+            assertEquals(QueryEngineIT.rows(reference, sql, true), QueryEngineIT.rows(lutra, sql, true), sql);
+        }
+        for (String sql : List.of(
                 "SELECT * FROM users u JOIN orders o ON o.user_id = u.id WHERE EXISTS (SELECT 1 FROM invoices i WHERE i.id = o.id)")) {
             var e = assertThrows(SQLException.class, () -> QueryEngineIT.rows(lutra, sql, false), sql);
             assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());

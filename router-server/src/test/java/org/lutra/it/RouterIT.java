@@ -241,7 +241,7 @@ class RouterIT {
     void badStatementsGetClearErrorsAndTheSessionGoesOn() throws SQLException {
         assertSqlState("42S02", "SELECT * FROM nosuch");
         assertSqlState("42000", "SELEKT * FROM users");
-        assertSqlState("0A000", "SELECT * FROM users u RIGHT JOIN followers f ON f.destination = u.id");
+        assertSqlState("0A000", "SELECT * FROM users u JOIN followers f ON f.destination = u.id WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)");
         assertSqlState("0A000", "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM tweets t WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = t.author)");
         assertSqlState("0A000", "UPDATE users SET id = 1000 WHERE id = 1");
         assertSqlState("42S22", "SELECT nosuchcolumn FROM users WHERE id = 1");
