@@ -51,6 +51,9 @@ public final class RouterServer implements AutoCloseable {
     private final List<RouterLoader.Loaded> loaded;
     private final ServerSocket listener;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    /** Closes sockets whose deadline passed (a login not finished in time). */
+    private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
     private final AtomicLong sessionIds = new AtomicLong();
     private final Thread acceptor;
 
@@ -176,6 +179,11 @@ public final class RouterServer implements AutoCloseable {
                 .setPrecision(64).setDisplaySize(64).setNullable(false).build();
     }
 
+    /** Runs {@code action} after {@code millis} unless the returned future is cancelled first. */
+    java.util.concurrent.ScheduledFuture<?> after(long millis, Runnable action) {
+        return deadlines.schedule(action, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
     void sessionEnded(Session session) {
         sessions.remove(session);
     }
@@ -188,6 +196,7 @@ public final class RouterServer implements AutoCloseable {
             // closing anyway
         }
         sessions.forEach(Session::close);
+        deadlines.shutdownNow();
         transactions.close();
         backends.close();
     }

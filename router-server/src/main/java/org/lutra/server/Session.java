@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.util.HexFormat;
 
@@ -38,6 +37,7 @@ final class Session implements Runnable {
     private final RouterServer server;
     private InputStream in;
     private OutputStream out;
+    private volatile boolean loginTimedOut;
 
     Session(long id, Socket socket, RouterServer server) {
         this.id = id;
@@ -60,10 +60,9 @@ final class Session implements Runnable {
                 log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
                 sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
             }
-        } catch (SocketTimeoutException e) {
-            log.info("session {}: login timed out", id);
         } catch (IOException e) {
-            log.debug("session {}: connection ended: {}", id, e.getMessage());
+            if (loginTimedOut) log.info("session {}: login timed out", id);
+            else log.debug("session {}: connection ended: {}", id, e.getMessage());
         } finally {
             server.sessionEnded(this);
         }
@@ -74,9 +73,18 @@ final class Session implements Runnable {
         send(ServerMessage.newBuilder().setChallenge(Challenge.newBuilder()
                 .setNonce(com.google.protobuf.ByteString.copyFrom(nonce))
                 .setServerVersion(RouterServer.VERSION).setProtocolVersion(PROTOCOL_VERSION)));
-        socket.setSoTimeout(LOGIN_TIMEOUT_MS);
-        ClientMessage hello = read();
-        socket.setSoTimeout(0);
+        // A deadline for the whole handshake, not a read timeout: a socket timeout would also leave the
+        // socket in non-blocking mode for the session's life (every later read would poll first).
+        var deadline = server.after(LOGIN_TIMEOUT_MS, () -> {
+            loginTimedOut = true;
+            close();
+        });
+        ClientMessage hello;
+        try {
+            hello = read();
+        } finally {
+            deadline.cancel(false);
+        }
         if (hello == null) return false;
         if (!hello.hasHello()) {
             throw new Frames.FrameException("expected Hello, got " + hello.getKindCase());

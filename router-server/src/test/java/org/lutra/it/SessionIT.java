@@ -53,6 +53,46 @@ class SessionIT {
     }
 
     @Test
+    void aLoginTrickledByteByByteIsCutAtTheHandshakeDeadline() throws Exception {
+        try (var socket = new java.net.Socket("127.0.0.1", router.server.port())) {
+            socket.setSoTimeout(30_000);
+            var in = socket.getInputStream();
+            var out = socket.getOutputStream();
+            long start = System.nanoTime();
+            // a frame announcing 1,000 bytes, then one byte every 1.5 s: no read ever waits 10 s
+            out.write(new byte[] {0, 0, 3, (byte) 0xe8});
+            out.flush();
+            boolean closed = false;
+            while (!closed && System.nanoTime() - start < 25_000_000_000L) {
+                Thread.sleep(1_500);
+                try {
+                    out.write(0x0a);
+                    out.flush();
+                    while (in.available() > 0) if (in.read() < 0) closed = true;
+                    if (socket.getInputStream().available() == 0) {
+                        socket.setSoTimeout(1);
+                        try {
+                            if (in.read() < 0) closed = true;
+                        } catch (java.net.SocketTimeoutException stillOpen) {
+                            // nothing to read yet: the router still waits for the frame
+                        } finally {
+                            socket.setSoTimeout(30_000);
+                        }
+                    }
+                } catch (java.io.IOException reset) {
+                    closed = true;
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertTrue(closed, "the router kept the trickling login open for " + seconds + " s");
+            assertTrue(seconds > 8 && seconds < 16, "closed after " + seconds + " s, expected the 10 s handshake deadline");
+        }
+        try (var c = router.connect(); var rs = c.createStatement().executeQuery("SELECT v FROM kv WHERE k = 1")) {
+            assertTrue(rs.next());
+        }
+    }
+
+    @Test
     void malformedAndOversizedFramesCloseOnlyThatSession() throws Exception {
         try (var healthy = router.connect()) {
             // a frame whose body is not a protobuf message
