@@ -67,8 +67,68 @@ final class Guards {
         }
     }
 
+    /** Parentheses nested deeper than this are refused before parsing, as MySQL's own parser refuses them. */
+    static final int MAX_NESTING = 256;
+
+    /** Refuses a statement whose parentheses nest deeper than {@link #MAX_NESTING}, before the parser spends seconds on it. */
+    static void requireShallow(String sql) throws PlanException {
+        int depth = 0;
+        String text = stripQuoted(sql);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(' && ++depth > MAX_NESTING) throw tooDeep();
+            else if (c == ')') depth--;
+        }
+    }
+
+    /** MySQL's error for a statement too deep for its parser's stack (1436, thread stack overrun). */
+    static PlanException tooDeep() {
+        return new PlanException("HY000", 1436, "The statement nests expressions too deeply for the router (parentheses deeper than "
+                + MAX_NESTING + ", or an operator chain of thousands): simplify it");
+    }
+
+    /**
+     * The text with every quoted string and identifier replaced by {@code ''}. A scanner, not a
+     * regular expression: Java's regex engine recurses once per character of a quoted string and
+     * overflows the stack on a few thousand.
+     */
     static String stripQuoted(String sql) {
-        return sql.replaceAll("'(?:[^'\\\\]|\\\\.|'')*'|`[^`]*`|\"(?:[^\"\\\\]|\\\\.)*\"", "''");
+        var out = new StringBuilder(sql.length());
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c != '\'' && c != '"' && c != '`') {
+                out.append(c);
+                i++;
+                continue;
+            }
+            int end = closing(sql, i);
+            if (end < 0) { // unterminated: as it is
+                out.append(sql, i, sql.length());
+                break;
+            }
+            out.append("''");
+            i = end + 1;
+        }
+        return out.toString();
+    }
+
+    /** Where the quote opened at {@code start} closes, or -1: backslash escapes in strings, doubled quotes. */
+    private static int closing(String sql, int start) {
+        char q = sql.charAt(start);
+        for (int i = start + 1; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\\' && q != '`') {
+                i++;
+            } else if (c == q) {
+                if (q == '\'' && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
+                    i++; // '' inside a string
+                    continue;
+                }
+                return i;
+            }
+        }
+        return -1;
     }
 
 }

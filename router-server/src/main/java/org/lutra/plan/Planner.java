@@ -83,6 +83,17 @@ public final class Planner {
         if (known != null && known.params() == clientParams.size()) {
             return new Bound(known.plan(), clientParams);
         }
+        Guards.requireShallow(sql);
+        try {
+            return bindNew(sql, clientParams);
+        } catch (StackOverflowError deep) {
+            // the last resort: an expression nested past what the parser and printer's recursion can take
+            // (NOT NOT NOT ..., a + a + a + ...); nothing is cached, the session goes on
+            throw Guards.tooDeep();
+        }
+    }
+
+    private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
         if (clientParams.size() != normalized.clientParams()) {

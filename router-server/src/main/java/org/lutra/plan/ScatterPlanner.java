@@ -421,7 +421,7 @@ final class ScatterPlanner {
     }
 
     private static final java.util.regex.Pattern SEPARATOR =
-            java.util.regex.Pattern.compile("(?is)\\bSEPARATOR\\s+'((?:[^'\\\\]|\\\\.|'')*)'\\s*\\)\\s*$");
+            java.util.regex.Pattern.compile("(?is)\\bSEPARATOR\\s+'((?:[^'\\\\]++|\\\\.|'')*+)'\\s*\\)\\s*$");
 
     /** GROUP_CONCAT(x, ... [SEPARATOR 's']) parsed as a plain function call (no ORDER BY, no DISTINCT). */
     private Aggregate.Aggregation groupConcat(Function f, int column) throws PlanException {

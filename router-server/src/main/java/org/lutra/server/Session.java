@@ -130,9 +130,11 @@ final class Session implements Runnable {
             } catch (SQLException e) {
                 if (!(e instanceof PlanException)) log.debug("session {}: {}", id, e.getMessage());
                 reply = error(e.getSQLState() == null ? "HY000" : e.getSQLState(), e.getErrorCode(), e.getMessage());
-            } catch (RuntimeException e) {
-                log.warn("session {}: internal error on {}", id, request.getKindCase(), e);
-                reply = error("HY000", 0, "internal router error: " + e);
+            } catch (RuntimeException | StackOverflowError e) {
+                // the details are the log's; the client gets an id to quote, not the router's internals
+                String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+                log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), e);
+                reply = error("HY000", 0, "internal router error (incident " + incident + " in the router's log)");
             }
             if (reply == null) return;
             send(reply.setRequestId(request.getRequestId()).setStatus(worker.status()));

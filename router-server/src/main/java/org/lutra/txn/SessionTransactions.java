@@ -154,7 +154,7 @@ public final class SessionTransactions implements AutoCloseable {
      * detect.
      */
     private SQLException abort(TransactionState t, Exception e, boolean explicit) {
-        SQLException error = e instanceof SQLException s ? s : new SQLException("internal router error: " + e, "HY000", 0, e);
+        SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
         int partitions = t.partitions();
         t.rollback();
@@ -227,7 +227,7 @@ public final class SessionTransactions implements AutoCloseable {
                 return abort(t, e, false);
             }
             if (txn != null && txn == current) return abort(txn, e, true);
-            return e instanceof SQLException s ? s : new SQLException("internal router error: " + e, "HY000", 0, e);
+            return e instanceof SQLException s ? s : Internal.error(e);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.io.DataOutputStream;
 import java.net.Socket;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -50,6 +51,37 @@ class SessionIT {
         String url = "jdbc:lutra://127.0.0.1:" + router.server.port() + "/nosuchdb";
         var e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url, TestRouter.USER, TestRouter.PASSWORD));
         assertEquals("42000", e.getSQLState(), e.getMessage());
+    }
+
+    @Test
+    void hostileStatementsGetAnErrorOrAnAnswerAndTheSessionGoesOn() throws Exception {
+        try (var c = router.connect()) {
+            c.setAutoCommit(false);
+            c.createStatement().executeUpdate("UPDATE kv SET v = 'uno' WHERE k = 1"); // an open transaction that must survive
+            for (String sql : List.of(
+                    "SELECT '" + "x".repeat(2_000) + "' FROM kv WHERE k = 1",
+                    "SELECT COUNT(*) FROM kv WHERE v = '" + "y".repeat(100_000) + "'",
+                    "SELECT * FROM kv WHERE " + "NOT ".repeat(20_000) + "k = 1",
+                    "SELECT " + "(".repeat(10_000) + "1" + ")".repeat(10_000) + " FROM kv",
+                    "SELECT * FROM kv WHERE k IN (" + String.join(", ", java.util.Collections.nCopies(50_000, "1")) + ")",
+                    "SELECT " + "1 + ".repeat(20_000) + "1 FROM kv",
+                    "SELECT * FROM kv WHERE v = 'O\\'Brien' OR v = \"" + "\\\"".repeat(5_000) + "\"")) {
+                long t0 = System.nanoTime();
+                try (var st = c.createStatement()) {
+                    st.execute(sql);
+                } catch (SQLException e) {
+                    assertFalse(e.getSQLState() != null && e.getSQLState().startsWith("08"), "the session died: " + e.getMessage());
+                    assertFalse(e.getMessage().contains("java.lang."), "a Java exception reached the client: " + e.getMessage());
+                }
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                assertTrue(seconds < 5, sql.substring(0, 40) + "... took " + seconds + " s");
+            }
+            try (var rs = c.createStatement().executeQuery("SELECT v FROM kv WHERE k = 1")) {
+                assertTrue(rs.next());
+                assertEquals("uno", rs.getString(1), "the open transaction survived");
+            }
+            c.rollback();
+        }
     }
 
     @Test
