@@ -36,7 +36,13 @@ public final class Backends implements AutoCloseable {
     /** The server's wait for a streaming reader (Connector/J's netTimeoutForStreamingResults default). */
     private static final int STREAMING_WRITE_TIMEOUT_SECONDS = 600;
 
-    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool) {
+    /**
+     * @param pool    the connections statements run on
+     * @param scratch a small pool of its own for temporary tables ({@link ScratchConnection}): a
+     *                statement holds one while its derived SELECTs borrow from {@code pool}, so that
+     *                many such statements at once cannot take every connection they wait for
+     */
+    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -99,10 +105,18 @@ public final class Backends implements AutoCloseable {
                 // gives a client that reads a streamed result slowly the time Connector/J would.
                 hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds()
                         + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS);
-                placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari)));
+                var scratch = new HikariConfig();
+                hikari.copyStateTo(scratch);
+                scratch.setPoolName(hikari.getPoolName() + ":scratch");
+                scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
+                scratch.setMinimumIdle(0);
+                placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch)));
             }
         } catch (SQLException | RuntimeException e) {
-            placements.forEach(pl -> pl.pool().close());
+            placements.forEach(pl -> {
+                pl.pool().close();
+                pl.scratch().close();
+            });
             throw e;
         }
         return new Backends(placements, catalog);
@@ -170,6 +184,9 @@ public final class Backends implements AutoCloseable {
 
     @Override
     public void close() {
-        placements.forEach(p -> p.pool().close());
+        placements.forEach(p -> {
+            p.pool().close();
+            p.scratch().close();
+        });
     }
 }

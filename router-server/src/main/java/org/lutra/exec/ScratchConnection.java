@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@link Shards.Scratch} on a pooled connection of one partition. A connection whose statement
+ * {@link Shards.Scratch} on a connection of the partition's scratch pool. A connection whose statement
  * failed is evicted rather than pooled: it may still hold the caller's temporary tables.
  */
 final class ScratchConnection implements Shards.Scratch {
@@ -24,7 +24,7 @@ final class ScratchConnection implements Shards.Scratch {
     ScratchConnection(Backends.Placement placement) throws SQLException {
         this.placement = placement;
         try {
-            this.connection = placement.borrow();
+            this.connection = placement.scratch().getConnection();
         } catch (SQLException e) {
             throw Backends.located(placement, e);
         }
@@ -67,7 +67,7 @@ final class ScratchConnection implements Shards.Scratch {
     @Override
     public void close() {
         try {
-            if (failed) placement.pool().evictConnection(connection);
+            if (failed) placement.scratch().evictConnection(connection);
             connection.close();
         } catch (SQLException ignored) {
             // the pool copes with a connection that fails to close

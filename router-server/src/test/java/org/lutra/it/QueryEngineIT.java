@@ -372,6 +372,30 @@ class QueryEngineIT {
     }
 
     @Test
+    void manySessionsMaterializingAtOnceDoNotStarveEachOther() throws Exception {
+        // more sessions than a partition has pooled connections (8), each holding a temporary table
+        // while its derived SELECT borrows from the pool
+        String sql = "SELECT id, ROW_NUMBER() OVER (ORDER BY likes, id) FROM tweets WHERE id < 60 ORDER BY id";
+        var expected = rows(reference, sql, true);
+        var failures = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+        var threads = new ArrayList<Thread>();
+        for (int t = 0; t < 20; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try (var c = router.connect()) {
+                    for (int i = 0; i < 5; i++) {
+                        var actual = rows(c, sql, true);
+                        if (!actual.equals(expected)) failures.add("different answer: " + actual);
+                    }
+                } catch (SQLException e) {
+                    failures.add(e.getSQLState() + " " + e.getMessage());
+                }
+            }));
+        }
+        for (Thread t : threads) t.join(120_000);
+        assertTrue(failures.isEmpty(), failures.toString());
+    }
+
+    @Test
     void whatCannotBeMergedIsRefusedNotAnsweredWrongly() {
         for (String sql : List.of(
                 "SELECT LAST_INSERT_ID()",
