@@ -173,7 +173,7 @@ public final class Planner {
     private int wholeOnOnePartition(Select select) {
         java.util.Set<String> names;
         try {
-            names = new net.sf.jsqlparser.util.TablesNamesFinder().getTables((Statement) select);
+            names = new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables((Statement) select);
         } catch (RuntimeException e) {
             return -1;
         }
