@@ -49,6 +49,7 @@ import java.util.regex.Pattern;
  */
 final class DerivedTables {
     private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
+    private static final Pattern NONDETERMINISTIC = Pattern.compile("\\b(RAND|UUID|UUID_SHORT|SYSDATE|SLEEP|NEXTVAL|LASTVAL)\\s*\\(");
 
     private DerivedTables() {}
 
@@ -262,7 +263,10 @@ final class DerivedTables {
      * holds no subquery.
      */
     private static boolean readsOnly(Expression condition, String alias, Map<String, Set<String>> columns) {
-        if (Guards.stripQuoted(condition.toString()).toUpperCase(Locale.ROOT).contains("SELECT")) return false;
+        String text = Guards.stripQuoted(condition.toString()).toUpperCase(Locale.ROOT);
+        if (text.contains("SELECT")) return false;
+        // evaluated twice (in the table's SELECT and again outside), a random condition would filter twice
+        if (NONDETERMINISTIC.matcher(text).find()) return false;
         var ok = new boolean[] {true, false};
         condition.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
             @Override
