@@ -397,7 +397,7 @@ public final class Planner {
         if (update.getJoins() != null && !update.getJoins().isEmpty() || update.getFromItem() != null) {
             throw PlanException.unsupported("multi-table UPDATE yet");
         }
-        TableDef table = table(update.getTable());
+        TableDef table = dmlTable(update.getTable());
         String routing = table.partitioning().column();
         for (UpdateSet set : update.getUpdateSets()) {
             for (Column c : set.getColumns()) {
@@ -419,7 +419,7 @@ public final class Planner {
         if (delete.getJoins() != null && !delete.getJoins().isEmpty() || delete.getTables() != null && !delete.getTables().isEmpty()) {
             throw PlanException.unsupported("multi-table DELETE yet");
         }
-        TableDef table = table(delete.getTable());
+        TableDef table = dmlTable(delete.getTable());
         String sql = delete.toString();
         Guards.requireNoSubquery(sql, 0);
         Guards.requireNoSessionState(sql);
@@ -429,7 +429,7 @@ public final class Planner {
     }
 
     private Plan insert(Insert insert) throws PlanException {
-        TableDef table = table(insert.getTable());
+        TableDef table = dmlTable(insert.getTable());
         if (!(insert.getSelect() instanceof Values values) || insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
             throw PlanException.unsupported("INSERT ... SELECT or INSERT ... SET yet; use INSERT ... VALUES");
         }
@@ -514,6 +514,27 @@ public final class Planner {
             throw new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist");
         }
         t.setSchemaName(null);
+        spellAsCatalog(t, table);
+        return table;
+    }
+
+    /**
+     * The backends may compare table names case-sensitively (lower_case_table_names=0): a table the
+     * client names {@code ITEM} is sent as the catalog spells it, {@code item}, aliased {@code ITEM}
+     * where it has no alias, so that {@code ITEM.col} still names it. (Single-table UPDATE, DELETE and
+     * INSERT take no alias in MariaDB's grammar: there only the name changes.)
+     */
+    private static void spellAsCatalog(Table t, TableDef table) {
+        if (KeyFinder.unquote(t.getName()).equals(table.name())) return;
+        if (t.getAlias() == null) t.setAlias(new net.sf.jsqlparser.expression.Alias(t.getName(), false));
+        t.setName("`" + table.name().replace("`", "``") + "`");
+    }
+
+    /** A DML statement's own table: renamed as the catalog spells it, without an alias (see {@link #spellAsCatalog}). */
+    private TableDef dmlTable(Table t) throws PlanException {
+        var alias = t.getAlias();
+        TableDef table = table(t);
+        t.setAlias(alias);
         return table;
     }
 

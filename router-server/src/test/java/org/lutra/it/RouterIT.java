@@ -238,6 +238,23 @@ class RouterIT {
     }
 
     @Test
+    void tableNamesAreCaseInsensitiveAndSentAsTheCatalogSpellsThem() throws SQLException {
+        // the backends compare table names case-sensitively (lower_case_table_names=0), as on Linux
+        for (String[] pair : List.of(
+                new String[] {"SELECT * FROM USERS WHERE id = 3", "SELECT * FROM users WHERE id = 3"},
+                new String[] {"SELECT USERS.name FROM USERS WHERE USERS.id IN (4, 5)", "SELECT users.name FROM users WHERE users.id IN (4, 5)"},
+                new String[] {"SELECT COUNT(*) FROM Tweets", "SELECT COUNT(*) FROM tweets"},
+                new String[] {"SELECT u.name FROM Users u JOIN Followers f ON f.source = u.id WHERE u.id = 1",
+                        "SELECT u.name FROM users u JOIN followers f ON f.source = u.id WHERE u.id = 1"},
+                new String[] {"SELECT Country.name FROM Country ORDER BY Country.code", "SELECT country.name FROM country ORDER BY country.code"})) {
+            assertEquals(rows(reference, pair[1]), rows(lutra, pair[0]), pair[0]);
+        }
+        assertEquals(reference.createStatement().executeUpdate("UPDATE users SET karma = 7 WHERE id = 6"),
+                lutra.createStatement().executeUpdate("UPDATE USERS SET karma = 7 WHERE id = 6"));
+        assertEquals(rows(reference, "SELECT * FROM users WHERE id = 6"), rows(lutra, "SELECT * FROM users WHERE id = 6"));
+    }
+
+    @Test
     void badStatementsGetClearErrorsAndTheSessionGoesOn() throws SQLException {
         assertSqlState("42S02", "SELECT * FROM nosuch");
         assertSqlState("42000", "SELEKT * FROM users");
