@@ -50,7 +50,7 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
-            case Plan.Use use -> new Result.Count(0, 0);
+            case Plan.NoOp noOp -> new Result.Count(0, 0);
             case Plan.Rows rows -> {
                 var columns = rows.labels().stream().map(Executor::textColumn).toList();
                 var out = rows.rows().stream().map(r -> {

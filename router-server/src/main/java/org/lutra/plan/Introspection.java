@@ -73,7 +73,7 @@ final class Introspection {
         }
         if ((m = USE.matcher(sql)).matches()) {
             requireDatabase(m.group(1), database);
-            return new Plan.Use();
+            return new Plan.NoOp();
         }
         return null;
     }

@@ -39,8 +39,12 @@ public sealed interface Plan {
         }
     }
 
-    /** USE of the logical database: nothing to do. */
-    record Use() implements Plan {
+    /**
+     * A statement with nothing for the router to do: USE of the logical database; SET NAMES and
+     * the character_set_* variables to a Unicode set (text travels as Unicode between driver and
+     * router, and the backend connections are utf8mb4).
+     */
+    record NoOp() implements Plan {
         @Override
         public int paramCount() {
             return 0;

@@ -134,6 +134,7 @@ public final class Planner {
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Guards.requireOneStatement(sql);
+        if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);

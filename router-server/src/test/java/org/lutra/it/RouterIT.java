@@ -255,6 +255,21 @@ class RouterIT {
     }
 
     @Test
+    void characterSetStatementsClientsSendOnConnect() throws SQLException {
+        for (String sql : List.of("SET NAMES utf8mb4", "SET NAMES 'utf8'", "set names utf8mb4;", "SET CHARACTER SET utf8mb4",
+                "SET character_set_client = utf8mb4", "SET SESSION character_set_results = 'utf8mb4'")) {
+            assertEquals(0, lutra.createStatement().executeUpdate(sql), sql);
+        }
+        for (String sql : List.of("SET NAMES latin1", "SET character_set_results = latin1", "SET NAMES utf8mb4 COLLATE utf8mb4_bin")) {
+            assertSqlState("0A000", sql);
+        }
+        assertEquals(rows(reference, "SELECT name FROM users WHERE id = 9"), rows(lutra, "SELECT name FROM users WHERE id = 9"));
+        try (var rs = lutra.createStatement().executeQuery("SELECT @@version")) {
+            assertTrue(rs.next() && rs.getString(1).contains("MariaDB"), "the backend's version");
+        }
+    }
+
+    @Test
     void badStatementsGetClearErrorsAndTheSessionGoesOn() throws SQLException {
         assertSqlState("42S02", "SELECT * FROM nosuch");
         assertSqlState("42000", "SELEKT * FROM users");
