@@ -8,10 +8,13 @@ import java.util.Map;
 public final class Catalog {
     private final List<Partition> partitions;
     private final Map<String, TableDef> tables;
+    private final List<TableDef> schemaOrder;
 
+    /** {@code tables} in the order of the schema file (a LinkedHashMap). */
     Catalog(List<Partition> partitions, Map<String, TableDef> tables) {
         this.partitions = List.copyOf(partitions);
         this.tables = Map.copyOf(tables);
+        this.schemaOrder = List.copyOf(tables.values());
     }
 
     public List<Partition> partitions() {
@@ -29,5 +32,10 @@ public final class Catalog {
 
     public List<TableDef> tables() {
         return tables.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).toList();
+    }
+
+    /** The tables as the schema file lists them: the order to create them in (a foreign key's table first). */
+    public List<TableDef> tablesInSchemaOrder() {
+        return schemaOrder;
     }
 }

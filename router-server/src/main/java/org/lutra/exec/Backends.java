@@ -127,7 +127,7 @@ public final class Backends implements AutoCloseable {
              var st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
             st.execute("USE `" + database.replace("`", "``") + "`");
-            for (TableDef t : catalog.tables()) {
+            for (TableDef t : catalog.tablesInSchemaOrder()) {
                 for (int p : t.partitioning().partitions()) {
                     if (p == partition) {
                         st.execute(ifNotExists(t.ddl()));

@@ -29,7 +29,7 @@ final class Differential implements AutoCloseable {
             st.execute("CREATE DATABASE `" + referenceDatabase + "`");
         }
         this.reference = DriverManager.getConnection(shards.url(0, referenceDatabase), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) {
+        for (var t : router.server.catalog().tablesInSchemaOrder()) {
             try (var st = reference.createStatement()) {
                 st.execute(t.ddl());
             }
