@@ -48,6 +48,7 @@ public final class RouterServer implements AutoCloseable {
     private final Planner planner;
     private final Executor executor;
     private final Transactions transactions;
+    private final BackendIdentity backendIdentity;
     private final List<RouterLoader.Loaded> loaded;
     private final ServerSocket listener;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
@@ -64,6 +65,7 @@ public final class RouterServer implements AutoCloseable {
         this.backends = Backends.open(config, catalog);
         Transactions txns = null;
         try {
+            this.backendIdentity = BackendIdentity.read(backends);
             // In-doubt branches are resolved first, so the key scan below sees what they committed.
             this.transactions = txns = new Transactions(backends, config.transactions());
             org.lutra.maintain.Collations.learn(catalog, backends); // before any key is routed or loaded
@@ -145,6 +147,10 @@ public final class RouterServer implements AutoCloseable {
 
     public Transactions transactions() {
         return transactions;
+    }
+
+    BackendIdentity backendIdentity() {
+        return backendIdentity;
     }
 
     /** SHOW LUTRA STATUS: (Variable_name, Value) rows, as MySQL's SHOW STATUS. */

@@ -103,7 +103,8 @@ final class Session implements Runnable {
             return false;
         }
         send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setHelloOk(HelloOk.newBuilder()
-                .setSessionId(id).setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())));
+                .setSessionId(id).setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
+                .setBackendVersion(server.backendIdentity().version()).setLowerCaseTableNames(server.backendIdentity().lowerCaseTableNames())));
         return true;
     }
 
