@@ -14,7 +14,6 @@ public class GenerateUnsupported {
         gen(dir, "UnsupportedStatement", java.sql.Statement.class, false, null, "implements java.sql.Statement");
         gen(dir, "UnsupportedPreparedStatement", java.sql.PreparedStatement.class, true, "LutraStatement", "extends LutraStatement implements java.sql.PreparedStatement");
         gen(dir, "UnsupportedResultSet", java.sql.ResultSet.class, false, null, "implements java.sql.ResultSet");
-        gen(dir, "UnsupportedDatabaseMetaData", java.sql.DatabaseMetaData.class, false, null, "implements java.sql.DatabaseMetaData");
     }
 
     static String t(Type type) {

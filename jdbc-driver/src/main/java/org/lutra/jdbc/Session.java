@@ -55,6 +55,8 @@ final class Session {
     private int routerMaxFrameBytes = Frames.DEFAULT_MAX_FRAME_BYTES;
     private long sessionId;
     private String serverVersion = "";
+    private String backendVersion = "";
+    private int lowerCaseTableNames;
     private volatile TransactionStatus transactionStatus = TransactionStatus.INITIAL;
 
     private Session(Socket socket, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
@@ -111,6 +113,8 @@ final class Session {
             var ok = answer.getHelloOk();
             sessionId = ok.getSessionId();
             serverVersion = ok.getServerVersion().isEmpty() ? challenge.getChallenge().getServerVersion() : ok.getServerVersion();
+            backendVersion = ok.getBackendVersion();
+            lowerCaseTableNames = ok.getLowerCaseTableNames();
             if (ok.getMaxFrameBytes() > 0) {
                 routerMaxFrameBytes = ok.getMaxFrameBytes();
             }
@@ -313,6 +317,16 @@ final class Session {
 
     String serverVersion() {
         return serverVersion;
+    }
+
+    /** VERSION() of the router's backends ("11.4.5-MariaDB"); empty if the router did not say. */
+    String backendVersion() {
+        return backendVersion;
+    }
+
+    /** The backends' lower_case_table_names: 0 = table names are case-sensitive. */
+    int lowerCaseTableNames() {
+        return lowerCaseTableNames;
     }
 
     JdbcUrl.Host host() {

@@ -75,7 +75,7 @@ class ProtocolConversationTest {
             assertInstanceOf(LutraConnection.class, c);
             assertTrue(c.isValid(2));
             assertEquals("shop", c.getCatalog());
-            assertEquals("Lutra", c.getMetaData().getDatabaseProductName());
+            assertEquals("Lutra", c.getMetaData().getDatabaseProductName()); // a router that does not name its backends
             assertEquals("0.1.0-test", c.getMetaData().getDatabaseProductVersion());
             assertEquals("app", c.getMetaData().getUserName());
         }
