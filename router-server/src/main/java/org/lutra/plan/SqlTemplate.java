@@ -39,6 +39,24 @@ public final class SqlTemplate {
         }
     }
 
+    /**
+     * This template with its one item written {@code times} times, or null unless it has exactly
+     * one item and only the item has parameters (so that the parameters of {@code times}
+     * executions, one after another, are the parameters of the result).
+     */
+    SqlTemplate repeated(int times) {
+        if (items.size() != 1 || prefixParams != 0 || ParamCounter.count(suffix) != 0) return null;
+        return new SqlTemplate(prefix, java.util.Collections.nCopies(times, items.getFirst()), separator, suffix);
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    String suffix() {
+        return suffix;
+    }
+
     public int itemCount() {
         return items.size();
     }

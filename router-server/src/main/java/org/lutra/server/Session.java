@@ -119,6 +119,7 @@ final class Session implements Runnable {
             try {
                 reply = switch (request.getKindCase()) {
                     case EXECUTE -> worker.execute(request.getExecute());
+                    case EXECUTE_BATCH -> worker.executeBatch(request.getExecuteBatch());
                     case FETCH -> worker.fetch(request.getFetch().getCursorId(), request.getFetch().getFetchSize());
                     case CLOSE_CURSOR -> {
                         worker.closeCursor(request.getCloseCursor().getCursorId());

@@ -7,6 +7,8 @@ import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
+import org.lutra.protocol.ExecuteBatch;
+import org.lutra.protocol.Value;
 import org.lutra.protocol.ResultSet;
 import org.lutra.protocol.RowBatch;
 import org.lutra.protocol.ServerMessage;
@@ -18,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -138,6 +141,41 @@ final class TransactionWorker implements AutoCloseable {
             cursors.put(id, cursor);
         }
         return batch.setCursorId(id).build();
+    }
+
+    /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
+    ServerMessage.Builder executeBatch(ExecuteBatch request) {
+        return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, this::update).run(request));
+    }
+
+    /** One batch entry (or a group of them), run as {@link #execute} runs a statement; it must not return rows. */
+    private long update(Plan plan, List<Value> params, String sql) throws SQLException {
+        if (plan instanceof Plan.Control control) {
+            transactions.control(control);
+            return 0;
+        }
+        if (plan instanceof Plan.RouterStatus) throw batchRows(sql);
+        var statement = transactions.statement();
+        Result result;
+        try {
+            result = executor.execute(plan, params, statement);
+            statement.succeeded();
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof RuntimeException) log.warn("internal error running batch entry {}", sql, e);
+            throw statement.failed(e);
+        }
+        return switch (result) {
+            case Result.Count c -> c.count();
+            case Result.Rows r -> {
+                r.rows().close();
+                throw batchRows(sql);
+            }
+        };
+    }
+
+    private static SQLException batchRows(String sql) {
+        return new SQLException("a batch entry returned a result set (" + (sql.length() > 80 ? sql.substring(0, 80) + "..." : sql)
+                + "); batches take statements that return update counts", "HY000", 0);
     }
 
     /** The client is gone: close its cursors and roll back its open transaction. */
