@@ -86,21 +86,13 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
         batch.clear();
     }
 
-    /** One Execute per parameter set, in order; the first failure stops the batch. */
+    /** Every parameter set in one ExecuteBatch request (see {@link LutraStatement#runBatch}). */
     @Override
     public long[] executeLargeBatch() throws SQLException {
         checkOpen();
         var sets = List.copyOf(batch);
         batch.clear();
-        long[] counts = new long[sets.size()];
-        for (int i = 0; i < sets.size(); i++) {
-            try {
-                counts[i] = runUpdate(sql, sets.get(i));
-            } catch (SQLException e) {
-                throw batchFailure(i, counts, e);
-            }
-        }
-        return counts;
+        return runBatch(List.of(), sql, sets);
     }
 
     @Override

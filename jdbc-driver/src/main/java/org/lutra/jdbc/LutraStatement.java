@@ -2,6 +2,8 @@ package org.lutra.jdbc;
 
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Execute;
+import org.lutra.protocol.ExecuteBatch;
+import org.lutra.protocol.Params;
 import org.lutra.protocol.ServerMessage;
 import org.lutra.protocol.Value;
 
@@ -212,26 +214,70 @@ public class LutraStatement extends UnsupportedStatement {
         return Arrays.stream(executeLargeBatch()).mapToInt(LutraStatement::saturatedInt).toArray();
     }
 
-    /** One Execute per entry, in order; the first failure stops the batch (earlier entries stay done unless the caller rolls back). */
+    /** The whole batch in one ExecuteBatch request (more if it would not fit in one frame); see {@link #runBatch}. */
     @Override
     public long[] executeLargeBatch() throws SQLException {
         checkOpen();
         var sqls = List.copyOf(batch);
         batch.clear();
-        long[] counts = new long[sqls.size()];
-        for (int i = 0; i < sqls.size(); i++) {
+        return runBatch(sqls, null, List.of());
+    }
+
+    /**
+     * Sends a batch — {@code statements} (Statement.addBatch), or {@code sql} with one parameter
+     * list per entry (PreparedStatement.addBatch) — as ExecuteBatch requests of at most half the
+     * router's frame limit each, and returns one update count per entry. The router stops at the
+     * first failing entry (or group of entries run as one multi-row INSERT): that becomes a
+     * BatchUpdateException with the counts of the entries before it.
+     */
+    long[] runBatch(List<String> statements, String sql, List<List<Value>> entries) throws SQLException {
+        closeResult();
+        int total = statements.size() + entries.size();
+        long[] counts = new long[total];
+        int done = 0;
+        int limit = Math.max(1024, connection.session().routerMaxFrameBytes() / 2);
+        while (done < total) {
+            var request = ExecuteBatch.newBuilder();
+            int size = 0, end = done;
+            if (!statements.isEmpty()) {
+                while (end < total && (end == done || size + statements.get(end).length() * 3 + 8 < limit)) {
+                    request.addStatements(statements.get(end));
+                    size += statements.get(end).length() * 3 + 8;
+                    end++;
+                }
+            } else {
+                request.setSql(sql);
+                size = sql.length() * 3 + 8;
+                while (end < total && (end == done || size + Params.newBuilder().addAllValues(entries.get(end)).build().getSerializedSize() + 8 < limit)) {
+                    var params = Params.newBuilder().addAllValues(entries.get(end)).build();
+                    request.addEntries(params);
+                    size += params.getSerializedSize() + 8;
+                    end++;
+                }
+            }
+            var session = connection.session();
+            ServerMessage answer;
             try {
-                counts[i] = runUpdate(sqls.get(i), List.of());
+                answer = session.call(ClientMessage.newBuilder().setExecuteBatch(request), queryTimeoutSeconds * 1000);
             } catch (SQLException e) {
-                throw batchFailure(i, counts, e);
+                throw batchFailure(done, counts, e);
+            }
+            if (!answer.hasBatchResult()) throw session.unexpected(answer, "ExecuteBatch");
+            var result = answer.getBatchResult();
+            for (long c : result.getUpdateCountsList()) counts[done++] = c;
+            if (result.hasError()) throw batchFailure(done, counts, Errors.fromServer(result.getError()));
+            if (done != end) {
+                throw Errors.of("the router answered " + result.getUpdateCountsCount() + " update counts for a batch of " + (end - done
+                        + result.getUpdateCountsCount()) + " entries", "08P01");
             }
         }
         return counts;
     }
 
     static BatchUpdateException batchFailure(int index, long[] counts, SQLException e) {
-        return new BatchUpdateException("batch entry " + (index + 1) + " failed: " + e.getMessage(), e.getSQLState(),
-                e.getErrorCode(), Arrays.copyOf(counts, index), e);
+        String message = e.getMessage() != null && e.getMessage().startsWith("batch entr") ? e.getMessage()
+                : "batch entry " + (index + 1) + " failed: " + e.getMessage();
+        return new BatchUpdateException(message, e.getSQLState(), e.getErrorCode(), Arrays.copyOf(counts, index), e);
     }
 
     // ---- settings --------------------------------------------------------------------------

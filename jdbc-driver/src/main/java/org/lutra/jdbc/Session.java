@@ -319,6 +319,11 @@ final class Session {
         return serverVersion;
     }
 
+    /** The largest request the router takes (HelloOk.max_frame_bytes). */
+    int routerMaxFrameBytes() {
+        return routerMaxFrameBytes;
+    }
+
     /** VERSION() of the router's backends ("11.4.5-MariaDB"); empty if the router did not say. */
     String backendVersion() {
         return backendVersion;

@@ -2,6 +2,7 @@ package org.lutra.jdbc;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.lutra.protocol.BatchResult;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Ok;
 import org.lutra.protocol.ServerMessage;
@@ -235,13 +236,19 @@ class ProtocolConversationTest {
     }
 
     @Test
-    void batchStopsAtTheFirstFailure() throws Exception {
+    void batchIsOneRequestAndStopsAtTheFirstFailure() throws Exception {
+        // the router's part, scripted: entries run in order, the first failure ends the batch
         var server = server(request -> {
-            var params = request.getExecute().getParamsList();
-            if (params.getFirst().getIntValue() == 2) {
-                return ServerMessage.newBuilder().setError(ScriptedServer.error("23000", 1062, "Duplicate entry '2'"));
+            var batch = request.getExecuteBatch();
+            var result = BatchResult.newBuilder();
+            for (var entry : batch.getEntriesList()) {
+                if (entry.getValues(0).getIntValue() == 2) {
+                    return ServerMessage.newBuilder().setBatchResult(result.setError(ScriptedServer.error("23000", 1062, "Duplicate entry '2'")));
+                }
+                result.addUpdateCounts(1);
             }
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(1));
+            for (String ignored : batch.getStatementsList()) result.addUpdateCounts(3);
+            return ServerMessage.newBuilder().setBatchResult(result);
         });
         try (Connection c = DriverManager.getConnection(server.url());
              PreparedStatement ps = c.prepareStatement("INSERT INTO items (id) VALUES (?)")) {
@@ -252,9 +259,23 @@ class ProtocolConversationTest {
             var e = assertThrows(BatchUpdateException.class, ps::executeBatch);
             assertArrayEquals(new int[] {1}, e.getUpdateCounts());
             assertEquals("23000", e.getSQLState());
+            assertEquals(1062, e.getErrorCode());
+            assertTrue(e.getMessage().startsWith("batch entry 2 failed"), e.getMessage());
+            var sent = server.received(ClientMessage.KindCase.EXECUTE_BATCH);
+            assertEquals(1, sent.size(), "one request for the whole batch");
+            assertEquals("INSERT INTO items (id) VALUES (?)", sent.getFirst().getExecuteBatch().getSql());
+            assertEquals(3, sent.getFirst().getExecuteBatch().getEntriesCount());
             ps.setInt(1, 4);
             ps.addBatch();
             assertArrayEquals(new int[] {1}, ps.executeBatch(), "the failed batch was cleared");
+            try (var st = c.createStatement()) {
+                st.addBatch("UPDATE items SET n = 1");
+                st.addBatch("DELETE FROM items");
+                assertArrayEquals(new int[] {3, 3}, st.executeBatch());
+                assertArrayEquals(new int[0], st.executeBatch(), "an empty batch");
+            }
+            assertEquals(List.of("UPDATE items SET n = 1", "DELETE FROM items"),
+                    server.received(ClientMessage.KindCase.EXECUTE_BATCH).get(2).getExecuteBatch().getStatementsList());
         }
     }
 
