@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lutra.cli.bench.LoadBench;
 import org.lutra.cli.bench.PointBench;
 import org.lutra.cli.bench.QueryBench;
 import org.lutra.cli.bench.TxnBench;
@@ -28,7 +29,8 @@ final class BenchCommand implements Command {
         return List.of(
                 new TxnBench(out, err),
                 new QueryBench(out, err),
-                new PointBench(out, err)
+                new PointBench(out, err),
+                new LoadBench(out, err)
         );
     }
 
@@ -39,7 +41,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query, point (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point, load (./lutra bench help)";
     }
 
     @Override
