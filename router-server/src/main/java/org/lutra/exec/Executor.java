@@ -60,6 +60,8 @@ public final class Executor {
                 }).toList();
                 yield new Result.Rows(new org.lutra.merge.ListRows(columns, out), 0);
             }
+            // the backend's part; the session puts in the values it keeps itself
+            case Plan.SessionVariables v -> execute(new Plan.OnePartition(backends.catalog().partitions().getFirst().id(), v.sql()), params, connections);
             case Plan.OnePartition one -> {
                 var queries = List.of(new ShardQuery(one.partition(), one.sql(), List.of()));
                 record(queries);

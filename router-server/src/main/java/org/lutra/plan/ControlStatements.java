@@ -25,6 +25,10 @@ final class ControlStatements {
     private static final Pattern ISOLATION_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
             + "(?:transaction_isolation|tx_isolation)\\s*:?=\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'" + END);
 
+    private static final Pattern READ_ONLY = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?TRANSACTION\\s+READ\\s+(ONLY|WRITE)" + END);
+    private static final Pattern READ_ONLY_VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+|@@(SESSION|LOCAL|GLOBAL)\\.|@@)?"
+            + "(?:transaction_read_only|tx_read_only)\\s*:?=\\s*'?(0|1|ON|OFF|TRUE|FALSE)'?" + END);
+
     private ControlStatements() {}
 
     /** Transaction control statements, or null. */
@@ -45,6 +49,12 @@ final class ControlStatements {
             String scope = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : "SESSION";
             return isolation(scope, m.group(3).replace('-', ' '), true);
         }
+        if ((m = READ_ONLY.matcher(sql)).matches()) {
+            return readOnly(m.group(1), m.group(2).equalsIgnoreCase("ONLY"), false);
+        }
+        if ((m = READ_ONLY_VARIABLE.matcher(sql)).matches()) {
+            return readOnly(m.group(1) != null ? m.group(1) : m.group(2), m.group(3).matches("(?i)1|ON|TRUE"), true);
+        }
         if (SAVEPOINTS.matcher(sql).matches()) {
             throw PlanException.unsupported("savepoints (SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT) yet");
         }
@@ -52,6 +62,13 @@ final class ControlStatements {
             throw PlanException.unsupported("XA statements from clients: the router runs XA itself; use BEGIN / COMMIT");
         }
         return null;
+    }
+
+    private static Plan.Control readOnly(String scope, boolean readOnly, boolean variable) throws PlanException {
+        if (scope != null && scope.equalsIgnoreCase("GLOBAL")) {
+            throw PlanException.unsupported("SET GLOBAL transaction_read_only: backends' global settings are theirs; use SET SESSION TRANSACTION READ ONLY");
+        }
+        return new Plan.SetReadOnly(readOnly, variable || scope != null);
     }
 
     private static Plan.Control isolation(String scope, String level, boolean variable) throws PlanException {

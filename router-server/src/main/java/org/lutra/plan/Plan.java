@@ -51,6 +51,19 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * A read of system variables ({@link SessionVariables}): {@code sql} runs on a partition, then
+     * the session puts in the values it keeps itself — in the columns whose {@code managed} entry
+     * names a variable (SELECT @@...), or, for SHOW VARIABLES ({@code show}), in the rows of those
+     * variables, leaving out the rows no pooled connection can answer for this session.
+     */
+    record SessionVariables(String sql, List<String> managed, boolean show) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** A statement that returns rows: a tree of operators, opened once per execution. */
     record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
 
@@ -89,6 +102,12 @@ public sealed interface Plan {
 
     /** BEGIN / START TRANSACTION [READ ONLY | READ WRITE | WITH CONSISTENT SNAPSHOT]. */
     record Begin(boolean readOnly) implements Control {}
+
+    /**
+     * SET [SESSION] TRANSACTION READ ONLY | READ WRITE, SET transaction_read_only = ..: writes are
+     * refused (MySQL's 1792) in the session's transactions, or in the next one only without SESSION.
+     */
+    record SetReadOnly(boolean readOnly, boolean forSession) implements Control {}
 
     record Commit() implements Control {}
 

@@ -135,6 +135,8 @@ public final class Planner {
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Guards.requireOneStatement(sql);
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
+        Plan variables = SessionVariables.plan(sql);
+        if (variables != null) return variables;
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);

@@ -68,7 +68,9 @@ final class TransactionWorker implements AutoCloseable {
         }
         var statement = transactions.statement();
         try {
-            var reply = reply(executor.execute(plan, bound.params(), statement), request);
+            var result = executor.execute(plan, bound.params(), statement);
+            if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
+            var reply = reply(result, request);
             statement.succeeded();
             return reply;
         } catch (SQLException | RuntimeException e) {

@@ -37,6 +37,9 @@ public final class SessionTransactions implements AutoCloseable {
     /** The open transaction (explicit, or with auto-commit off), or null. */
     private TransactionState current;
     private boolean readOnly;
+    /** SET SESSION TRANSACTION READ ONLY: every transaction of the session, auto-commit statements too; null = not for the next one. */
+    private boolean sessionReadOnly;
+    private Boolean nextReadOnly;
     /** Why the open transaction was rolled back, until the application ends it. */
     private SQLException abortedBy;
 
@@ -52,7 +55,7 @@ public final class SessionTransactions implements AutoCloseable {
                 requireNotAborted("BEGIN");
                 commitCurrent();
                 current = open();
-                readOnly = b.readOnly();
+                readOnly = b.readOnly() || readOnly;
             }
             case Plan.Commit c -> commitCurrent();
             case Plan.Rollback r -> rollbackCurrent();
@@ -65,6 +68,16 @@ public final class SessionTransactions implements AutoCloseable {
                     }
                 }
                 autocommit = a.on();
+            }
+            case Plan.SetReadOnly r -> {
+                if (r.forSession()) {
+                    sessionReadOnly = r.readOnly();
+                } else {
+                    if (current != null && current.partitions() > 0) {
+                        throw new SQLException("Transaction characteristics can't be changed while a transaction is in progress", "25001", 1568);
+                    }
+                    nextReadOnly = r.readOnly();
+                }
             }
             case Plan.SetIsolation i -> {
                 if (i.forSession()) {
@@ -94,6 +107,11 @@ public final class SessionTransactions implements AutoCloseable {
         return current != null || abortedBy != null;
     }
 
+    /** Whether the next statements may not write: the open transaction's characteristic, else the session's. */
+    public boolean readOnly() {
+        return current != null ? readOnly : nextReadOnly != null ? nextReadOnly : sessionReadOnly;
+    }
+
     /** The isolation level the next statements run at, as a java.sql.Connection constant. */
     public int isolation() {
         int level = current != null || nextIsolation == Connection.TRANSACTION_NONE ? sessionIsolation : nextIsolation;
@@ -113,7 +131,8 @@ public final class SessionTransactions implements AutoCloseable {
     private TransactionState open() {
         int level = nextIsolation != Connection.TRANSACTION_NONE ? nextIsolation : sessionIsolation;
         nextIsolation = Connection.TRANSACTION_NONE;
-        readOnly = false;
+        readOnly = nextReadOnly != null ? nextReadOnly : sessionReadOnly;
+        nextReadOnly = null;
         return service.begin(level);
     }
 
@@ -193,12 +212,12 @@ public final class SessionTransactions implements AutoCloseable {
          * ended, they fail instead.
          */
         private final TransactionState txn = current;
-        private final boolean readOnlyTxn = readOnly;
+        private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
         private TransactionState implicit;
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
-            if (write && readOnlyTxn && txn != null) {
+            if (write && readOnlyTxn) {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;

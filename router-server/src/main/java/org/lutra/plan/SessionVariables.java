@@ -1,0 +1,103 @@
+package org.lutra.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads of system variables as MySQL clients send them on connect or by habit —
+ * {@code SELECT @@version, @@session.sql_mode AS mode} and {@code SHOW [SESSION] VARIABLES [LIKE 'p']}
+ * — answered for the client's session. The variables the router keeps per session (autocommit,
+ * the isolation level, read-only, in_transaction) come from the session; every other one from a
+ * partition's pooled connection, which is exactly what the session's statements run with, since
+ * the router changes nothing else on those connections. Variables that only a backend session
+ * could answer (the last insert id, warning counts, its thread id) are refused in a SELECT and left
+ * out of SHOW VARIABLES.
+ */
+public final class SessionVariables {
+    /** Kept by the router per session: answered from the session, not from a backend. */
+    static final Set<String> MANAGED = Set.of("autocommit", "in_transaction", "transaction_isolation", "tx_isolation",
+            "transaction_read_only", "tx_read_only");
+    /** A backend session's own state, which a pooled connection would answer for another client. */
+    static final Set<String> UNANSWERABLE = Set.of("last_insert_id", "identity", "insert_id", "warning_count", "error_count",
+            "pseudo_thread_id", "rand_seed1", "rand_seed2", "last_gtid", "gtid_next", "session_track_gtids");
+
+    private static final String ITEM = "@@(?:(session|local|global)\\.)?(\\w+)(?:\\s+(?:AS\\s+)?(\\w+|`(?:[^`]|``)+`|'(?:[^'\\\\]|\\\\.|'')*'|\"[^\"]*\"))?";
+    private static final Pattern ONE = Pattern.compile("(?is)" + ITEM);
+    private static final Pattern SELECT = Pattern.compile("(?is)\\s*SELECT\\s+(" + ITEM + "(?:\\s*,\\s*" + ITEM + ")*)\\s*;?\\s*");
+    private static final Pattern SHOW = Pattern.compile("(?is)\\s*SHOW\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?VARIABLES"
+            + "(?:\\s+LIKE\\s+'((?:[^'\\\\]|\\\\.|'')*)')?\\s*;?\\s*");
+
+    private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(?:COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)\\b.*");
+    private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(?:(?:SESSION|LOCAL|GLOBAL|PERSIST)\\s+|@@(?:SESSION|LOCAL|GLOBAL)\\.|@@)?(@?)`?(\\w+)`?\\s*:?=.*");
+
+    private SessionVariables() {}
+
+    /** Whether the router keeps {@code variable} per session (it answers for it, not a backend). */
+    public static boolean managed(String variable) {
+        return MANAGED.contains(variable.toLowerCase(Locale.ROOT));
+    }
+
+    /** The plan for a read of variables, or null if {@code sql} is none. */
+    static Plan plan(String sql) throws PlanException {
+        Matcher m = WARNINGS.matcher(sql);
+        if (m.matches()) {
+            throw PlanException.unsupported("SHOW " + m.group(1).toUpperCase(Locale.ROOT) + " through the router yet: it does not collect "
+                    + "the backends' warnings (they stay on the backend connection that ran the statement)");
+        }
+        m = SET.matcher(sql);
+        if (m.matches()) {
+            if (!m.group(1).isEmpty()) {
+                throw PlanException.unsupported("user variables (SET @" + m.group(2) + ") through the router yet: the next statement may "
+                        + "run on another backend connection, where @" + m.group(2) + " is not set");
+            }
+            throw PlanException.unsupported("SET " + m.group(2) + " through the router yet: it would have to be applied to every backend "
+                    + "connection the session uses; the backends' own value applies (SELECT @@" + m.group(2) + " shows it)");
+        }
+        m = SELECT.matcher(sql);
+        if (m.matches()) return select(m.group(1));
+        m = SHOW.matcher(sql);
+        if (m.matches()) {
+            boolean global = m.group(1) != null && m.group(1).equalsIgnoreCase("GLOBAL");
+            String backend = "SHOW " + (global ? "GLOBAL" : "SESSION") + " VARIABLES" + (m.group(2) == null ? "" : " LIKE '" + m.group(2) + "'");
+            return new Plan.SessionVariables(backend, List.of(), !global);
+        }
+        return null;
+    }
+
+    private static Plan select(String items) throws PlanException {
+        var backend = new StringBuilder("SELECT ");
+        var managed = new ArrayList<String>();
+        Matcher item = ONE.matcher(items);
+        int column = 0;
+        while (item.find()) {
+            String scope = item.group(1) == null ? "" : item.group(1).toLowerCase(Locale.ROOT);
+            String name = item.group(2).toLowerCase(Locale.ROOT);
+            boolean global = scope.equals("global");
+            String label = item.group(3) != null ? item.group(3) : item.group(0).strip(); // MySQL's label: the text written
+            if (!global && UNANSWERABLE.contains(name)) {
+                throw PlanException.unsupported("@@" + name + " through the router (it belongs to one backend session; "
+                        + "a pooled connection would answer for another client)");
+            }
+            if (column++ > 0) backend.append(", ");
+            boolean ours = !global && MANAGED.contains(name);
+            managed.add(ours ? name : null);
+            // the router's own variables: a typed placeholder the session's value replaces
+            String expression = ours ? (name.endsWith("isolation") ? "CAST(NULL AS CHAR)" : "CAST(NULL AS SIGNED)")
+                    : "@@" + (scope.isEmpty() ? "" : scope + ".") + name;
+            backend.append(expression).append(" AS ").append(quoteLabel(label));
+        }
+        return new Plan.SessionVariables(backend.toString(), managed, false);
+    }
+
+    private static String quoteLabel(String label) {
+        String bare = label;
+        if (label.length() >= 2 && (label.startsWith("`") || label.startsWith("'") || label.startsWith("\""))) {
+            bare = label.substring(1, label.length() - 1);
+        }
+        return "`" + bare.replace("`", "``") + "`";
+    }
+}
