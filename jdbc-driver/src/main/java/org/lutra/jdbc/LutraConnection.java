@@ -286,10 +286,16 @@ public final class LutraConnection extends UnsupportedConnection {
         checkOpen(); // ignored, as the JDBC spec allows for a database without schemas
     }
 
-    /** A hint only: the router is not told, so writes are still possible. */
+    /**
+     * Sends {@code SET SESSION TRANSACTION READ ONLY} / {@code READ WRITE} when the mode changes
+     * (as Connector/J does): the router then refuses writes with MySQL's 1792 (SQLState 25006),
+     * in auto-commit mode too, from the next transaction on.
+     */
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
+        if (readOnly == this.readOnly) return;
+        executeControl(readOnly ? "SET SESSION TRANSACTION READ ONLY" : "SET SESSION TRANSACTION READ WRITE");
         this.readOnly = readOnly;
     }
 

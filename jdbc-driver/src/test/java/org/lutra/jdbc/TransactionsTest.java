@@ -241,7 +241,7 @@ class TransactionsTest {
     }
 
     @Test
-    void savepointsAreRefusedAndReadOnlyIsAHint() throws Exception {
+    void savepointsAreRefusedAndReadOnlyIsTheSessions() throws Exception {
         status.set(status(false, true, TRANSACTION_REPEATABLE_READ));
         connection.setAutoCommit(false);
         List<org.junit.jupiter.api.function.Executable> calls = List.of(
@@ -254,7 +254,11 @@ class TransactionsTest {
         }
         connection.setReadOnly(true);
         assertTrue(connection.isReadOnly());
-        assertEquals(List.of("SET autocommit = 0"), sqlSent(), "neither sends anything");
+        connection.setReadOnly(true);
+        connection.setReadOnly(false);
+        assertFalse(connection.isReadOnly());
+        assertEquals(List.of("SET autocommit = 0", "SET SESSION TRANSACTION READ ONLY", "SET SESSION TRANSACTION READ WRITE"), sqlSent(),
+                "savepoints send nothing; read-only is sent when it changes");
     }
 
     @Test
