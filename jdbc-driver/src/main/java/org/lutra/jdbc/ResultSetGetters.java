@@ -216,6 +216,7 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
     }
 
     private Object convert(Value v, int i, Class<?> type) throws SQLException {
+        v = Temporals.asRequested(v, column(i), type);
         if (type == String.class) {
             return Conversions.getString(v);
         } else if (type == Integer.class || type == int.class) {

@@ -31,6 +31,31 @@ final class Temporals {
 
     private Temporals() {}
 
+    /**
+     * A temporal value as getObject(i, type) reads it across types, as Connector/J does: a YEAR is
+     * January 1st of it (yearIsDateType, "2024-01-01" as a String too), a DATE read as a time is
+     * midnight, a TIME read as a date or a timestamp is on 1970-01-01. Other values are returned as
+     * they are.
+     */
+    static org.lutra.protocol.Value asRequested(org.lutra.protocol.Value v, org.lutra.protocol.Column c, Class<?> type) {
+        boolean time = type == LocalTime.class || type == java.sql.Time.class;
+        boolean date = type == LocalDate.class || type == java.sql.Date.class;
+        boolean stamp = type == LocalDateTime.class || type == java.sql.Timestamp.class || type == java.util.Date.class
+                || type == java.time.OffsetDateTime.class || type == java.time.ZonedDateTime.class;
+        var kind = v.getKindCase();
+        if (kind == org.lutra.protocol.Value.KindCase.INT_VALUE && c.getNativeType().equalsIgnoreCase("YEAR") && (time || date || stamp || type == String.class)) {
+            v = org.lutra.protocol.Value.newBuilder().setDateValue(String.format(java.util.Locale.ROOT, "%04d-01-01", Conversions.year(v.getIntValue()))).build();
+            kind = v.getKindCase();
+        }
+        if (kind == org.lutra.protocol.Value.KindCase.DATE_VALUE && time) {
+            return org.lutra.protocol.Value.newBuilder().setTimeValue("00:00:00").build();
+        }
+        if (kind == org.lutra.protocol.Value.KindCase.TIME_VALUE && (date || stamp)) {
+            return org.lutra.protocol.Value.newBuilder().setTimestampValue("1970-01-01 " + v.getTimeValue()).build();
+        }
+        return v;
+    }
+
     static String format(LocalDate d) {
         return DATE.format(d);
     }
