@@ -32,6 +32,7 @@ public final class SessionVariables {
             + "(?:\\s+LIKE\\s+'((?:[^'\\\\]|\\\\.|'')*)')?\\s*;?\\s*");
 
     private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(?:COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)\\b.*");
+    private static final Pattern STATUS = Pattern.compile("(?is)\\s*SHOW\\s+(?:SESSION\\s+|LOCAL\\s+|GLOBAL\\s+)?STATUS\\b.*");
     private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(?:(?:SESSION|LOCAL|GLOBAL|PERSIST)\\s+|@@(?:SESSION|LOCAL|GLOBAL)\\.|@@)?(@?)`?(\\w+)`?\\s*:?=.*");
 
     private SessionVariables() {}
@@ -47,6 +48,10 @@ public final class SessionVariables {
         if (m.matches()) {
             throw PlanException.unsupported("SHOW " + m.group(1).toUpperCase(Locale.ROOT) + " through the router yet: it does not collect "
                     + "the backends' warnings (they stay on the backend connection that ran the statement)");
+        }
+        if (STATUS.matcher(sql).matches()) {
+            throw PlanException.unsupported("SHOW STATUS through the router: a backend's counters describe that server, not this session "
+                    + "or the logical database; SHOW LUTRA STATUS gives the router's");
         }
         m = SET.matcher(sql);
         if (m.matches()) {
