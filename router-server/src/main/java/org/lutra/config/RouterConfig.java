@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param partitions logical partitions, each placed on one backend in its own database
  * @param lookups    extra lookup-table sources (map files) loaded after the key-column scan
  * @param transactions how distributed transactions are run and recovered
+ * @param limits     what one client, and all of them together, may cost the router
  */
 public record RouterConfig(
         String listen,
@@ -35,7 +36,15 @@ public record RouterConfig(
         List<LookupSource> lookups,
         @JsonProperty("max_frame_bytes") int maxFrameBytes,
         @JsonProperty("plan_cache_size") int planCacheSize,
-        Transactions transactions) {
+        Transactions transactions,
+        Limits limits) {
+
+    /** As before the limits existed: every limit at its default. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, null);
+    }
 
     public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256) {}
 
@@ -85,7 +94,53 @@ public record RouterConfig(
         }
     }
 
+    /**
+     * Bounds on what clients can make the router spend. Every field is optional (0 = the default).
+     *
+     * @param maxStatementBytes  longest statement text (UTF-16 chars, as parsed) the router plans; a longer one is
+     *                           refused with 42000/1153 before parsing (as max_allowed_packet, without closing)
+     * @param maxNestingDepth    deepest nesting of parentheses and unary operators (NOT NOT ..., - - ...) planned;
+     *                           deeper is refused before parsing (42000/1064)
+     * @param maxOperatorChain   most binary operators (AND, OR, +, ...) in one expression; more is refused before parsing (42000/1064)
+     * @param parseTimeoutMillis a statement the parser has not finished by then is refused (42000/1064)
+     * @param planCacheBytes     the plan cache's budget, weighed by the statement texts it holds
+     * @param loginTimeoutSeconds the whole handshake (challenge to login reply) must end within this
+     * @param maxLoginFrameBytes largest frame accepted before a client has logged in (then max_frame_bytes)
+     * @param idleTimeoutSeconds a session waiting this long for its client's next request is closed (MySQL's wait_timeout)
+     * @param maxSessions        sessions at once, logged in or not (1040, 08004 "Too many connections" beyond)
+     * @param maxSessionsPerUser sessions of one user at once (1203, 42000); 0 = no limit but max_sessions
+     */
+    public record Limits(
+            @JsonProperty("max_statement_bytes") int maxStatementBytes,
+            @JsonProperty("max_nesting_depth") int maxNestingDepth,
+            @JsonProperty("max_operator_chain") int maxOperatorChain,
+            @JsonProperty("parse_timeout_ms") int parseTimeoutMillis,
+            @JsonProperty("plan_cache_bytes") long planCacheBytes,
+            @JsonProperty("login_timeout_seconds") int loginTimeoutSeconds,
+            @JsonProperty("max_login_frame_bytes") int maxLoginFrameBytes,
+            @JsonProperty("idle_timeout_seconds") int idleTimeoutSeconds,
+            @JsonProperty("max_sessions") int maxSessions,
+            @JsonProperty("max_sessions_per_user") int maxSessionsPerUser) {
+        public Limits {
+            maxStatementBytes = maxStatementBytes <= 0 ? 4 << 20 : maxStatementBytes;
+            maxNestingDepth = maxNestingDepth <= 0 ? 256 : maxNestingDepth;
+            maxOperatorChain = maxOperatorChain <= 0 ? 2_000 : maxOperatorChain;
+            parseTimeoutMillis = parseTimeoutMillis <= 0 ? 3_000 : parseTimeoutMillis;
+            planCacheBytes = planCacheBytes <= 0 ? 64L << 20 : planCacheBytes;
+            loginTimeoutSeconds = loginTimeoutSeconds <= 0 ? 10 : loginTimeoutSeconds;
+            maxLoginFrameBytes = maxLoginFrameBytes <= 0 ? 64 << 10 : maxLoginFrameBytes;
+            idleTimeoutSeconds = idleTimeoutSeconds <= 0 ? 28_800 : idleTimeoutSeconds;
+            maxSessions = maxSessions <= 0 ? 1_000 : maxSessions;
+            maxSessionsPerUser = Math.max(0, maxSessionsPerUser);
+        }
+
+        public static Limits defaults() {
+            return new Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        }
+    }
+
     public RouterConfig {
+        limits = limits == null ? Limits.defaults() : limits;
         transactions = transactions == null ? Transactions.defaults() : transactions;
         listen = listen == null ? "127.0.0.1:5307" : listen;
         database = database == null ? "lutra" : database;
@@ -130,7 +185,7 @@ public record RouterConfig(
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
-                raw.transactions());
+                raw.transactions(), raw.limits());
         resolved.validate();
         return resolved;
     }

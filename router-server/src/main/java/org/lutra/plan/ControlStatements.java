@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * client XA refused.
  */
 final class ControlStatements {
-    private static final String END = "\\s*;?\\s*";
+    private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
     private static final Pattern BEGIN = Pattern.compile("(?is)\\s*(?:BEGIN(?:\\s+WORK)?|START\\s+TRANSACTION"
             + "((?:\\s*,?\\s*(?:READ\\s+ONLY|READ\\s+WRITE|WITH\\s+CONSISTENT\\s+SNAPSHOT))*))" + END);
     private static final Pattern COMMIT = Pattern.compile("(?is)\\s*COMMIT(?:\\s+WORK)?" + END);

@@ -1,11 +1,9 @@
 package org.lutra.plan;
 
-import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.AllColumns;
@@ -299,8 +297,8 @@ final class DerivedTables {
 
     private static Select parse(String sql) throws PlanException {
         try {
-            return (Select) CCJSqlParserUtil.parse(sql, Planner.MYSQL);
-        } catch (JSQLParserException | ClassCastException e) {
+            return (Select) Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis());
+        } catch (PlanException | ClassCastException e) {
             throw PlanException.unsupported("this statement's shape over several partitions yet");
         }
     }

@@ -32,9 +32,13 @@ final class Guards {
                 else if (c == quote) quote = 0;
             } else if (c == '\'' || c == '"' || c == '`') {
                 quote = c;
-            } else if (c == ';' && !sql.substring(i + 1).isBlank()) {
-                throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + sql.substring(i + 1).strip()
-                        + "': one statement per execute (multi-statement text is not taken)");
+            } else if (c == ';') {
+                int next = i + 1;
+                while (next < sql.length() && Character.isWhitespace(sql.charAt(next))) next++;
+                if (next == sql.length()) return;
+                String rest = sql.substring(next, Math.min(sql.length(), next + 80));
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + rest
+                        + (next + 80 < sql.length() ? "..." : "") + "': one statement per execute (multi-statement text is not taken)");
             }
         }
     }
@@ -61,30 +65,188 @@ final class Guards {
         var m = SESSION_STATE.matcher(text);
         while (m.find()) {
             // a table called user: INSERT INTO user (...), FROM user (...)
-            var before = text.substring(0, m.start()).stripTrailing();
-            if (before.matches("(?is).*\\b(INTO|FROM|JOIN|UPDATE|TABLE)$")) continue;
+            if (afterTableKeyword(text, m.start())) continue;
             throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
         }
     }
 
-    /** Parentheses nested deeper than this are refused before parsing, as MySQL's own parser refuses them. */
-    static final int MAX_NESTING = 256;
-
-    /** Refuses a statement whose parentheses nest deeper than {@link #MAX_NESTING}, before the parser spends seconds on it. */
-    static void requireShallow(String sql) throws PlanException {
-        int depth = 0;
-        String text = stripQuoted(sql);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '(' && ++depth > MAX_NESTING) throw tooDeep();
-            else if (c == ')') depth--;
+    /**
+     * Refuses, before the parser sees it, a statement nested deeper than {@code maxDepth}: open
+     * parentheses, open CASE expressions and a run of prefix operators (NOT, !, ~, unary - and +,
+     * BINARY, EXISTS) count one level each. JSQLParser and the planner recurse once or more per
+     * level (10,000 parentheses cost the parser seconds of lookahead, then overflow its stack);
+     * MySQL's own parser refuses such statements too ("memory exhausted", 1064). A scanner, linear
+     * in the text; quoted strings, identifiers and comments do not count, executable comments
+     * ({@code /*!50000 ... *}{@code /}) do, nested ones one level each. Names longer than
+     * {@link #MAX_NAME} are refused too, and so are chains of more than {@code maxChain} binary
+     * operators (AND, OR, arithmetic, bit operators) in one expression: the parser builds them as a
+     * tree as deep as the chain, which its visitors and printer walk recursively (a chain of 8,000
+     * ORs overflowed a 1 MB thread stack). Commas, clause keywords and parentheses start a new chain.
+     */
+    static void requireShallow(String sql, int maxDepth, int maxChain) throws PlanException {
+        int parens = 0;
+        int cases = 0;
+        int comments = 0; // open executable comments
+        int prefix = 0; // prefix operators since the last operand
+        int[] chain = new int[maxDepth + 2]; // binary operators since the last separator, per level of parentheses
+        boolean operand = false; // the last token ends an operand, so a following - or + is binary
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"' || c == '`') {
+                int end = closing(sql, i);
+                if (c == '`' && (end < 0 ? n : end) - i - 1 > MAX_NAME) throw nameTooLong(sql, i + 1);
+                i = end < 0 ? n : end + 1;
+                operand = true;
+                prefix = 0;
+                continue;
+            }
+            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) throw new PlanException("42000", 1064, "You have an error in your SQL syntax: a comment opened at character "
+                        + (i + 1) + " is never closed");
+                boolean executable = sql.startsWith("/*!", i) || sql.startsWith("/*M!", i);
+                if (executable) { // its text is SQL; nested ones count as levels
+                    i += sql.charAt(i + 2) == 'M' ? 4 : 3;
+                    while (i < n && Character.isDigit(sql.charAt(i))) i++;
+                    comments++;
+                } else {
+                    i = end + 2;
+                }
+                continue;
+            }
+            if (c == '*' && i + 1 < n && sql.charAt(i + 1) == '/' && comments > 0) {
+                comments--;
+                i += 2;
+                continue;
+            }
+            if (c == '#' || c == '-' && i + 2 < n && sql.charAt(i + 1) == '-' && Character.isWhitespace(sql.charAt(i + 2))) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+                continue;
+            }
+            if (Character.isWhitespace(c)) {
+                i++;
+                continue;
+            }
+            if (Character.isLetterOrDigit(c) || c == '_' || c == '$') {
+                int start = i;
+                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) i++;
+                if (i - start > MAX_NAME && !Character.isDigit(c)) throw nameTooLong(sql, start);
+                String word = i - start <= 8 ? sql.substring(start, i).toUpperCase(java.util.Locale.ROOT) : "";
+                switch (word) {
+                    case "NOT", "BINARY", "EXISTS" -> {
+                        prefix++;
+                        operand = false;
+                    }
+                    case "CASE" -> {
+                        cases++;
+                        operand = false;
+                    }
+                    case "END" -> {
+                        if (cases > 0) cases--;
+                        operand = true;
+                        prefix = 0;
+                    }
+                    case "AND", "OR", "XOR", "DIV", "MOD" -> {
+                        if (++chain[parens] > maxChain) throw chainTooLong(maxChain);
+                        operand = false;
+                    }
+                    case "SELECT", "FROM", "WHERE", "ON", "BY", "HAVING", "WHEN", "THEN", "ELSE", "SET", "VALUES", "LIMIT" -> {
+                        chain[parens] = 0;
+                        operand = false;
+                    }
+                    case "IN", "IS", "LIKE", "BETWEEN", "INTERVAL", "DISTINCT", "ALL", "ANY", "SOME", "REGEXP", "RLIKE", "ESCAPE" -> operand = false;
+                    default -> {
+                        operand = true;
+                        prefix = 0;
+                    }
+                }
+            } else {
+                i++;
+                switch (c) {
+                    case '(' -> {
+                        parens++;
+                        if (parens < chain.length) chain[parens] = 0;
+                        operand = false;
+                    }
+                    case ')' -> {
+                        if (parens > 0) parens--;
+                        operand = true;
+                        prefix = 0;
+                    }
+                    case '!', '~' -> {
+                        if (c == '!' && i < n && sql.charAt(i) == '=') {
+                            i++;
+                        } else {
+                            prefix++;
+                        }
+                        operand = false;
+                    }
+                    case '-', '+' -> {
+                        if (!operand) prefix++;
+                        else if (++chain[parens] > maxChain) throw chainTooLong(maxChain);
+                        operand = false;
+                    }
+                    case '*', '/', '%', '|', '&', '^' -> {
+                        if (++chain[parens] > maxChain) throw chainTooLong(maxChain);
+                        operand = false;
+                    }
+                    case ',', ';' -> {
+                        chain[parens] = 0;
+                        operand = false;
+                    }
+                    default -> operand = false;
+                }
+            }
+            if (parens + cases + prefix + comments > maxDepth) throw tooDeep(maxDepth);
         }
     }
 
-    /** MySQL's error for a statement too deep for its parser's stack (1436, thread stack overrun). */
+    /**
+     * Longest name taken: MySQL's limit for aliases (names of tables and columns: 64). A longer one
+     * is refused before it reaches a shard, where its error would end the transaction.
+     */
+    static final int MAX_NAME = 256;
+
+    private static PlanException nameTooLong(String sql, int start) {
+        return new PlanException("42000", 1059, "Identifier name '" + sql.substring(start, start + 64) + "...' is too long");
+    }
+
+    private static PlanException chainTooLong(int maxChain) {
+        return new PlanException("42000", 1064, "The statement chains more than " + maxChain
+                + " operators (AND, OR, +, ...) in one expression (max_operator_chain): use IN (...) or split it");
+    }
+
+    /** MySQL's parser error for a statement nested past its stack ("memory exhausted", 1064). */
+    static PlanException tooDeep(int maxDepth) {
+        return new PlanException("42000", 1064, "The statement nests expressions too deeply (more than " + maxDepth
+                + " levels of parentheses, CASE or NOT/-/~ operators; max_nesting_depth): simplify it");
+    }
+
+    /** The last resort, for a statement within the depth limit whose recursion still overflowed the stack. */
     static PlanException tooDeep() {
-        return new PlanException("HY000", 1436, "The statement nests expressions too deeply for the router (parentheses deeper than "
-                + MAX_NESTING + ", or an operator chain of thousands): simplify it");
+        return new PlanException("42000", 1064, "The statement nests expressions too deeply for the router"
+                + " (an operator chain of thousands of terms, or deep nesting): simplify it");
+    }
+
+    /** Refuses a statement longer than {@code maxChars} before anything else reads it (max_statement_bytes). */
+    static void requireShort(String sql, int maxChars) throws PlanException {
+        if (sql.length() > maxChars) {
+            throw new PlanException("42000", 1153, "The statement is " + sql.length() + " characters long; the router takes at most "
+                    + maxChars + " (max_statement_bytes)");
+        }
+    }
+
+    /** Whether the word before {@code at} is INTO, FROM, JOIN, UPDATE or TABLE: looks back one word only. */
+    private static boolean afterTableKeyword(String text, int at) {
+        int end = at;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) end--;
+        int start = end;
+        while (start > 0 && end - start < 7 && Character.isLetterOrDigit(text.charAt(start - 1))) start--;
+        if (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) return false;
+        return text.substring(start, end).toUpperCase(java.util.Locale.ROOT).matches("INTO|FROM|JOIN|UPDATE|TABLE");
     }
 
     /**

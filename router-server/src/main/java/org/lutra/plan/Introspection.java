@@ -18,12 +18,12 @@ import java.util.regex.Pattern;
 final class Introspection {
     private static final String NAME = "`?([\\w$]+)`?";
     private static final String QUALIFIED = "(?:" + NAME + "\\.)?" + NAME;
-    private static final String END = "\\s*;?\\s*";
+    private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
     private static final Pattern SHOW_TABLES = Pattern.compile("(?is)\\s*SHOW\\s+(FULL\\s+)?TABLES(?:\\s+(?:FROM|IN)\\s+" + NAME + ")?"
-            + "(?:\\s+LIKE\\s+'((?:[^'\\\\]|\\\\.|'')*)')?" + END);
+            + "(?:\\s+LIKE\\s+'((?:[^'\\\\]++|\\\\.|'')*+)')?" + END);
     private static final Pattern SHOW_COLUMNS = Pattern.compile("(?is)\\s*SHOW\\s+(FULL\\s+)?(?:COLUMNS|FIELDS)\\s+(?:FROM|IN)\\s+" + QUALIFIED
-            + "(?:\\s+(?:FROM|IN)\\s+" + NAME + ")?(\\s+LIKE\\s+'(?:[^'\\\\]|\\\\.|'')*')?" + END);
-    private static final Pattern DESCRIBE = Pattern.compile("(?is)\\s*(?:DESCRIBE|DESC|EXPLAIN)\\s+" + QUALIFIED + "(?:\\s+(" + NAME.replace("(", "(?:") + "|'(?:[^'\\\\]|\\\\.|'')*'))?" + END);
+            + "(?:\\s+(?:FROM|IN)\\s+" + NAME + ")?(\\s+LIKE\\s+'(?:[^'\\\\]++|\\\\.|'')*+')?" + END);
+    private static final Pattern DESCRIBE = Pattern.compile("(?is)\\s*(?:DESCRIBE|DESC|EXPLAIN)\\s+" + QUALIFIED + "(?:\\s+(" + NAME.replace("(", "(?:") + "|'(?:[^'\\\\]++|\\\\.|'')*+'))?" + END);
     private static final Pattern SHOW_INDEX = Pattern.compile("(?is)\\s*SHOW\\s+(?:INDEX|INDEXES|KEYS)\\s+(?:FROM|IN)\\s+" + QUALIFIED
             + "(?:\\s+(?:FROM|IN)\\s+" + NAME + ")?" + END);
     private static final Pattern SHOW_CREATE = Pattern.compile("(?is)\\s*SHOW\\s+CREATE\\s+TABLE\\s+" + QUALIFIED + END);
@@ -34,14 +34,25 @@ final class Introspection {
 
     /** The plan for an introspection statement, or null if {@code sql} is none. */
     static Plan plan(String sql, Catalog catalog, String database) throws PlanException {
+        if (sql.length() > MAX_LENGTH) {
+            // The patterns below recurse per escaped character of a quoted pattern: they never see a long text.
+            // Names are at most 64 characters; nothing this long is an introspection statement MySQL would answer.
+            String first = sql.stripLeading();
+            first = first.substring(0, Math.min(first.length(), 9)).toUpperCase(java.util.Locale.ROOT);
+            if (first.matches("(SHOW|USE|DESCRIBE|DESC)\\b.*")) {
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax: a " + sql.length()
+                        + "-character " + first.split("\\s")[0] + " statement (the router reads at most " + MAX_LENGTH + ")");
+            }
+            return null;
+        }
         Matcher m;
         if ((m = SHOW_TABLES.matcher(sql)).matches()) {
             requireDatabase(m.group(2), database);
             boolean full = m.group(1) != null;
-            Pattern like = m.group(3) == null ? null : like(Literals.unescape(m.group(3), '\''));
+            String like = m.group(3) == null ? null : Literals.unescape(m.group(3), '\'');
             var rows = new ArrayList<List<String>>();
             for (TableDef t : catalog.tables()) {
-                if (like == null || like.matcher(t.name()).matches()) rows.add(full ? List.of(t.name(), "BASE TABLE") : List.of(t.name()));
+                if (like == null || like(like, t.name())) rows.add(full ? List.of(t.name(), "BASE TABLE") : List.of(t.name()));
             }
             String label = "Tables_in_" + database + (m.group(3) == null ? "" : " (" + m.group(3) + ")");
             return new Plan.Rows(full ? List.of(label, "Table_type") : List.of(label), rows);
@@ -94,17 +105,39 @@ final class Introspection {
         }
     }
 
-    /** A LIKE pattern as a regular expression: % any run, _ any one character, backslash escapes. */
-    static Pattern like(String pattern) {
-        var sb = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) sb.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            else if (c == '%') sb.append(".*");
-            else if (c == '_') sb.append('.');
-            else sb.append(Pattern.quote(String.valueOf(c)));
+    /** Introspection statements longer than this are not matched (see {@link #plan}). */
+    static final int MAX_LENGTH = 1_024;
+
+    /**
+     * Whether {@code text} matches the LIKE {@code pattern} (% any run, _ any one character,
+     * backslash escapes; case as written). Not a regular expression: {@code %a%a%a...} would
+     * backtrack exponentially there; this is the usual wildcard walk, which returns to the last %
+     * only, O(pattern x text).
+     */
+    static boolean like(String pattern, String text) {
+        int p = 0, t = 0, starP = -1, starT = -1;
+        while (t < text.length()) {
+            if (p < pattern.length() && pattern.charAt(p) == '%') {
+                starP = ++p;
+                starT = t;
+            } else if (p < pattern.length() && pattern.charAt(p) != '%' && matchesOne(pattern, p, text.charAt(t))) {
+                p += pattern.charAt(p) == '\\' && p + 1 < pattern.length() ? 2 : 1;
+                t++;
+            } else if (starP >= 0) {
+                p = starP;
+                t = ++starT;
+            } else {
+                return false;
+            }
         }
-        return Pattern.compile(sb.toString(), Pattern.DOTALL);
+        while (p < pattern.length() && pattern.charAt(p) == '%') p++;
+        return p == pattern.length();
+    }
+
+    private static boolean matchesOne(String pattern, int p, char c) {
+        char pc = pattern.charAt(p);
+        if (pc == '\\' && p + 1 < pattern.length()) return pattern.charAt(p + 1) == c;
+        return pc == '_' || pc == c;
     }
 
     private static String quote(String name) {

@@ -70,7 +70,9 @@ public final class RouterServer implements AutoCloseable {
             this.transactions = txns = new Transactions(backends, config.transactions());
             org.lutra.maintain.Collations.learn(catalog, backends); // before any key is routed or loaded
             this.loaded = RouterLoader.load(catalog, backends, config);
-            this.planner = new Planner(catalog, config.database(), config.planCacheSize());
+            var limits = config.limits();
+            this.planner = new Planner(catalog, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
+                    limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
             this.executor = new Executor(backends);
             this.listener = new ServerSocket();
             listener.setReuseAddress(true);

@@ -159,9 +159,13 @@ final class Session implements Runnable {
         }
     }
 
+    /** MySQL's bound on an error message (MYSQL_ERRMSG_SIZE): backend errors quote the statement back. */
+    static final int MAX_ERROR_MESSAGE = 512;
+
     private static ServerMessage.Builder error(String state, int code, String message) {
-        return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code)
-                .setMessage(message == null ? "" : message));
+        message = message == null ? "" : message;
+        if (message.length() > MAX_ERROR_MESSAGE) message = message.substring(0, MAX_ERROR_MESSAGE - 3) + "...";
+        return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code).setMessage(message));
     }
 
     void close() {

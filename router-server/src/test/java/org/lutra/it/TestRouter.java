@@ -39,6 +39,11 @@ final class TestRouter implements AutoCloseable {
     /** Partitions p0..p3 of which partition i lives on shard {@code i % servers}. */
     TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers)
             throws IOException, SQLException {
+        this(shards, prefix, schema, transactions, servers, null);
+    }
+
+    TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
+               RouterConfig.Limits limits) throws IOException, SQLException {
         this.shards = shards;
         this.servers = servers;
         this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
@@ -53,7 +58,7 @@ final class TestRouter implements AutoCloseable {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
-                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions);
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions, limits);
         config.validate();
         this.server = RouterServer.start(config);
     }
