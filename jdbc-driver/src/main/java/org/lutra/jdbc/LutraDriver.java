@@ -42,6 +42,7 @@ public final class LutraDriver implements Driver {
     static LutraConnection connect(JdbcUrl url) throws SQLException {
         var failures = new StringBuilder();
         SQLException first = null;
+        SQLException rejected = null; // a router that refused the connection (08004: too many connections)
         for (JdbcUrl.Host host : url.hosts()) {
             Exception failure;
             try {
@@ -54,7 +55,8 @@ public final class LutraDriver implements Driver {
                 if (!e.getSQLState().startsWith("08")) {
                     throw e; // the router answered (28000, unknown database, ...): final
                 }
-                failure = e; // the handshake broke or timed out: like an unreachable host
+                failure = e; // the handshake broke or timed out, or the router is full: like an unreachable host
+                if ("08004".equals(e.getSQLState()) && rejected == null) rejected = e;
             }
             failures.append(failures.isEmpty() ? "" : "; ").append(host).append(": ").append(failure.getMessage());
             var wrapped = Errors.of("cannot connect to Lutra router " + host + ": " + failure.getMessage(),
@@ -65,7 +67,10 @@ public final class LutraDriver implements Driver {
                 first.addSuppressed(wrapped);
             }
         }
-        var e = Errors.of("could not connect to any Lutra router of " + url + " (" + failures + ")", Errors.UNABLE_TO_CONNECT);
+        // every router full (or the others unreachable): the refusal's state and code, as MySQL's 1040 reaches a client
+        var e = rejected != null
+                ? Errors.of("could not connect to any Lutra router of " + url + " (" + failures + ")", rejected.getSQLState(), rejected.getErrorCode(), null)
+                : Errors.of("could not connect to any Lutra router of " + url + " (" + failures + ")", Errors.UNABLE_TO_CONNECT);
         if (first != null) {
             e.initCause(first.getCause()); // the first host's failure; the others are suppressed
             for (Throwable t : first.getSuppressed()) {

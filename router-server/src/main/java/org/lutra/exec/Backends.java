@@ -182,6 +182,15 @@ public final class Backends implements AutoCloseable {
         return placements;
     }
 
+    /** Connections borrowed from the partition pools (statement and scratch) right now. */
+    public int activeConnections() {
+        int active = 0;
+        for (var p : placements) {
+            active += p.pool().getHikariPoolMXBean().getActiveConnections() + p.scratch().getHikariPoolMXBean().getActiveConnections();
+        }
+        return active;
+    }
+
     @Override
     public void close() {
         placements.forEach(p -> {

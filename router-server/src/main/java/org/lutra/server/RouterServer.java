@@ -12,7 +12,9 @@ import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Frames;
 import org.lutra.protocol.Row;
+import org.lutra.protocol.ServerMessage;
 import org.lutra.protocol.Value;
 import org.lutra.txn.Transactions;
 import org.slf4j.Logger;
@@ -52,10 +54,12 @@ public final class RouterServer implements AutoCloseable {
     private final List<RouterLoader.Loaded> loaded;
     private final ServerSocket listener;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
-    /** Closes sockets whose deadline passed (a login not finished in time). */
+    /** Closes sockets whose deadline passed (a login not finished in time) and sweeps idle sessions. */
     private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
     private final AtomicLong sessionIds = new AtomicLong();
+    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> userSessions = new ConcurrentHashMap<>();
+    static final long SESSION_STACK_BYTES = 2 << 20;
     private final Thread acceptor;
 
     private RouterServer(RouterConfig config) throws IOException, SQLException {
@@ -89,6 +93,12 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(RouterConfig config) throws IOException, SQLException {
         var server = new RouterServer(config);
         server.acceptor.start();
+        long idleNanos = config.limits().idleTimeoutSeconds() * 1_000_000_000L;
+        long sweep = Math.max(100, Math.min(1_000, config.limits().idleTimeoutSeconds() * 250L));
+        server.deadlines.scheduleWithFixedDelay(() -> {
+            long now = System.nanoTime();
+            server.sessions.forEach(session -> session.closeIfIdle(now, idleNanos));
+        }, sweep, sweep, java.util.concurrent.TimeUnit.MILLISECONDS);
         log.info("{} listening on {}:{} for database '{}' ({} partitions)", VERSION, config.listenHost(), server.port(),
                 config.database(), server.catalog.partitions().size());
         return server;
@@ -98,17 +108,52 @@ public final class RouterServer implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket socket = listener.accept();
+                if (sessions.size() >= config.limits().maxSessions()) {
+                    refuse(socket);
+                    continue;
+                }
                 var session = new Session(sessionIds.incrementAndGet(), socket, this);
                 sessions.add(session);
                 // A platform thread per session: a session blocks on its client and its backends in
                 // turn, and a blocking read on a platform thread is one system call, where a virtual
                 // thread parks, registers with the poller and is handed back to a carrier
                 // (BENCHMARKS.md "The hot path": about half the router CPU per point select at 1 client).
-                Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).start(session);
+                // 2 MB of stack, not the default 1: the parser and the planner recurse per level of a statement, and
+                // the nesting and operator-chain limits (Guards) are set for this much (reserved, committed as used)
+                Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).stackSize(SESSION_STACK_BYTES).start(session);
             } catch (IOException e) {
                 if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());
             }
         }
+    }
+
+    /** Sessions beyond max_sessions are told so (MySQL's 1040, in place of the challenge) and closed, on the acceptor thread. */
+    private void refuse(Socket socket) {
+        log.warn("refused a connection from {}: {} sessions open (max_sessions)", socket.getRemoteSocketAddress(), sessions.size());
+        try (socket) {
+            socket.setSoTimeout(1_000);
+            Frames.write(socket.getOutputStream(), ServerMessage.newBuilder().setError(org.lutra.protocol.Error.newBuilder()
+                    .setSqlState("08004").setVendorCode(1040).setMessage("Too many connections (max_sessions = "
+                            + config.limits().maxSessions() + ")")).build());
+        } catch (IOException ignored) {
+            // the client is gone already
+        }
+    }
+
+    /** Counts a logged-in session of {@code user}; false (and nothing counted) if the user is at max_sessions_per_user. */
+    boolean userSessionStarted(String user) {
+        int max = config.limits().maxSessionsPerUser();
+        var count = userSessions.computeIfAbsent(user, u -> new java.util.concurrent.atomic.AtomicInteger());
+        if (count.incrementAndGet() > max && max > 0) {
+            count.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** Backend connections borrowed from the partition pools right now: 0 when no statement runs and no cursor or transaction is open. */
+    public int activeBackendConnections() {
+        return backends.activeConnections();
     }
 
     public int port() {
@@ -160,6 +205,8 @@ public final class RouterServer implements AutoCloseable {
         var txn = transactions.stats();
         var values = new LinkedHashMap<String, Object>();
         values.put("sessions", sessions.size());
+        values.put("backend_connections_active", backends.activeConnections());
+        values.put("plan_cache_bytes", planner.cachedPlanBytes());
         values.put("statements_single_partition", executor.stats().singlePartition());
         values.put("statements_multi_partition", executor.stats().multiPartition());
         values.put("lookup_fallbacks", executor.stats().fallbacks());
@@ -192,8 +239,9 @@ public final class RouterServer implements AutoCloseable {
         return deadlines.schedule(action, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    void sessionEnded(Session session) {
+    void sessionEnded(Session session, String user) {
         sessions.remove(session);
+        if (user != null) userSessions.get(user).decrementAndGet();
     }
 
     @Override

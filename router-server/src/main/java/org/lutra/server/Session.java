@@ -30,7 +30,8 @@ import java.util.HexFormat;
 final class Session implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Session.class);
     static final int PROTOCOL_VERSION = 1;
-    private static final int LOGIN_TIMEOUT_MS = 10_000;
+    /** {@link #waitingSince} of a session the idle sweep has claimed for closing. */
+    private static final long CLOSING = -1;
 
     private final long id;
     private final Socket socket;
@@ -38,6 +39,10 @@ final class Session implements Runnable {
     private InputStream in;
     private OutputStream out;
     private volatile boolean loginTimedOut;
+    /** When the session began waiting for its client's next request (System.nanoTime), 0 while it runs one. */
+    private final java.util.concurrent.atomic.AtomicLong waitingSince = new java.util.concurrent.atomic.AtomicLong();
+    /** The logged-in user, once login succeeded and the user's session count was taken. */
+    private volatile String user;
 
     Session(long id, Socket socket, RouterServer server) {
         this.id = id;
@@ -62,9 +67,10 @@ final class Session implements Runnable {
             }
         } catch (IOException e) {
             if (loginTimedOut) log.info("session {}: login timed out", id);
+            else if (waitingSince.get() == CLOSING) log.info("session {}: closed after idling past idle_timeout_seconds", id);
             else log.debug("session {}: connection ended: {}", id, e.getMessage());
         } finally {
-            server.sessionEnded(this);
+            server.sessionEnded(this, user);
         }
     }
 
@@ -75,13 +81,15 @@ final class Session implements Runnable {
                 .setServerVersion(RouterServer.VERSION).setProtocolVersion(PROTOCOL_VERSION)));
         // A deadline for the whole handshake, not a read timeout: a socket timeout would also leave the
         // socket in non-blocking mode for the session's life (every later read would poll first).
-        var deadline = server.after(LOGIN_TIMEOUT_MS, () -> {
+        var limits = server.config().limits();
+        var deadline = server.after(limits.loginTimeoutSeconds() * 1000L, () -> {
             loginTimedOut = true;
             close();
         });
         ClientMessage hello;
         try {
-            hello = read();
+            // before login a frame may be small only: a Hello is a few hundred bytes
+            hello = Frames.read(in, ClientMessage.parser(), Math.min(limits.maxLoginFrameBytes(), server.config().maxFrameBytes()));
         } finally {
             deadline.cancel(false);
         }
@@ -92,8 +100,8 @@ final class Session implements Runnable {
         var h = hello.getHello();
         RouterConfig.User user = server.config().users().stream().filter(u -> u.name().equals(h.getUser())).findFirst().orElse(null);
         if (user == null || !Auth.verify(keyOf(user), nonce, h.getProof().toByteArray())) {
-            log.info("session {}: access denied for user '{}' from {}", id, h.getUser(), socket.getRemoteSocketAddress());
-            send(error("28000", 1045, "Access denied for user '" + h.getUser() + "'").setRequestId(hello.getRequestId()));
+            log.info("session {}: access denied for user {} from {}", id, printable(h.getUser()), socket.getRemoteSocketAddress());
+            send(error("28000", 1045, "Access denied for user " + printable(h.getUser())).setRequestId(hello.getRequestId()));
             return false;
         }
         String db = h.getDatabase();
@@ -102,10 +110,33 @@ final class Session implements Runnable {
                     .setRequestId(hello.getRequestId()));
             return false;
         }
+        if (!server.userSessionStarted(user.name())) {
+            int max = server.config().limits().maxSessionsPerUser();
+            log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", id, printable(user.name()), max);
+            send(error("42000", 1203, "User " + user.name() + " already has more than 'max_user_connections' (" + max
+                    + ") active connections").setRequestId(hello.getRequestId()));
+            return false;
+        }
+        this.user = user.name();
         send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setHelloOk(HelloOk.newBuilder()
                 .setSessionId(id).setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
                 .setBackendVersion(server.backendIdentity().version()).setLowerCaseTableNames(server.backendIdentity().lowerCaseTableNames())));
         return true;
+    }
+
+    /**
+     * A client-chosen name as it may appear in a log line or a message: quoted, at most 64
+     * characters, control and non-ASCII characters escaped, so a name cannot forge log lines or
+     * carry terminal escapes.
+     */
+    static String printable(String name) {
+        var out = new StringBuilder("'");
+        for (int i = 0; i < name.length() && i < 64; i++) {
+            char c = name.charAt(i);
+            if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') out.append(c);
+            else out.append(String.format("\\u%04x", (int) c));
+        }
+        return out.append(name.length() > 64 ? "'... (" + name.length() + " characters)" : "'").toString();
     }
 
     private static byte[] keyOf(RouterConfig.User user) {
@@ -114,7 +145,15 @@ final class Session implements Runnable {
 
     private void serve(TransactionWorker worker) throws IOException {
         ClientMessage request;
-        while ((request = read()) != null) {
+        while (true) {
+            waitingSince.set(System.nanoTime());
+            try {
+                request = read();
+            } finally {
+                // the idle sweep may have claimed the session while the request arrived: it closes it
+                if (waitingSince.getAndSet(0) == CLOSING) return;
+            }
+            if (request == null) return;
             ServerMessage.Builder reply;
             try {
                 reply = switch (request.getKindCase()) {
@@ -137,6 +176,11 @@ final class Session implements Runnable {
                 String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
                 log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), e);
                 reply = error("HY000", 0, "internal router error (incident " + incident + " in the router's log)");
+            } catch (OutOfMemoryError e) {
+                // one statement too big for the heap: it fails (MySQL's 1037), the session and the others go on
+                String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+                log.error("session {}: out of memory {} on {}", id, incident, request.getKindCase(), e);
+                reply = error("HY001", 1037, "Out of memory in the router (incident " + incident + " in the router's log)");
             }
             if (reply == null) return;
             send(reply.setRequestId(request.getRequestId()).setStatus(worker.status()));
@@ -166,6 +210,20 @@ final class Session implements Runnable {
         message = message == null ? "" : message;
         if (message.length() > MAX_ERROR_MESSAGE) message = message.substring(0, MAX_ERROR_MESSAGE - 3) + "...";
         return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code).setMessage(message));
+    }
+
+    /**
+     * Closes the session if it has waited longer than {@code idleNanos} for its client's next
+     * request, telling the client why first (MySQL's 4031). Called by the router's idle sweep; the
+     * compare-and-set decides between the sweep and a request arriving at the same moment, so
+     * only one of them writes to the socket.
+     */
+    void closeIfIdle(long now, long idleNanos) {
+        long since = waitingSince.get();
+        if (since <= 0 || now - since < idleNanos || !waitingSince.compareAndSet(since, CLOSING)) return;
+        sendQuietly(0, error("08S01", 4031, "The client was disconnected by the server because of inactivity (idle_timeout_seconds = "
+                + idleNanos / 1_000_000_000L + ")"));
+        close();
     }
 
     void close() {

@@ -74,9 +74,18 @@ final class TransactionWorker implements AutoCloseable {
             statement.succeeded();
             return reply;
         } catch (SQLException | RuntimeException e) {
-            if (e instanceof RuntimeException) log.warn("internal error running {}", request.getSql(), e);
+            // an unexpected exception is logged once, with its incident id, where the transaction state turns it into the client's error
+            if (e instanceof RuntimeException) log.debug("internal error running {}", abbreviated(request.getSql()));
             throw statement.failed(e);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            // the statement failed part-way: its transaction is failed as for any other error, then the session reports it
+            statement.failed(new IllegalStateException(e.getClass().getSimpleName() + " running the statement", e));
+            throw e;
         }
+    }
+
+    private static String abbreviated(String sql) {
+        return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " characters)";
     }
 
     /** The session's transaction state, sent with every reply. */
