@@ -64,11 +64,18 @@ final class Session implements Runnable {
             } catch (Frames.FrameException e) {
                 log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
                 sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
+            } catch (RuntimeException | java.lang.Error e) {
+                // outside a statement (login, the request loop itself): the session ends, with an id to quote
+                String incident = incident();
+                log.error("session {}: internal error {}, closing the session", id, incident, e);
+                sendQuietly(0, error("08S01", 0, "internal router error (incident " + incident + " in the router's log); the session was closed"));
             }
         } catch (IOException e) {
             if (loginTimedOut) log.info("session {}: login timed out", id);
             else if (waitingSince.get() == CLOSING) log.info("session {}: closed after idling past idle_timeout_seconds", id);
             else log.debug("session {}: connection ended: {}", id, e.getMessage());
+        } catch (RuntimeException | java.lang.Error e) {
+            log.error("session {}: internal error {} while closing the session", id, incident(), e); // rolling back, returning connections
         } finally {
             server.sessionEnded(this, user);
         }
@@ -124,6 +131,11 @@ final class Session implements Runnable {
         return true;
     }
 
+    /** A short id that ties what a client was told to the router's log line with the details. */
+    static String incident() {
+        return java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
     /**
      * A client-chosen name as it may appear in a log line or a message: quoted, at most 64
      * characters, control and non-ASCII characters escaped, so a name cannot forge log lines or
@@ -173,12 +185,12 @@ final class Session implements Runnable {
                 reply = error(e.getSQLState() == null ? "HY000" : e.getSQLState(), e.getErrorCode(), e.getMessage());
             } catch (RuntimeException | StackOverflowError e) {
                 // the details are the log's; the client gets an id to quote, not the router's internals
-                String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+                String incident = incident();
                 log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), e);
                 reply = error("HY000", 0, "internal router error (incident " + incident + " in the router's log)");
             } catch (OutOfMemoryError e) {
                 // one statement too big for the heap: it fails (MySQL's 1037), the session and the others go on
-                String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+                String incident = incident();
                 log.error("session {}: out of memory {} on {}", id, incident, request.getKindCase(), e);
                 reply = error("HY001", 1037, "Out of memory in the router (incident " + incident + " in the router's log)");
             }
