@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param backends   the MySQL/MariaDB servers
  * @param partitions logical partitions, each placed on one backend in its own database
  * @param lookups    extra lookup-table sources (map files) loaded after the key-column scan
+ * @param planCacheSize ignored: the plan cache is bounded by {@code limits.plan_cache_bytes} (kept so that older configs load)
  * @param transactions how distributed transactions are run and recovered
  * @param limits     what one client, and all of them together, may cost the router
  */

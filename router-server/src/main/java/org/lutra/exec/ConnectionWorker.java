@@ -37,6 +37,9 @@ final class ConnectionWorker {
             SQLException located = located(e);
             lease.release(located);
             throw located;
+        } catch (RuntimeException | Error e) {
+            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
+            throw e;
         }
     }
 
@@ -59,6 +62,10 @@ final class ConnectionWorker {
             SQLException located = located(e);
             lease.release(located);
             throw located;
+        } catch (RuntimeException | Error e) {
+            closeQuietly(ps);
+            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
+            throw e;
         }
     }
 

@@ -59,19 +59,26 @@ final class FanOut {
         }
         var results = new ArrayList<T>(queries.size());
         SQLException failure = null;
+        Throwable unexpected = null;
         for (var f : futures) {
             try {
                 results.add(f.get());
             } catch (ExecutionException e) {
-                SQLException cause = e.getCause() instanceof SQLException s ? s : new SQLException(String.valueOf(e.getCause()), "HY000", 0, e.getCause());
+                if (e.getCause() instanceof RuntimeException || e.getCause() instanceof Error) {
+                    unexpected = e.getCause(); // thrown as it is below: the session logs it with an incident id
+                    continue;
+                }
+                SQLException cause = e.getCause() instanceof SQLException s ? s : new SQLException("partition query failed", "HY000", 0, e.getCause());
                 if (failure == null) failure = cause; else failure.addSuppressed(cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 if (failure == null) failure = new SQLException("interrupted while waiting for partitions", "HY008", 0, e);
             }
         }
-        if (failure != null) {
+        if (failure != null || unexpected != null) {
             results.forEach(release);
+            if (unexpected instanceof RuntimeException r) throw r;
+            if (unexpected instanceof Error err) throw err;
             throw failure;
         }
         return results;

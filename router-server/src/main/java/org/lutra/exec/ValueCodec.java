@@ -42,7 +42,7 @@ public final class ValueCodec {
             case INT_VALUE -> ps.setLong(index, v.getIntValue());
             case DOUBLE_VALUE -> ps.setDouble(index, v.getDoubleValue());
             case FLOAT_VALUE -> ps.setFloat(index, v.getFloatValue());
-            case DECIMAL_VALUE -> ps.setBigDecimal(index, new BigDecimal(v.getDecimalValue()));
+            case DECIMAL_VALUE -> ps.setBigDecimal(index, decimal(v.getDecimalValue()));
             case STRING_VALUE -> ps.setString(index, v.getStringValue());
             case BYTES_VALUE -> ps.setBytes(index, v.getBytesValue().toByteArray());
             case BOOL_VALUE -> ps.setBoolean(index, v.getBoolValue());
@@ -50,6 +50,16 @@ public final class ValueCodec {
             case TIME_VALUE -> ps.setString(index, v.getTimeValue());
             case TIMESTAMP_VALUE -> ps.setString(index, v.getTimestampValue());
             case IS_NULL, KIND_NOT_SET -> ps.setNull(index, Types.NULL);
+        }
+    }
+
+    /** A client's decimal parameter; text that is no number is MySQL's 1366, not an exception that would leak the lease. */
+    private static BigDecimal decimal(String text) throws SQLException {
+        try {
+            return new BigDecimal(text);
+        } catch (NumberFormatException e) {
+            String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+            throw new SQLException("Incorrect decimal value: '" + shown + "' for a parameter", "22007", 1366);
         }
     }
 

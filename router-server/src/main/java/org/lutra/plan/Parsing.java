@@ -62,6 +62,7 @@ final class Parsing {
      *                       one nested past what the parser's recursion takes
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
+        if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // (the parser has no parser for it: found by ProtocolFuzzIT)
         ParseException simpleFailure;
         try {
             return run(newParser(sql, false), deadline, timeoutMillis);

@@ -559,6 +559,9 @@ public final class Planner {
 
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
     private TableDef table(Table t) throws PlanException {
+        if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ..." (found by ProtocolFuzzIT)
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table");
+        }
         String name = KeyFinder.unquote(t.getName());
         String schema = t.getSchemaName() == null ? null : KeyFinder.unquote(t.getSchemaName());
         if (schema != null && schema.matches("(?i)information_schema|performance_schema|mysql|sys")) {

@@ -90,6 +90,9 @@ class HostileInputIT {
                 Attack.survives("20,000-term sum", "SELECT " + "1 + ".repeat(20_000) + "1 FROM kv WHERE k = 1"),
                 Attack.survives("20,000-term OR", "SELECT COUNT(*) FROM kv WHERE " + "k = 1 OR ".repeat(20_000) + "k = 2"),
                 Attack.survives("20,000-term AND", "SELECT COUNT(*) FROM kv WHERE " + "k > 0 AND ".repeat(20_000) + "k = 2"),
+                Attack.answers("2,000-term sum over an aggregate, computed by the router", "SELECT SUM(k)" + " + 1".repeat(1_999) + " FROM kv", "2005"),
+                Attack.answers("250 nested parentheses over an aggregate, computed by the router",
+                        "SELECT " + "(".repeat(250) + "SUM(k)" + " + 1)".repeat(250) + " FROM kv", "256"),
                 Attack.answers("200 nested CASE", "SELECT " + "CASE WHEN 1 = 1 THEN ".repeat(200) + "5" + " END".repeat(200), "5"),
                 Attack.refused("5,000 nested CASE", "SELECT " + "CASE WHEN 1 = 1 THEN ".repeat(5_000) + "5" + " END".repeat(5_000), "42000"),
                 Attack.survives("30 nested subqueries", "SELECT COUNT(*) FROM kv WHERE k IN (" + "SELECT k FROM kv WHERE k IN (".repeat(30)

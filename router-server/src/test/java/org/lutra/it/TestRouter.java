@@ -44,6 +44,11 @@ final class TestRouter implements AutoCloseable {
 
     TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
                RouterConfig.Limits limits) throws IOException, SQLException {
+        this(shards, prefix, schema, transactions, servers, limits, 8);
+    }
+
+    TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
+               RouterConfig.Limits limits, int poolSize) throws IOException, SQLException {
         this.shards = shards;
         this.servers = servers;
         this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
@@ -52,7 +57,7 @@ final class TestRouter implements AutoCloseable {
         var backends = new ArrayList<RouterConfig.Backend>();
         var partitions = new ArrayList<RouterConfig.PartitionPlacement>();
         for (int i = 0; i < servers; i++) {
-            backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), 8));
+            backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), poolSize));
         }
         for (int i = 0; i < shards.size(); i++) {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));

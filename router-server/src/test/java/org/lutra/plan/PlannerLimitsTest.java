@@ -89,6 +89,15 @@ class PlannerLimitsTest {
     }
 
     @Test
+    void statementsTheFuzzerFoundAreRefusedNotInternalErrors() throws Exception {
+        var planner = planner();
+        for (String sql : List.of("", "   ", "/* nothing */", "DELETE FROM WHERE id = 7")) {
+            var e = assertThrows(PlanException.class, () -> planner.bind(sql, List.of()), sql);
+            assertEquals("42000", e.getSQLState(), sql + ": " + e.getMessage());
+        }
+    }
+
+    @Test
     void parsingPastItsDeadlineIsRefusedAndThePlannerGoesOn() throws Exception {
         var planner = new Planner(CATALOG, "demo", new Planner.Limits(4 << 20, 256, 2_000, 30, 1 << 20));
         long t0 = System.nanoTime();
