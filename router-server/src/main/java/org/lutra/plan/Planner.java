@@ -591,6 +591,7 @@ public final class Planner {
 
     /** A DML statement's own table: renamed as the catalog spells it, without an alias (see {@link #spellAsCatalog}). */
     private TableDef dmlTable(Table t) throws PlanException {
+        if (t == null) return table(null); // its syntax error
         var alias = t.getAlias();
         TableDef table = table(t);
         t.setAlias(alias);
