@@ -48,8 +48,11 @@ final class ConnectionWorker {
         PreparedStatement ps = null;
         try {
             ps = prepare(lease.connection(), q);
-            // stream rows instead of buffering the whole result, unless the connection is pinned
-            if (lease.streaming()) ps.setFetchSize(Integer.MIN_VALUE);
+            // stream rows instead of buffering the whole result, unless the connection is pinned. Set
+            // both ways: the statement may come from the connection's cache with the last user's
+            // fetch size, and a streamed result on a pinned connection blocks the transaction's next
+            // statement (found by ProtocolFuzzIT: a union in a transaction hung its session for good)
+            ps.setFetchSize(lease.streaming() ? Integer.MIN_VALUE : 0);
             ResultSet rs = ps.executeQuery();
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
@@ -94,6 +97,13 @@ final class ConnectionWorker {
         }
     }
 
+    /**
+     * Rows a closed streamed result may still read to keep its connection (the rest of a shard's
+     * LIMIT, say); beyond them the connection is aborted, so a client that stops reading a large
+     * result, or disconnects, does not make the router read every row the shards still send.
+     */
+    static final int ROWS_READ_TO_KEEP_A_CONNECTION = 1_000;
+
     /** Rows of one partition, read as the consumer asks for them. */
     private final class ShardRows implements RowSource {
         private final Connections.Lease lease;
@@ -101,6 +111,7 @@ final class ConnectionWorker {
         private final ResultSet rs;
         private final List<Column> columns;
         private boolean closed;
+        private boolean exhausted;
 
         ShardRows(Connections.Lease lease, PreparedStatement statement, ResultSet rs, List<Column> columns) {
             this.lease = lease;
@@ -119,6 +130,7 @@ final class ConnectionWorker {
             if (closed) return null;
             try {
                 if (!rs.next()) {
+                    exhausted = true;
                     close();
                     return null;
                 }
@@ -135,9 +147,23 @@ final class ConnectionWorker {
             close(null);
         }
 
+        /** Reads what is left of the rows, up to a bound; whether they ended. */
+        private boolean skipRest() {
+            try {
+                for (int i = 0; !exhausted && i < ROWS_READ_TO_KEEP_A_CONNECTION; i++) exhausted = !rs.next();
+                return exhausted;
+            } catch (SQLException e) {
+                return false;
+            }
+        }
+
         private void close(SQLException failure) {
             if (closed) return;
             closed = true;
+            if (failure == null && lease.streaming() && !skipRest()) {
+                lease.abandon(); // its statement and result go with the connection, unread
+                return;
+            }
             closeQuietly(rs);
             closeQuietly(statement);
             lease.release(failure);

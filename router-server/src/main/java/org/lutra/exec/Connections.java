@@ -36,6 +36,14 @@ public interface Connections {
 
         /** The sub-query is done; {@code failure} is its error, or null. */
         void release(SQLException failure);
+
+        /**
+         * The rest of a streamed result is not wanted: close the connection for good instead of
+         * reading it (only asked of streaming leases).
+         */
+        default void abandon() {
+            throw new IllegalStateException("only a streaming lease can abandon its rows");
+        }
     }
 
     /** Auto-commit: every sub-query borrows a pooled connection and returns it when done. */
@@ -66,6 +74,18 @@ public interface Connections {
                     } catch (SQLException ignored) {
                         // the pool copes with a connection that fails to close
                     }
+                }
+
+                @Override
+                public void abandon() {
+                    // Connector/J's close would read the rest of the rows first; abort closes the
+                    // socket at once, and the server stops the query when its next write fails
+                    try {
+                        c.unwrap(Connection.class).abort(Runnable::run);
+                    } catch (SQLException | RuntimeException ignored) {
+                        // closing anyway
+                    }
+                    placement.pool().evictConnection(c);
                 }
             };
         };

@@ -44,6 +44,52 @@ final class Guards {
     }
 
     /**
+     * MySQL has no numbered placeholders; the parser reads {@code ? 7} as the seventh parameter.
+     * Such text (the client's own, or {@code k = 7 7} after its first literal became a '?') is a
+     * syntax error, as MySQL says; found by ProtocolFuzzIT as an internal error on execution.
+     */
+    static void requireNoNumberedParameter(String sql) throws PlanException {
+        char quote = 0;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') i++;
+                else if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '?') {
+                int next = skipSpaceAndComments(sql, i + 1);
+                int end = next;
+                while (end < sql.length() && Character.isDigit(sql.charAt(end))) end++;
+                boolean number = end > next && (end == sql.length() || !(Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '$'));
+                if (number) {
+                    throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + sql.substring(next, end) + "'");
+                }
+            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*' || c == '#' || c == '-' && sql.startsWith("-- ", i)) {
+                i = skipSpaceAndComments(sql, i) - 1;
+            }
+        }
+    }
+
+    private static int skipSpaceAndComments(String sql, int i) {
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (sql.startsWith("/*", i)) {
+                int close = sql.indexOf("*/", i + 2);
+                i = close < 0 ? sql.length() : close + 2;
+            } else if (c == '#' || sql.startsWith("-- ", i)) {
+                int nl = sql.indexOf('\n', i);
+                i = nl < 0 ? sql.length() : nl + 1;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    /**
      * Subqueries could read other tables or other partitions' rows: refuse them for now. A SELECT
      * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
      */

@@ -136,11 +136,12 @@ public final class Planner {
     private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
+        Plan plan = cache.getIfPresent(normalized.text());
+        if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
                     + clientParams.size() + " were bound");
         }
-        Plan plan = cache.getIfPresent(normalized.text());
         if (plan == null) {
             plan = build(normalized.text(), new Labels.Source(sql, rewritten));
             cache.put(normalized.text(), plan);

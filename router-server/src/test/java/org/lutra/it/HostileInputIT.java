@@ -39,6 +39,7 @@ class HostileInputIT {
         router = new TestRouter(shards, "hostileit", """
                 CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(200)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
                 CREATE TABLE doc (id INT PRIMARY KEY, body MEDIUMTEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+                CREATE TABLE big (id INT PRIMARY KEY, body VARCHAR(1000)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
                 """, null, shards.size(), limits);
         try (var c = router.connect()) {
             c.createStatement().executeUpdate("INSERT INTO kv VALUES (1, 'one'), (2, 'two'), (3, 'three')");
@@ -178,6 +179,43 @@ class HostileInputIT {
         try (var fresh = router.connect(); var rs = fresh.createStatement().executeQuery("SELECT v FROM kv WHERE k = 1")) {
             assertTrue(rs.next());
             assertEquals("one", rs.getString(1), "the transaction was rolled back at the end");
+        }
+    }
+
+    /**
+     * A client that reads one row of a 40 MB result and closes it (or goes away): the router stops
+     * the shards' streams instead of reading them to the end, by the shard's own byte counter, and
+     * the session and its pool go on.
+     */
+    @Test
+    void aResultLeftUnreadIsNotReadToItsEnd() throws Exception {
+        int rows = 40_000;
+        try (var p0 = router.partition(0); var st = p0.createStatement()) {
+            // written on partition 0 directly (a full scan does not mind where hash would put them)
+            st.executeUpdate("INSERT INTO big SELECT seq, REPEAT('x', 1000) FROM seq_1_to_" + rows);
+        }
+        long before = bytesSent(0);
+        try (var c = router.connect(); var st = c.createStatement()) {
+            for (int round = 0; round < 3; round++) {
+                st.setFetchSize(10);
+                try (var rs = st.executeQuery("SELECT id, body FROM big")) {
+                    assertTrue(rs.next());
+                }
+                try (var rs = st.executeQuery("SELECT COUNT(*) FROM big")) {
+                    assertTrue(rs.next());
+                    assertEquals(rows, rs.getInt(1), "the session goes on after the early close");
+                }
+            }
+        }
+        long sent = bytesSent(0) - before;
+        assertTrue(sent < rows * 1000L, "three 40 MB results left after one row cost the shard " + sent + " bytes sent");
+        assertEquals(0, router.server.activeBackendConnections(), "no backend connection stays borrowed");
+    }
+
+    private long bytesSent(int partition) throws SQLException {
+        try (var c = router.partition(partition); var rs = c.createStatement().executeQuery("SHOW GLOBAL STATUS LIKE 'Bytes_sent'")) {
+            assertTrue(rs.next());
+            return rs.getLong(2);
         }
     }
 

@@ -211,6 +211,35 @@ class TransactionIT {
         }
     }
 
+    /**
+     * A backend statement cached by an auto-commit read (rows streamed) is reused inside a
+     * transaction: its rows must not stream there, or the transaction's next sub-query on that
+     * connection waits behind them. A union of two branches on one partition hung its session for
+     * good (found by ProtocolFuzzIT); the driver's socket timeout turns a hang into a failure.
+     */
+    @Test
+    void statementsCachedByAutoCommitReadsDoNotStreamInsideATransaction() throws SQLException {
+        String union = "SELECT balance FROM accounts WHERE id = 1 UNION ALL SELECT balance FROM accounts WHERE id = 2";
+        try (var c = java.sql.DriverManager.getConnection(router.url() + "?socketTimeout=20000", TestRouter.USER, TestRouter.PASSWORD);
+             var st = c.createStatement()) {
+            for (int round = 0; round < 10; round++) {
+                c.setAutoCommit(true);
+                assertEquals(List.of(100L, 100L), balances(st, union));
+                c.setAutoCommit(false);
+                assertEquals(List.of(100L, 100L), balances(st, union));
+                c.commit();
+            }
+        }
+    }
+
+    private static List<Long> balances(java.sql.Statement st, String sql) throws SQLException {
+        var out = new ArrayList<Long>();
+        try (var rs = st.executeQuery(sql)) {
+            while (rs.next()) out.add(rs.getLong(1));
+        }
+        return out;
+    }
+
     @Test
     void beginInsideATransactionCommitsItFirstAsMySqlDoes() throws SQLException {
         try (var c = router.connect(); var st = c.createStatement()) {

@@ -46,6 +46,19 @@ class PlannerLimitsTest {
         assertNotNull(onSessionStack(() -> planner.bind(sql, List.of())));
     }
 
+    /** The parser reads "? 7" as numbered parameter 7, which MySQL does not have (found by ProtocolFuzzIT). */
+    @Test
+    void adjacentValuesAreASyntaxErrorNotANumberedParameter() throws Exception {
+        var planner = planner();
+        for (String sql : List.of("SELECT * FROM tweets WHERE id = 7 7", "SELECT * FROM tweets WHERE id BETWEEN 3 3 AND 9",
+                "SELECT * FROM users WHERE id = 7 /* x */ 7", "SELECT * FROM tweets WHERE id = ?2", "SELECT * FROM tweets WHERE likes = 1 AND id = ? 1")) {
+            var e = refused(planner, sql);
+            assertEquals(1064, e.getErrorCode(), sql);
+        }
+        plans(planner, "SELECT * FROM tweets WHERE body = '? 7' AND id = 7");
+        plans(planner, "SELECT * FROM tweets WHERE id = 7 -- ? 7\n");
+    }
+
     @Test
     void nestingUpToTheLimitIsPlannedAndPastItRefusedBeforeParsing() throws Exception {
         var planner = planner();
