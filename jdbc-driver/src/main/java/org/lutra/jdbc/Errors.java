@@ -97,6 +97,7 @@ final class Errors {
     }
 
     static SQLException queryTimeout(int seconds) {
-        return new SQLTimeoutException("statement did not finish within its query timeout of " + seconds + " s", QUERY_TIMEOUT);
+        return new SQLTimeoutException("no answer from the router within " + seconds + " s (the query timeout and the time the router "
+                + "has to report it); whether the statement took effect is unknown", QUERY_TIMEOUT);
     }
 }

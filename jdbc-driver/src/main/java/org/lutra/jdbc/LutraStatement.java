@@ -53,9 +53,10 @@ public class LutraStatement extends UnsupportedStatement {
         if (sql == null) {
             throw Errors.of("SQL text is null", Errors.GENERAL);
         }
-        var execute = Execute.newBuilder().setSql(sql).addAllParams(params).setFetchSize(fetchSize).setMaxRows(maxRows);
+        var execute = Execute.newBuilder().setSql(sql).addAllParams(params).setFetchSize(fetchSize).setMaxRows(maxRows)
+                .setTimeoutMs(queryTimeoutMs());
         var session = connection.session();
-        ServerMessage answer = session.call(ClientMessage.newBuilder().setExecute(execute), queryTimeoutSeconds * 1000);
+        ServerMessage answer = session.call(ClientMessage.newBuilder().setExecute(execute), routerAnswerWaitMs());
         switch (answer.getKindCase()) {
             case UPDATE_RESULT -> {
                 updateCount = answer.getUpdateResult().getUpdateCount();
@@ -258,7 +259,7 @@ public class LutraStatement extends UnsupportedStatement {
             var session = connection.session();
             ServerMessage answer;
             try {
-                answer = session.call(ClientMessage.newBuilder().setExecuteBatch(request), queryTimeoutSeconds * 1000);
+                answer = session.call(ClientMessage.newBuilder().setExecuteBatch(request.setTimeoutMs(queryTimeoutMs())), routerAnswerWaitMs());
             } catch (SQLException e) {
                 throw batchFailure(done, counts, e);
             }
@@ -330,7 +331,12 @@ public class LutraStatement extends UnsupportedStatement {
         return maxRows;
     }
 
-    /** Applied as the read timeout of each request; the protocol has no cancel (see Session). */
+    /**
+     * Sent with each statement: the router stops it on the backends when it passes and answers
+     * 70100/1969 (nothing the statement changed is kept). If no answer comes even
+     * {@link #ROUTER_GRACE_MS} later, the driver gives up waiting (HYT00; the outcome is unknown).
+     * A Fetch of more rows has the timeout as its read timeout.
+     */
     @Override
     public void setQueryTimeout(int seconds) throws SQLException {
         checkOpen();
@@ -348,6 +354,13 @@ public class LutraStatement extends UnsupportedStatement {
 
     int queryTimeoutMs() {
         return queryTimeoutSeconds * 1000;
+    }
+
+    /** How long after the query timeout the router's own answer to it may take to arrive. */
+    static final int ROUTER_GRACE_MS = 5_000;
+
+    private int routerAnswerWaitMs() {
+        return queryTimeoutSeconds == 0 ? 0 : queryTimeoutMs() + ROUTER_GRACE_MS;
     }
 
     @Override

@@ -315,11 +315,16 @@ class ProtocolConversationTest {
         }
     }
 
+    /**
+     * The router stops a statement at its timeout (sent with it) and answers; one that does not
+     * answer even {@link LutraStatement#ROUTER_GRACE_MS} later is abandoned, the connection kept.
+     */
     @Test
     void aQueryTimeoutAbandonsTheRequestButKeepsTheConnection() throws Exception {
         var server = server(request -> {
             if (request.hasExecute() && request.getExecute().getSql().equals("SELECT SLEEP(2)")) {
-                Thread.sleep(1500);
+                assertEquals(1_000, request.getExecute().getTimeoutMs(), "the timeout travels with the statement");
+                Thread.sleep(1_000 + LutraStatement.ROUTER_GRACE_MS + 500);
                 return new Rows(5).first(2); // opens a cursor nobody will read
             }
             return rows(1).answer(request);

@@ -110,6 +110,9 @@ public record RouterConfig(
      * @param idleTimeoutSeconds a session waiting this long for its client's next request is closed (MySQL's wait_timeout)
      * @param maxSessions        sessions at once, logged in or not (1040, 08004 "Too many connections" beyond)
      * @param maxSessionsPerUser sessions of one user at once (1203, 42000); 0 = no limit but max_sessions
+     * @param statementTimeoutMillis a statement still running after this long is stopped on the backends and
+     *                           answered with 70100/1969 (MariaDB's max_statement_time); 0 = none, as MySQL. A
+     *                           client's query timeout applies when shorter
      */
     public record Limits(
             @JsonProperty("max_statement_bytes") int maxStatementBytes,
@@ -121,7 +124,8 @@ public record RouterConfig(
             @JsonProperty("max_login_frame_bytes") int maxLoginFrameBytes,
             @JsonProperty("idle_timeout_seconds") int idleTimeoutSeconds,
             @JsonProperty("max_sessions") int maxSessions,
-            @JsonProperty("max_sessions_per_user") int maxSessionsPerUser) {
+            @JsonProperty("max_sessions_per_user") int maxSessionsPerUser,
+            @JsonProperty("statement_timeout_ms") long statementTimeoutMillis) {
         public Limits {
             maxStatementBytes = maxStatementBytes <= 0 ? 4 << 20 : maxStatementBytes;
             maxNestingDepth = maxNestingDepth <= 0 ? 256 : maxNestingDepth;
@@ -133,10 +137,17 @@ public record RouterConfig(
             idleTimeoutSeconds = idleTimeoutSeconds <= 0 ? 28_800 : idleTimeoutSeconds;
             maxSessions = maxSessions <= 0 ? 1_000 : maxSessions;
             maxSessionsPerUser = Math.max(0, maxSessionsPerUser);
+            statementTimeoutMillis = Math.max(0, statementTimeoutMillis);
+        }
+
+        /** The deadline of a statement whose client asked for {@code clientMillis} (0 = none). */
+        public long statementDeadlineMillis(long clientMillis) {
+            if (clientMillis <= 0) return statementTimeoutMillis;
+            return statementTimeoutMillis <= 0 ? clientMillis : Math.min(clientMillis, statementTimeoutMillis);
         }
 
         public static Limits defaults() {
-            return new Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
     }
 

@@ -20,16 +20,24 @@ import java.util.List;
 final class ConnectionWorker {
     private final Backends.Placement placement;
     private final Connections connections;
+    private final Deadline deadline;
 
     ConnectionWorker(Backends.Placement placement, Connections connections) {
         this.placement = placement;
         this.connections = connections;
+        this.deadline = connections.deadline();
     }
 
     long update(ShardQuery q) throws SQLException {
         Connections.Lease lease = lease(true);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
-            long count = ps.executeLargeUpdate();
+            long count;
+            deadline.executing(ps);
+            try {
+                count = ps.executeLargeUpdate();
+            } finally {
+                deadline.done(ps);
+            }
             lease.changed(count);
             lease.release(null);
             return count;
@@ -53,7 +61,14 @@ final class ConnectionWorker {
             // fetch size, and a streamed result on a pinned connection blocks the transaction's next
             // statement (found by ProtocolFuzzIT: a union in a transaction hung its session for good)
             ps.setFetchSize(lease.streaming() ? Integer.MIN_VALUE : 0);
-            ResultSet rs = ps.executeQuery();
+            if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
+            ResultSet rs;
+            deadline.executing(ps);
+            try {
+                rs = ps.executeQuery();
+            } finally {
+                deadline.done(ps);
+            }
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
             for (int i = 1; i <= md.getColumnCount(); i++) {
@@ -61,11 +76,13 @@ final class ConnectionWorker {
             }
             return new ShardRows(lease, ps, rs, List.copyOf(columns));
         } catch (SQLException e) {
+            deadline.done(lease.connection());
             closeQuietly(ps);
             SQLException located = located(e);
             lease.release(located);
             throw located;
         } catch (RuntimeException | Error e) {
+            deadline.done(lease.connection());
             closeQuietly(ps);
             lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
             throw e;
@@ -160,6 +177,7 @@ final class ConnectionWorker {
         private void close(SQLException failure) {
             if (closed) return;
             closed = true;
+            deadline.done(lease.connection());
             if (failure == null && lease.streaming() && !skipRest()) {
                 lease.abandon(); // its statement and result go with the connection, unread
                 return;

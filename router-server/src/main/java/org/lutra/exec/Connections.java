@@ -18,6 +18,11 @@ public interface Connections {
      */
     default void atomic() throws SQLException {}
 
+    /** The statement's deadline: its backend statements register with it while they run. */
+    default Deadline deadline() {
+        return Deadline.NONE;
+    }
+
     interface Lease {
         Connection connection();
 

@@ -96,7 +96,7 @@ public final class Executor {
 
             @Override
             public Scratch scratch(int partition) throws SQLException {
-                return new ScratchConnection(backends.placement(partition));
+                return new ScratchConnection(backends.placement(partition), connections.deadline());
             }
         };
     }

@@ -19,10 +19,12 @@ import java.util.List;
 final class ScratchConnection implements Shards.Scratch {
     private final Backends.Placement placement;
     private final Connection connection;
+    private final Deadline deadline;
     private boolean failed;
 
-    ScratchConnection(Backends.Placement placement) throws SQLException {
+    ScratchConnection(Backends.Placement placement, Deadline deadline) throws SQLException {
         this.placement = placement;
+        this.deadline = deadline;
         try {
             this.connection = placement.scratch().getConnection();
         } catch (SQLException e) {
@@ -33,7 +35,12 @@ final class ScratchConnection implements Shards.Scratch {
     @Override
     public void execute(String sql, List<Value> params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params)) {
-            ps.executeUpdate();
+            deadline.executing(ps);
+            try {
+                ps.executeUpdate();
+            } finally {
+                deadline.done(ps);
+            }
         } catch (SQLException e) {
             failed = true;
             throw Backends.located(placement, e);
@@ -46,7 +53,13 @@ final class ScratchConnection implements Shards.Scratch {
         try {
             ps = prepare(sql, params);
             ps.setFetchSize(Integer.MIN_VALUE);
-            ResultSet rs = ps.executeQuery();
+            ResultSet rs;
+            deadline.executing(ps);
+            try {
+                rs = ps.executeQuery();
+            } finally {
+                deadline.done(ps);
+            }
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
             for (int i = 1; i <= md.getColumnCount(); i++) columns.add(ValueCodec.column(md, i));

@@ -53,7 +53,8 @@ final class Session implements Runnable {
     @Override
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
-        try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows)) {
+        try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
+                server.config().limits()::statementDeadlineMillis)) {
             socket.setTcpNoDelay(true);
             in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
             out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);

@@ -1,5 +1,7 @@
 package org.lutra.server;
 
+import org.lutra.exec.Connections;
+import org.lutra.exec.Deadline;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
 import org.lutra.merge.LimitRows;
@@ -45,8 +47,12 @@ final class TransactionWorker implements AutoCloseable {
     private long nextCursorId = 1;
 
     private final Supplier<RowSource> routerStatus;
+    /** A statement's deadline in ms from the client's query timeout (statement_timeout_ms applies when shorter). */
+    private final java.util.function.LongUnaryOperator deadlineMillis;
 
-    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus) {
+    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
+                      java.util.function.LongUnaryOperator deadlineMillis) {
+        this.deadlineMillis = deadlineMillis;
         this.planner = planner;
         this.executor = executor;
         this.transactions = transactions;
@@ -66,12 +72,11 @@ final class TransactionWorker implements AutoCloseable {
         if (plan instanceof Plan.RouterStatus) {
             return reply(new Result.Rows(routerStatus.get(), 0), request);
         }
-        var statement = transactions.statement();
-        try {
-            var result = executor.execute(plan, bound.params(), statement);
-            if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
-            var reply = reply(result, request);
-            statement.succeeded();
+        var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
+        var statement = transactions.statement().within(deadline);
+        try (deadline) {
+            var reply = executeWithin(deadline, plan, bound.params(), statement, request);
+            statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
             return reply;
         } catch (SQLException | RuntimeException e) {
             // an unexpected exception is logged once, with its incident id, where the transaction state turns it into the client's error
@@ -81,6 +86,26 @@ final class TransactionWorker implements AutoCloseable {
             // the statement failed part-way: its transaction is failed as for any other error, then the session reports it
             statement.failed(new IllegalStateException(e.getClass().getSimpleName() + " running the statement", e));
             throw e;
+        }
+    }
+
+    /**
+     * Runs the statement and reads its first batch of rows. What fails after the deadline has
+     * passed failed because of it (a backend statement killed, a connection aborted, or refused to
+     * start): reported as MariaDB reports max_statement_time. Nothing the statement changed stays:
+     * a killed statement is rolled back by its server, and several partitions' writes are atomic.
+     */
+    private ServerMessage.Builder executeWithin(Deadline deadline, Plan plan, List<Value> params, Connections connections,
+                                                Execute request) throws SQLException {
+        try {
+            var result = executor.execute(plan, params, connections);
+            if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
+            return reply(result, request);
+        } catch (SQLException | RuntimeException e) {
+            if (!deadline.expired()) throw e;
+            var timeout = deadline.exceeded();
+            timeout.initCause(e);
+            throw timeout;
         }
     }
 
@@ -156,20 +181,29 @@ final class TransactionWorker implements AutoCloseable {
 
     /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
     ServerMessage.Builder executeBatch(ExecuteBatch request) {
-        return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, this::update).run(request));
+        try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
+            return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline)).run(request));
+        }
     }
 
     /** One batch entry (or a group of them), run as {@link #execute} runs a statement; it must not return rows. */
-    private long update(Plan plan, List<Value> params, String sql) throws SQLException {
+    private long update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
             return 0;
         }
         if (plan instanceof Plan.RouterStatus) throw batchRows(sql);
-        var statement = transactions.statement();
+        var statement = transactions.statement().within(deadline);
         Result result;
         try {
-            result = executor.execute(plan, params, statement);
+            try {
+                result = executor.execute(plan, params, statement);
+            } catch (SQLException | RuntimeException e) {
+                if (!deadline.expired()) throw e;
+                var timeout = deadline.exceeded();
+                timeout.initCause(e);
+                throw timeout;
+            }
             statement.succeeded();
         } catch (SQLException | RuntimeException e) {
             if (e instanceof RuntimeException) log.warn("internal error running batch entry {}", sql, e);

@@ -1,6 +1,7 @@
 package org.lutra.txn;
 
 import org.lutra.exec.Connections;
+import org.lutra.exec.Deadline;
 import org.lutra.plan.Plan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -214,6 +215,18 @@ public final class SessionTransactions implements AutoCloseable {
         private final TransactionState txn = current;
         private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
         private TransactionState implicit;
+        private Deadline deadline = Deadline.NONE;
+
+        /** This statement runs within {@code deadline}. */
+        public Statement within(Deadline deadline) {
+            this.deadline = deadline;
+            return this;
+        }
+
+        @Override
+        public Deadline deadline() {
+            return deadline;
+        }
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {

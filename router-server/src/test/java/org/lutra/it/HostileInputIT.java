@@ -35,7 +35,7 @@ class HostileInputIT {
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        var limits = new RouterConfig.Limits(MAX_STATEMENT, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        var limits = new RouterConfig.Limits(MAX_STATEMENT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         router = new TestRouter(shards, "hostileit", """
                 CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(200)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
                 CREATE TABLE doc (id INT PRIMARY KEY, body MEDIUMTEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);

@@ -47,7 +47,7 @@ class LimitsIT {
     @BeforeAll
     void start(Shards shards) throws Exception {
         small = new TestRouter(shards, "limitsit", SCHEMA, null, shards.size(),
-                new RouterConfig.Limits(0, 0, 0, 0, PLAN_CACHE_BYTES, 2, 0, 2, MAX_SESSIONS, MAX_PER_USER));
+                new RouterConfig.Limits(0, 0, 0, 0, PLAN_CACHE_BYTES, 2, 0, 2, MAX_SESSIONS, MAX_PER_USER, 0));
         wide = new TestRouter(shards, "limitsitw", SCHEMA);
         for (var r : List.of(small, wide)) {
             try (var c = r.connect()) {

@@ -44,9 +44,9 @@ import static org.junit.jupiter.api.Assertions.*;
  * login) and random statements through the driver (with transactions left open, cursors left
  * unread, connections cut mid-result), for {@code lutra.fuzz.seconds} (default 40). Then: no
  * router thread died, the router serves a fresh session, and once every session has ended every
- * backend connection is back in its pool. With {@code lutra.fuzz.strict=true} also: no statement
- * met an unexpected exception (an incident), no session stopped answering and every session ended
- * (known to fail now and then: README "Hardening"). {@code lutra.fuzz.seed} replays a run's
+ * backend connection is back in its pool; no statement met an unexpected exception (an incident),
+ * no session stopped answering and every session ended. {@code -Dlutra.fuzz.strict=false} reports
+ * the last three without failing (to look further after a finding). {@code lutra.fuzz.seed} replays a run's
  * choices (the interleaving of its threads aside).
  */
 @ExtendWith(EmbeddedShardsExtension.class)
@@ -55,8 +55,8 @@ class ProtocolFuzzIT {
     static final int SECONDS = Integer.getInteger("lutra.fuzz.seconds", 40);
     static final long SEED = Long.getLong("lutra.fuzz.seed", System.nanoTime());
     static final int WORKERS = 4;
-    /** Fail on stuck sessions and incidents too (-Dlutra.fuzz.strict=true). */
-    static final boolean STRICT = Boolean.getBoolean("lutra.fuzz.strict");
+    /** Fail on stuck sessions and incidents too (the default; -Dlutra.fuzz.strict=false only reports them). */
+    static final boolean STRICT = !"false".equals(System.getProperty("lutra.fuzz.strict"));
     /**
      * Pools large enough that the clients' open cursors do not exhaust them: a statement that fails
      * waiting for a pooled connection is issue 13's other item (sessions starving each other), and
@@ -79,7 +79,7 @@ class ProtocolFuzzIT {
         router = new TestRouter(shards, "fuzzit", """
                 CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
                 CREATE TABLE fz (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
-                """, null, shards.size(), new RouterConfig.Limits(0, 0, 0, 0, 0, 2, 0, 3, 200, 0), POOL);
+                """, null, shards.size(), new RouterConfig.Limits(0, 0, 0, 0, 0, 2, 0, 3, 200, 0, 0), POOL);
         try (var c = router.connect()) {
             var values = new StringBuilder();
             for (int k = 1; k <= 40; k++) values.append(k == 1 ? "" : ", ").append("(").append(k).append(", 'v").append(k).append("')");
@@ -160,8 +160,7 @@ class ProtocolFuzzIT {
         if (router.server.openSessions() == 0) {
             assertEquals(0, router.server.activeBackendConnections(), "backend connections leaked by sessions that ended\n" + summary);
         }
-        // Sessions stuck draining shard rows (README "Hardening": found by this test, not fixed yet) and the planner's
-        // rarer incidents fail the run only in strict mode until they are fixed; the report lists them either way.
+        // the report lists stuck sessions and incidents either way
         if (STRICT) {
             assertTrue(stuck.isEmpty(), "sessions stopped answering:\n" + String.join("\n", stuck) + "\n" + summary);
             assertTrue(incidents.isEmpty(), "unexpected exceptions in the router:\n" + String.join("\n", incidents.subList(0, Math.min(20, incidents.size()))) + "\n" + summary);

@@ -1,0 +1,128 @@
+package org.lutra.exec;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One statement's deadline (the client's query timeout or the router's statement_timeout_ms).
+ * Backend statements register while they run; when the deadline passes, each is stopped on its
+ * backend, and none starts after it:
+ * <ul>
+ *   <li>a statement still executing is cancelled with Connector/J's {@link Statement#cancel()},
+ *       a KILL QUERY sent on a connection of its own, so the server rolls the statement back;</li>
+ *   <li>a connection streaming rows to the router is aborted (its socket closed): the server stops
+ *       at its next write, having changed nothing (only SELECTs stream).</li>
+ * </ul>
+ * Registering and cancelling hold one lock, so a connection is never handed back to its pool
+ * while a KILL QUERY for it is under way (it would stop another session's statement).
+ */
+public final class Deadline implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Deadline.class);
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "lutra-statement-deadlines");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** No deadline: registering is free and nothing is ever cancelled. */
+    public static final Deadline NONE = new Deadline(0);
+
+    private final long millis;
+    private final Set<Statement> executing = new HashSet<>();
+    private final Set<Connection> streaming = new HashSet<>();
+    private ScheduledFuture<?> timer;
+    private boolean expired;
+
+    private Deadline(long millis) {
+        this.millis = millis;
+    }
+
+    /** A deadline {@code millis} from now, or {@link #NONE} for 0. */
+    public static Deadline in(long millis) {
+        if (millis <= 0) return NONE;
+        var d = new Deadline(millis);
+        d.timer = TIMER.schedule(d::expire, millis, TimeUnit.MILLISECONDS);
+        return d;
+    }
+
+    public long millis() {
+        return millis;
+    }
+
+    /** {@code s} is about to execute; refused once the deadline has passed. */
+    void executing(Statement s) throws SQLException {
+        if (this == NONE) return;
+        synchronized (this) {
+            if (expired) throw exceeded();
+            executing.add(s);
+        }
+    }
+
+    /** {@code c} streams a result until {@link #done(Connection)}. */
+    void streaming(Connection c) throws SQLException {
+        if (this == NONE) return;
+        synchronized (this) {
+            if (expired) throw exceeded();
+            streaming.add(c);
+        }
+    }
+
+    void done(Statement s) {
+        if (this == NONE) return;
+        synchronized (this) {
+            executing.remove(s);
+        }
+    }
+
+    void done(Connection c) {
+        if (this == NONE) return;
+        synchronized (this) {
+            streaming.remove(c);
+        }
+    }
+
+    /** Whether the deadline passed (what failed after it is reported as the timeout). */
+    public synchronized boolean expired() {
+        return expired;
+    }
+
+    private synchronized void expire() {
+        expired = true;
+        for (Statement s : new ArrayList<>(executing)) {
+            try {
+                s.cancel();
+            } catch (SQLException | RuntimeException e) {
+                log.warn("statement deadline: could not cancel a backend statement: {}", e.toString());
+            }
+        }
+        for (Connection c : List.copyOf(streaming)) {
+            try {
+                c.unwrap(Connection.class).abort(Runnable::run);
+            } catch (SQLException | RuntimeException e) {
+                log.warn("statement deadline: could not abort a streaming backend connection: {}", e.toString());
+            }
+        }
+    }
+
+    /** MariaDB's answer to a statement past max_statement_time, as the client sees it. */
+    public SQLException exceeded() {
+        return new SQLException("Query execution was interrupted (max_statement_time exceeded: " + millis + " ms)", "70100", 1969);
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) timer.cancel(false);
+    }
+}

@@ -1,0 +1,128 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Statement deadlines through the driver over real shards: a statement blocked on a shard (here
+ * by another session's row lock, with the lock wait timeout far away) is stopped there by KILL
+ * QUERY when its deadline passes, the client gets MariaDB's max_statement_time error, nothing the
+ * statement changed is kept, and the session goes on.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeadlineIT {
+    static final long ROUTER_TIMEOUT_MS = 2_500;
+    /** Far beyond every deadline here: only the deadline can end the wait. */
+    static final int LOCK_WAIT_SECONDS = 30;
+
+    TestRouter router;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        var limits = new RouterConfig.Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ROUTER_TIMEOUT_MS);
+        router = new TestRouter(shards, "deadlineit", "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);",
+                new RouterConfig.Transactions("deadlineit", LOCK_WAIT_SECONDS, 0, 0), shards.size(), limits);
+    }
+
+    @BeforeEach
+    void rows() throws SQLException {
+        try (var c = router.connect(); var st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM kv");
+            st.executeUpdate("INSERT INTO kv VALUES (1, 'a'), (2, 'a'), (3, 'a'), (4, 'a'), (5, 'a'), (6, 'a'), (7, 'a'), (8, 'a')");
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        router.close();
+    }
+
+    @Test
+    void aWriteOverAllPartitionsPastTheClientsQueryTimeoutIsKilledAndChangesNothing() throws Exception {
+        try (var blocker = lockRow(1); var c = router.connect(); var st = c.createStatement()) {
+            st.setQueryTimeout(1);
+            var e = timedOut(st, "UPDATE kv SET v = 'late'", 1_000);
+            assertTrue(e.getMessage().contains("max_statement_time"), e.getMessage());
+            blocker.rollback();
+            assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'late'"), "no partition kept the statement's rows");
+            assertEquals(8, count(st, "SELECT COUNT(*) FROM kv"), "the session goes on");
+        }
+        assertEquals(0, router.server.activeBackendConnections());
+    }
+
+    @Test
+    void theRoutersStatementTimeoutAppliesWithoutAClientTimeout() throws Exception {
+        try (var blocker = lockRow(1); var c = router.connect(); var st = c.createStatement()) {
+            timedOut(st, "UPDATE kv SET v = 'late' WHERE k = 1", ROUTER_TIMEOUT_MS);
+            blocker.rollback();
+            assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'late'"));
+        }
+    }
+
+    @Test
+    void inATransactionTheTimeoutRollsTheTransactionBack() throws Exception {
+        try (var blocker = lockRow(1); var c = router.connect(); var st = c.createStatement()) {
+            c.setAutoCommit(false);
+            st.executeUpdate("UPDATE kv SET v = 'mine' WHERE k = 2");
+            st.setQueryTimeout(1);
+            var e = timedOut(st, "UPDATE kv SET v = 'mine' WHERE k = 1", 1_000);
+            assertTrue(e.getMessage().contains("the whole transaction was rolled back"), e.getMessage());
+            c.rollback();
+            blocker.rollback();
+            c.setAutoCommit(true);
+            assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'mine'"), "the transaction's earlier write is gone too");
+        }
+    }
+
+    @Test
+    void aStatementWithinItsDeadlineIsUntouched() throws Exception {
+        try (var c = router.connect(); var st = c.createStatement()) {
+            st.setQueryTimeout(1);
+            for (int i = 0; i < 50; i++) assertEquals(8, count(st, "SELECT COUNT(*) FROM kv"));
+            assertEquals(8, st.executeUpdate("UPDATE kv SET v = 'b'"));
+        }
+    }
+
+    /** A session whose open transaction holds row {@code k}'s lock. */
+    private Connection lockRow(int k) throws SQLException {
+        var c = router.connect();
+        c.setAutoCommit(false);
+        try (var st = c.createStatement()) {
+            assertEquals(1, st.executeUpdate("UPDATE kv SET v = 'held' WHERE k = " + k));
+        }
+        return c;
+    }
+
+    /** Runs {@code sql}, which must fail with the deadline's error soon after {@code deadlineMs}, long before the lock wait would end. */
+    private static SQLException timedOut(Statement st, String sql, long deadlineMs) {
+        long t0 = System.nanoTime();
+        var e = assertThrows(SQLException.class, () -> st.executeUpdate(sql));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        System.err.println("DeadlineIT: " + sql + " answered after " + ms + " ms (deadline " + deadlineMs + " ms)");
+        assertEquals("70100", e.getSQLState(), e.getMessage());
+        assertEquals(1969, e.getErrorCode(), e.getMessage());
+        assertTrue(ms >= deadlineMs - 100 && ms < deadlineMs + 4_000, "answered after " + ms + " ms for a deadline of " + deadlineMs + " ms");
+        return e;
+    }
+
+    private static long count(Statement st, String sql) throws SQLException {
+        try (var rs = st.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+}
