@@ -450,9 +450,11 @@ public class LutraStatement extends UnsupportedStatement {
         return closeOnCompletion;
     }
 
+    /** Stops this statement if it is running (the router kills its backend statements): it ends with 70100/1317. */
     @Override
     public void cancel() throws SQLException {
-        throw Errors.unsupported("Statement.cancel (the protocol has no cancel; use setQueryTimeout)");
+        checkOpen();
+        connection.session().cancel();
     }
 
     // ---- life cycle ------------------------------------------------------------------------

@@ -57,6 +57,7 @@ final class Session {
     private String serverVersion = "";
     private String backendVersion = "";
     private int lowerCaseTableNames;
+    private byte[] cancelKey = new byte[0];
     private volatile TransactionStatus transactionStatus = TransactionStatus.INITIAL;
 
     private Session(Socket socket, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
@@ -115,6 +116,7 @@ final class Session {
             serverVersion = ok.getServerVersion().isEmpty() ? challenge.getChallenge().getServerVersion() : ok.getServerVersion();
             backendVersion = ok.getBackendVersion();
             lowerCaseTableNames = ok.getLowerCaseTableNames();
+            cancelKey = ok.getCancelKey().toByteArray();
             if (ok.getMaxFrameBytes() > 0) {
                 routerMaxFrameBytes = ok.getMaxFrameBytes();
             }
@@ -199,6 +201,34 @@ final class Session {
             throw closeAfter(Errors.connectionLost(host.toString(), e));
         }
     }
+
+    /**
+     * Statement.cancel(): asks the router, on a connection of its own (this one is busy waiting
+     * for the statement), to stop what this session runs now. The statement then ends with
+     * 70100/1317; one that already finished is not affected. Not under the session's lock.
+     */
+    void cancel() throws SQLException {
+        if (cancelKey.length == 0) throw Errors.unsupported("Statement.cancel with a router older than this driver");
+        try (var s = new Socket()) {
+            s.setTcpNoDelay(true);
+            s.connect(new InetSocketAddress(host.name(), host.port()), CANCEL_TIMEOUT_MS);
+            s.setSoTimeout(CANCEL_TIMEOUT_MS);
+            var cin = new BufferedInputStream(s.getInputStream());
+            var cout = new BufferedOutputStream(s.getOutputStream());
+            ServerMessage challenge = Frames.read(cin, ServerMessage.parser(), maxFrameBytes);
+            if (challenge == null || !challenge.hasChallenge()) {
+                throw Errors.of("cancel: the router at " + host + " did not greet a new connection"
+                        + (challenge != null && challenge.hasError() ? ": " + challenge.getError().getMessage() : ""), Errors.CONNECTION_FAILURE);
+            }
+            Frames.write(cout, ClientMessage.newBuilder().setRequestId(1).setCancel(org.lutra.protocol.Cancel.newBuilder()
+                    .setSessionId(sessionId).setCancelKey(ByteString.copyFrom(cancelKey))).build());
+            Frames.read(cin, ServerMessage.parser(), maxFrameBytes); // Ok: sent whether or not anything ran
+        } catch (IOException e) {
+            throw Errors.of("cancel: could not reach the router at " + host + ": " + e.getMessage(), Errors.CONNECTION_FAILURE, 0, e);
+        }
+    }
+
+    private static final int CANCEL_TIMEOUT_MS = 10_000;
 
     private ServerMessage read(int timeoutMs) throws SQLException {
         try {

@@ -36,7 +36,7 @@ public final class Deadline implements AutoCloseable {
         return t;
     });
 
-    /** No deadline: registering is free and nothing is ever cancelled. */
+    /** No deadline and no way to cancel: registering is free (statements nobody can cancel). */
     public static final Deadline NONE = new Deadline(0);
 
     private final long millis;
@@ -44,17 +44,27 @@ public final class Deadline implements AutoCloseable {
     private final Set<Connection> streaming = new HashSet<>();
     private ScheduledFuture<?> timer;
     private boolean expired;
+    private boolean cancelled;
 
     private Deadline(long millis) {
         this.millis = millis;
     }
 
-    /** A deadline {@code millis} from now, or {@link #NONE} for 0. */
+    /** A deadline {@code millis} from now (0 = none); either way {@link #cancel()} stops the statement. */
     public static Deadline in(long millis) {
-        if (millis <= 0) return NONE;
         var d = new Deadline(millis);
-        d.timer = TIMER.schedule(d::expire, millis, TimeUnit.MILLISECONDS);
+        if (millis > 0) d.timer = TIMER.schedule(d::expire, millis, TimeUnit.MILLISECONDS);
         return d;
+    }
+
+    /** The client cancelled the statement (Statement.cancel): stop it now, as at its deadline. */
+    public void cancel() {
+        if (this == NONE) return;
+        synchronized (this) {
+            if (expired) return;
+            cancelled = true;
+        }
+        expire();
     }
 
     public long millis() {
@@ -116,8 +126,9 @@ public final class Deadline implements AutoCloseable {
         }
     }
 
-    /** MariaDB's answer to a statement past max_statement_time, as the client sees it. */
-    public SQLException exceeded() {
+    /** MariaDB's answer to a statement past max_statement_time (or, cancelled, to KILL QUERY), as the client sees it. */
+    public synchronized SQLException exceeded() {
+        if (cancelled) return new SQLException("Query execution was interrupted", "70100", 1317);
         return new SQLException("Query execution was interrupted (max_statement_time exceeded: " + millis + " ms)", "70100", 1969);
     }
 

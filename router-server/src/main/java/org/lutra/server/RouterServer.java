@@ -239,6 +239,11 @@ public final class RouterServer implements AutoCloseable {
         return deadlines.schedule(action, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
+    /** A client's Statement.cancel(): the session with that id and key stops its statement. */
+    void cancel(long sessionId, byte[] key) {
+        sessions.forEach(s -> s.cancel(sessionId, key));
+    }
+
     void sessionEnded(Session session, String user) {
         sessions.remove(session);
         if (user != null) userSessions.get(user).decrementAndGet();

@@ -43,6 +43,9 @@ final class Session implements Runnable {
     private final java.util.concurrent.atomic.AtomicLong waitingSince = new java.util.concurrent.atomic.AtomicLong();
     /** The logged-in user, once login succeeded and the user's session count was taken. */
     private volatile String user;
+    /** Proves a Cancel request comes from this session's client (HelloOk.cancel_key). */
+    private final byte[] cancelKey = Auth.newNonce();
+    private volatile TransactionWorker worker;
 
     Session(long id, Socket socket, RouterServer server) {
         this.id = id;
@@ -55,6 +58,7 @@ final class Session implements Runnable {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
         try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
                 server.config().limits()::statementDeadlineMillis)) {
+            this.worker = worker;
             socket.setTcpNoDelay(true);
             in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
             out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
@@ -102,6 +106,12 @@ final class Session implements Runnable {
             deadline.cancel(false);
         }
         if (hello == null) return false;
+        if (hello.hasCancel()) {
+            // no answer tells whether the id and key matched
+            server.cancel(hello.getCancel().getSessionId(), hello.getCancel().getCancelKey().toByteArray());
+            send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setOk(org.lutra.protocol.Ok.newBuilder()));
+            return false;
+        }
         if (!hello.hasHello()) {
             throw new Frames.FrameException("expected Hello, got " + hello.getKindCase());
         }
@@ -127,7 +137,8 @@ final class Session implements Runnable {
         }
         this.user = user.name();
         send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setHelloOk(HelloOk.newBuilder()
-                .setSessionId(id).setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
+                .setSessionId(id).setCancelKey(com.google.protobuf.ByteString.copyFrom(cancelKey))
+                .setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
                 .setBackendVersion(server.backendIdentity().version()).setLowerCaseTableNames(server.backendIdentity().lowerCaseTableNames())));
         return true;
     }
@@ -179,7 +190,7 @@ final class Session implements Runnable {
                     }
                     case PING -> ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
                     case QUIT -> null;
-                    case HELLO, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
+                    case HELLO, CANCEL, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
                 };
             } catch (SQLException e) {
                 if (!(e instanceof PlanException)) log.debug("session {}: {}", id, e.getMessage());
@@ -231,6 +242,15 @@ final class Session implements Runnable {
      * compare-and-set decides between the sweep and a request arriving at the same moment, so
      * only one of them writes to the socket.
      */
+    /** Stops the statement this session runs now, if {@code key} is its cancel key. */
+    void cancel(long sessionId, byte[] key) {
+        var w = worker;
+        if (sessionId == id && user != null && w != null && java.security.MessageDigest.isEqual(cancelKey, key)) {
+            log.info("session {}: statement cancelled by its client", id);
+            w.cancelRunning();
+        }
+    }
+
     void closeIfIdle(long now, long idleNanos) {
         long since = waitingSince.get();
         if (since <= 0 || now - since < idleNanos || !waitingSince.compareAndSet(since, CLOSING)) return;

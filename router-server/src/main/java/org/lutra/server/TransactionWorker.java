@@ -49,6 +49,8 @@ final class TransactionWorker implements AutoCloseable {
     private final Supplier<RowSource> routerStatus;
     /** A statement's deadline in ms from the client's query timeout (statement_timeout_ms applies when shorter). */
     private final java.util.function.LongUnaryOperator deadlineMillis;
+    /** The deadline of the statement or batch running now (a Cancel from another connection reaches it here). */
+    private volatile Deadline running;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
                       java.util.function.LongUnaryOperator deadlineMillis) {
@@ -74,6 +76,7 @@ final class TransactionWorker implements AutoCloseable {
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline);
+        running = deadline;
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request);
             statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
@@ -86,6 +89,8 @@ final class TransactionWorker implements AutoCloseable {
             // the statement failed part-way: its transaction is failed as for any other error, then the session reports it
             statement.failed(new IllegalStateException(e.getClass().getSimpleName() + " running the statement", e));
             throw e;
+        } finally {
+            running = null;
         }
     }
 
@@ -179,10 +184,19 @@ final class TransactionWorker implements AutoCloseable {
         return batch.setCursorId(id).build();
     }
 
+    /** Stops the running statement (Statement.cancel from the client, on another connection); nothing if none runs. */
+    void cancelRunning() {
+        var d = running;
+        if (d != null) d.cancel();
+    }
+
     /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
     ServerMessage.Builder executeBatch(ExecuteBatch request) {
         try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
+            running = deadline;
             return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline)).run(request));
+        } finally {
+            running = null;
         }
     }
 

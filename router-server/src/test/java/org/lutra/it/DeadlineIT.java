@@ -97,6 +97,33 @@ class DeadlineIT {
         }
     }
 
+    @Test
+    void statementCancelFromAnotherThreadStopsItOnItsShards() throws Exception {
+        try (var blocker = lockRow(1); var c = router.connect(); var st = c.createStatement()) {
+            st.cancel(); // nothing runs: nothing happens
+            assertEquals(8, count(st, "SELECT COUNT(*) FROM kv"));
+            var canceller = java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    Thread.sleep(500);
+                    st.cancel();
+                } catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            long t0 = System.nanoTime();
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE kv SET v = 'late'"));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            canceller.get();
+            assertEquals("70100", e.getSQLState(), e.getMessage());
+            assertEquals(1317, e.getErrorCode(), e.getMessage());
+            assertTrue(ms < 3_000, "cancelled after " + ms + " ms");
+            System.err.println("DeadlineIT: cancel after 500 ms answered after " + ms + " ms");
+            blocker.rollback();
+            assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'late'"), "no partition kept the statement's rows");
+            assertEquals(8, count(st, "SELECT COUNT(*) FROM kv"), "the session goes on");
+        }
+    }
+
     /** A session whose open transaction holds row {@code k}'s lock. */
     private Connection lockRow(int k) throws SQLException {
         var c = router.connect();
