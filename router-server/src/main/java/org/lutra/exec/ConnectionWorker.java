@@ -31,13 +31,7 @@ final class ConnectionWorker {
     long update(ShardQuery q) throws SQLException {
         Connections.Lease lease = lease(true);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
-            long count;
-            deadline.executing(ps);
-            try {
-                count = ps.executeLargeUpdate();
-            } finally {
-                deadline.done(ps);
-            }
+            long count = deadline.run(ps, ps::executeLargeUpdate);
             lease.changed(count);
             lease.release(null);
             return count;
@@ -62,13 +56,7 @@ final class ConnectionWorker {
             // statement (found by ProtocolFuzzIT: a union in a transaction hung its session for good)
             ps.setFetchSize(lease.streaming() ? Integer.MIN_VALUE : 0);
             if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
-            ResultSet rs;
-            deadline.executing(ps);
-            try {
-                rs = ps.executeQuery();
-            } finally {
-                deadline.done(ps);
-            }
+            ResultSet rs = deadline.run(ps, ps::executeQuery);
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
             for (int i = 1; i <= md.getColumnCount(); i++) {

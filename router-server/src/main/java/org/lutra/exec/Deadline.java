@@ -71,8 +71,22 @@ public final class Deadline implements AutoCloseable {
         return millis;
     }
 
-    /** {@code s} is about to execute; refused once the deadline has passed. */
-    void executing(Statement s) throws SQLException {
+    /** A backend call that may block. */
+    interface Call<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code call}, {@code s}'s execution, registered as executing; refused once the deadline has passed. */
+    <T> T run(Statement s, Call<T> call) throws SQLException {
+        executing(s);
+        try {
+            return call.run();
+        } finally {
+            done(s);
+        }
+    }
+
+    private void executing(Statement s) throws SQLException {
         if (this == NONE) return;
         synchronized (this) {
             if (expired) throw exceeded();
@@ -89,7 +103,7 @@ public final class Deadline implements AutoCloseable {
         }
     }
 
-    void done(Statement s) {
+    private void done(Statement s) {
         if (this == NONE) return;
         synchronized (this) {
             executing.remove(s);

@@ -35,12 +35,7 @@ final class ScratchConnection implements Shards.Scratch {
     @Override
     public void execute(String sql, List<Value> params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params)) {
-            deadline.executing(ps);
-            try {
-                ps.executeUpdate();
-            } finally {
-                deadline.done(ps);
-            }
+            deadline.run(ps, ps::executeUpdate);
         } catch (SQLException e) {
             failed = true;
             throw Backends.located(placement, e);
@@ -53,13 +48,7 @@ final class ScratchConnection implements Shards.Scratch {
         try {
             ps = prepare(sql, params);
             ps.setFetchSize(Integer.MIN_VALUE);
-            ResultSet rs;
-            deadline.executing(ps);
-            try {
-                rs = ps.executeQuery();
-            } finally {
-                deadline.done(ps);
-            }
+            ResultSet rs = deadline.run(ps, ps::executeQuery);
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());
             for (int i = 1; i <= md.getColumnCount(); i++) columns.add(ValueCodec.column(md, i));
