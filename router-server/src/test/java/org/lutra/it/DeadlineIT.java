@@ -34,7 +34,10 @@ class DeadlineIT {
     @BeforeAll
     void start(Shards shards) throws Exception {
         var limits = new RouterConfig.Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ROUTER_TIMEOUT_MS);
-        router = new TestRouter(shards, "deadlineit", "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);",
+        router = new TestRouter(shards, "deadlineit", """
+                CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
+                CREATE TABLE ledger (k INT PRIMARY KEY, n INT NOT NULL) PARTITION BY hash(k) ON (p0, p1, p2, p3);
+                """,
                 new RouterConfig.Transactions("deadlineit", LOCK_WAIT_SECONDS, 0, 0), shards.size(), limits);
     }
 
@@ -122,6 +125,81 @@ class DeadlineIT {
             assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'late'"), "no partition kept the statement's rows");
             assertEquals(8, count(st, "SELECT COUNT(*) FROM kv"), "the session goes on");
         }
+    }
+
+    /**
+     * Without assuming when a kill lands: 4 clients run one write over all partitions in a loop while
+     * a fifth holds a row lock now and then, and statements are cut at random moments by 1 s query
+     * timeouts, the router's 2.5 s statement timeout and cancels sent 0-40 ms into them (or into the
+     * next statement). The clients' ledger counts acknowledged statements; afterwards every row must
+     * hold exactly that count: an interrupted statement changed nothing on any partition, an
+     * acknowledged one everything.
+     */
+    @Test
+    void randomTimeoutsAndCancelsLeaveEveryWriteAllOrNothing() throws Exception {
+        try (var c = router.connect(); var st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM ledger");
+            st.executeUpdate("INSERT INTO ledger VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0), (7, 0), (8, 0)");
+        }
+        long end = System.nanoTime() + 8_000_000_000L;
+        var acknowledged = new java.util.concurrent.atomic.AtomicLong();
+        var interrupted = new java.util.concurrent.atomic.AtomicLong();
+        var unexpected = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+        var cancels = java.util.concurrent.Executors.newScheduledThreadPool(2);
+        var threads = java.util.concurrent.Executors.newFixedThreadPool(5);
+        try {
+            var tasks = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+            tasks.add(threads.submit(() -> {
+                var rnd = java.util.concurrent.ThreadLocalRandom.current();
+                while (System.nanoTime() < end) {
+                    try (var locker = lockRow(rnd.nextInt(1, 9))) {
+                        Thread.sleep(rnd.nextInt(0, 1_500));
+                        locker.rollback();
+                    }
+                    Thread.sleep(rnd.nextInt(0, 300));
+                }
+                return null;
+            }));
+            for (int w = 0; w < 4; w++) {
+                tasks.add(threads.submit(() -> {
+                    var rnd = java.util.concurrent.ThreadLocalRandom.current();
+                    try (var c = router.connect(); var st = c.createStatement()) {
+                        while (System.nanoTime() < end) {
+                            st.setQueryTimeout(rnd.nextBoolean() ? 1 : 0);
+                            if (rnd.nextInt(3) == 0) {
+                                cancels.schedule(() -> {
+                                    try {
+                                        st.cancel();
+                                    } catch (SQLException e) {
+                                        unexpected.add("cancel: " + e.getSQLState() + " " + e.getMessage());
+                                    }
+                                }, rnd.nextInt(0, 40), java.util.concurrent.TimeUnit.MILLISECONDS);
+                            }
+                            try {
+                                assertEquals(8, st.executeUpdate("UPDATE ledger SET n = n + 1"));
+                                acknowledged.incrementAndGet();
+                            } catch (SQLException e) {
+                                if ("70100".equals(e.getSQLState())) interrupted.incrementAndGet();
+                                else unexpected.add(e.getSQLState() + " " + e.getErrorCode() + " " + e.getMessage());
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var t : tasks) t.get();
+        } finally {
+            cancels.shutdown();
+            cancels.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+            threads.shutdownNow();
+        }
+        System.err.println("DeadlineIT: ledger " + acknowledged + " acknowledged, " + interrupted + " interrupted, " + unexpected.size() + " other errors");
+        assertTrue(unexpected.isEmpty(), String.join("\n", unexpected));
+        assertTrue(acknowledged.get() > 0 && interrupted.get() > 0, acknowledged + " acknowledged, " + interrupted + " interrupted: the run proved nothing");
+        try (var c = router.connect(); var rs = c.createStatement().executeQuery("SELECT k, n FROM ledger ORDER BY k")) {
+            while (rs.next()) assertEquals(acknowledged.get(), rs.getLong(2), "row " + rs.getInt(1) + " against the clients' ledger");
+        }
+        assertEquals(0, router.server.activeBackendConnections(), "no backend connection stays borrowed");
     }
 
     /** A session whose open transaction holds row {@code k}'s lock. */
