@@ -6,7 +6,6 @@ import org.slf4j.LoggerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,8 +39,9 @@ public final class Deadline implements AutoCloseable {
     public static final Deadline NONE = new Deadline(0);
 
     private final long millis;
-    private final Set<Statement> executing = new HashSet<>();
-    private final Set<Connection> streaming = new HashSet<>();
+    // made on first use: every statement has a Deadline (it can be cancelled), few register anything that blocks long
+    private Set<Statement> executing;
+    private Set<Connection> streaming;
     private ScheduledFuture<?> timer;
     private boolean expired;
     private boolean cancelled;
@@ -53,7 +53,8 @@ public final class Deadline implements AutoCloseable {
     /** A deadline {@code millis} from now (0 = none); either way {@link #cancel()} stops the statement. */
     public static Deadline in(long millis) {
         var d = new Deadline(millis);
-        if (millis > 0) d.timer = TIMER.schedule(d::expire, millis, TimeUnit.MILLISECONDS);
+        // each KILL QUERY opens a connection: expiries run on threads of their own, not one after another on the timer
+        if (millis > 0) d.timer = TIMER.schedule(() -> Thread.ofVirtual().name("lutra-deadline").start(d::expire), millis, TimeUnit.MILLISECONDS);
         return d;
     }
 
@@ -90,6 +91,7 @@ public final class Deadline implements AutoCloseable {
         if (this == NONE) return;
         synchronized (this) {
             if (expired) throw exceeded();
+            if (executing == null) executing = new HashSet<>();
             executing.add(s);
         }
     }
@@ -99,6 +101,7 @@ public final class Deadline implements AutoCloseable {
         if (this == NONE) return;
         synchronized (this) {
             if (expired) throw exceeded();
+            if (streaming == null) streaming = new HashSet<>();
             streaming.add(c);
         }
     }
@@ -106,14 +109,14 @@ public final class Deadline implements AutoCloseable {
     private void done(Statement s) {
         if (this == NONE) return;
         synchronized (this) {
-            executing.remove(s);
+            if (executing != null) executing.remove(s);
         }
     }
 
     void done(Connection c) {
         if (this == NONE) return;
         synchronized (this) {
-            streaming.remove(c);
+            if (streaming != null) streaming.remove(c);
         }
     }
 
@@ -124,20 +127,28 @@ public final class Deadline implements AutoCloseable {
 
     private synchronized void expire() {
         expired = true;
-        for (Statement s : new ArrayList<>(executing)) {
+        for (Statement s : executing == null ? List.<Statement>of() : List.copyOf(executing)) {
             try {
                 s.cancel();
             } catch (SQLException | RuntimeException e) {
                 log.warn("statement deadline: could not cancel a backend statement: {}", e.toString());
             }
         }
-        for (Connection c : List.copyOf(streaming)) {
+        for (Connection c : streaming == null ? List.<Connection>of() : List.copyOf(streaming)) {
             try {
                 c.unwrap(Connection.class).abort(Runnable::run);
             } catch (SQLException | RuntimeException e) {
                 log.warn("statement deadline: could not abort a streaming backend connection: {}", e.toString());
             }
         }
+    }
+
+    /** Rethrows {@code failure} as the deadline's error if the deadline has passed (what failed then failed because of it). */
+    public void blame(Exception failure) throws SQLException {
+        if (!expired()) return;
+        var timeout = exceeded();
+        timeout.initCause(failure);
+        throw timeout;
     }
 
     /** MariaDB's answer to a statement past max_statement_time (or, cancelled, to KILL QUERY), as the client sees it. */

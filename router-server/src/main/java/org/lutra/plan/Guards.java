@@ -49,24 +49,19 @@ final class Guards {
      * syntax error, as MySQL says; found by ProtocolFuzzIT as an internal error on execution.
      */
     static void requireNoNumberedParameter(String sql) throws PlanException {
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (quote != 0) {
-                if (c == '\\' && quote != '`') i++;
-                else if (c == quote) quote = 0;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
+        String text = stripQuoted(sql); // a '?' inside quotes is text
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (text.startsWith("/*", i) || c == '#' || text.startsWith("-- ", i)) {
+                i = skipSpaceAndComments(text, i) - 1;
             } else if (c == '?') {
-                int next = skipSpaceAndComments(sql, i + 1);
+                int next = skipSpaceAndComments(text, i + 1);
                 int end = next;
-                while (end < sql.length() && Character.isDigit(sql.charAt(end))) end++;
-                boolean number = end > next && (end == sql.length() || !(Character.isLetterOrDigit(sql.charAt(end)) || sql.charAt(end) == '_' || sql.charAt(end) == '$'));
+                while (end < text.length() && Character.isDigit(text.charAt(end))) end++;
+                boolean number = end > next && (end == text.length() || !(Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_' || text.charAt(end) == '$'));
                 if (number) {
-                    throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + sql.substring(next, end) + "'");
+                    throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + text.substring(next, end) + "'");
                 }
-            } else if (c == '/' && i + 1 < sql.length() && sql.charAt(i + 1) == '*' || c == '#' || c == '-' && sql.startsWith("-- ", i)) {
-                i = skipSpaceAndComments(sql, i) - 1;
             }
         }
     }

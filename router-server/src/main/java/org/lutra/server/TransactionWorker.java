@@ -107,10 +107,8 @@ final class TransactionWorker implements AutoCloseable {
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
             return reply(result, request);
         } catch (SQLException | RuntimeException e) {
-            if (!deadline.expired()) throw e;
-            var timeout = deadline.exceeded();
-            timeout.initCause(e);
-            throw timeout;
+            deadline.blame(e);
+            throw e;
         }
     }
 
@@ -213,10 +211,8 @@ final class TransactionWorker implements AutoCloseable {
             try {
                 result = executor.execute(plan, params, statement);
             } catch (SQLException | RuntimeException e) {
-                if (!deadline.expired()) throw e;
-                var timeout = deadline.exceeded();
-                timeout.initCause(e);
-                throw timeout;
+                deadline.blame(e);
+                throw e;
             }
             statement.succeeded();
         } catch (SQLException | RuntimeException e) {
