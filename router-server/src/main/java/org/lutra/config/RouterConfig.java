@@ -49,12 +49,26 @@ public record RouterConfig(
 
     public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256) {}
 
-    /** A backend server. {@code url} is a Connector/J URL without a database, e.g. jdbc:mysql://127.0.0.1:13306/ */
-    public record Backend(String name, String url, String user, String password, @JsonProperty("pool_size") int poolSize) {
+    /**
+     * A backend server. {@code url} is a Connector/J URL without a database, e.g. jdbc:mysql://127.0.0.1:13306/
+     *
+     * @param pingTimeoutMillis a router statement waiting this long on the server makes the router ping it (a
+     *                          fresh connection, {@code SELECT 1}); a server that does not answer the ping within
+     *                          this long either (frozen, or cut off without its connections being reset) is treated
+     *                          as lost: the waiting connections are closed and their statements fail with 2013.
+     *                          Also the connect timeout of every backend connection. Default 5,000 ms
+     */
+    public record Backend(String name, String url, String user, String password, @JsonProperty("pool_size") int poolSize,
+                          @JsonProperty("ping_timeout_ms") int pingTimeoutMillis) {
         public Backend {
             user = user == null ? "root" : user;
             password = password == null ? "" : password;
             poolSize = poolSize <= 0 ? 16 : poolSize;
+            pingTimeoutMillis = pingTimeoutMillis <= 0 ? 5_000 : pingTimeoutMillis;
+        }
+
+        public Backend(String name, String url, String user, String password, int poolSize) {
+            this(name, url, user, password, poolSize, 0);
         }
     }
 

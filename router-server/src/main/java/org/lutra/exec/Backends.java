@@ -41,8 +41,12 @@ public final class Backends implements AutoCloseable {
      * @param scratch a small pool of its own for temporary tables ({@link ScratchConnection}): a
      *                statement holds one while its derived SELECTs borrow from {@code pool}, so that
      *                many such statements at once cannot take every connection they wait for
+     * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
+     *                answered ({@link BackendWatch})
+     * @param waiting the connections borrowed from {@code pool} now, for the {@link BackendWatch}
      */
-    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch) {
+    public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
+                            int pingTimeoutMillis, BackendWatch.Waiting waiting) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -53,10 +57,12 @@ public final class Backends implements AutoCloseable {
          */
         public Connection borrow(int isolation) throws SQLException {
             Connection c = pool.getConnection();
+            waiting.add(c); // watched until it goes back to the pool: every use of it may wait on the server
             try {
                 c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);
                 return c;
             } catch (SQLException | RuntimeException e) {
+                waiting.remove(c);
                 pool.evictConnection(c);
                 throw e;
             }
@@ -70,10 +76,12 @@ public final class Backends implements AutoCloseable {
 
     private final List<Placement> placements;
     private final Catalog catalog;
+    private final BackendWatch watch;
 
     private Backends(List<Placement> placements, Catalog catalog) {
         this.placements = List.copyOf(placements);
         this.catalog = catalog;
+        this.watch = new BackendWatch(this.placements);
     }
 
     public Catalog catalog() {
@@ -94,7 +102,8 @@ public final class Backends implements AutoCloseable {
                 createSchema(backend, database, id, catalog);
                 var hikari = new HikariConfig();
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
-                hikari.setJdbcUrl(withDatabase(backend.url(), database));
+                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
+                hikari.setJdbcUrl(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis());
                 hikari.setUsername(backend.user());
                 hikari.setPassword(backend.password());
                 hikari.setMaximumPoolSize(backend.poolSize());
@@ -110,7 +119,8 @@ public final class Backends implements AutoCloseable {
                 scratch.setPoolName(hikari.getPoolName() + ":scratch");
                 scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
                 scratch.setMinimumIdle(0);
-                placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch)));
+                placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
+                        backend.pingTimeoutMillis(), new BackendWatch.Waiting()));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {
@@ -174,6 +184,18 @@ public final class Backends implements AutoCloseable {
         return new SQLException(where + e.getMessage(), state, e.getErrorCode(), e);
     }
 
+    /**
+     * {@link #located(Placement, SQLException)} for a failure on {@code connection}: if the
+     * {@link BackendWatch} closed it because its server stopped answering, the error says so.
+     */
+    static SQLException located(Placement placement, SQLException e, Connection connection) {
+        if (!placement.waiting().cutOff(connection)) return located(placement, e);
+        return new SQLException("[" + placement.name() + "@" + placement.backend() + "] the backend did not answer for "
+                + placement.pingTimeoutMillis() + " ms, nor a ping after it (frozen or unreachable): the router closed the connection"
+                + " (an auto-commit write sent there may or may not have been applied; a transaction's work there is rolled back)",
+                "HY000", LOST_CONNECTION, e);
+    }
+
     public Placement placement(int partition) {
         return placements.get(partition);
     }
@@ -193,6 +215,7 @@ public final class Backends implements AutoCloseable {
 
     @Override
     public void close() {
+        watch.close();
         placements.forEach(p -> {
             p.pool().close();
             p.scratch().close();

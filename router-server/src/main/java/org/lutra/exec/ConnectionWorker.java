@@ -36,7 +36,7 @@ final class ConnectionWorker {
             lease.release(null);
             return count;
         } catch (SQLException e) {
-            SQLException located = located(e);
+            SQLException located = located(e, lease);
             lease.release(located);
             throw located;
         } catch (RuntimeException | Error e) {
@@ -66,7 +66,7 @@ final class ConnectionWorker {
         } catch (SQLException e) {
             deadline.done(lease.connection());
             closeQuietly(ps);
-            SQLException located = located(e);
+            SQLException located = located(e, lease);
             lease.release(located);
             throw located;
         } catch (RuntimeException | Error e) {
@@ -89,8 +89,8 @@ final class ConnectionWorker {
         return ps;
     }
 
-    private SQLException located(SQLException e) {
-        return Backends.located(placement, e);
+    private SQLException located(SQLException e, Connections.Lease lease) {
+        return Backends.located(placement, e, lease.connection());
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -141,7 +141,7 @@ final class ConnectionWorker {
                 }
                 return ValueCodec.row(rs, columns);
             } catch (SQLException e) {
-                SQLException located = located(e);
+                SQLException located = located(e, lease);
                 close(located);
                 throw located;
             }

@@ -74,6 +74,7 @@ public interface Connections {
 
                 @Override
                 public void release(SQLException failure) {
+                    placement.waiting().remove(c);
                     try {
                         c.close(); // back to the pool; HikariCP evicts it if the failure was fatal
                     } catch (SQLException ignored) {
@@ -83,6 +84,7 @@ public interface Connections {
 
                 @Override
                 public void abandon() {
+                    placement.waiting().remove(c);
                     // Connector/J's close would read the rest of the rows first; abort closes the
                     // socket at once, and the server stops the query when its next write fails
                     try {

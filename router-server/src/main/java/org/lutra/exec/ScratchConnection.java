@@ -30,6 +30,7 @@ final class ScratchConnection implements Shards.Scratch {
         } catch (SQLException e) {
             throw Backends.located(placement, e);
         }
+        placement.waiting().add(connection);
     }
 
     @Override
@@ -38,7 +39,7 @@ final class ScratchConnection implements Shards.Scratch {
             deadline.run(ps, ps::executeUpdate);
         } catch (SQLException e) {
             failed = true;
-            throw Backends.located(placement, e);
+            throw Backends.located(placement, e, connection);
         }
     }
 
@@ -56,7 +57,7 @@ final class ScratchConnection implements Shards.Scratch {
         } catch (SQLException e) {
             failed = true;
             if (ps != null) ps.close();
-            throw Backends.located(placement, e);
+            throw Backends.located(placement, e, connection);
         }
     }
 
@@ -68,6 +69,7 @@ final class ScratchConnection implements Shards.Scratch {
 
     @Override
     public void close() {
+        placement.waiting().remove(connection);
         try {
             if (failed) placement.scratch().evictConnection(connection);
             connection.close();
@@ -105,7 +107,7 @@ final class ScratchConnection implements Shards.Scratch {
             } catch (SQLException e) {
                 failed = true;
                 close();
-                throw Backends.located(placement, e);
+                throw Backends.located(placement, e, connection);
             }
         }
 

@@ -49,6 +49,12 @@ final class TestRouter implements AutoCloseable {
 
     TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
                RouterConfig.Limits limits, int poolSize) throws IOException, SQLException {
+        this(shards, prefix, schema, transactions, servers, limits, poolSize, 0);
+    }
+
+    /** @param pingTimeoutMillis each backend's ping_timeout_ms (0 = the default) */
+    TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
+               RouterConfig.Limits limits, int poolSize, int pingTimeoutMillis) throws IOException, SQLException {
         this.shards = shards;
         this.servers = servers;
         this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
@@ -57,7 +63,7 @@ final class TestRouter implements AutoCloseable {
         var backends = new ArrayList<RouterConfig.Backend>();
         var partitions = new ArrayList<RouterConfig.PartitionPlacement>();
         for (int i = 0; i < servers; i++) {
-            backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), poolSize));
+            backends.add(new RouterConfig.Backend("shard" + i, shards.url(i), shards.user(), shards.password(), poolSize, pingTimeoutMillis));
         }
         for (int i = 0; i < shards.size(); i++) {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));

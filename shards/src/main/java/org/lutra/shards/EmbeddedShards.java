@@ -197,6 +197,33 @@ public final class EmbeddedShards implements Shards {
         }
     }
 
+    @Override
+    public synchronized void freeze(int shard) {
+        signal(shard, "STOP");
+    }
+
+    @Override
+    public synchronized void thaw(int shard) {
+        signal(shard, "CONT");
+    }
+
+    private void signal(int shard, String signal) {
+        checkNotClosed();
+        Process p = processes.get(Objects.checkIndex(shard, processes.size()));
+        if (!p.isAlive()) return;
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).redirectErrorStream(true).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + p.pid() + " failed: " + new String(kill.getInputStream().readAllBytes()));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot send SIG" + signal + " to shard " + shard, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted sending SIG" + signal + " to shard " + shard, e);
+        }
+    }
+
     /**
      * Starts shard {@code shard}'s server again on the same port and data dir and waits until it
      * accepts connections (after crash recovery, if it was killed). A shard that still runs is

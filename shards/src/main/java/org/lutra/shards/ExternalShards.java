@@ -19,6 +19,16 @@ record ExternalShards(List<String> urls, String user, String password) implement
         throw notOurs("restart");
     }
 
+    @Override
+    public void freeze(int shard) {
+        throw notOurs("freeze");
+    }
+
+    @Override
+    public void thaw(int shard) {
+        throw notOurs("thaw");
+    }
+
     private UnsupportedOperationException notOurs(String what) {
         return new UnsupportedOperationException("cannot " + what + " a shard started elsewhere (" + String.join(", ", urls)
                 + "): its process is not this JVM's; run crash tests on embedded shards (unset LUTRA_BACKENDS)");

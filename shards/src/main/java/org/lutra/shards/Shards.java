@@ -60,6 +60,18 @@ public interface Shards extends AutoCloseable {
      */
     void restart(int shard) throws IOException;
 
+    /**
+     * Freezes shard {@code shard}'s server (SIGSTOP): its sockets stay open and its kernel still
+     * accepts connections, but it answers nothing until {@link #thaw} — a server that hangs, as
+     * opposed to one that dies. Tests thaw in a finally block.
+     *
+     * @throws UnsupportedOperationException for servers this object did not start
+     */
+    void freeze(int shard);
+
+    /** Lets a frozen server run again (SIGCONT). Thawing a running server does nothing. */
+    void thaw(int shard);
+
     /** Stops what this object started (nothing for external backends). Idempotent. */
     @Override
     void close();

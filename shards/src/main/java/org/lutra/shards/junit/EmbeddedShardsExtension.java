@@ -100,6 +100,8 @@ public final class EmbeddedShardsExtension implements BeforeAllCallback, AfterAl
         @Override public boolean canKill() { return delegate.canKill(); }
         @Override public void kill(int shard) { delegate.kill(shard); }
         @Override public void restart(int shard) throws IOException { delegate.restart(shard); }
+        @Override public void freeze(int shard) { delegate.freeze(shard); }
+        @Override public void thaw(int shard) { delegate.thaw(shard); }
         @Override public void close() {
             synchronized (EmbeddedShardsExtension.class) {
                 if (shared == this) shared = null;
