@@ -21,12 +21,15 @@ import java.sql.SQLException;
  *       commit (or already collected, which happens only once no branch is prepared) means it was
  *       committed; an abort verdict would mean the branch was rolled back, which the fence in
  *       {@link DecisionLog} rules out, and is reported as such rather than hidden.</li>
+ *   <li>XA_RBROLLBACK from a detached branch: it matched rows but changed none, there was nothing to commit.</li>
  *   <li>Anything else (a timeout included): the branch stays prepared for recovery.</li>
  * </ul>
  */
 final class PhaseTwo {
     private static final Logger log = LoggerFactory.getLogger(PhaseTwo.class);
     static final int XAER_NOTA = 1397;
+    /** MariaDB's answer to XA COMMIT of a detached prepared branch that changed nothing (see {@link Recovery}). */
+    static final int XA_RBROLLBACK = 1402;
 
     /** A branch of a committed transaction was found rolled back: atomicity is lost, and the client must hear it. */
     static final class BranchRolledBack extends SQLException {
@@ -62,6 +65,7 @@ final class PhaseTwo {
         try {
             b.commitPreparedDetached(service.config().commitTimeoutMillis());
         } catch (SQLException e) {
+            if (e.getErrorCode() == XA_RBROLLBACK) return; // it changed nothing: nothing to commit
             if (e.getErrorCode() != XAER_NOTA) throw e;
             confirmEnded(b, e);
         }
