@@ -165,7 +165,9 @@ final class RouterNameLock implements AutoCloseable {
         try (PreparedStatement ps = c.prepareStatement("SELECT ID, HOST FROM information_schema.PROCESSLIST WHERE ID = IS_USED_LOCK(?)")) {
             ps.setString(1, name);
             try (var rs = ps.executeQuery()) {
-                return rs.next() ? "connected from " + rs.getString(2) + ", connection " + rs.getLong(1) : "holder not visible";
+                if (!rs.next()) return "holder not visible";
+                String host = rs.getString(2);
+                return (host == null || host.isBlank() ? "" : "connected from " + host + ", ") + "connection " + rs.getLong(1);
             }
         } catch (SQLException e) {
             return "holder unknown: " + e.getMessage();

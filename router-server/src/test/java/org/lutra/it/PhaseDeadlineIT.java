@@ -61,12 +61,14 @@ class PhaseDeadlineIT {
             transfer(c);
             long pid = bank.pid(1);
             signal(pid, "STOP");
+            String phase = "p1 frozen before prepare";
             try {
                 long t0 = System.nanoTime();
                 var e = assertThrows(SQLException.class, c::commit);
                 long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertEquals("40000", e.getSQLState(), e.getMessage());
                 assertTrue(e.getMessage().contains("prepare_timeout_ms"), e.getMessage());
+                report("%s: answered after %d ms".formatted(phase, took));
                 assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
                 assertHealthyShardUnlocked(0, 1, 100);
             } finally {
@@ -85,6 +87,7 @@ class PhaseDeadlineIT {
             c.setAutoCommit(false);
             transfer(c);
             long pid = bank.pid(0);
+            String phase = "coordinator frozen after prepare";
             try (var hook = FailPoints.install(point -> {
                 if (point.equals(FailPoints.AFTER_PREPARE)) freeze(pid);
             })) {
@@ -93,6 +96,7 @@ class PhaseDeadlineIT {
                 long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 assertEquals("40000", e.getSQLState(), e.getMessage());
                 assertTrue(e.getMessage().contains("decision_timeout_ms"), e.getMessage());
+                report("%s: answered after %d ms".formatted(phase, took));
                 assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
                 assertEquals(List.of(), bank.prepared(1), "p1's prepared branch rolled back at once: no COMMIT of the decision was sent");
                 assertHealthyShardUnlocked(1, 101, 100);
@@ -111,12 +115,14 @@ class PhaseDeadlineIT {
             c.setAutoCommit(false);
             transfer(c);
             long pid = bank.pid(1);
+            String phase = "p1 frozen after the decision";
             try (var hook = FailPoints.install(point -> {
                 if (point.equals(FailPoints.AFTER_DECISION)) freeze(pid);
             })) {
                 long t0 = System.nanoTime();
                 c.commit(); // the decision is durable: the transaction is committed
                 long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                report("%s: answered after %d ms".formatted(phase, took));
                 assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
                 assertEquals(90L, bank.balance(0, 1), "p0 committed with the decision (shard 1 is still frozen)");
             } finally {
@@ -126,6 +132,10 @@ class PhaseDeadlineIT {
             assertEquals(List.of(90L, 110L), bank.balances());
             assertEquals(0, router.transactions().recovery().pass());
         }
+    }
+
+    private static void report(String line) {
+        System.out.println("PhaseDeadlineIT: " + line);
     }
 
     /** Row {@code id} on shard {@code shard} holds {@code balance} and no lock: an update there does not wait. */
