@@ -87,12 +87,27 @@ public record RouterConfig(
      * @param recoverySeconds  how often XA RECOVER is reconciled with the decision log
      * @param recoveryGraceSeconds a prepared branch of another router (or an earlier life) is resolved
      *                         only once it is this old, so live transactions are left to finish
+     * @param prepareTimeoutMillis phase one (XA END + XA PREPARE on every writer) must end within this, else
+     *                         the transaction is rolled back; a backend that stops answering is cut off
+     *                         by a socket timeout (Connection.setNetworkTimeout)
+     * @param decisionTimeoutMillis writing and committing the decision row must end within this. Together
+     *                         with the prepare timeout it is the coordinator's bound: a coordinator that
+     *                         has not decided by then aborts instead, so it can never commit after
+     *                         recovery may have rolled its branches back (their sum must stay under the grace)
+     * @param commitTimeoutMillis each statement of phase two (XA COMMIT), of rolling back, and of recovery;
+     *                         a branch not committed by then is left to recovery (the transaction is committed)
      */
     public record Transactions(
             @JsonProperty("router_name") String routerName,
             @JsonProperty("lock_wait_timeout_seconds") int lockWaitSeconds,
             @JsonProperty("recovery_interval_seconds") int recoverySeconds,
-            @JsonProperty("recovery_grace_seconds") int recoveryGraceSeconds) {
+            @JsonProperty("recovery_grace_seconds") int recoveryGraceSeconds,
+            @JsonProperty("prepare_timeout_ms") int prepareTimeoutMillis,
+            @JsonProperty("decision_timeout_ms") int decisionTimeoutMillis,
+            @JsonProperty("commit_timeout_ms") int commitTimeoutMillis) {
+        /** A phase's default: 5 s, or less when the grace is short, so that both decide-phases fit in half the grace. */
+        private static final int PHASE_DEFAULT_MILLIS = 5_000;
+
         public Transactions {
             routerName = routerName == null || routerName.isBlank() ? "router" : routerName;
             if (!routerName.matches("[A-Za-z0-9_.-]{1,16}")) {
@@ -102,6 +117,25 @@ public record RouterConfig(
             lockWaitSeconds = lockWaitSeconds <= 0 ? 10 : lockWaitSeconds;
             recoverySeconds = recoverySeconds <= 0 ? 10 : recoverySeconds;
             recoveryGraceSeconds = recoveryGraceSeconds <= 0 ? 60 : recoveryGraceSeconds;
+            int phaseDefault = Math.min(PHASE_DEFAULT_MILLIS, recoveryGraceSeconds * 1000 / 4);
+            prepareTimeoutMillis = prepareTimeoutMillis <= 0 ? phaseDefault : prepareTimeoutMillis;
+            decisionTimeoutMillis = decisionTimeoutMillis <= 0 ? phaseDefault : decisionTimeoutMillis;
+            commitTimeoutMillis = commitTimeoutMillis <= 0 ? PHASE_DEFAULT_MILLIS : commitTimeoutMillis;
+            if ((long) prepareTimeoutMillis + decisionTimeoutMillis >= recoveryGraceSeconds * 1000L) {
+                throw new IllegalArgumentException("config: transactions.prepare_timeout_ms + decision_timeout_ms ("
+                        + prepareTimeoutMillis + " + " + decisionTimeoutMillis + ") must be less than recovery_grace_seconds ("
+                        + recoveryGraceSeconds + " s): recovery may roll back a prepared branch once it is that old, so a"
+                        + " coordinator must have decided before");
+            }
+        }
+
+        public Transactions(String routerName, int lockWaitSeconds, int recoverySeconds, int recoveryGraceSeconds) {
+            this(routerName, lockWaitSeconds, recoverySeconds, recoveryGraceSeconds, 0, 0, 0);
+        }
+
+        /** The coordinator's bound from the start of phase one to its decision, in nanoseconds. */
+        public long decideWithinNanos() {
+            return (prepareTimeoutMillis + (long) decisionTimeoutMillis) * 1_000_000L;
         }
 
         public static Transactions defaults() {

@@ -2,9 +2,12 @@ package org.lutra.txn;
 
 import org.lutra.exec.Backends;
 
+import java.net.SocketTimeoutException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One partition's part of a transaction, on one pinned connection for the transaction's life.
@@ -20,11 +23,19 @@ import java.sql.Statement;
  * With two or more writers, the plain branch becomes the coordinator: the commit decision is a
  * row inserted in its transaction, so the decision is durable exactly when that branch commits
  * (see {@link DecisionLog}).
+ *
+ * <p>Phase deadlines: {@link #phaseEndsAt} bounds every later statement of the branch with a
+ * socket timeout (Connection.setNetworkTimeout) of the time left, so a backend that stops
+ * answering without closing its socket costs at most that; the connection is then closed by the
+ * driver (a prepared branch outlives it on the server, for recovery). The pool resets the timeout
+ * when the connection is returned.
  */
 final class Branch {
     enum State { ACTIVE, IDLE, PREPARED, DONE }
 
     private static final int START_ATTEMPTS = 3;
+    /** Connector/J applies a network timeout on the calling thread when given this executor. */
+    private static final Executor SAME_THREAD = Runnable::run;
 
     final Backends.Placement placement;
     /** null for the plain (coordinator) branch. */
@@ -34,6 +45,8 @@ final class Branch {
     private volatile State state = State.ACTIVE;
     /** The connection's state is unknown (a command failed): it must not go back to the pool. */
     private volatile boolean broken;
+    /** System.nanoTime by which the current phase must be over; 0 = none. */
+    private volatile long phaseEndsAt;
 
     Branch(Backends.Placement placement, Xid xid) {
         this.placement = placement;
@@ -88,6 +101,22 @@ final class Branch {
         broken = true;
     }
 
+    /** Bounds every statement this branch runs from now on by the time left until {@code nanoTime}. */
+    void phaseEndsAt(long nanoTime) {
+        phaseEndsAt = nanoTime;
+    }
+
+    /** The commit decision, inside this (plain) branch's open transaction; durable when it commits. */
+    void recordCommit(String gtrid) throws SQLException {
+        try {
+            limitToPhase();
+            DecisionLog.recordCommit(connection, gtrid);
+        } catch (SQLException e) {
+            broken = true;
+            throw e instanceof DecisionLog.Fenced ? e : Backends.located(placement, e);
+        }
+    }
+
     // ---- plain branch ---------------------------------------------------------------------------
 
     void commitPlain() throws SQLException {
@@ -115,6 +144,20 @@ final class Branch {
     void commitPrepared() throws SQLException {
         run("XA COMMIT " + xid.sql());
         state = State.DONE;
+    }
+
+    /**
+     * XA COMMIT on a connection of its own: once the branch's own connection is lost, the prepared
+     * branch is detached on its server and any connection may end it (MariaDB 10.5+, MySQL 8).
+     */
+    void commitPreparedDetached(int timeoutMillis) throws SQLException {
+        try (Connection c = placement.borrow(); Statement st = c.createStatement()) {
+            c.setNetworkTimeout(SAME_THREAD, timeoutMillis);
+            st.execute("XA COMMIT " + xid.sql());
+            state = State.DONE;
+        } catch (SQLException e) {
+            throw Backends.located(placement, e);
+        }
     }
 
     /** Commits this branch alone (one phase): it is the only writer, or it only read. */
@@ -165,12 +208,30 @@ final class Branch {
     }
 
     private void run(String sql) throws SQLException {
-        try (Statement st = connection.createStatement()) {
-            st.execute(sql);
+        try {
+            limitToPhase();
+            try (Statement st = connection.createStatement()) {
+                st.execute(sql);
+            }
         } catch (SQLException e) {
             broken = true;
             throw Backends.located(placement, e);
         }
+    }
+
+    private void limitToPhase() throws SQLException {
+        if (phaseEndsAt == 0) return;
+        long left = TimeUnit.NANOSECONDS.toMillis(phaseEndsAt - System.nanoTime());
+        if (left <= 0) throw new SQLException("phase deadline passed before the statement was sent", "HYT00", 0, new SocketTimeoutException());
+        connection.setNetworkTimeout(SAME_THREAD, (int) Math.min(Integer.MAX_VALUE, left));
+    }
+
+    /** Whether {@code e} came from a phase deadline (a socket timeout), rather than a lost or failed connection. */
+    static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException) return true;
+        }
+        return false;
     }
 
     @Override

@@ -23,6 +23,15 @@ import java.util.Map;
  * one of the two rows exist. If the coordinator's insert is uncommitted, recovery's insert waits
  * for it; a duplicate key then means the coordinator committed ('C'), success means it never
  * will (its own insert will fail with a duplicate key, and it rolls back).
+ *
+ * <p>How long an abort verdict must stay: as long as its coordinator could still insert a commit
+ * row, i.e. until its bound (prepare_timeout_ms + decision_timeout_ms from the start of phase
+ * one, checked by the coordinator after its insert) has passed. Recovery writes the verdict only
+ * after seeing a branch prepared, so after phase one began; the row is deleted only when it is
+ * older than twice the grace period (which the configuration keeps above the bound; twice, for
+ * the server's clock) and a complete pass found no branch of it prepared. A branch its coordinator
+ * prepares even later is rolled back: that coordinator can no longer commit, and recovery
+ * presumes abort.
  */
 final class DecisionLog {
     static final String TABLE = "lutra_xa_decisions";
@@ -75,6 +84,17 @@ final class DecisionLog {
             ps.setString(1, gtrid);
             try (var rs = ps.executeQuery()) {
                 if (!rs.next()) throw new SQLException("decision for " + gtrid + " vanished while reading it", "HY000", 0);
+                return "C".equals(rs.getString(1)) ? Outcome.COMMIT : Outcome.ABORT;
+            }
+        }
+    }
+
+    /** The logged outcome of {@code gtrid}, or null if there is no row (yet, or no more). */
+    static Outcome read(Connection c, String gtrid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT outcome FROM " + TABLE + " WHERE gtrid = ?")) {
+            ps.setString(1, gtrid);
+            try (var rs = ps.executeQuery()) {
+                if (!rs.next()) return null;
                 return "C".equals(rs.getString(1)) ? Outcome.COMMIT : Outcome.ABORT;
             }
         }

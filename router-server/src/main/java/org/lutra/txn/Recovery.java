@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,13 +40,22 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Decision rows are deleted once every branch of their transaction is committed (right after
  * phase two, in batches here), or, for rows left by crashes, once no partition lists a prepared
- * branch of theirs.
+ * branch of theirs; abort verdicts also stay until no coordinator can still try to commit (see
+ * {@link DecisionLog}). Every statement recovery runs has a socket timeout (commit_timeout_ms):
+ * a backend that stops answering makes a pass count it unreachable, it never stops the thread.
  */
 public final class Recovery implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Recovery.class);
     private static final int XAER_NOTA = 1397;
-    /** An abort verdict keeps a slow coordinator from committing later; it is kept this many grace periods. */
-    private static final int ABORT_ROW_GRACE_PERIODS = 10;
+    /** XA_RBROLLBACK: what MariaDB answers to XA COMMIT and XA ROLLBACK of a prepared branch that changed nothing. */
+    private static final int XA_RBROLLBACK = 1402;
+    /**
+     * Abort verdicts are kept at least this many grace periods: a coordinator cannot commit later
+     * than its bound, which is shorter than one (see {@link DecisionLog}); the second is margin
+     * for the server's clock.
+     */
+    private static final int ABORT_ROW_GRACE_PERIODS = 2;
+    private static final Executor SAME_THREAD = Runnable::run;
 
     private final Backends backends;
     private final GlobalId.Factory ids;
@@ -94,8 +104,35 @@ public final class Recovery implements AutoCloseable {
 
     /** The outcome of {@code gtrid}, deciding abort if the coordinator has not decided (see {@link DecisionLog}). */
     DecisionLog.Outcome settle(Backends.Placement coordinator, String gtrid) throws SQLException {
-        try (Connection c = coordinator.borrow()) {
+        try (Connection c = connect(coordinator)) {
             return DecisionLog.settle(c, gtrid);
+        }
+    }
+
+    /** The outcome logged for {@code gtrid}, without deciding anything; null if no row. */
+    DecisionLog.Outcome loggedOutcome(Backends.Placement coordinator, String gtrid) throws SQLException {
+        try (Connection c = connect(coordinator)) {
+            return DecisionLog.read(c, gtrid);
+        }
+    }
+
+    /** Whether {@code xid} is prepared on {@code p}'s server (on any connection, or detached). */
+    boolean isPrepared(Backends.Placement p, Xid xid) throws SQLException {
+        return recover(p).contains(xid);
+    }
+
+    /**
+     * A pooled connection whose every statement is bounded by commit_timeout_ms, so a backend that
+     * stops answering delays a pass (and the sessions asking recovery) by at most that, never for ever.
+     */
+    private Connection connect(Backends.Placement p) throws SQLException {
+        Connection c = p.borrow();
+        try {
+            c.setNetworkTimeout(SAME_THREAD, config.commitTimeoutMillis());
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
         }
     }
 
@@ -115,7 +152,7 @@ public final class Recovery implements AutoCloseable {
         // branch that can become prepared later, so one absent from the scan is finished.
         var oldDecisions = new HashMap<Integer, Map<String, DecisionLog.Outcome>>();
         for (var p : backends.placements()) {
-            try (Connection c = p.borrow()) {
+            try (Connection c = connect(p)) {
                 oldDecisions.put(p.partition(), DecisionLog.olderThan(c, grace));
             } catch (SQLException e) {
                 log.debug("recovery: cannot read decisions on {}: {}", p.name(), e.getMessage());
@@ -172,14 +209,19 @@ public final class Recovery implements AutoCloseable {
         }
         try {
             var outcome = settle(coordinator.get(), xid.gtrid());
-            try (Connection c = where.borrow(); Statement st = c.createStatement()) {
+            try (Connection c = connect(where); Statement st = c.createStatement()) {
                 st.execute((outcome == DecisionLog.Outcome.COMMIT ? "XA COMMIT " : "XA ROLLBACK ") + xid.sql());
             } catch (SQLException e) {
                 // MariaDB answers XAER_NOTA both when the branch has just ended and while the
                 // connection that prepared it is still open (only that one may end it then): either
                 // way, the next pass sees whether it is still there.
                 if (e.getErrorCode() == XAER_NOTA) return false;
-                throw e;
+                if (e.getErrorCode() != XA_RBROLLBACK) throw e;
+                // A branch that matched rows but changed none is prepared with nothing to keep:
+                // once its connection closed, MariaDB still lists it, answers XA_RBROLLBACK to both
+                // XA COMMIT and XA ROLLBACK, and forgets it. Nothing was lost either way.
+                log.info("recovery: {} on {} changed nothing and is ended by its server", xid, where.name());
+                return true;
             }
             (outcome == DecisionLog.Outcome.COMMIT ? stats.recoveredCommits : stats.recoveredRollbacks).increment();
             log.info("recovery: {} on {} {}", xid, where.name(), outcome == DecisionLog.Outcome.COMMIT ? "committed" : "rolled back");
@@ -191,9 +233,9 @@ public final class Recovery implements AutoCloseable {
     }
 
     /** This logical database's Lutra branches prepared on {@code p}'s server. */
-    private static List<Xid> recover(Backends.Placement p) throws SQLException {
+    private List<Xid> recover(Backends.Placement p) throws SQLException {
         var out = new ArrayList<Xid>();
-        try (Connection c = p.borrow(); Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
+        try (Connection c = connect(p); Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
             while (rs.next()) {
                 Xid xid = Xid.fromRecoverRow(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBytes(4));
                 if (xid.isLutra() && xid.bqual().equals(p.database())) out.add(xid);
@@ -206,7 +248,7 @@ public final class Recovery implements AutoCloseable {
         for (var e : forgettable.entrySet()) {
             var batch = new ArrayList<>(e.getValue());
             if (batch.isEmpty()) continue;
-            try (Connection c = backends.placement(e.getKey()).borrow()) {
+            try (Connection c = connect(backends.placement(e.getKey()))) {
                 DecisionLog.forget(c, batch);
                 batch.forEach(e.getValue()::remove);
             } catch (SQLException ex) {
@@ -226,7 +268,7 @@ public final class Recovery implements AutoCloseable {
                 }
                 done.add(d.getKey());
             }
-            try (Connection c = backends.placement(e.getKey()).borrow()) {
+            try (Connection c = connect(backends.placement(e.getKey()))) {
                 DecisionLog.forget(c, done);
                 DecisionLog.forgetAbortsOlderThan(c, grace * ABORT_ROW_GRACE_PERIODS, stillPrepared);
             } catch (SQLException ex) {

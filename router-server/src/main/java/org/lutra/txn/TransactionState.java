@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One open transaction (the thesis's TransactionState): the partitions it touched, one pinned
@@ -27,7 +28,6 @@ import java.util.Map;
  */
 public final class TransactionState implements Connections {
     private static final Logger log = LoggerFactory.getLogger(TransactionState.class);
-    private static final int XAER_NOTA = 1397;
 
     enum Status { ACTIVE, ENDING, COMMITTED, ROLLED_BACK }
 
@@ -141,7 +141,7 @@ public final class TransactionState implements Connections {
     void rollback() {
         List<Branch> all = end();
         try {
-            var failed = service.parallel(all, Branch::rollback);
+            var failed = service.parallel(all, this::rollbackWithin);
             failed.forEach((b, e) -> log.warn("rollback of {} failed (its server rolls it back when the connection closes): {}",
                     b, e.getMessage()));
             if (!failed.isEmpty() && id != null) service.recovery().finishSoon(id.toString());
@@ -161,7 +161,11 @@ public final class TransactionState implements Connections {
     /** At most one writer: no atomicity across branches is at stake, so each commits on its own. */
     private void commitAlone(List<Branch> all, List<Branch> writers) throws SQLException {
         long start = System.nanoTime();
-        var failures = service.parallel(all, Branch::commitAlone);
+        long commitBy = start + TimeUnit.MILLISECONDS.toNanos(service.config().commitTimeoutMillis());
+        var failures = service.parallel(all, b -> {
+            b.phaseEndsAt(commitBy);
+            b.commitAlone();
+        });
         service.stats().readOnlyBranches.add(all.size() - writers.size());
         for (Branch w : writers) {
             SQLException e = failures.get(w);
@@ -176,13 +180,40 @@ public final class TransactionState implements Connections {
         service.stats().onePhaseCommits.increment();
     }
 
+    /*
+     * Two-phase commit and its deadlines. t0 is taken before any branch can be prepared; recovery
+     * rolls back a branch only once it has seen it prepared for recovery_grace_seconds (or once
+     * this coordinator has given up on it). The coordinator must therefore have decided by
+     * t0 + prepare_timeout_ms + decision_timeout_ms, which the configuration keeps under the grace:
+     * a commit decision inserted later is rolled back, not committed. Past that bound an abort
+     * verdict may exist or have existed (recovery inserts it; the primary key makes it exclude the
+     * commit row), so a coordinator that paused — GC, a frozen VM — can never commit branches that
+     * recovery has already rolled back. That is what keeps atomicity on MySQL 8, where a prepared
+     * branch is detached from its connection (xa_detach_on_prepare) and recovery can end it while
+     * the coordinator still holds that connection.
+     *
+     *   phase one   XA END + XA PREPARE   fails or times out      -> roll back everything (40000)
+     *   decision    INSERT (gtrid, 'C')   fails, times out, fenced -> roll back everything (40000):
+     *                                     no COMMIT was sent, the row can never become durable
+     *               bound passed          -> roll back everything (40000)
+     *               COMMIT                connection lost / timed out -> ask the log; unreadable -> outcome unknown (HY000)
+     *   phase two   XA COMMIT             fails or times out      -> committed; recovery finishes the branch
+     */
     private void twoPhase(List<Branch> all, List<Branch> writers) throws SQLException {
+        var config = service.config();
         String gtrid = id.toString();
         long t0 = System.nanoTime();
+        if (service.nameTakenOver()) {
+            abort(all);
+            throw new SQLException("transaction rolled back: another router took over this router's name '" + config.routerName()
+                    + "' (see the router's log); restart this router with a name of its own", "40000", 0);
+        }
         // Phase one: prepare every writing XA branch; release the read-only ones.
         var phaseOne = new ArrayList<>(all);
         phaseOne.remove(coordinator);
+        long prepareBy = t0 + TimeUnit.MILLISECONDS.toNanos(config.prepareTimeoutMillis());
         var failures = service.parallel(phaseOne, b -> {
+            b.phaseEndsAt(prepareBy);
             if (b.written()) {
                 b.end();
                 b.prepare();
@@ -195,21 +226,70 @@ public final class TransactionState implements Connections {
             SQLException e = failures.get(w);
             if (e != null) {
                 abort(all);
-                throw new SQLException("transaction rolled back: prepare failed on " + w.placement.name() + ": " + e.getMessage(),
-                        "40000", e.getErrorCode(), e);
+                throw new SQLException("transaction rolled back: prepare failed on " + w.placement.name()
+                        + (Branch.timedOut(e) ? " (no answer within prepare_timeout_ms = " + config.prepareTimeoutMillis() + ")" : "")
+                        + ": " + e.getMessage(), "40000", e.getErrorCode(), e);
             }
         }
         long t1 = System.nanoTime();
         service.stats().prepare.add(t1 - t0);
         FailPoints.reach(FailPoints.AFTER_PREPARE);
 
-        // The decision: durable exactly when the coordinator branch commits.
+        decide(all, gtrid, t0);
+        long t2 = System.nanoTime();
+        service.stats().decision.add(t2 - t1);
+        FailPoints.reach(FailPoints.AFTER_DECISION);
+
+        // Phase two. The transaction is committed: a branch that fails here is committed by recovery.
+        var prepared = writers.stream().filter(b -> !b.plain()).toList();
+        long commitBy = t2 + TimeUnit.MILLISECONDS.toNanos(config.commitTimeoutMillis());
+        var unfinished = service.parallel(prepared, b -> {
+            b.phaseEndsAt(commitBy);
+            new PhaseTwo(service, coordinator.placement, gtrid).commit(b);
+        });
+        var lost = unfinished.entrySet().stream().filter(e -> e.getValue() instanceof PhaseTwo.BranchRolledBack).toList();
+        unfinished.forEach((b, e) -> {
+            if (!(e instanceof PhaseTwo.BranchRolledBack)) log.warn("phase two: {} not committed yet, recovery will finish it: {}", b, e.getMessage());
+        });
+        if (unfinished.isEmpty()) {
+            service.recovery().forget(coordinator.placement, gtrid);
+        } else {
+            service.recovery().finishSoon(gtrid);
+        }
+        service.stats().commit.add(System.nanoTime() - t2);
+        service.stats().twoPhaseCommits.increment();
+        if (!lost.isEmpty()) {
+            var e = lost.getFirst().getValue();
+            throw new SQLException("transaction " + gtrid + " was committed but " + e.getMessage(), "HY000", 0, e);
+        }
+    }
+
+    /** Writes the commit decision and makes it durable (see twoPhase for what each failure means). */
+    private void decide(List<Branch> all, String gtrid, long t0) throws SQLException {
+        var config = service.config();
+        coordinator.phaseEndsAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.decisionTimeoutMillis()));
         try {
-            DecisionLog.recordCommit(coordinator.connection(), gtrid);
-            coordinator.commitPlain();
+            coordinator.recordCommit(gtrid);
         } catch (DecisionLog.Fenced e) {
             abort(all);
             throw e;
+        } catch (SQLException e) {
+            abort(all);
+            throw new SQLException("transaction rolled back: could not log its commit decision on " + coordinator.placement.name()
+                    + (Branch.timedOut(e) ? " (no answer within decision_timeout_ms = " + config.decisionTimeoutMillis() + ")" : "")
+                    + ": " + e.getMessage(), "40000", e.getErrorCode(), e);
+        }
+        long took = System.nanoTime() - t0;
+        if (took > config.decideWithinNanos()) {
+            // The row is inserted but not committed: rolling back the coordinator branch removes it.
+            abort(all);
+            throw new SQLException("transaction rolled back: it took " + TimeUnit.NANOSECONDS.toMillis(took)
+                    + " ms to prepare and decide, more than prepare_timeout_ms + decision_timeout_ms = "
+                    + TimeUnit.NANOSECONDS.toMillis(config.decideWithinNanos()) + " ms, after which XA recovery may roll back its"
+                    + " prepared branches", "40000", 0);
+        }
+        try {
+            coordinator.commitPlain();
         } catch (SQLException e) {
             if (!isConnectionLoss(e)) {
                 abort(all);
@@ -234,37 +314,22 @@ public final class TransactionState implements Connections {
                         + " was lost before its commit decision was durable: " + e.getMessage(), "40000", e.getErrorCode(), e);
             }
         }
-        long t2 = System.nanoTime();
-        service.stats().decision.add(t2 - t1);
-        FailPoints.reach(FailPoints.AFTER_DECISION);
-
-        // Phase two. The transaction is committed: a branch that fails here is committed by recovery.
-        var prepared = writers.stream().filter(b -> !b.plain()).toList();
-        var unfinished = service.parallel(prepared, b -> {
-            try {
-                b.commitPrepared();
-            } catch (SQLException e) {
-                if (e.getErrorCode() != XAER_NOTA) throw e; // XAER_NOTA: recovery already committed it
-            }
-        });
-        unfinished.forEach((b, e) -> log.warn("phase two: {} not committed yet, recovery will finish it: {}", b, e.getMessage()));
-        if (unfinished.isEmpty()) {
-            service.recovery().forget(coordinator.placement, gtrid);
-        } else {
-            service.recovery().finishSoon(gtrid);
-        }
-        service.stats().commit.add(System.nanoTime() - t2);
-        service.stats().twoPhaseCommits.increment();
     }
 
     /** Rolls back every branch not yet done; failures are left to the servers and to recovery. */
     private void abort(List<Branch> all) {
-        var failed = service.parallel(all, Branch::rollback);
+        var failed = service.parallel(all, this::rollbackWithin);
         failed.forEach((b, e) -> log.info("rollback of {} failed: {}", b, e.getMessage()));
         // A branch that could not be rolled back may be prepared on its server: recovery rolls it
         // back at its next pass (no decision was logged).
         if (!failed.isEmpty() && id != null) service.recovery().finishSoon(id.toString());
         service.stats().aborts.increment();
+    }
+
+    /** Rolls {@code b} back within commit_timeout_ms: a backend that stops answering keeps no session waiting. */
+    private void rollbackWithin(Branch b) throws SQLException {
+        b.phaseEndsAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(service.config().commitTimeoutMillis()));
+        b.rollback();
     }
 
     static boolean isConnectionLoss(SQLException e) {

@@ -27,17 +27,32 @@ public final class Transactions implements AutoCloseable {
     private final GlobalId.Factory ids;
     private final TxnStats stats = new TxnStats();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final RouterNameLock name;
     private final Recovery recovery;
 
-    /** Creates the decision tables, then resolves what earlier lives of this router left in doubt. */
+    /**
+     * Takes this router's name (refused if a live router holds it), creates the decision tables,
+     * then resolves what earlier lives of this router left in doubt.
+     */
     public Transactions(Backends backends, RouterConfig.Transactions config) throws SQLException {
         this.backends = backends;
         this.config = config;
         this.ids = new GlobalId.Factory(config.routerName());
         ids.check(backends.placements().stream().map(Backends.Placement::name).toList());
-        DecisionLog.install(backends);
-        this.recovery = new Recovery(backends, ids, config, stats);
-        recovery.start();
+        this.name = RouterNameLock.acquire(backends.placements().getFirst(), config.routerName());
+        try {
+            DecisionLog.install(backends);
+            this.recovery = new Recovery(backends, ids, config, stats);
+            recovery.start();
+        } catch (SQLException | RuntimeException e) {
+            name.close();
+            throw e;
+        }
+    }
+
+    /** Another router took this router's name (see {@link RouterNameLock}): two-phase commits are refused. */
+    boolean nameTakenOver() {
+        return name.takenOver();
     }
 
     /** A new transaction; {@code isolation} is a java.sql.Connection level, or TRANSACTION_NONE for the backend default. */
@@ -103,5 +118,6 @@ public final class Transactions implements AutoCloseable {
     public void close() {
         recovery.close();
         threads.close();
+        name.close();
     }
 }

@@ -1,0 +1,160 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.lutra.config.RouterConfig;
+import org.lutra.server.RouterServer;
+import org.lutra.shards.EmbeddedShards;
+import org.lutra.txn.FailPoints;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.lutra.it.TwoShardBank.*;
+
+/**
+ * Each phase of two-phase commit against a shard that stops answering without closing its
+ * sockets (SIGSTOP): the session gets its answer within the phase's deadline, the healthy shard's
+ * locks are released when the transaction aborts, and once the shard runs again (SIGCONT, always,
+ * in a finally) recovery finishes what was left.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(150)
+class PhaseDeadlineIT {
+    private static final int PHASE_MILLIS = 1500;
+    /** An answer within the phase deadline, plus rolling back the others, plus slack for a loaded machine. */
+    private static final long ANSWER_WITHIN_MILLIS = 3 * PHASE_MILLIS + 2000;
+    private static final String TXN = ("router_name: deadlines, lock_wait_timeout_seconds: 2, recovery_interval_seconds: 1,"
+            + " recovery_grace_seconds: 10, prepare_timeout_ms: %d, decision_timeout_ms: %d, commit_timeout_ms: %d")
+            .formatted(PHASE_MILLIS, PHASE_MILLIS, PHASE_MILLIS);
+
+    EmbeddedShards shards;
+    TwoShardBank bank;
+
+    @BeforeAll
+    void startShards() throws IOException {
+        shards = EmbeddedShards.start(EmbeddedShards.Options.defaults(2));
+    }
+
+    @AfterAll
+    void stopShards() {
+        shards.close();
+    }
+
+    @BeforeEach
+    void freshDatabase() {
+        bank = new TwoShardBank(shards, "phase");
+    }
+
+    @Test
+    void shardFrozenBeforePrepareAbortsWithinTheDeadline() throws Exception {
+        try (var router = RouterServer.start(RouterConfig.load(bank.config(TXN))); var c = connect(router.port())) {
+            insertAccounts(c);
+            c.setAutoCommit(false);
+            transfer(c);
+            long pid = bank.pid(1);
+            signal(pid, "STOP");
+            String phase = "p1 frozen before prepare";
+            try {
+                long t0 = System.nanoTime();
+                var e = assertThrows(SQLException.class, c::commit);
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                assertEquals("40000", e.getSQLState(), e.getMessage());
+                assertTrue(e.getMessage().contains("prepare_timeout_ms"), e.getMessage());
+                report("%s: answered after %d ms".formatted(phase, took));
+                assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
+                assertHealthyShardUnlocked(0, 1, 100);
+            } finally {
+                signal(pid, "CONT");
+            }
+            assertTrue(await(40, sql(() -> bank.prepared(1).isEmpty())));
+            assertEquals(List.of(100L, 100L), bank.balances());
+            c.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void coordinatorFrozenWhileDecidingAbortsEverywhereElse() throws Exception {
+        try (var router = RouterServer.start(RouterConfig.load(bank.config(TXN))); var c = connect(router.port())) {
+            insertAccounts(c);
+            c.setAutoCommit(false);
+            transfer(c);
+            long pid = bank.pid(0);
+            String phase = "coordinator frozen after prepare";
+            try (var hook = FailPoints.install(point -> {
+                if (point.equals(FailPoints.AFTER_PREPARE)) freeze(pid);
+            })) {
+                long t0 = System.nanoTime();
+                var e = assertThrows(SQLException.class, c::commit);
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                assertEquals("40000", e.getSQLState(), e.getMessage());
+                assertTrue(e.getMessage().contains("decision_timeout_ms"), e.getMessage());
+                report("%s: answered after %d ms".formatted(phase, took));
+                assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
+                assertEquals(List.of(), bank.prepared(1), "p1's prepared branch rolled back at once: no COMMIT of the decision was sent");
+                assertHealthyShardUnlocked(1, 101, 100);
+            } finally {
+                signal(pid, "CONT");
+            }
+            assertTrue(await(40, sql(() -> bank.decisions().isEmpty())), "the decision row died with its connection");
+            assertEquals(List.of(100L, 100L), bank.balances());
+        }
+    }
+
+    @Test
+    void shardFrozenInPhaseTwoIsCommittedByRecoveryOnceItRuns() throws Exception {
+        try (var router = RouterServer.start(RouterConfig.load(bank.config(TXN))); var c = connect(router.port())) {
+            insertAccounts(c);
+            c.setAutoCommit(false);
+            transfer(c);
+            long pid = bank.pid(1);
+            String phase = "p1 frozen after the decision";
+            try (var hook = FailPoints.install(point -> {
+                if (point.equals(FailPoints.AFTER_DECISION)) freeze(pid);
+            })) {
+                long t0 = System.nanoTime();
+                c.commit(); // the decision is durable: the transaction is committed
+                long took = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+                report("%s: answered after %d ms".formatted(phase, took));
+                assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
+                assertEquals(90L, bank.balance(0, 1), "p0 committed with the decision (shard 1 is still frozen)");
+            } finally {
+                signal(pid, "CONT");
+            }
+            assertTrue(await(40, sql(() -> bank.prepared(1).isEmpty())), "recovery commits the branch once its shard runs");
+            assertEquals(List.of(90L, 110L), bank.balances());
+            assertEquals(0, router.transactions().recovery().pass());
+        }
+    }
+
+    private static void report(String line) {
+        System.out.println("PhaseDeadlineIT: " + line);
+    }
+
+    /** Row {@code id} on shard {@code shard} holds {@code balance} and no lock: an update there does not wait. */
+    private void assertHealthyShardUnlocked(int shard, int id, long balance) throws SQLException {
+        try (var p = bank.partition(shard); var st = p.createStatement()) {
+            st.execute("SET SESSION innodb_lock_wait_timeout = 1");
+            assertEquals(1, st.executeUpdate("UPDATE accounts SET balance = balance WHERE id = " + id));
+            try (var rs = st.executeQuery("SELECT balance FROM accounts WHERE id = " + id)) {
+                assertTrue(rs.next());
+                assertEquals(balance, rs.getLong(1));
+            }
+        }
+    }
+
+    private static void freeze(long pid) {
+        try {
+            signal(pid, "STOP");
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
