@@ -71,6 +71,11 @@ public record RouterConfig(
         public User(String name, String password, String passwordSha256) {
             this(name, password, passwordSha256, null);
         }
+
+        @Override
+        public String toString() {
+            return "User[name=" + name + "]"; // what a log line may show: no password, no hash
+        }
     }
 
     /**
@@ -105,6 +110,11 @@ public record RouterConfig(
             user = user == null ? "root" : user;
             password = password == null ? "" : password;
             poolSize = poolSize <= 0 ? 16 : poolSize;
+        }
+
+        @Override
+        public String toString() {
+            return "Backend[name=" + name + ", url=" + url.replaceAll("(?i)(password=)[^&]*", "$1***") + ", user=" + user + ", pool_size=" + poolSize + "]";
         }
     }
 

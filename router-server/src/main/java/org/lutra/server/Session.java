@@ -129,13 +129,18 @@ final class Session implements Runnable {
      * carry terminal escapes.
      */
     static String printable(String name) {
+        return printable(name, 64);
+    }
+
+    /** Client-chosen text (a name, a statement, an error quoting one) for a log line: as {@link #printable(String)}, cut at {@code max}. */
+    static String printable(String text, int max) {
         var out = new StringBuilder("'");
-        for (int i = 0; i < name.length() && i < 64; i++) {
-            char c = name.charAt(i);
+        for (int i = 0; i < text.length() && i < max; i++) {
+            char c = text.charAt(i);
             if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') out.append(c);
             else out.append(String.format("\\u%04x", (int) c));
         }
-        return out.append(name.length() > 64 ? "'... (" + name.length() + " characters)" : "'").toString();
+        return out.append(text.length() > max ? "'... (" + text.length() + " characters)" : "'").toString();
     }
 
     private void serve(TransactionWorker worker) throws IOException {
@@ -164,7 +169,7 @@ final class Session implements Runnable {
                     case HELLO, CANCEL, AUTH_PROOF, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
                 };
             } catch (SQLException e) {
-                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, e.getMessage());
+                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, printable(String.valueOf(e.getMessage()), 512)); // may quote the statement
                 reply = error(e.getSQLState() == null ? "HY000" : e.getSQLState(), e.getErrorCode(), e.getMessage());
             } catch (RuntimeException | StackOverflowError e) {
                 // the details are the log's; the client gets an id to quote, not the router's internals
