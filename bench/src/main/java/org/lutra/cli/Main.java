@@ -19,7 +19,8 @@ public final class Main {
                 new LookupCommand(),
                 new RouterCommand(),
                 new DemoCommand(),
-                new BenchCommand()
+                new BenchCommand(),
+                new HashPasswordCommand()
                 // ---- end of registered commands ----
         );
     }

@@ -77,6 +77,8 @@ record JdbcUrl(String url, List<Host> hosts, String database, Properties options
         parsed.connectTimeoutMs();
         parsed.socketTimeoutMs();
         parsed.maxFrameBytes();
+        parsed.booleanOption("ssl", false);
+        parsed.booleanOption("sslVerifyHostname", true);
         return parsed;
     }
 
@@ -147,6 +149,16 @@ record JdbcUrl(String url, List<Host> hosts, String database, Properties options
         return max;
     }
 
+    boolean booleanOption(String key, boolean defaultValue) throws SQLException {
+        String v = options.getProperty(key);
+        if (v == null || v.isBlank()) return defaultValue;
+        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw bad(url, key + " must be true or false: '" + v + "'");
+        };
+    }
+
     private int intOption(String key, int defaultValue) throws SQLException {
         String v = options.getProperty(key);
         if (v == null || v.isBlank()) {
@@ -178,7 +190,7 @@ record JdbcUrl(String url, List<Host> hosts, String database, Properties options
 
     /** URLs end up in logs; keep the password out of the message. */
     static String redact(String url) {
-        return url == null ? "null" : url.replaceAll("(?i)(password=)[^&]*", "$1***");
+        return url == null ? "null" : url.replaceAll("(?i)(password=)[^&]*", "$1***"); // sslTrustStorePassword= too
     }
 
     @Override

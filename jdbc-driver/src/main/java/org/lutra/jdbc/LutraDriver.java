@@ -43,10 +43,11 @@ public final class LutraDriver implements Driver {
         var failures = new StringBuilder();
         SQLException first = null;
         SQLException rejected = null; // a router that refused the connection (08004: too many connections)
+        Tls tls = Tls.of(url);
         for (JdbcUrl.Host host : url.hosts()) {
             Exception failure;
             try {
-                var session = Session.open(host, url.connectTimeoutMs(), url.socketTimeoutMs(), url.maxFrameBytes());
+                var session = Session.open(host, tls, url.connectTimeoutMs(), url.socketTimeoutMs(), url.maxFrameBytes());
                 session.login(url.user(), url.password(), url.database(), loginTimeout(url));
                 return new LutraConnection(session, url);
             } catch (IOException e) {
@@ -99,11 +100,18 @@ public final class LutraDriver implements Driver {
     public DriverPropertyInfo[] getPropertyInfo(String url, Properties info) throws SQLException {
         var merged = acceptsURL(url) ? JdbcUrl.parse(url, info).options() : (info == null ? new Properties() : info);
         var user = property(merged, "user", "user name known to the Lutra router", true);
-        var password = property(merged, "password", "password; only an HMAC proof of it is sent", true);
+        var password = property(merged, "password", "password; only a salted SCRAM proof of it is sent", true);
         var connect = property(merged, "connectTimeout", "TCP connect and login timeout in ms (0 = none)", false);
         var socket = property(merged, "socketTimeout", "read timeout in ms for every answer (0 = none)", false);
         var frame = property(merged, "maxFrameBytes", "largest frame accepted from the router", false);
-        return new DriverPropertyInfo[] {user, password, connect, socket, frame};
+        var ssl = property(merged, "ssl", "true: TLS to the router (its port must have tls configured); default false", false);
+        ssl.choices = new String[] {"false", "true"};
+        var trustStore = property(merged, "sslTrustStore", "PKCS12/JKS file of the certificates to trust (default: the JVM's)", false);
+        var trustStorePassword = property(merged, "sslTrustStorePassword", "password of sslTrustStore, if it has one", false);
+        var caCert = property(merged, "sslCaCert", "PEM file of the certificates to trust, instead of sslTrustStore", false);
+        var verifyHostname = property(merged, "sslVerifyHostname", "check that the router's certificate names the host; default true", false);
+        verifyHostname.choices = new String[] {"true", "false"};
+        return new DriverPropertyInfo[] {user, password, connect, socket, frame, ssl, trustStore, trustStorePassword, caCert, verifyHostname};
     }
 
     private static DriverPropertyInfo property(Properties p, String name, String description, boolean required) {

@@ -1,12 +1,14 @@
 package org.lutra.jdbc;
 
 import com.google.protobuf.ByteString;
-import org.lutra.protocol.Auth;
+import org.lutra.protocol.AuthProof;
+import org.lutra.protocol.Challenge;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.CloseCursor;
 import org.lutra.protocol.Frames;
 import org.lutra.protocol.Hello;
 import org.lutra.protocol.Quit;
+import org.lutra.protocol.Scram;
 import org.lutra.protocol.ServerMessage;
 
 import java.io.BufferedInputStream;
@@ -39,10 +41,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * router has run those statements, so their effect on the transaction is real.
  */
 final class Session {
-    static final int PROTOCOL_VERSION = 1;
+    static final int PROTOCOL_VERSION = 2;
     static final String CLIENT_NAME = "lutra-jdbc " + LutraDriver.VERSION;
 
+    /** The TCP socket: closing it unblocks a reader at once, with or without TLS. */
+    private final Socket rawSocket;
+    /** What the session reads and writes: {@link #rawSocket}, or the TLS socket over it. */
     private final Socket socket;
+    /** Null without TLS; the cancel path's second connection uses it too. */
+    private final Tls tls;
     private final InputStream in;
     private final OutputStream out;
     private final JdbcUrl.Host host;
@@ -60,8 +67,10 @@ final class Session {
     private byte[] cancelKey = new byte[0];
     private volatile TransactionStatus transactionStatus = TransactionStatus.INITIAL;
 
-    private Session(Socket socket, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
+    private Session(Socket rawSocket, Socket socket, Tls tls, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
+        this.rawSocket = rawSocket;
         this.socket = socket;
+        this.tls = tls;
         this.host = host;
         this.socketTimeoutMs = socketTimeoutMs;
         this.maxFrameBytes = maxFrameBytes;
@@ -69,14 +78,14 @@ final class Session {
         this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
     }
 
-    /** Opens the socket only; {@link #login} runs the handshake. */
-    static Session open(JdbcUrl.Host host, int connectTimeoutMs, int socketTimeoutMs, int maxFrameBytes) throws IOException {
+    /** Opens the socket (and its TLS, with {@code tls} not null) only; {@link #login} runs the handshake. */
+    static Session open(JdbcUrl.Host host, Tls tls, int connectTimeoutMs, int socketTimeoutMs, int maxFrameBytes) throws IOException {
         var socket = new Socket();
         try {
             socket.setTcpNoDelay(true); // small request frames must not wait for Nagle
             socket.setKeepAlive(true);
             socket.connect(new InetSocketAddress(host.name(), host.port()), connectTimeoutMs);
-            return new Session(socket, host, socketTimeoutMs, maxFrameBytes);
+            return new Session(socket, tls == null ? socket : tls.wrap(socket, host, connectTimeoutMs), tls, host, socketTimeoutMs, maxFrameBytes);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -84,7 +93,7 @@ final class Session {
     }
 
     /**
-     * Challenge, Hello, HelloOk. Reads wait at most {@code timeoutMs} so that a peer that is not a
+     * Challenge, then {@link #authenticate}. Reads wait at most {@code timeoutMs} so that a peer that is not a
      * Lutra router (and says nothing) cannot hang the connect.
      */
     void login(String user, String password, String database, int timeoutMs) throws SQLException {
@@ -97,20 +106,7 @@ final class Session {
             if (!challenge.hasChallenge()) {
                 throw protocolViolation("expected Challenge, got " + challenge.getKindCase());
             }
-            byte[] proof = Auth.proof(Auth.passwordKey(password), challenge.getChallenge().getNonce().toByteArray());
-            long id = nextRequestId++;
-            write(ClientMessage.newBuilder().setRequestId(id).setHello(Hello.newBuilder()
-                    .setUser(user).setDatabase(database).setProof(ByteString.copyFrom(proof))
-                    .setClientName(CLIENT_NAME).setProtocolVersion(PROTOCOL_VERSION)).build());
-            ServerMessage answer = read(timeoutMs);
-            if (answer.hasError()) {
-                // The router closes the session after a failed login; so do we. 28000 stays 28000.
-                throw closeAfter(Errors.fromServer(answer.getError()));
-            }
-            checkPairing(id, answer);
-            if (!answer.hasHelloOk()) {
-                throw protocolViolation("expected HelloOk, got " + answer.getKindCase());
-            }
+            var answer = authenticate(user, password, database, challenge.getChallenge(), timeoutMs);
             var ok = answer.getHelloOk();
             sessionId = ok.getSessionId();
             serverVersion = ok.getServerVersion().isEmpty() ? challenge.getChallenge().getServerVersion() : ok.getServerVersion();
@@ -123,6 +119,47 @@ final class Session {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Protocol 2's proof of the password (Scram): Hello with a client nonce, SaltChallenge,
+     * AuthProof, then HelloOk, whose server signature shows the router knows the user's keys
+     * (a stranger that took the router's address does not).
+     */
+    private ServerMessage authenticate(String user, String password, String database, Challenge challenge, int timeoutMs) throws SQLException {
+        if (challenge.getProtocolVersion() < PROTOCOL_VERSION) {
+            throw closeAfter(Errors.of("the Lutra router " + host + " speaks protocol " + challenge.getProtocolVersion()
+                    + ", this driver " + PROTOCOL_VERSION + " (salted password proofs): upgrade the router", Errors.UNABLE_TO_CONNECT));
+        }
+        byte[] clientNonce = Scram.newClientNonce();
+        long id = nextRequestId++;
+        write(ClientMessage.newBuilder().setRequestId(id).setHello(Hello.newBuilder()
+                .setUser(user).setDatabase(database).setClientNonce(ByteString.copyFrom(clientNonce))
+                .setClientName(CLIENT_NAME).setProtocolVersion(PROTOCOL_VERSION)).build());
+        ServerMessage salt = read(timeoutMs);
+        if (salt.hasError()) throw closeAfter(Errors.fromServer(salt.getError())); // the router closes after a refused login; so do we
+        checkPairing(id, salt);
+        if (!salt.hasSaltChallenge()) throw protocolViolation("expected SaltChallenge, got " + salt.getKindCase());
+        int iterations = salt.getSaltChallenge().getIterations();
+        if (iterations < Scram.MIN_ITERATIONS) {
+            throw closeAfter(Errors.of("the Lutra router " + host + " asked for " + iterations + " PBKDF2 iterations, fewer than "
+                    + Scram.MIN_ITERATIONS + ": no proof sent (it would be cheap to crack)", Errors.UNABLE_TO_CONNECT));
+        }
+        byte[] saltBytes = salt.getSaltChallenge().getSalt().toByteArray();
+        byte[] salted = SaltedPasswords.get(password, saltBytes, iterations);
+        byte[] transcript = Scram.authMessage(user, challenge.getNonce().toByteArray(), clientNonce, saltBytes, iterations);
+        id = nextRequestId++;
+        write(ClientMessage.newBuilder().setRequestId(id).setAuthProof(AuthProof.newBuilder()
+                .setProof(ByteString.copyFrom(Scram.clientProof(salted, transcript)))).build());
+        ServerMessage answer = read(timeoutMs);
+        if (answer.hasError()) throw closeAfter(Errors.fromServer(answer.getError())); // 28000 stays 28000
+        checkPairing(id, answer);
+        if (!answer.hasHelloOk()) throw protocolViolation("expected HelloOk, got " + answer.getKindCase());
+        if (!Scram.verifyServerSignature(salted, transcript, answer.getHelloOk().getServerSignature().toByteArray())) {
+            throw closeAfter(Errors.of("the Lutra router " + host + " accepted the login without proving it knows the user's password"
+                    + " keys: not the configured router? The connection was closed", Errors.UNABLE_TO_CONNECT));
+        }
+        return answer;
     }
 
     /**
@@ -209,9 +246,10 @@ final class Session {
      */
     void cancel() throws SQLException {
         if (cancelKey.length == 0) throw Errors.unsupported("Statement.cancel with a router older than this driver");
-        try (var s = new Socket()) {
-            s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(host.name(), host.port()), CANCEL_TIMEOUT_MS);
+        try (var raw = new Socket()) {
+            raw.setTcpNoDelay(true);
+            raw.connect(new InetSocketAddress(host.name(), host.port()), CANCEL_TIMEOUT_MS);
+            var s = tls == null ? raw : tls.wrap(raw, host, CANCEL_TIMEOUT_MS); // a cancel key never crosses in clear where the session does not
             s.setSoTimeout(CANCEL_TIMEOUT_MS);
             var cin = new BufferedInputStream(s.getInputStream());
             var cout = new BufferedOutputStream(s.getOutputStream());
@@ -322,7 +360,7 @@ final class Session {
     void abort() {
         closed = true;
         try {
-            socket.close();
+            rawSocket.close(); // not the TLS socket, whose close could wait for the read it is meant to unblock
         } catch (IOException ignored) {
             // nothing left to release
         }

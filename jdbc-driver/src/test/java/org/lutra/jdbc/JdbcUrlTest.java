@@ -73,7 +73,19 @@ class JdbcUrlTest {
         assertFalse(driver.acceptsURL(null));
         assertNull(driver.connect("jdbc:mysql://h/db", new Properties()));
         assertInstanceOf(LutraDriver.class, DriverManager.getDriver("jdbc:lutra://h/db"));
-        assertEquals(5, driver.getPropertyInfo("jdbc:lutra://h/db?user=u", null).length);
+        assertEquals(10, driver.getPropertyInfo("jdbc:lutra://h/db?user=u", null).length);
         assertEquals("u", driver.getPropertyInfo("jdbc:lutra://h/db?user=u", null)[0].value);
+    }
+
+    @Test
+    void tlsOptionsAreCheckedAtParseTimeAndTheirPasswordsRedacted() throws Exception {
+        assertEquals("08001", assertThrows(java.sql.SQLException.class, () -> JdbcUrl.parse("jdbc:lutra://h/db?ssl=maybe", null)).getSQLState());
+        var url = JdbcUrl.parse("jdbc:lutra://h/db?ssl=TRUE&sslTrustStore=/t.p12&sslTrustStorePassword=hunter2", null);
+        assertTrue(url.booleanOption("ssl", false));
+        assertTrue(url.booleanOption("sslVerifyHostname", true));
+        assertFalse(url.toString().contains("hunter2"), url.toString());
+        assertNull(Tls.of(JdbcUrl.parse("jdbc:lutra://h/db", null)), "ssl defaults to false");
+        var missing = assertThrows(java.sql.SQLException.class, () -> Tls.of(JdbcUrl.parse("jdbc:lutra://h/db?ssl=true&sslTrustStore=/no/such.p12", null)));
+        assertEquals("08001", missing.getSQLState());
     }
 }

@@ -83,7 +83,8 @@ class ProtocolConversationTest {
         var hello = server.received(ClientMessage.KindCase.HELLO).getFirst().getHello();
         assertEquals("app", hello.getUser());
         assertEquals("shop", hello.getDatabase());
-        assertEquals(32, hello.getProof().size());
+        assertEquals(32, hello.getClientNonce().size());
+        assertEquals(2, hello.getProtocolVersion());
         assertFalse(hello.toString().contains(ScriptedServer.PASSWORD), "the password must not cross the wire");
         assertEquals(1, server.received(ClientMessage.KindCase.PING).size());
         assertEquals(1, server.received(ClientMessage.KindCase.QUIT).size());

@@ -6,6 +6,8 @@ import org.lutra.protocol.Challenge;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Frames;
 import org.lutra.protocol.HelloOk;
+import org.lutra.protocol.SaltChallenge;
+import org.lutra.protocol.Scram;
 import org.lutra.protocol.ServerMessage;
 
 import java.io.BufferedInputStream;
@@ -18,14 +20,16 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A tiny router stand-in on a real socket: it does the real handshake (Challenge, HMAC proof
- * check, HelloOk or Error 28000) and then answers each request with what the test's
+ * A tiny router stand-in on a real socket: it does the real handshake (Challenge, SaltChallenge,
+ * SCRAM proof check, HelloOk or Error 28000) and then answers each request with what the test's
  * {@link Script} returns, echoing the request_id. Everything the client sent is recorded.
  */
 final class ScriptedServer implements AutoCloseable {
     static final String USER = "app";
     static final String PASSWORD = "s3cret";
     static final String DATABASE = "shop";
+    /** What the stand-in stores of PASSWORD, as the router does (few rounds: tests connect often). */
+    static final Scram.StoredSecret SECRET = Scram.StoredSecret.derive(PASSWORD, Scram.MIN_ITERATIONS);
 
     /** The answer to one request; null closes the socket without answering (a crash). */
     interface Script {
@@ -38,6 +42,8 @@ final class ScriptedServer implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     volatile int maxFrameBytes = 0; // sent in HelloOk when > 0
     volatile long requestIdSkew = 0; // added to echoed request ids, to test the client's pairing check
+    volatile int iterations = SECRET.iterations(); // sent in SaltChallenge: fewer than the secret's, to test the client's floor
+    volatile boolean signs = true; // false: HelloOk without a server signature, as an impostor that accepts any proof would send
 
     ScriptedServer(Script script) throws IOException {
         this.script = script;
@@ -79,18 +85,24 @@ final class ScriptedServer implements AutoCloseable {
             var out = socket.getOutputStream();
             byte[] nonce = Auth.newNonce();
             send(out, ServerMessage.newBuilder().setChallenge(Challenge.newBuilder()
-                    .setNonce(ByteString.copyFrom(nonce)).setServerVersion("0.1.0-test").setProtocolVersion(1)));
+                    .setNonce(ByteString.copyFrom(nonce)).setServerVersion("0.1.0-test").setProtocolVersion(2)));
             ClientMessage hello = Frames.read(in, ClientMessage.parser(), Frames.DEFAULT_MAX_FRAME_BYTES);
             received.add(hello);
-            byte[] key = Auth.passwordKey(PASSWORD);
             var h = hello.getHello();
-            if (!h.getUser().equals(USER) || !Auth.verify(key, nonce, h.getProof().toByteArray())) {
-                send(out, ServerMessage.newBuilder().setRequestId(hello.getRequestId())
+            send(out, ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setSaltChallenge(SaltChallenge.newBuilder()
+                    .setSalt(ByteString.copyFrom(SECRET.salt())).setIterations(iterations)));
+            if (iterations < SECRET.iterations()) return; // the client must not answer
+            ClientMessage proof = Frames.read(in, ClientMessage.parser(), Frames.DEFAULT_MAX_FRAME_BYTES);
+            byte[] transcript = Scram.authMessage(h.getUser(), nonce, h.getClientNonce().toByteArray(), SECRET.salt(), SECRET.iterations());
+            if (proof == null) return;
+            if (signs && (!h.getUser().equals(USER) || !Scram.verifyClientProof(SECRET, transcript, proof.getAuthProof().getProof().toByteArray()))) {
+                send(out, ServerMessage.newBuilder().setRequestId(proof.getRequestId())
                         .setError(error("28000", 1045, "Access denied for user '" + h.getUser() + "'")));
                 return;
             }
-            send(out, ServerMessage.newBuilder().setRequestId(hello.getRequestId())
-                    .setHelloOk(HelloOk.newBuilder().setSessionId(42).setServerVersion("0.1.0-test").setMaxFrameBytes(maxFrameBytes)));
+            send(out, ServerMessage.newBuilder().setRequestId(proof.getRequestId())
+                    .setHelloOk(HelloOk.newBuilder().setSessionId(42).setServerVersion("0.1.0-test").setMaxFrameBytes(maxFrameBytes)
+                            .setServerSignature(ByteString.copyFrom(signs ? Scram.serverSignature(SECRET.serverKey(), transcript) : new byte[32]))));
             while (true) {
                 ClientMessage request = Frames.read(in, ClientMessage.parser(), Frames.DEFAULT_MAX_FRAME_BYTES);
                 if (request == null) {

@@ -8,9 +8,10 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 
 /**
- * Challenge-response login: the router sends a random nonce, the client answers with
- * HMAC-SHA256(key = SHA-256(password), nonce). The router stores only SHA-256(password) if the
- * operator wishes, and the password itself never crosses the wire.
+ * The router's random nonces, and protocol 1's login: the client answers the nonce with
+ * HMAC-SHA256(key = SHA-256(password), nonce). That key is unsalted and is itself enough to log
+ * in, so the router accepts protocol 1 only for users with a plain password in its config
+ * (development); {@link Scram} is protocol 2's login, the one the driver uses.
  */
 public final class Auth {
     public static final int NONCE_BYTES = 32;

@@ -26,6 +26,7 @@ import java.util.Objects;
  * @param planCacheSize ignored: the plan cache is bounded by {@code limits.plan_cache_bytes} (kept so that older configs load)
  * @param transactions how distributed transactions are run and recovered
  * @param limits     what one client, and all of them together, may cost the router
+ * @param tls        TLS on the client port (README "Security"); null = plaintext
  */
 public record RouterConfig(
         String listen,
@@ -38,7 +39,8 @@ public record RouterConfig(
         @JsonProperty("max_frame_bytes") int maxFrameBytes,
         @JsonProperty("plan_cache_size") int planCacheSize,
         Transactions transactions,
-        Limits limits) {
+        Limits limits,
+        Tls tls) {
 
     /** As before the limits existed: every limit at its default. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
@@ -47,7 +49,60 @@ public record RouterConfig(
         this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, null);
     }
 
-    public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256) {}
+    /** Without TLS: a plaintext client port. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions, Limits limits) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, null);
+    }
+
+    /**
+     * A client login. {@code passwordHash} ({@code ./lutra hash-password}) is the production form:
+     * PBKDF2-derived keys, salted. A plain {@code password} is for development: the router derives
+     * the keys at start, and also accepts protocol 1's unsalted proof for it.
+     * {@code password_sha256} (unsalted, and itself enough to log in) is refused with a hint.
+     */
+    public record User(String name, String password, @JsonProperty("password_sha256") String passwordSha256,
+                       @JsonProperty("password_hash") String passwordHash) {
+        public User(String name, String password) {
+            this(name, password, null, null);
+        }
+
+        public User(String name, String password, String passwordSha256) {
+            this(name, password, passwordSha256, null);
+        }
+
+        @Override
+        public String toString() {
+            return "User[name=" + name + "]"; // what a log line may show: no password, no hash
+        }
+    }
+
+    /**
+     * TLS on the client port, from the first byte: a port with TLS speaks nothing else. The
+     * certificate comes either from a PKCS12 keystore (keytool) or from PEM files (an X.509
+     * chain and an unencrypted PKCS8 key, as openssl writes them). Paths are relative to the
+     * config file.
+     */
+    public record Tls(Path keystore, @JsonProperty("keystore_password") String keystorePassword,
+                      Path certificate, Path key) {
+        public Tls {
+            keystorePassword = keystorePassword == null ? "" : keystorePassword;
+            if ((keystore == null) == (certificate == null) || (certificate == null) != (key == null)) {
+                throw new IllegalArgumentException("config: tls needs either 'keystore' (PKCS12) or both 'certificate' and 'key' (PEM)");
+            }
+        }
+
+        Tls resolve(Path dir) {
+            return new Tls(keystore == null ? null : dir.resolve(keystore), keystorePassword,
+                    certificate == null ? null : dir.resolve(certificate), key == null ? null : dir.resolve(key));
+        }
+
+        @Override
+        public String toString() {
+            return "Tls[" + (keystore != null ? "keystore=" + keystore : "certificate=" + certificate + ", key=" + key) + "]"; // no password
+        }
+    }
 
     /**
      * A backend server. {@code url} is a Connector/J URL without a database, e.g. jdbc:mysql://127.0.0.1:13306/
@@ -69,6 +124,11 @@ public record RouterConfig(
 
         public Backend(String name, String url, String user, String password, int poolSize) {
             this(name, url, user, password, poolSize, 0);
+        }
+
+        @Override
+        public String toString() {
+            return "Backend[name=" + name + ", url=" + url.replaceAll("(?i)(password=)[^&]*", "$1***") + ", user=" + user + ", pool_size=" + poolSize + "]";
         }
     }
 
@@ -161,6 +221,18 @@ public record RouterConfig(
      * @param statementTimeoutMillis a statement still running after this long is stopped on the backends and
      *                           answered with 70100/1969 (MariaDB's max_statement_time); 0 = none, as MySQL. A
      *                           client's query timeout applies when shorter
+     * @param loginFailuresPerAddressUser failed logins of one user from one address (each less than
+     *                           {@code loginFailureWindowSeconds} after the previous one) before that pair is locked
+     *                           out (3955); each further failure doubles the lockout
+     * @param loginFailuresPerUser failed logins of one user from anywhere before it is locked out (3955) for
+     *                           addresses it has not logged in from before
+     * @param loginFailuresPerAddress failed logins from one address, any user, before the address is blocked
+     *                           (1129) for pairs that have not logged in before
+     * @param loginLockoutSeconds the first lockout; it doubles with every failure after, up to {@code loginLockoutMaxSeconds}
+     * @param loginLockoutMaxSeconds the longest lockout
+     * @param loginFailureWindowSeconds a failure this long after the previous one starts the count again
+     * @param loginThrottleEntries addresses, users and pairs remembered at most (least recently seen forgotten first);
+     *                           0 in a test's Limits = the default; a negative value turns throttling off
      */
     public record Limits(
             @JsonProperty("max_statement_bytes") int maxStatementBytes,
@@ -173,7 +245,22 @@ public record RouterConfig(
             @JsonProperty("idle_timeout_seconds") int idleTimeoutSeconds,
             @JsonProperty("max_sessions") int maxSessions,
             @JsonProperty("max_sessions_per_user") int maxSessionsPerUser,
-            @JsonProperty("statement_timeout_ms") long statementTimeoutMillis) {
+            @JsonProperty("statement_timeout_ms") long statementTimeoutMillis,
+            @JsonProperty("login_failures_per_address_user") int loginFailuresPerAddressUser,
+            @JsonProperty("login_failures_per_user") int loginFailuresPerUser,
+            @JsonProperty("login_failures_per_address") int loginFailuresPerAddress,
+            @JsonProperty("login_lockout_seconds") int loginLockoutSeconds,
+            @JsonProperty("login_lockout_max_seconds") int loginLockoutMaxSeconds,
+            @JsonProperty("login_failure_window_seconds") int loginFailureWindowSeconds,
+            @JsonProperty("login_throttle_entries") int loginThrottleEntries) {
+        /** The limits before login throttling had knobs: those at their defaults. */
+        public Limits(int maxStatementBytes, int maxNestingDepth, int maxOperatorChain, int parseTimeoutMillis, long planCacheBytes,
+                      int loginTimeoutSeconds, int maxLoginFrameBytes, int idleTimeoutSeconds, int maxSessions, int maxSessionsPerUser,
+                      long statementTimeoutMillis) {
+            this(maxStatementBytes, maxNestingDepth, maxOperatorChain, parseTimeoutMillis, planCacheBytes, loginTimeoutSeconds,
+                    maxLoginFrameBytes, idleTimeoutSeconds, maxSessions, maxSessionsPerUser, statementTimeoutMillis, 0, 0, 0, 0, 0, 0, 0);
+        }
+
         public Limits {
             maxStatementBytes = maxStatementBytes <= 0 ? 4 << 20 : maxStatementBytes;
             maxNestingDepth = maxNestingDepth <= 0 ? 256 : maxNestingDepth;
@@ -186,6 +273,26 @@ public record RouterConfig(
             maxSessions = maxSessions <= 0 ? 1_000 : maxSessions;
             maxSessionsPerUser = Math.max(0, maxSessionsPerUser);
             statementTimeoutMillis = Math.max(0, statementTimeoutMillis);
+            loginFailuresPerAddressUser = loginFailuresPerAddressUser <= 0 ? 5 : loginFailuresPerAddressUser;
+            loginFailuresPerUser = loginFailuresPerUser <= 0 ? 50 : loginFailuresPerUser;
+            loginFailuresPerAddress = loginFailuresPerAddress <= 0 ? 50 : loginFailuresPerAddress;
+            loginLockoutSeconds = loginLockoutSeconds <= 0 ? 1 : loginLockoutSeconds;
+            loginLockoutMaxSeconds = loginLockoutMaxSeconds <= 0 ? 300 : Math.max(loginLockoutSeconds, loginLockoutMaxSeconds);
+            loginFailureWindowSeconds = loginFailureWindowSeconds <= 0 ? 900 : loginFailureWindowSeconds;
+            loginThrottleEntries = loginThrottleEntries == 0 ? 10_000 : Math.max(-1, loginThrottleEntries);
+        }
+
+        /** These limits without login throttling (a test whose hostile client shares the legitimate client's address and user). */
+        public Limits withoutLoginThrottle() {
+            return withLoginThrottle(0, 0, 0, 0, 0, -1);
+        }
+
+        /** These limits with login throttling as given (for tests: a hostile client next to the legitimate one). */
+        public Limits withLoginThrottle(int perAddressUser, int perUser, int perAddress, int lockoutSeconds, int lockoutMaxSeconds,
+                                        int entries) {
+            return new Limits(maxStatementBytes, maxNestingDepth, maxOperatorChain, parseTimeoutMillis, planCacheBytes, loginTimeoutSeconds,
+                    maxLoginFrameBytes, idleTimeoutSeconds, maxSessions, maxSessionsPerUser, statementTimeoutMillis, perAddressUser, perUser,
+                    perAddress, lockoutSeconds, lockoutMaxSeconds, loginFailureWindowSeconds, entries);
         }
 
         /** The deadline of a statement whose client asked for {@code clientMillis} (0 = none). */
@@ -195,7 +302,7 @@ public record RouterConfig(
         }
 
         public static Limits defaults() {
-            return new Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return new Limits(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         }
     }
 
@@ -245,7 +352,7 @@ public record RouterConfig(
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
-                raw.transactions(), raw.limits());
+                raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir));
         resolved.validate();
         return resolved;
     }
@@ -262,8 +369,20 @@ public record RouterConfig(
             backend(p.backend());
         }
         for (var u : users) {
-            if (u.name() == null || (u.password() == null && u.passwordSha256() == null)) {
-                throw new IllegalArgumentException("config: every user needs a name and a password (or password_sha256)");
+            if (u.passwordSha256() != null) {
+                throw new IllegalArgumentException("config: user '" + u.name() + "': password_sha256 is no longer accepted (unsalted, and"
+                        + " enough by itself to log in); replace it with password_hash from ./lutra hash-password");
+            }
+            if (u.name() == null || (u.password() == null) == (u.passwordHash() == null)) {
+                throw new IllegalArgumentException("config: every user needs a name and either password_hash (./lutra hash-password)"
+                        + " or a plain password (development)");
+            }
+            if (u.passwordHash() != null) {
+                try {
+                    org.lutra.protocol.Scram.StoredSecret.parse(u.passwordHash());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("config: user '" + u.name() + "': password_hash is malformed: " + e.getMessage());
+                }
             }
         }
     }

@@ -53,6 +53,10 @@ public final class RouterServer implements AutoCloseable {
     private final BackendIdentity backendIdentity;
     private final List<RouterLoader.Loaded> loaded;
     private final ServerSocket listener;
+    /** TLS on the client port, or null for plaintext. */
+    private final ClientTls tls;
+    private final Credentials credentials;
+    private final LoginThrottle loginThrottle;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
     /** Closes sockets whose deadline passed (a login not finished in time) and sweeps idle sessions. */
     private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -78,6 +82,9 @@ public final class RouterServer implements AutoCloseable {
             this.planner = new Planner(catalog, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
                     limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
             this.executor = new Executor(backends);
+            this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
+            this.credentials = new Credentials(config.users());
+            this.loginThrottle = new LoginThrottle(limits);
             this.listener = new ServerSocket();
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
@@ -99,8 +106,9 @@ public final class RouterServer implements AutoCloseable {
             long now = System.nanoTime();
             server.sessions.forEach(session -> session.closeIfIdle(now, idleNanos));
         }, sweep, sweep, java.util.concurrent.TimeUnit.MILLISECONDS);
-        log.info("{} listening on {}:{} for database '{}' ({} partitions)", VERSION, config.listenHost(), server.port(),
-                config.database(), server.catalog.partitions().size());
+        log.info("{} listening on {}:{} for database '{}' ({} partitions), {}", VERSION, config.listenHost(), server.port(),
+                config.database(), server.catalog.partitions().size(),
+                server.tls == null ? "plaintext (no tls in the config)" : "TLS only, certificate " + server.tls.description());
         return server;
     }
 
@@ -194,6 +202,18 @@ public final class RouterServer implements AutoCloseable {
 
     public Transactions transactions() {
         return transactions;
+    }
+
+    ClientTls tls() {
+        return tls;
+    }
+
+    Credentials credentials() {
+        return credentials;
+    }
+
+    LoginThrottle loginThrottle() {
+        return loginThrottle;
     }
 
     BackendIdentity backendIdentity() {

@@ -1,13 +1,10 @@
 package org.lutra.server;
 
-import org.lutra.config.RouterConfig;
 import org.lutra.plan.PlanException;
 import org.lutra.protocol.Auth;
-import org.lutra.protocol.Challenge;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Error;
 import org.lutra.protocol.Frames;
-import org.lutra.protocol.HelloOk;
 import org.lutra.protocol.Ok;
 import org.lutra.protocol.ServerMessage;
 import org.slf4j.Logger;
@@ -20,7 +17,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.sql.SQLException;
-import java.util.HexFormat;
 
 /**
  * One client connection: the login handshake, then request/response until the client quits.
@@ -29,12 +25,14 @@ import java.util.HexFormat;
  */
 final class Session implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Session.class);
-    static final int PROTOCOL_VERSION = 1;
     /** {@link #waitingSince} of a session the idle sweep has claimed for closing. */
     private static final long CLOSING = -1;
 
     private final long id;
-    private final Socket socket;
+    /** The client's TCP socket: closing it ends the session from any thread, TLS or not. */
+    private final Socket rawSocket;
+    /** What the session reads and writes: the TCP socket, or the TLS socket over it once the handshake is done. */
+    private volatile Socket socket;
     private final RouterServer server;
     private InputStream in;
     private OutputStream out;
@@ -49,6 +47,7 @@ final class Session implements Runnable {
 
     Session(long id, Socket socket, RouterServer server) {
         this.id = id;
+        this.rawSocket = socket;
         this.socket = socket;
         this.server = server;
     }
@@ -56,24 +55,39 @@ final class Session implements Runnable {
     @Override
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
-        try (socket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
+        try (var raw = rawSocket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
                 server.config().limits()::statementDeadlineMillis)) {
             this.worker = worker;
-            socket.setTcpNoDelay(true);
-            in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
-            out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
+            raw.setTcpNoDelay(true);
+            // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also
+            // leave the socket in non-blocking mode for the session's life (every later read would poll first).
+            var deadline = server.after(server.config().limits().loginTimeoutSeconds() * 1000L, () -> {
+                loginTimedOut = true;
+                close();
+            });
             try {
-                if (login()) {
-                    serve(worker);
+                if (!secure()) return;
+                in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
+                out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
+                try {
+                    user = new Login(id, cancelKey, server, in, out, address()).run();
+                } finally {
+                    deadline.cancel(false);
                 }
+                if (user != null) serve(worker);
             } catch (Frames.FrameException e) {
                 log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
                 sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
+            } catch (javax.net.ssl.SSLException e) {
+                if (!loginTimedOut) log.info("session {}: TLS handshake with {} failed: {}", id, address(), e.getMessage());
             } catch (RuntimeException | java.lang.Error e) {
                 // outside a statement (login, the request loop itself): the session ends, with an id to quote
                 String incident = incident();
                 log.error("session {}: internal error {}, closing the session", id, incident, e);
                 sendQuietly(0, error("08S01", 0, "internal router error (incident " + incident + " in the router's log); the session was closed"));
+            } finally {
+                deadline.cancel(false);
+                if (socket != raw) socket.close();
             }
         } catch (IOException e) {
             if (loginTimedOut) log.info("session {}: login timed out", id);
@@ -86,61 +100,22 @@ final class Session implements Runnable {
         }
     }
 
-    private boolean login() throws IOException {
-        byte[] nonce = Auth.newNonce();
-        send(ServerMessage.newBuilder().setChallenge(Challenge.newBuilder()
-                .setNonce(com.google.protobuf.ByteString.copyFrom(nonce))
-                .setServerVersion(RouterServer.VERSION).setProtocolVersion(PROTOCOL_VERSION)));
-        // A deadline for the whole handshake, not a read timeout: a socket timeout would also leave the
-        // socket in non-blocking mode for the session's life (every later read would poll first).
-        var limits = server.config().limits();
-        var deadline = server.after(limits.loginTimeoutSeconds() * 1000L, () -> {
-            loginTimedOut = true;
-            close();
-        });
-        ClientMessage hello;
-        try {
-            // before login a frame may be small only: a Hello is a few hundred bytes
-            hello = Frames.read(in, ClientMessage.parser(), Math.min(limits.maxLoginFrameBytes(), server.config().maxFrameBytes()));
-        } finally {
-            deadline.cancel(false);
-        }
-        if (hello == null) return false;
-        if (hello.hasCancel()) {
-            // no answer tells whether the id and key matched
-            server.cancel(hello.getCancel().getSessionId(), hello.getCancel().getCancelKey().toByteArray());
-            send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setOk(org.lutra.protocol.Ok.newBuilder()));
+    /** With TLS on the client port, replaces {@link #socket} by the TLS socket over it; false: the client was refused for plaintext. */
+    private boolean secure() throws IOException {
+        var tls = server.tls();
+        if (tls == null) return true;
+        var secured = tls.accept(rawSocket, server);
+        if (secured == null) {
+            if (!loginTimedOut) log.info("session {}: refused a client from {} that does not speak TLS", id, address());
             return false;
         }
-        if (!hello.hasHello()) {
-            throw new Frames.FrameException("expected Hello, got " + hello.getKindCase());
-        }
-        var h = hello.getHello();
-        RouterConfig.User user = server.config().users().stream().filter(u -> u.name().equals(h.getUser())).findFirst().orElse(null);
-        if (user == null || !Auth.verify(keyOf(user), nonce, h.getProof().toByteArray())) {
-            log.info("session {}: access denied for user {} from {}", id, printable(h.getUser()), socket.getRemoteSocketAddress());
-            send(error("28000", 1045, "Access denied for user " + printable(h.getUser())).setRequestId(hello.getRequestId()));
-            return false;
-        }
-        String db = h.getDatabase();
-        if (!db.isEmpty() && !db.equals(server.config().database())) {
-            send(error("42000", 1049, "Unknown database '" + db + "' (this router serves '" + server.config().database() + "')")
-                    .setRequestId(hello.getRequestId()));
-            return false;
-        }
-        if (!server.userSessionStarted(user.name())) {
-            int max = server.config().limits().maxSessionsPerUser();
-            log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", id, printable(user.name()), max);
-            send(error("42000", 1203, "User " + user.name() + " already has more than 'max_user_connections' (" + max
-                    + ") active connections").setRequestId(hello.getRequestId()));
-            return false;
-        }
-        this.user = user.name();
-        send(ServerMessage.newBuilder().setRequestId(hello.getRequestId()).setHelloOk(HelloOk.newBuilder()
-                .setSessionId(id).setCancelKey(com.google.protobuf.ByteString.copyFrom(cancelKey))
-                .setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
-                .setBackendVersion(server.backendIdentity().version()).setLowerCaseTableNames(server.backendIdentity().lowerCaseTableNames())));
+        socket = secured;
         return true;
+    }
+
+    /** The client's IP address, as the login throttle counts it and log lines name it. */
+    private String address() {
+        return rawSocket.getInetAddress() == null ? "?" : rawSocket.getInetAddress().getHostAddress();
     }
 
     /** A short id that ties what a client was told to the router's log line with the details. */
@@ -154,17 +129,18 @@ final class Session implements Runnable {
      * carry terminal escapes.
      */
     static String printable(String name) {
+        return printable(name, 64);
+    }
+
+    /** Client-chosen text (a name, a statement, an error quoting one) for a log line: as {@link #printable(String)}, cut at {@code max}. */
+    static String printable(String text, int max) {
         var out = new StringBuilder("'");
-        for (int i = 0; i < name.length() && i < 64; i++) {
-            char c = name.charAt(i);
+        for (int i = 0; i < text.length() && i < max; i++) {
+            char c = text.charAt(i);
             if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') out.append(c);
             else out.append(String.format("\\u%04x", (int) c));
         }
-        return out.append(name.length() > 64 ? "'... (" + name.length() + " characters)" : "'").toString();
-    }
-
-    private static byte[] keyOf(RouterConfig.User user) {
-        return user.passwordSha256() != null ? HexFormat.of().parseHex(user.passwordSha256()) : Auth.passwordKey(user.password());
+        return out.append(text.length() > max ? "'... (" + text.length() + " characters)" : "'").toString();
     }
 
     private void serve(TransactionWorker worker) throws IOException {
@@ -190,10 +166,10 @@ final class Session implements Runnable {
                     }
                     case PING -> ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
                     case QUIT -> null;
-                    case HELLO, CANCEL, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
+                    case HELLO, CANCEL, AUTH_PROOF, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
                 };
             } catch (SQLException e) {
-                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, e.getMessage());
+                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, printable(String.valueOf(e.getMessage()), 512)); // may quote the statement
                 reply = error(e.getSQLState() == null ? "HY000" : e.getSQLState(), e.getErrorCode(), e.getMessage());
             } catch (RuntimeException | StackOverflowError e) {
                 // the details are the log's; the client gets an id to quote, not the router's internals
@@ -230,7 +206,7 @@ final class Session implements Runnable {
     /** MySQL's bound on an error message (MYSQL_ERRMSG_SIZE): backend errors quote the statement back. */
     static final int MAX_ERROR_MESSAGE = 512;
 
-    private static ServerMessage.Builder error(String state, int code, String message) {
+    static ServerMessage.Builder error(String state, int code, String message) {
         message = message == null ? "" : message;
         if (message.length() > MAX_ERROR_MESSAGE) message = message.substring(0, MAX_ERROR_MESSAGE - 3) + "...";
         return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code).setMessage(message));
@@ -261,7 +237,7 @@ final class Session implements Runnable {
 
     void close() {
         try {
-            socket.close();
+            rawSocket.close(); // not the TLS socket: its close may wait for a read another thread is blocked in
         } catch (IOException ignored) {
             // closing anyway
         }

@@ -112,8 +112,9 @@ final class TransactionWorker implements AutoCloseable {
         }
     }
 
+    /** A client's statement as a log line may show it: escaped (no forged lines, no terminal escapes) and cut. */
     private static String abbreviated(String sql) {
-        return sql.length() <= 200 ? sql : sql.substring(0, 200) + "... (" + sql.length() + " characters)";
+        return Session.printable(sql, 200);
     }
 
     /** The session's transaction state, sent with every reply. */
@@ -216,7 +217,7 @@ final class TransactionWorker implements AutoCloseable {
             }
             statement.succeeded();
         } catch (SQLException | RuntimeException e) {
-            if (e instanceof RuntimeException) log.warn("internal error running batch entry {}", sql, e);
+            if (e instanceof RuntimeException) log.warn("internal error running batch entry {}", abbreviated(sql), e);
             throw statement.failed(e);
         }
         return switch (result) {

@@ -1,0 +1,133 @@
+package org.lutra.server;
+
+import com.google.protobuf.ByteString;
+import org.lutra.protocol.Auth;
+import org.lutra.protocol.Challenge;
+import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.Frames;
+import org.lutra.protocol.HelloOk;
+import org.lutra.protocol.Ok;
+import org.lutra.protocol.SaltChallenge;
+import org.lutra.protocol.Scram;
+import org.lutra.protocol.ServerMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * One session's login handshake (lutra.proto has the conversation): the challenge, the login
+ * throttle's verdict, the password proof of protocol 2 (or 1), then the checks that may still
+ * refuse a correct password (database, sessions per user). A Cancel request ends here too.
+ */
+final class Login {
+    private static final Logger log = LoggerFactory.getLogger(Session.class); // the session's log: its login lines belong there
+    static final int PROTOCOL_VERSION = 2;
+
+    private final long sessionId;
+    private final byte[] cancelKey;
+    private final RouterServer server;
+    private final InputStream in;
+    private final OutputStream out;
+    private final String address;
+
+    Login(long sessionId, byte[] cancelKey, RouterServer server, InputStream in, OutputStream out, String address) {
+        this.sessionId = sessionId;
+        this.cancelKey = cancelKey;
+        this.server = server;
+        this.in = in;
+        this.out = out;
+        this.address = address;
+    }
+
+    /** The logged-in user (counted against its session limit), or null when the session ends here; the client was told why. */
+    String run() throws IOException {
+        byte[] nonce = Auth.newNonce();
+        send(ServerMessage.newBuilder().setChallenge(Challenge.newBuilder().setNonce(ByteString.copyFrom(nonce))
+                .setServerVersion(RouterServer.VERSION).setProtocolVersion(PROTOCOL_VERSION)));
+        ClientMessage first = read();
+        if (first == null) return null;
+        if (first.hasCancel()) {
+            // no answer tells whether the id and key matched
+            server.cancel(first.getCancel().getSessionId(), first.getCancel().getCancelKey().toByteArray());
+            send(ServerMessage.newBuilder().setRequestId(first.getRequestId()).setOk(Ok.getDefaultInstance()));
+            return null;
+        }
+        if (!first.hasHello()) throw new Frames.FrameException("expected Hello, got " + first.getKindCase());
+        var hello = first.getHello();
+        String user = hello.getUser();
+        String quoted = Session.printable(user);
+        var throttle = server.loginThrottle();
+        if (throttle.check(address, user, quoted, System.currentTimeMillis()) instanceof LoginThrottle.Verdict.Refused r) {
+            log.info("session {}: login of user {} from {} refused before its password was checked: {} {}", sessionId, quoted, address,
+                    r.vendorCode(), r.message());
+            send(Session.error(r.sqlState(), r.vendorCode(), r.message()).setRequestId(first.getRequestId()));
+            return null;
+        }
+        var account = server.credentials().account(user);
+        long requestId = first.getRequestId();
+        byte[] serverSignature = null;
+        boolean proven;
+        if (hello.getClientNonce().isEmpty()) {
+            // protocol 1: only for plain (development) passwords, whose unsalted key the router can compute
+            proven = account != null && account.legacyKey() != null && Auth.verify(account.legacyKey(), nonce, hello.getProof().toByteArray());
+            if (account != null && account.legacyKey() == null) {
+                log.info("session {}: user {} has a password_hash, which protocol 1 (a driver older than the router) cannot prove", sessionId, quoted);
+            }
+        } else {
+            byte[] clientNonce = hello.getClientNonce().toByteArray();
+            if (clientNonce.length < Scram.MIN_CLIENT_NONCE || clientNonce.length > Scram.MAX_CLIENT_NONCE) {
+                throw new Frames.FrameException("a client nonce of " + clientNonce.length + " bytes (expected "
+                        + Scram.MIN_CLIENT_NONCE + " to " + Scram.MAX_CLIENT_NONCE + ")");
+            }
+            var salted = server.credentials().challengeFor(user);
+            send(ServerMessage.newBuilder().setRequestId(requestId).setSaltChallenge(SaltChallenge.newBuilder()
+                    .setSalt(ByteString.copyFrom(salted.salt())).setIterations(salted.iterations())));
+            ClientMessage answer = read();
+            if (answer == null) return null;
+            if (!answer.hasAuthProof()) throw new Frames.FrameException("expected AuthProof, got " + answer.getKindCase());
+            requestId = answer.getRequestId();
+            byte[] transcript = Scram.authMessage(user, nonce, clientNonce, salted.salt(), salted.iterations());
+            proven = account != null && Scram.verifyClientProof(account.secret(), transcript, answer.getAuthProof().getProof().toByteArray());
+            if (proven) serverSignature = Scram.serverSignature(account.secret().serverKey(), transcript);
+        }
+        if (!proven) {
+            throttle.failed(address, user, account != null, System.currentTimeMillis());
+            log.info("session {}: access denied for user {} from {}", sessionId, quoted, address);
+            send(Session.error("28000", 1045, "Access denied for user " + quoted).setRequestId(requestId));
+            return null;
+        }
+        throttle.succeeded(address, user);
+        String db = hello.getDatabase();
+        String served = server.config().database();
+        if (!db.isEmpty() && !db.equals(served)) {
+            send(Session.error("42000", 1049, "Unknown database " + Session.printable(db) + " (this router serves '" + served + "')")
+                    .setRequestId(requestId));
+            return null;
+        }
+        if (!server.userSessionStarted(user)) {
+            int max = server.config().limits().maxSessionsPerUser();
+            log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", sessionId, quoted, max);
+            send(Session.error("42000", 1203, "User " + quoted + " already has more than 'max_user_connections' (" + max
+                    + ") active connections").setRequestId(requestId));
+            return null;
+        }
+        var ok = HelloOk.newBuilder().setSessionId(sessionId).setCancelKey(ByteString.copyFrom(cancelKey))
+                .setServerVersion(RouterServer.VERSION).setMaxFrameBytes(server.config().maxFrameBytes())
+                .setBackendVersion(server.backendIdentity().version()).setLowerCaseTableNames(server.backendIdentity().lowerCaseTableNames());
+        if (serverSignature != null) ok.setServerSignature(ByteString.copyFrom(serverSignature));
+        send(ServerMessage.newBuilder().setRequestId(requestId).setHelloOk(ok));
+        return user;
+    }
+
+    private ClientMessage read() throws IOException {
+        // before login a frame may be small only: a Hello is a few hundred bytes
+        return Frames.read(in, ClientMessage.parser(), Math.min(server.config().limits().maxLoginFrameBytes(), server.config().maxFrameBytes()));
+    }
+
+    private void send(ServerMessage.Builder message) throws IOException {
+        Frames.write(out, message.build());
+    }
+}
