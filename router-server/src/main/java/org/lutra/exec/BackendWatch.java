@@ -27,7 +27,7 @@ import java.util.concurrent.TimeoutException;
  * back what they had not committed when it runs again, and the router reports 2013 with the
  * reason. Detection takes between one and two ping timeouts plus the ping itself.
  */
-final class BackendWatch implements AutoCloseable {
+public final class BackendWatch implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BackendWatch.class);
 
     /**
@@ -35,7 +35,7 @@ final class BackendWatch implements AutoCloseable {
      * borrowed, every use of it may wait on the server. Most are removed as they go back to the
      * pool; the rest (a transaction's, closed where it ends) when the watch finds them closed.
      */
-    static final class Waiting {
+    public static final class Waiting {
         private final ConcurrentHashMap<Connection, Long> since = new ConcurrentHashMap<>();
         /** Connections this watch closed, until their statement reports the failure ({@link #cutOff}). */
         private final Set<Connection> closedByWatch = ConcurrentHashMap.newKeySet();
@@ -50,7 +50,7 @@ final class BackendWatch implements AutoCloseable {
         }
 
         /** Whether the watch closed {@code c} because its server did not answer (the failure the statement saw). */
-        boolean cutOff(Connection c) {
+        public boolean cutOff(Connection c) {
             return closedByWatch.contains(c);
         }
 

@@ -188,7 +188,7 @@ public final class Backends implements AutoCloseable {
      * {@link #located(Placement, SQLException)} for a failure on {@code connection}: if the
      * {@link BackendWatch} closed it because its server stopped answering, the error says so.
      */
-    static SQLException located(Placement placement, SQLException e, Connection connection) {
+    public static SQLException located(Placement placement, SQLException e, Connection connection) {
         if (!placement.waiting().cutOff(connection)) return located(placement, e);
         return new SQLException("[" + placement.name() + "@" + placement.backend() + "] the backend did not answer for "
                 + placement.pingTimeoutMillis() + " ms, nor a ping after it (frozen or unreachable): the router closed the connection"

@@ -74,7 +74,12 @@ public interface Connections {
 
                 @Override
                 public void release(SQLException failure) {
+                    boolean closedByWatch = placement.waiting().cutOff(c);
                     placement.waiting().remove(c);
+                    if (closedByWatch) { // the pool would hand it out again within its validation bypass window
+                        placement.pool().evictConnection(c);
+                        return;
+                    }
                     try {
                         c.close(); // back to the pool; HikariCP evicts it if the failure was fatal
                     } catch (SQLException ignored) {

@@ -64,9 +64,11 @@ final class Branch {
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
             } catch (SQLException e) {
+                // a connection the backend watch closed: its server does not answer, a new one would wait as long
+                boolean unanswered = connection != null && placement.waiting().cutOff(connection);
                 if (connection != null) placement.pool().evictConnection(connection);
                 connection = null;
-                if (attempt == START_ATTEMPTS || !TransactionState.isConnectionLoss(e)) {
+                if (attempt == START_ATTEMPTS || unanswered || !TransactionState.isConnectionLoss(e)) {
                     throw e.getMessage().startsWith("[") ? e : Backends.located(placement, e);
                 }
             }
@@ -215,7 +217,7 @@ final class Branch {
             }
         } catch (SQLException e) {
             broken = true;
-            throw Backends.located(placement, e);
+            throw Backends.located(placement, e, connection);
         }
     }
 
