@@ -79,6 +79,7 @@ final class DerivedTables {
             }
             select.setWithItemsList(null);
         }
+        if (select.getFromItem() == null) throw PlanException.unsupported("a WITH clause whose statement reads no table over several partitions yet");
         List<FromItem> items = new ArrayList<>();
         items.add(select.getFromItem());
         var nullable = new HashSet<Integer>();

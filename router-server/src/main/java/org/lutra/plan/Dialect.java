@@ -132,6 +132,10 @@ final class Dialect {
             }
             if (c == '"') {
                 int end = quoteEnd(i, c, limit);
+                if (!closes(i, limit)) { // unterminated: left as it is, for the parser to refuse (found by ProtocolFuzzIT)
+                    copy(i, end);
+                    return end;
+                }
                 doubleQuoted(i, end);
                 previous = "'";
                 return end;
@@ -236,6 +240,20 @@ final class Dialect {
                 }
             }
             emit('\'', end - 1);
+        }
+
+        /** Whether the quote opened at {@code begin} closes before {@code limit} ({@link #quoteEnd} stops at the limit otherwise). */
+        private boolean closes(int begin, int limit) {
+            char quote = sql.charAt(begin);
+            for (int j = begin + 1; j < limit; j++) {
+                char d = sql.charAt(j);
+                if (d == '\\' && quote != '`') {
+                    j++;
+                } else if (d == quote) {
+                    if (j + 1 < limit && sql.charAt(j + 1) == quote) j++; else return true;
+                }
+            }
+            return false;
         }
 
         private int quoteEnd(int i, char quote, int limit) {

@@ -104,9 +104,20 @@ class PlannerLimitsTest {
     @Test
     void statementsTheFuzzerFoundAreRefusedNotInternalErrors() throws Exception {
         var planner = planner();
-        for (String sql : List.of("", "   ", "/* nothing */", "DELETE FROM WHERE id = 7")) {
+        for (String sql : List.of("", "   ", "/* nothing */", "DELETE FROM WHERE id = 7",
+                "WITH t AS (SELECT id FROM users) SELECT \" FROM t")) {
             var e = assertThrows(PlanException.class, () -> planner.bind(sql, List.of()), sql);
             assertEquals("42000", e.getSQLState(), sql + ": " + e.getMessage());
+        }
+    }
+
+    @Test
+    void aWithClauseOverAStatementWithoutTablesIsPlannedOrRefusedNotAnInternalError() throws Exception {
+        var planner = planner();
+        try {
+            planner.bind("WITH t AS (SELECT id FROM users) SELECT 5", List.of());
+        } catch (PlanException refused) {
+            assertEquals("0A000", refused.getSQLState(), refused.getMessage());
         }
     }
 
