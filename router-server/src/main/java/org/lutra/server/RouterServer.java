@@ -159,6 +159,11 @@ public final class RouterServer implements AutoCloseable {
         return true;
     }
 
+    /** Open result sets one session may stream from the shards at once: each holds a connection of every partition it reads. */
+    int streamingCursorsPerSession() {
+        return Math.max(1, config.backends().stream().mapToInt(RouterConfig.Backend::poolSize).min().orElse(16) / 4);
+    }
+
     /** Backend connections borrowed from the partition pools right now: 0 when no statement runs and no cursor or transaction is open. */
     public int activeBackendConnections() {
         return backends.activeConnections();

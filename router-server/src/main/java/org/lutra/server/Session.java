@@ -56,7 +56,7 @@ final class Session implements Runnable {
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
         try (var raw = rawSocket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
-                server.config().limits()::statementDeadlineMillis)) {
+                server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession())) {
             this.worker = worker;
             raw.setTcpNoDelay(true);
             // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also

@@ -38,7 +38,11 @@ final class TransactionWorker implements AutoCloseable {
     /** A batch stops growing at this size, well under the frame limit, whatever fetch size asks. */
     private static final int BATCH_BYTES = 4 << 20;
 
-    private record Cursor(RowSource rows, int fetchSize) {}
+    /** Rows a session may have the router hold for an open result set once it holds its share of backend connections. */
+    static final int BUFFERED_RESULT_BYTES = 16 << 20;
+
+    /** @param holdsConnections whether its rows may still stream from shards on pooled connections (auto-commit) */
+    private record Cursor(RowSource rows, int fetchSize, boolean holdsConnections) {}
 
     private final Planner planner;
     private final Executor executor;
@@ -51,9 +55,12 @@ final class TransactionWorker implements AutoCloseable {
     private final java.util.function.LongUnaryOperator deadlineMillis;
     /** The deadline of the statement or batch running now (a Cancel from another connection reaches it here). */
     private volatile Deadline running;
+    /** Open result sets of this session that may hold pooled backend connections, at most ({@link #withinConnectionShare}). */
+    private final int maxStreamingCursors;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
-                      java.util.function.LongUnaryOperator deadlineMillis) {
+                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors) {
+        this.maxStreamingCursors = maxStreamingCursors;
         this.deadlineMillis = deadlineMillis;
         this.planner = planner;
         this.executor = executor;
@@ -130,17 +137,42 @@ final class TransactionWorker implements AutoCloseable {
             case Result.Rows r -> {
                 RowSource rows = request.getMaxRows() > 0 ? new LimitRows(r.rows(), request.getMaxRows()) : r.rows();
                 int fetchSize = request.getFetchSize() > 0 ? request.getFetchSize() : DEFAULT_FETCH_SIZE;
-                var cursor = new Cursor(rows, fetchSize);
+                var cursor = new Cursor(rows, fetchSize, !transactions.inTransaction());
                 try {
                     var first = batch(cursor, fetchSize);
+                    if (!first.getLast()) withinConnectionShare(first.getCursorId(), cursor);
                     yield ServerMessage.newBuilder().setResultSet(ResultSet.newBuilder()
                             .addAllColumns(rows.columns()).setFirstBatch(first).setPartitions(r.partitions()));
                 } catch (SQLException | RuntimeException e) {
                     rows.close();
+                    cursors.values().remove(cursor);
                     throw e;
                 }
             }
         };
+    }
+
+    /**
+     * Keeps one session from taking a partition's pool: an open result set streaming from the
+     * shards holds a pooled connection on each. Past {@link #maxStreamingCursors} of them, the
+     * rest of a new one is read into the router (up to {@link #BUFFERED_RESULT_BYTES}) and its
+     * connections go back to the pools; a larger one is refused, and the session goes on.
+     */
+    private void withinConnectionShare(long id, Cursor cursor) throws SQLException {
+        if (!cursor.holdsConnections() || cursors.values().stream().filter(Cursor::holdsConnections).count() <= maxStreamingCursors) return;
+        var rest = new java.util.ArrayList<org.lutra.protocol.Row>();
+        long bytes = 0;
+        for (org.lutra.protocol.Row row; (row = cursor.rows().next()) != null; ) {
+            bytes += row.getSerializedSize();
+            if (bytes > BUFFERED_RESULT_BYTES) {
+                throw new SQLException("this session already streams " + maxStreamingCursors + " open result sets from the shards (the most one"
+                        + " session may, a quarter of a partition's pool), and the rest of this one is over the " + (BUFFERED_RESULT_BYTES >> 20)
+                        + " MB the router holds instead: close or read to the end another result set first", "HY000", 0);
+            }
+            rest.add(row);
+        }
+        cursor.rows().close();
+        cursors.put(id, new Cursor(new org.lutra.merge.ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false));
     }
 
     ServerMessage.Builder fetch(long cursorId, int fetchSize) throws SQLException {

@@ -199,6 +199,54 @@ class LimitsIT {
         assertTrue(small.server.planner().cachedPlans() < 60, small.server.planner().cachedPlans() + " plans cached");
     }
 
+    @Test
+    void oneSessionsOpenResultSetsHoldAtMostAQuarterOfAPartitionsPool() throws Exception {
+        try (var c = wide.connect(); var ps = c.prepareStatement("INSERT INTO kv VALUES (?, 'many')")) {
+            for (int k = 100; k < 500; k++) {
+                ps.setInt(1, k);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        int rows;
+        try (var c = wide.connect(); var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM kv")) {
+            rs.next();
+            rows = rs.getInt(1);
+        }
+        try (var c = wide.connect()) {
+            // pools of 8 per partition: 12 cursors streaming from every partition would need 12 each
+            var open = new ArrayList<java.sql.ResultSet>();
+            for (int i = 0; i < 12; i++) {
+                var st = c.createStatement();
+                st.setFetchSize(1);
+                var rs = st.executeQuery("SELECT k, v FROM kv");
+                assertTrue(rs.next());
+                open.add(rs);
+            }
+            int held = wide.server.activeBackendConnections();
+            report.add("12 open result sets of one session (fetch size 1, pools of 8): " + held + " backend connections held");
+            assertTrue(held <= 2 * 4, held + " connections held: at most 2 streaming result sets over 4 partitions");
+            assertServes(wide); // another session still gets connections at once
+            var big = c.createStatement();
+            big.setFetchSize(1);
+            var refused = assertThrows(SQLException.class, () -> big.executeQuery("SELECT k, REPEAT('x', 100000) FROM kv"));
+            assertEquals("HY000", refused.getSQLState());
+            assertTrue(refused.getMessage().contains("close or read to the end"), refused.getMessage());
+            for (var rs : open) {
+                int n = 1;
+                while (rs.next()) n++;
+                assertEquals(rows, n, "every result set reads whole and right, streamed or held by the router");
+                rs.close();
+            }
+            assertServes(wide);
+        } finally {
+            try (var c = wide.connect()) {
+                c.createStatement().executeUpdate("DELETE FROM kv WHERE k >= 100");
+            }
+        }
+        waitForNoBackendConnections(wide);
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     static void assertServes(TestRouter router) throws SQLException {
