@@ -527,10 +527,16 @@ public final class Planner {
         return new Plan.Insert(table, template, keyPerRow, ParamCounter.count(full));
     }
 
-    private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) {
+    private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {
         var rows = new ArrayList<ExpressionList<?>>();
         if (!expressions.isEmpty() && expressions.getFirst() instanceof ParenthesedExpressionList<?>) {
-            for (Object row : expressions) rows.add((ExpressionList<?>) row);
+            for (Object row : expressions) {
+                // the parser takes `VALUES (1), x (2)` for a row and a call of x (found by ProtocolFuzzIT)
+                if (!(row instanceof ParenthesedExpressionList<?> list)) {
+                    throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + row + "': each VALUES row is a parenthesized list");
+                }
+                rows.add(list);
+            }
         } else {
             rows.add(expressions);
         }

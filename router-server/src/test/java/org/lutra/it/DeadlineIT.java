@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * QUERY when its deadline passes, the client gets MariaDB's max_statement_time error, nothing the
  * statement changed is kept, and the session goes on.
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeadlineIT {
     static final long ROUTER_TIMEOUT_MS = 2_500;

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * once the shard runs again everything works without restarting the router. The shard is
  * always thawed in a finally block, so a failing test never leaves it frozen for the next class.
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FrozenShardIT {

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * right answer or a clear SQLException (never a dead session, a Java class name, seconds of CPU),
  * and the session's open transaction survives every one of them.
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HostileInputIT {
     /** Small enough to test the refusal with a statement the 1 MiB frame limit lets through. */

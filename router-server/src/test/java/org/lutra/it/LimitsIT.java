@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * What clients can make the router hold: frame memory before and after login, the handshake's
  * deadline, idle sessions, sessions in total and per user, the plan cache's bytes.
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LimitsIT {
     static final String SCHEMA = "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY hash(k) ON (p0, p1, p2, p3);";

@@ -49,7 +49,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * the last three without failing (to look further after a finding). {@code lutra.fuzz.seed} replays a run's
  * choices (the interleaving of its threads aside).
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolFuzzIT {
     static final int SECONDS = Integer.getInteger("lutra.fuzz.seconds", 40);

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * certificate made by keytool, salted (KDF) passwords, login throttling. One router serves TLS
  * from a PKCS12 keystore, a second the same certificate from PEM files.
  */
-@ExtendWith(EmbeddedShardsExtension.class)
+@ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SecurityIT {
     static final String STORE_PASSWORD = "changeit";

@@ -105,7 +105,7 @@ class PlannerLimitsTest {
     void statementsTheFuzzerFoundAreRefusedNotInternalErrors() throws Exception {
         var planner = planner();
         for (String sql : List.of("", "   ", "/* nothing */", "DELETE FROM WHERE id = 7",
-                "WITH t AS (SELECT id FROM users) SELECT \" FROM t")) {
+                "WITH t AS (SELECT id FROM users) SELECT \" FROM t", "INSERT INTO users (id, name) VALUES (7, 'a'), THEN (8, 'b')")) {
             var e = assertThrows(PlanException.class, () -> planner.bind(sql, List.of()), sql);
             assertEquals("42000", e.getSQLState(), sql + ": " + e.getMessage());
         }
