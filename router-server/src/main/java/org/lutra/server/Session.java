@@ -1,5 +1,7 @@
 package org.lutra.server;
 
+import org.lutra.log.LogText;
+
 import org.lutra.plan.PlanException;
 import org.lutra.protocol.Auth;
 import org.lutra.protocol.ClientMessage;
@@ -83,7 +85,7 @@ final class Session implements Runnable {
             } catch (RuntimeException | java.lang.Error e) {
                 // outside a statement (login, the request loop itself): the session ends, with an id to quote
                 String incident = incident();
-                log.error("session {}: internal error {}, closing the session", id, incident, e);
+                log.error("session {}: internal error {}, closing the session", id, incident, LogText.redacted(e));
                 sendQuietly(0, error("08S01", 0, "internal router error (incident " + incident + " in the router's log); the session was closed"));
             } finally {
                 deadline.cancel(false);
@@ -94,7 +96,7 @@ final class Session implements Runnable {
             else if (waitingSince.get() == CLOSING) log.info("session {}: closed after idling past idle_timeout_seconds", id);
             else log.debug("session {}: connection ended: {}", id, e.getMessage());
         } catch (RuntimeException | java.lang.Error e) {
-            log.error("session {}: internal error {} while closing the session", id, incident(), e); // rolling back, returning connections
+            log.error("session {}: internal error {} while closing the session", id, incident(), LogText.redacted(e)); // rolling back, returning connections
         } finally {
             server.sessionEnded(this, user);
         }
@@ -134,13 +136,7 @@ final class Session implements Runnable {
 
     /** Client-chosen text (a name, a statement, an error quoting one) for a log line: as {@link #printable(String)}, cut at {@code max}. */
     static String printable(String text, int max) {
-        var out = new StringBuilder("'");
-        for (int i = 0; i < text.length() && i < max; i++) {
-            char c = text.charAt(i);
-            if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'') out.append(c);
-            else out.append(String.format("\\u%04x", (int) c));
-        }
-        return out.append(text.length() > max ? "'... (" + text.length() + " characters)" : "'").toString();
+        return LogText.printable(text, max);
     }
 
     private void serve(TransactionWorker worker) throws IOException {
@@ -174,12 +170,12 @@ final class Session implements Runnable {
             } catch (RuntimeException | StackOverflowError e) {
                 // the details are the log's; the client gets an id to quote, not the router's internals
                 String incident = incident();
-                log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), e);
+                log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), LogText.redacted(e));
                 reply = error("HY000", 0, "internal router error (incident " + incident + " in the router's log)");
             } catch (OutOfMemoryError e) {
                 // one statement too big for the heap: it fails (MySQL's 1037), the session and the others go on
                 String incident = incident();
-                log.error("session {}: out of memory {} on {}", id, incident, request.getKindCase(), e);
+                log.error("session {}: out of memory {} on {}", id, incident, request.getKindCase(), LogText.redacted(e));
                 reply = error("HY001", 1037, "Out of memory in the router (incident " + incident + " in the router's log)");
             }
             if (reply == null) return;

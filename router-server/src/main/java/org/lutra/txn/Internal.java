@@ -1,5 +1,6 @@
 package org.lutra.txn;
 
+import org.lutra.log.LogText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +15,7 @@ final class Internal {
 
     static SQLException error(Exception e) {
         String incident = UUID.randomUUID().toString().substring(0, 8);
-        log.warn("internal error {}", incident, e);
+        log.warn("internal error {}", incident, LogText.redacted(e)); // a message may quote the client's statement
         return new SQLException("internal router error (incident " + incident + " in the router's log)", "HY000", 0, e);
     }
 }
