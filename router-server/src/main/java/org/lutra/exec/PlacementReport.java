@@ -111,8 +111,8 @@ final class PlacementReport {
             }
             case Partitioning.LookedUp l -> {
                 var entry = l.table().getAll(key);
-                String of = l.owner().equalsIgnoreCase(table.name()) ? "" : " (" + l.owner() + "'s lookup table)";
-                if (entry.isEmpty()) yield one(columns, table, keyValue, l.placeNew(key), "no entry" + of + ": DEFAULT NEW hash(" + column + ")");
+                String of = l.owner().equalsIgnoreCase(table.name()) ? "" : " (lookup table of " + l.owner() + ")";
+                if (entry.isEmpty()) yield one(columns, table, keyValue, l.placeNew(key), "no entry" + of + ": DEFAULT NEW hash(" + l.ownerColumn() + ")");
                 yield new ListRows(columns, List.of(row(text(table.name()), keyValue, text(names(entry.toArray())), text("lookup entry" + of))));
             }
             case Partitioning.Replicated r -> one(columns, table, keyValue, r.partitions()[0], "replicated: every partition");
