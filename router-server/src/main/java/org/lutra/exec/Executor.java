@@ -30,11 +30,21 @@ public final class Executor {
     private final Backends backends;
     private final FanOut fanOut;
     private final Stats stats;
+    private final PlacementReport placementReport;
 
     public Executor(Backends backends) {
         this.backends = backends;
         this.fanOut = new FanOut(backends);
         this.stats = new Stats(backends.placements().size());
+        this.placementReport = new PlacementReport(backends, stats);
+    }
+
+    /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
+    public Result.Rows placement(Plan.ShowPlacement statement, List<Value> params) throws SQLException {
+        if (params.size() != statement.paramCount()) {
+            throw new SQLException("the statement has " + statement.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
+        }
+        return new Result.Rows(placementReport.answer(statement, params), 0);
     }
 
     public Stats stats() {
@@ -50,6 +60,7 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
+            case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
             case Plan.Rows rows -> {
                 var columns = rows.labels().stream().map(Executor::textColumn).toList();
@@ -122,7 +133,7 @@ public final class Executor {
         var ctx = Context.explain(params, new Stats(backends.placements().size()));
         List<Explain.Line> lines = switch (plan.statement()) {
             case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
-            case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(r, params));
+            case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
             default -> throw new SQLException("EXPLAIN ROUTE of this statement is not supported", "0A000", 1235);
         };
@@ -164,9 +175,10 @@ public final class Executor {
         }
         Object[] keys = Routes.keys(plan, params);
         if (keys == null) {
+            stats.broadcast(partitioning);
             return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params), c);
         }
-        var byPartition = Routes.byPartition(partitioning, keys);
+        var byPartition = Routes.byPartition(stats, partitioning, keys);
         if (!partitioning.needsValidation()) {
             return run(plan, Routes.cut(plan, byPartition, params), c);
         }
@@ -180,6 +192,7 @@ public final class Executor {
         }
         if (!lookup.unique() && distinct > 1) {
             // Rows with several non-unique keys: counting cannot tell which key is still missing.
+            stats.broadcast(lookup);
             return run(plan, Routes.wholeOn(plan, lookup.partitions(), params), c);
         }
         return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
@@ -204,13 +217,13 @@ public final class Executor {
         if (second.isEmpty()) {
             return new Result.Count(count, first.size());
         }
-        stats.fallback(partitionsOf(second));
+        stats.fallback(lookup, partitionsOf(second));
         if (!lookup.unique() && second.size() > 1) c.atomic();
         long[] counts = fanOut.update(second, c);
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] > 0 && learnable != null) {
                 lookup.table().put(learnable, second.get(i).partition());
-                stats.learn();
+                stats.learn(lookup);
             }
         }
         return new Result.Count(count + sum(counts), first.size() + second.size());
@@ -221,13 +234,13 @@ public final class Executor {
      * row is there, else wherever a probe finds it (learned), else where a new key would go.
      */
     private int probe(Partitioning.LookedUp lookup, Object key, Connections c) throws SQLException {
-        int guess = lookup.locate(key);
+        int guess = stats.locate(lookup, key);
         String sql = "SELECT 1 FROM `" + lookup.owner() + "` WHERE `" + lookup.ownerColumn() + "` = ? LIMIT 1";
         List<Value> params = List.of(KeyParams.toValue(key));
         if (fanOut.exists(List.of(new ShardQuery(guess, sql, params)), c)[0]) {
             return guess;
         }
-        stats.fallback(new int[0]);
+        stats.fallback(lookup, new int[0]);
         var others = new ArrayList<ShardQuery>();
         for (int p : lookup.partitions()) {
             if (p != guess) others.add(new ShardQuery(p, sql, params));
@@ -236,7 +249,7 @@ public final class Executor {
         for (int i = 0; i < found.length; i++) {
             if (found[i]) {
                 lookup.table().put(key, others.get(i).partition());
-                stats.learn();
+                stats.learn(lookup);
                 return others.get(i).partition();
             }
         }
@@ -304,9 +317,14 @@ public final class Executor {
     private int placeRow(Partitioning partitioning, TableDef table, Object key, Connections c) throws SQLException {
         if (partitioning instanceof Partitioning.LookedUp lookup) {
             int cached = lookup.table().get(key);
-            if (cached != LookupTable.MISSING) return cached;
-            // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner.
-            return lookup.owner().equalsIgnoreCase(table.name()) ? lookup.placeNew(key) : probe(lookup, key, c);
+            if (cached != LookupTable.MISSING) {
+                stats.looked(lookup, true);
+                return cached;
+            }
+            // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner (the probe counts the miss).
+            if (!lookup.owner().equalsIgnoreCase(table.name())) return probe(lookup, key, c);
+            stats.looked(lookup, false);
+            return lookup.placeNew(key);
         }
         int p = partitioning.placeNew(key);
         if (p == Partitioning.NONE) {

@@ -1,6 +1,6 @@
 package org.lutra.exec;
 
-import org.lutra.lookup.LookupTable;
+import org.lutra.catalog.Partitioning;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
@@ -11,15 +11,15 @@ import java.util.List;
 /** Passes rows through; the first row proves where {@code key} lives, so the lookup table learns it. */
 final class LearningRows implements RowSource {
     private final RowSource input;
-    private final LookupTable table;
+    private final Partitioning.LookedUp lookup;
     private final Object key;
     private final int partition;
     private final Stats stats;
     private boolean learned;
 
-    LearningRows(RowSource input, LookupTable table, Object key, int partition, Stats stats) {
+    LearningRows(RowSource input, Partitioning.LookedUp lookup, Object key, int partition, Stats stats) {
         this.input = input;
-        this.table = table;
+        this.lookup = lookup;
         this.key = key;
         this.partition = partition;
         this.stats = stats;
@@ -35,8 +35,8 @@ final class LearningRows implements RowSource {
         Row row = input.next();
         if (row != null && !learned) {
             learned = true;
-            table.put(key, partition);
-            stats.learn();
+            lookup.table().put(key, partition);
+            stats.learn(lookup);
         }
         return row;
     }

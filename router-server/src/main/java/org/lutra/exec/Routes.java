@@ -17,10 +17,10 @@ final class Routes {
     private Routes() {}
 
     /** Item indexes grouped by the partition each key is located in, in first-seen order. */
-    static Map<Integer, List<Integer>> byPartition(Partitioning partitioning, Object[] keys) {
+    static Map<Integer, List<Integer>> byPartition(Stats stats, Partitioning partitioning, Object[] keys) {
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int i = 0; i < keys.length; i++) {
-            int p = partitioning.locate(keys[i]);
+            int p = stats.locate(partitioning, keys[i]);
             if (p != Partitioning.NONE) out.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
         }
         if (out.isEmpty()) {
@@ -33,10 +33,10 @@ final class Routes {
     }
 
     /** The first-round sub-queries of a routed write (before any lookup validation). */
-    static List<ShardQuery> primary(Plan.Routed plan, List<Value> params) {
+    static List<ShardQuery> primary(Stats stats, Plan.Routed plan, List<Value> params) {
         Object[] keys = keys(plan, params);
         if (keys == null) return wholeOn(plan, plan.table().partitioning().partitions(), params);
-        return cut(plan, byPartition(plan.table().partitioning(), keys), params);
+        return cut(plan, byPartition(stats, plan.table().partitioning(), keys), params);
     }
 
     /** The routing keys of the statement, normalized; null if it must broadcast. */

@@ -84,11 +84,11 @@ public final class SelectPlan implements Operator {
             var second = target.cut(new Target.Resolution(complement(lookup, guess, keys, settled), keys), pushdown.sql(), pushdown.template(),
                     ctx.params());
             if (second.isEmpty()) return null;
-            ctx.stats().fallback(partitions(second));
+            ctx.stats().fallback(lookup, partitions(second));
             var sources = ctx.shards().query(second);
             if (learnable != null) {
                 for (int i = 0; i < sources.size(); i++) {
-                    sources.set(i, new LearningRows(sources.get(i), lookup.table(), learnable, second.get(i).partition(), ctx.stats()));
+                    sources.set(i, new LearningRows(sources.get(i), lookup, learnable, second.get(i).partition(), ctx.stats()));
                 }
             }
             return new UnionRows(sources);

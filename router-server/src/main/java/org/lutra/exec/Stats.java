@@ -1,15 +1,24 @@
 package org.lutra.exec;
 
+import org.lutra.catalog.Partitioning;
+import org.lutra.lookup.LookupTable;
+
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Routing counters: how many statements went to one partition or several, and where. */
+/**
+ * Routing counters: how many statements went to one partition or several, and where; and per
+ * lookup table, how its guesses fared ({@link LookupCounters}).
+ */
 public final class Stats {
     private final LongAdder singlePartition = new LongAdder();
     private final LongAdder multiPartition = new LongAdder();
     private final LongAdder fallbacks = new LongAdder();
     private final LongAdder learned = new LongAdder();
     private final AtomicLongArray perPartition;
+    /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
+    private final ConcurrentHashMap<LookupTable, LookupCounters> lookups = new ConcurrentHashMap<>();
 
     public Stats(int partitions) {
         this.perPartition = new AtomicLongArray(partitions);
@@ -21,13 +30,43 @@ public final class Stats {
     }
 
     /** A lookup guess was wrong or incomplete; {@code partitions} were asked in addition. */
-    void fallback(int[] partitions) {
+    void fallback(Partitioning.LookedUp lookup, int[] partitions) {
         fallbacks.increment();
+        lookup(lookup).fallbacks.increment();
         for (int p : partitions) perPartition.incrementAndGet(p);
     }
 
-    void learn() {
+    void learn(Partitioning.LookedUp lookup) {
         learned.increment();
+        lookup(lookup).learned.increment();
+    }
+
+    /** {@code partitioning.locate(key)}, counting a lookup table's hit or miss. */
+    int locate(Partitioning partitioning, Object key) {
+        if (!(partitioning instanceof Partitioning.LookedUp lookup)) return partitioning.locate(key);
+        int cached = lookup.table().get(key);
+        if (cached != LookupTable.MISSING) {
+            lookup(lookup).hits.increment();
+            return cached;
+        }
+        lookup(lookup).misses.increment();
+        return lookup.placeNew(key);
+    }
+
+    /** Whether the table had an entry for a routing key, counted. */
+    void looked(Partitioning.LookedUp lookup, boolean hit) {
+        (hit ? lookup(lookup).hits : lookup(lookup).misses).increment();
+    }
+
+    /** A statement on a lookup-placed table went to all its partitions (nothing else counts a broadcast). */
+    void broadcast(Partitioning partitioning) {
+        if (partitioning instanceof Partitioning.LookedUp lookup) lookup(lookup).broadcasts.increment();
+    }
+
+    /** The counters of {@code lookup}'s table (created at its first use). */
+    public LookupCounters lookup(Partitioning.LookedUp lookup) {
+        var counters = lookups.get(lookup.table()); // the hot path: a plain read, no lock
+        return counters != null ? counters : lookups.computeIfAbsent(lookup.table(), t -> new LookupCounters());
     }
 
     public long singlePartition() {

@@ -122,10 +122,13 @@ public final class Target {
             return rangePartitions(ranged, range, ctx.params());
         }
         Object[] values = keyValues(ctx.params());
-        if (values == null) return everywhere();
+        if (values == null) {
+            ctx.stats().broadcast(partitioning);
+            return everywhere();
+        }
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int i = 0; i < values.length; i++) {
-            int p = partitioning.locate(values[i]);
+            int p = ctx.stats().locate(partitioning, values[i]);
             if (p != Partitioning.NONE) out.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
         }
         return out.isEmpty() ? nowhere(values) : new Resolution(out, values);
@@ -155,7 +158,7 @@ public final class Target {
                 }
                 if (!rest.isEmpty()) secondRound.put(p, rest);
             }
-            ctx.stats().fallback(secondRound.keySet().stream().mapToInt(Integer::intValue).toArray());
+            ctx.stats().fallback(lookup, secondRound.keySet().stream().mapToInt(Integer::intValue).toArray());
             probe(ctx, lookup, secondRound, located, unknown, true);
         }
         var out = new LinkedHashMap<Integer, List<Integer>>();
@@ -218,7 +221,7 @@ public final class Target {
                     unknown.remove(key);
                     if (learn) {
                         lookup.table().put(key, partition);
-                        ctx.stats().learn();
+                        ctx.stats().learn(lookup);
                     }
                 }
             }

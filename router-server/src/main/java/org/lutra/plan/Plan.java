@@ -92,6 +92,37 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * The administrator's view of placement — SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t
+     * FOR key — answered from the router's own state when executed (counters and lookup entries
+     * move): no partition is asked, no transaction or session state is touched.
+     */
+    sealed interface ShowPlacement extends Plan {}
+
+    /** SHOW PARTITIONS: one row per logical partition. */
+    record ShowPartitions() implements ShowPlacement {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
+    /** SHOW LOOKUP TABLES: one row per lookup table (an owner table's, shared by its SAME AS tables). */
+    record ShowLookupTables() implements ShowPlacement {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
+    /** SHOW LOOKUP t FOR key: where the placement puts {@code key} of {@code table} (hash or range rule, lookup entry or DEFAULT NEW). */
+    record ShowLookup(TableDef table, ValueRef key) implements ShowPlacement {
+        @Override
+        public int paramCount() {
+            return key instanceof ValueRef.Param ? 1 : 0;
+        }
+    }
+
     /** Transaction control: the session handles these, they never reach a partition. */
     sealed interface Control extends Plan {
         @Override

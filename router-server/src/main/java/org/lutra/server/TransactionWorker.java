@@ -81,6 +81,10 @@ final class TransactionWorker implements AutoCloseable {
         if (plan instanceof Plan.RouterStatus) {
             return reply(new Result.Rows(routerStatus.get(), 0), request);
         }
+        if (plan instanceof Plan.ShowPlacement show) {
+            // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
+            return reply(executor.placement(show, bound.params()), request);
+        }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline);
         running = deadline;
@@ -237,7 +241,7 @@ final class TransactionWorker implements AutoCloseable {
             transactions.control(control);
             return 0;
         }
-        if (plan instanceof Plan.RouterStatus) throw batchRows(sql);
+        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement) throw batchRows(sql);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {

@@ -28,6 +28,7 @@ class RoutesTest {
 
     private final Catalog catalog = SchemaParser.parse(SCHEMA, List.of("p0", "p1", "p2", "p3"));
     private final Planner planner = new Planner(catalog, "demo", 100);
+    private final Stats stats = new Stats(4);
 
     @Test
     void inListIsCutPerBackendAsInTheThesis() throws SQLException {
@@ -41,6 +42,24 @@ class RoutesTest {
                 3, "SELECT * FROM users WHERE id IN (2, 77) []",
                 2, "SELECT * FROM users WHERE id IN (19, 27) []"),
                 route("SELECT * FROM users WHERE id IN (2,19,27,77)"));
+    }
+
+    @Test
+    void routingCountsTheLookupTablesHitsMissesAndBroadcastsSameAsTablesWithTheirOwner() throws SQLException {
+        var users = (Partitioning.LookedUp) catalog.table("users").partitioning();
+        var followers = (Partitioning.LookedUp) catalog.table("followers").partitioning();
+        users.table().put(2L, 3);
+        users.table().put(19L, 2);
+        route("SELECT * FROM users WHERE id IN (2, 19, 500)"); // two entries, 500 has none
+        route("UPDATE followers SET destination = 1 WHERE source = 2"); // the owner's entry
+        route("SELECT * FROM users WHERE name = 'x'"); // no key: every partition
+        route("SELECT * FROM text WHERE id = 7"); // hash: no lookup table counts
+        var counters = stats.lookup(users);
+        assertSame(counters, stats.lookup(followers), "SAME AS tables share their owner's lookup table and its counters");
+        assertEquals(3, counters.hits());
+        assertEquals(1, counters.misses());
+        assertEquals(1, counters.broadcasts());
+        assertEquals(0, counters.fallbacks(), "routing alone asks no other partition");
     }
 
     @Test
@@ -147,10 +166,10 @@ class RoutesTest {
         var plan = planner.plan(sql);
         List<ShardQuery> queries;
         if (plan instanceof Plan.Query q) {
-            var ctx = Context.explain(List.of(params), new Stats(4));
+            var ctx = Context.explain(List.of(params), stats);
             queries = ((SelectPlan) q.root()).chosen(ctx).shardQueries(ctx);
         } else {
-            queries = Routes.primary((Plan.Routed) plan, List.of(params));
+            queries = Routes.primary(stats, (Plan.Routed) plan, List.of(params));
         }
         var out = new TreeMap<Integer, String>();
         for (var q : queries) {

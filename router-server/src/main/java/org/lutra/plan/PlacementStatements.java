@@ -1,0 +1,98 @@
+package org.lutra.plan;
+
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+
+import java.math.BigDecimal;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The administrator's placement statements, recognised from the text (MySQL has none of them,
+ * so nothing else may claim them): {@code SHOW PARTITIONS}, {@code SHOW LOOKUP TABLES} and
+ * {@code SHOW LOOKUP [db.]t FOR key}, the key a number, a quoted string, NULL or {@code ?}.
+ * Anything else that starts {@code SHOW PARTITIONS} or {@code SHOW LOOKUP} is MySQL's syntax error.
+ */
+final class PlacementStatements {
+    private static final String NAME = "`?([\\w$]+)`?";
+    private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
+    private static final Pattern SHOW_PARTITIONS = Pattern.compile("(?is)\\s*SHOW\\s+PARTITIONS" + END);
+    private static final Pattern SHOW_LOOKUP_TABLES = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+TABLES" + END);
+    /** The key is everything after FOR, read by {@link #key}: a regular expression over a long quoted key would recurse per character. */
+    private static final Pattern SHOW_LOOKUP = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+FOR\\s+(.*)");
+    private static final Pattern OURS = Pattern.compile("(?is)\\s*SHOW\\s+(?:PARTITIONS|LOOKUP)\\b.*");
+    private static final Pattern NUMBER = Pattern.compile("[+-]?(?:\\d++(?:\\.\\d*+)?|\\.\\d++)(?:[eE][+-]?\\d++)?");
+
+    private PlacementStatements() {}
+
+    /** The plan for a placement statement, or null if {@code sql} is none. */
+    static Plan plan(String sql, Catalog catalog, String database) throws PlanException {
+        if (!OURS.matcher(sql).matches()) return null;
+        if (SHOW_PARTITIONS.matcher(sql).matches()) return new Plan.ShowPartitions();
+        if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new Plan.ShowLookupTables();
+        Matcher m = SHOW_LOOKUP.matcher(sql);
+        if (!m.matches()) throw syntax(sql);
+        if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {
+            throw new PlanException("42000", 1049, "Unknown database '" + m.group(1) + "'");
+        }
+        TableDef table = catalog.table(m.group(2));
+        if (table == null) throw new PlanException("42S02", 1146, "Table '" + database + "." + m.group(2) + "' doesn't exist");
+        if (table.partitioning() instanceof Partitioning.Replicated) {
+            throw new PlanException("HY000", 1347, "'" + database + "." + table.name() + "' is not placed by a key: it is REPLICATED,"
+                    + " every one of its partitions holds every row (SHOW LOOKUP takes lookup, SAME AS, hash and range tables)");
+        }
+        ValueRef key = key(m.group(3));
+        if (key == null) throw syntax(sql);
+        return new Plan.ShowLookup(table, key);
+    }
+
+    /**
+     * The key as written, with the statement's end (spaces, one ';') taken off: {@code ?}, NULL,
+     * a number (an integer as a Long, else exact as a BigDecimal, or a Double with an exponent,
+     * as MySQL reads the literal), or one quoted string (MySQL's escapes); null for anything else.
+     */
+    static ValueRef key(String text) {
+        int end = text.length();
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) end--;
+        if (end > 0 && text.charAt(end - 1) == ';') end--;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) end--;
+        String v = text.substring(0, end);
+        if (v.equals("?")) return new ValueRef.Param(0);
+        if (v.equalsIgnoreCase("NULL")) return new ValueRef.Literal(null);
+        if (NUMBER.matcher(v).matches()) {
+            if (v.indexOf('e') >= 0 || v.indexOf('E') >= 0) return new ValueRef.Literal(Double.parseDouble(v));
+            var exact = new BigDecimal(v.startsWith("+") ? v.substring(1) : v);
+            try {
+                return new ValueRef.Literal(exact.scale() <= 0 ? exact.longValueExact() : exact);
+            } catch (ArithmeticException beyondLong) {
+                return new ValueRef.Literal(exact);
+            }
+        }
+        if (v.length() >= 2 && v.charAt(0) == '\'' && closingQuote(v) == v.length() - 1) {
+            return new ValueRef.Literal(Literals.unescape(v.substring(1, v.length() - 1), '\''));
+        }
+        return null;
+    }
+
+    /** The index of the quote that closes the string opened at 0 (backslash escapes, '' doubled), or -1. */
+    private static int closingQuote(String v) {
+        for (int i = 1; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c == '\\') {
+                i++;
+            } else if (c == '\'') {
+                if (i + 1 < v.length() && v.charAt(i + 1) == '\'') i++;
+                else return i;
+            }
+        }
+        return -1;
+    }
+
+    private static PlanException syntax(String sql) {
+        String near = sql.strip();
+        return new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + (near.length() > 80 ? near.substring(0, 80) + "..." : near)
+                + "': the router's placement statements are SHOW PARTITIONS, SHOW LOOKUP TABLES and SHOW LOOKUP table FOR key"
+                + " (a number, a quoted string, NULL or ?)");
+    }
+}

@@ -1,0 +1,99 @@
+package org.lutra.plan;
+
+import org.junit.jupiter.api.Test;
+import org.lutra.catalog.SchemaParser;
+import org.lutra.protocol.Value;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** SHOW PARTITIONS, SHOW LOOKUP TABLES and SHOW LOOKUP t FOR key: what the planner reads, and what it refuses with which error. */
+class PlacementStatementsTest {
+    private final Planner planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
+
+    private Plan plan(String sql) throws PlanException {
+        return planner.bind(sql, List.of()).plan();
+    }
+
+    private Plan.ShowLookup lookup(String sql) throws PlanException {
+        return assertInstanceOf(Plan.ShowLookup.class, plan(sql), sql);
+    }
+
+    private PlanException refused(String sql, String state, int code) {
+        var e = assertThrows(PlanException.class, () -> plan(sql), sql);
+        assertEquals(state, e.getSQLState(), sql + ": " + e.getMessage());
+        assertEquals(code, e.getErrorCode(), sql + ": " + e.getMessage());
+        return e;
+    }
+
+    @Test
+    void listingsAreRecognisedInAnyCaseWithATrailingSemicolon() throws PlanException {
+        assertInstanceOf(Plan.ShowPartitions.class, plan("SHOW PARTITIONS"));
+        assertInstanceOf(Plan.ShowPartitions.class, plan("  show   partitions ; "));
+        assertInstanceOf(Plan.ShowLookupTables.class, plan("SHOW LOOKUP TABLES"));
+        assertInstanceOf(Plan.ShowLookupTables.class, plan("show lookup\n tables;"));
+    }
+
+    @Test
+    void theKeyIsReadAsMySqlReadsTheLiteral() throws PlanException {
+        var users = lookup("SHOW LOOKUP users FOR 42");
+        assertEquals("users", users.table().name());
+        assertEquals(new ValueRef.Literal(42L), users.key());
+        assertEquals(0, users.paramCount());
+        assertEquals(new ValueRef.Literal(-7L), lookup("SHOW LOOKUP users FOR -7;").key());
+        assertEquals(new ValueRef.Literal(new BigDecimal("7.0")), lookup("SHOW LOOKUP users FOR 7.0").key());
+        assertEquals(new ValueRef.Literal(new BigDecimal("99999999999999999999")), lookup("SHOW LOOKUP users FOR 99999999999999999999").key());
+        assertEquals(new ValueRef.Literal(1e3), lookup("SHOW LOOKUP users FOR 1e3").key());
+        assertEquals(new ValueRef.Literal("42"), lookup("SHOW LOOKUP users FOR '42'").key());
+        assertEquals(new ValueRef.Literal("O'Brien"), lookup("SHOW LOOKUP users FOR 'O\\'Brien'").key());
+        assertEquals(new ValueRef.Literal("O'Brien"), lookup("SHOW LOOKUP users FOR 'O''Brien'").key());
+        assertEquals(new ValueRef.Literal("a;b"), lookup("SHOW LOOKUP users FOR \"a;b\"").key(), "double quotes are a string, as in MySQL");
+        assertEquals(new ValueRef.Literal(null), lookup("SHOW LOOKUP users FOR NULL").key());
+    }
+
+    @Test
+    void aPlaceholderIsBoundAtExecution() throws PlanException {
+        var bound = planner.bind("SHOW LOOKUP users FOR ?", List.of(Value.newBuilder().setIntValue(5).build()));
+        var show = assertInstanceOf(Plan.ShowLookup.class, bound.plan());
+        assertEquals(new ValueRef.Param(0), show.key());
+        assertEquals(1, show.paramCount());
+        var e = assertThrows(PlanException.class, () -> planner.bind("SHOW LOOKUP users FOR ?", List.of()));
+        assertEquals("07001", e.getSQLState());
+    }
+
+    @Test
+    void sameAsHashAndRangeTablesAreAnsweredByTheirRuleAndNamesAsTheCatalogsAre() throws PlanException {
+        assertEquals("followers", lookup("SHOW LOOKUP followers FOR 1").table().name());
+        assertEquals("tweets", lookup("SHOW LOOKUP `TWEETS` FOR 1").table().name());
+        assertEquals("nums", lookup("SHOW LOOKUP demo.nums FOR 12").table().name());
+    }
+
+    @Test
+    void unknownTablesAndDatabasesAreMySqlsErrors() {
+        assertEquals("Table 'demo.nope' doesn't exist", refused("SHOW LOOKUP nope FOR 1", "42S02", 1146).getMessage());
+        refused("SHOW LOOKUP other.users FOR 1", "42000", 1049);
+    }
+
+    @Test
+    void aReplicatedTableHasNoKeyToLookUp() {
+        var e = refused("SHOW LOOKUP country FOR 'CH'", "HY000", 1347);
+        assertTrue(e.getMessage().contains("REPLICATED"), e.getMessage());
+    }
+
+    @Test
+    void malformedStatementsAreSyntaxErrors() {
+        for (String sql : List.of("SHOW PARTITIONS x", "SHOW LOOKUP", "SHOW LOOKUP users", "SHOW LOOKUP users FOR",
+                "SHOW LOOKUP users FOR 1 2", "SHOW LOOKUP users FOR 'a", "SHOW LOOKUP users FOR 'a' 'b'", "SHOW LOOKUP users FOR id",
+                "SHOW LOOKUP users FOR (1)", "SHOW LOOKUP TABLES LIKE 'u%'", "SHOW LOOKUP users FOR 1; SELECT 1", "SHOW LOOKUP users FOR 1 2;")) {
+            refused(sql, "42000", 1064);
+        }
+    }
+
+    @Test
+    void aLongQuotedKeyIsReadWithoutRecursion() throws PlanException {
+        String key = "\\'".repeat(50_000);
+        assertEquals(new ValueRef.Literal("'".repeat(50_000)), lookup("SHOW LOOKUP users FOR '" + key + "'").key());
+    }
+}
