@@ -124,11 +124,20 @@ class PlannerLimitsTest {
     @Test
     void parsingPastItsDeadlineIsRefusedAndThePlannerGoesOn() throws Exception {
         var planner = new Planner(CATALOG, "demo", new Planner.Limits(4 << 20, 256, 2_000, 30, 1 << 20));
+        plans(planner, "SELECT author FROM tweets WHERE id = 1"); // the parser's classes loaded: a cold start alone can take 30 ms
         long t0 = System.nanoTime();
         var e = refused(planner, "INSERT INTO tweets (id, author, body) VALUES " + "(1, 2, 'abc'), ".repeat(100_000) + "(3, 4, 'x')");
         assertTrue(e.getMessage().contains("parse_timeout_ms"), e.getMessage());
         assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "the 30 ms deadline stopped the parser after " + (System.nanoTime() - t0) / 1e6 + " ms");
-        plans(planner, "SELECT * FROM tweets WHERE id = 1");
+        // the planner goes on; a busy machine may still pause one parse past 30 ms, so a few tries
+        for (int attempt = 1; ; attempt++) {
+            try {
+                plans(planner, "SELECT * FROM tweets WHERE id = 1");
+                break;
+            } catch (AssertionError | Exception e2) {
+                if (attempt == 3 || !String.valueOf(e2.getMessage()).contains("parse_timeout_ms")) throw e2;
+            }
+        }
     }
 
     @Test
