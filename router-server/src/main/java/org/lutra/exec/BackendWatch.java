@@ -117,7 +117,9 @@ public final class BackendWatch implements AutoCloseable {
                  var s = c.createStatement()) {
                 s.execute("SELECT 1");
                 answered.complete(true);
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException e) {
+                answered.complete(serverAnswered(e));
+            } catch (RuntimeException e) {
                 answered.complete(false);
             }
         });
@@ -126,6 +128,17 @@ public final class BackendWatch implements AutoCloseable {
         } catch (TimeoutException | ExecutionException e) {
             return false;
         }
+    }
+
+    /**
+     * Whether a failed ping was still the server's answer: an error packet it sent (1040 "Too many
+     * connections", 1045, ...) shows a live server, only busy or strict, so waiting connections are
+     * left alone. Client-side errors (Connector/J's 2000-2999 and 0: no answer, refused, timed out)
+     * are not answers.
+     */
+    static boolean serverAnswered(SQLException e) {
+        int code = e.getErrorCode();
+        return code > 0 && (code < 2000 || code >= 3000);
     }
 
     @Override
