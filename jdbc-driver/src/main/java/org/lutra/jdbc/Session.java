@@ -65,6 +65,8 @@ final class Session {
     private String backendVersion = "";
     private int lowerCaseTableNames;
     private byte[] cancelKey = new byte[0];
+    /** The request the session waits on now (0: none): the one Statement.cancel() names. */
+    private volatile long inFlight;
     private volatile TransactionStatus transactionStatus = TransactionStatus.INITIAL;
 
     private Session(Socket rawSocket, Socket socket, Tls tls, JdbcUrl.Host host, int socketTimeoutMs, int maxFrameBytes) throws IOException {
@@ -177,6 +179,7 @@ final class Session {
             drainAbandoned();
             long id = nextRequestId++;
             ClientMessage message = request.setRequestId(id).build();
+            inFlight = id;
             int size = message.getSerializedSize();
             if (size > routerMaxFrameBytes) {
                 // Refused before sending: the router would drop the whole session for it.
@@ -198,6 +201,7 @@ final class Session {
             }
             return answer;
         } finally {
+            inFlight = 0;
             lock.unlock();
         }
     }
@@ -246,6 +250,8 @@ final class Session {
      */
     void cancel() throws SQLException {
         if (cancelKey.length == 0) throw Errors.unsupported("Statement.cancel with a router older than this driver");
+        long target = inFlight;
+        if (target == 0) return; // nothing runs: nothing to stop (and nothing the next statement could take for its own cancel)
         try (var raw = new Socket()) {
             raw.setTcpNoDelay(true);
             raw.connect(new InetSocketAddress(host.name(), host.port()), CANCEL_TIMEOUT_MS);
@@ -259,7 +265,7 @@ final class Session {
                         + (challenge != null && challenge.hasError() ? ": " + challenge.getError().getMessage() : ""), Errors.CONNECTION_FAILURE);
             }
             Frames.write(cout, ClientMessage.newBuilder().setRequestId(1).setCancel(org.lutra.protocol.Cancel.newBuilder()
-                    .setSessionId(sessionId).setCancelKey(ByteString.copyFrom(cancelKey))).build());
+                    .setSessionId(sessionId).setCancelKey(ByteString.copyFrom(cancelKey)).setRequestId(target)).build());
             Frames.read(cin, ServerMessage.parser(), maxFrameBytes); // Ok: sent whether or not anything ran
         } catch (IOException e) {
             throw Errors.of("cancel: could not reach the router at " + host + ": " + e.getMessage(), Errors.CONNECTION_FAILURE, 0, e);

@@ -265,8 +265,8 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /** A client's Statement.cancel(): the session with that id and key stops its statement. */
-    void cancel(long sessionId, byte[] key) {
-        sessions.forEach(s -> s.cancel(sessionId, key));
+    void cancel(long sessionId, byte[] key, long requestId) {
+        sessions.forEach(s -> s.cancel(sessionId, key, requestId));
     }
 
     void sessionEnded(Session session, String user) {

@@ -153,8 +153,8 @@ final class Session implements Runnable {
             ServerMessage.Builder reply;
             try {
                 reply = switch (request.getKindCase()) {
-                    case EXECUTE -> worker.execute(request.getExecute());
-                    case EXECUTE_BATCH -> worker.executeBatch(request.getExecuteBatch());
+                    case EXECUTE -> worker.execute(request.getExecute(), request.getRequestId());
+                    case EXECUTE_BATCH -> worker.executeBatch(request.getExecuteBatch(), request.getRequestId());
                     case FETCH -> worker.fetch(request.getFetch().getCursorId(), request.getFetch().getFetchSize());
                     case CLOSE_CURSOR -> {
                         worker.closeCursor(request.getCloseCursor().getCursorId());
@@ -214,12 +214,12 @@ final class Session implements Runnable {
      * compare-and-set decides between the sweep and a request arriving at the same moment, so
      * only one of them writes to the socket.
      */
-    /** Stops the statement this session runs now, if {@code key} is its cancel key. */
-    void cancel(long sessionId, byte[] key) {
+    /** Stops request {@code requestId} (0: whatever runs) if this session runs it and {@code key} is its cancel key. */
+    void cancel(long sessionId, byte[] key, long requestId) {
         var w = worker;
         if (sessionId == id && user != null && w != null && java.security.MessageDigest.isEqual(cancelKey, key)) {
-            log.info("session {}: statement cancelled by its client", id);
-            w.cancelRunning();
+            log.info("session {}: request {} cancelled by its client", id, requestId);
+            w.cancel(requestId);
         }
     }
 

@@ -55,6 +55,9 @@ final class TransactionWorker implements AutoCloseable {
     private final java.util.function.LongUnaryOperator deadlineMillis;
     /** The deadline of the statement or batch running now (a Cancel from another connection reaches it here). */
     private volatile Deadline running;
+    /** The request id of the statement or batch running now, and the last one a Cancel named ({@link #cancel}). */
+    private volatile long runningRequest;
+    private volatile long cancelledRequest;
     /** Open result sets of this session that may hold pooled backend connections, at most ({@link #withinConnectionShare}). */
     private final int maxStreamingCursors;
 
@@ -68,7 +71,7 @@ final class TransactionWorker implements AutoCloseable {
         this.routerStatus = routerStatus;
     }
 
-    ServerMessage.Builder execute(Execute request) throws SQLException {
+    ServerMessage.Builder execute(Execute request, long requestId) throws SQLException {
         if (cursors.size() >= MAX_OPEN_CURSORS) {
             throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
         }
@@ -87,7 +90,7 @@ final class TransactionWorker implements AutoCloseable {
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline);
-        running = deadline;
+        start(requestId, deadline);
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request);
             statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
@@ -219,16 +222,30 @@ final class TransactionWorker implements AutoCloseable {
         return batch.setCursorId(id).build();
     }
 
-    /** Stops the running statement (Statement.cancel from the client, on another connection); nothing if none runs. */
-    void cancelRunning() {
+    /**
+     * Statement.cancel from the client, on another connection: stops request {@code requestId} if
+     * it runs now, or as soon as it starts (the Cancel may overtake it while it is planned); 0
+     * stops whatever runs. A Cancel naming a request that already ended stops nothing, so it
+     * cannot hit the session's next statement.
+     */
+    void cancel(long requestId) {
+        cancelledRequest = requestId;
         var d = running;
-        if (d != null) d.cancel();
+        if (d != null && (requestId == 0 || requestId == runningRequest)) d.cancel();
+    }
+
+    /** The statement or batch {@code requestId} runs under {@code deadline} from now. */
+    private void start(long requestId, Deadline deadline) {
+        runningRequest = requestId;
+        running = deadline;
+        // read after running is set: a concurrent cancel() either sees this deadline or set cancelledRequest before this read
+        if (requestId != 0 && cancelledRequest == requestId) deadline.cancel();
     }
 
     /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
-    ServerMessage.Builder executeBatch(ExecuteBatch request) {
+    ServerMessage.Builder executeBatch(ExecuteBatch request, long requestId) {
         try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
-            running = deadline;
+            start(requestId, deadline);
             return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline)).run(request));
         } finally {
             running = null;

@@ -204,6 +204,43 @@ class DeadlineIT {
     }
 
     /** A session whose open transaction holds row {@code k}'s lock. */
+    /**
+     * A Cancel names the request it stops (the driver sends the id of the request it waits on): one
+     * that names another request — an earlier statement, whose answer crossed the Cancel — leaves
+     * the running statement alone, which once stopped whatever the session ran when it arrived.
+     */
+    @Test
+    void aCancelStopsTheRequestItNamesAndNoOther() throws Exception {
+        try (var session = new RawSession(router)) {
+            try (var blocker = lockRow(1)) {
+                session.execute(7, "UPDATE kv SET v = 'seven' WHERE k = 1"); // waits on the row lock
+                Thread.sleep(300);
+                session.cancel(6); // the request before it, already answered
+                Thread.sleep(300);
+                blocker.rollback();
+            }
+            var answer = session.answer();
+            assertTrue(answer.hasUpdateResult(), "a cancel for request 6 left request 7 alone: " + answer);
+            assertEquals(1, answer.getUpdateResult().getUpdateCount());
+            try (var blocker = lockRow(2)) {
+                session.execute(8, "UPDATE kv SET v = 'eight' WHERE k = 2");
+                Thread.sleep(300);
+                long t0 = System.nanoTime();
+                session.cancel(8);
+                var stopped = session.answer();
+                assertTrue(stopped.hasError(), "request 8 was cancelled: " + stopped);
+                assertEquals("70100", stopped.getError().getSqlState());
+                assertEquals(1317, stopped.getError().getVendorCode());
+                assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "stopped by the cancel, not by the 2.5 s statement timeout");
+                blocker.rollback();
+            }
+        }
+        try (var c = router.connect(); var st = c.createStatement()) {
+            assertEquals(1, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'seven'"));
+            assertEquals(0, count(st, "SELECT COUNT(*) FROM kv WHERE v = 'eight'"), "the cancelled update changed nothing");
+        }
+    }
+
     private Connection lockRow(int k) throws SQLException {
         var c = router.connect();
         c.setAutoCommit(false);
