@@ -49,6 +49,11 @@ public final class BackendWatch implements AutoCloseable {
             closedByWatch.remove(c);
         }
 
+        /** Connections it counts as borrowed now. */
+        public int size() {
+            return since.size();
+        }
+
         /** Whether the watch closed {@code c} because its server did not answer (the failure the statement saw). */
         public boolean cutOff(Connection c) {
             return closedByWatch.contains(c);

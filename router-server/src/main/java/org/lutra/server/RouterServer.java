@@ -169,6 +169,11 @@ public final class RouterServer implements AutoCloseable {
         return backends.activeConnections();
     }
 
+    /** Backend connections the backend watch still counts as borrowed (it forgets returned and evicted ones). */
+    public int watchedBackendConnections() {
+        return backends.placements().stream().mapToInt(p -> p.waiting().size()).sum();
+    }
+
     public int port() {
         return listener.getLocalPort();
     }

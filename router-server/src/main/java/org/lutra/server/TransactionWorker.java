@@ -5,6 +5,7 @@ import org.lutra.exec.Deadline;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
 import org.lutra.merge.LimitRows;
+import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
@@ -12,6 +13,7 @@ import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
 import org.lutra.protocol.Value;
 import org.lutra.protocol.ResultSet;
+import org.lutra.protocol.Row;
 import org.lutra.protocol.RowBatch;
 import org.lutra.protocol.ServerMessage;
 import org.lutra.protocol.SessionStatus;
@@ -21,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -167,9 +170,9 @@ final class TransactionWorker implements AutoCloseable {
      */
     private void withinConnectionShare(long id, Cursor cursor) throws SQLException {
         if (!cursor.holdsConnections() || cursors.values().stream().filter(Cursor::holdsConnections).count() <= maxStreamingCursors) return;
-        var rest = new java.util.ArrayList<org.lutra.protocol.Row>();
+        var rest = new ArrayList<Row>();
         long bytes = 0;
-        for (org.lutra.protocol.Row row; (row = cursor.rows().next()) != null; ) {
+        for (Row row; (row = cursor.rows().next()) != null; ) {
             bytes += row.getSerializedSize();
             if (bytes > BUFFERED_RESULT_BYTES) {
                 throw new SQLException("this session already streams " + maxStreamingCursors + " open result sets from the shards (the most one"
@@ -179,7 +182,7 @@ final class TransactionWorker implements AutoCloseable {
             rest.add(row);
         }
         cursor.rows().close();
-        cursors.put(id, new Cursor(new org.lutra.merge.ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false));
+        cursors.put(id, new Cursor(new ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false));
     }
 
     ServerMessage.Builder fetch(long cursorId, int fetchSize) throws SQLException {

@@ -183,6 +183,9 @@ class FrozenShardIT {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (router.server.activeBackendConnections() != 0 && System.nanoTime() < until) Thread.sleep(50);
         assertEquals(0, router.server.activeBackendConnections(), "no backend connection stays borrowed");
+        // the watch forgets them too, evicted ones included (else it would ping the partition for ever)
+        while (router.server.watchedBackendConnections() != 0 && System.nanoTime() < until) Thread.sleep(50);
+        assertEquals(0, router.server.watchedBackendConnections(), "the backend watch still counts connections as borrowed");
     }
 
     private static long elapsedMillis(long startNanos) {
