@@ -25,6 +25,14 @@ public final class Catalog {
         return partitions.get(id);
     }
 
+    /** The partition of that name (case-insensitive). */
+    public Partition partitionNamed(String name) {
+        for (Partition p : partitions) {
+            if (p.name().equalsIgnoreCase(name)) return p;
+        }
+        throw new IllegalArgumentException("no partition named '" + name + "'");
+    }
+
     /** The table, case-insensitively, or null. */
     public TableDef table(String name) {
         return tables.get(name.toLowerCase(Locale.ROOT));

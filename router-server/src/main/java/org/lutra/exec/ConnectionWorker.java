@@ -36,6 +36,10 @@ final class ConnectionWorker {
             lease.release(null);
             return count;
         } catch (SQLException e) {
+            if (PlacementRows.misplaced(e) != null) {
+                lease.release(null); // the server rolled back this statement alone: not a failure of the transaction
+                throw new Misplaced(Backends.located(placement, e));
+            }
             SQLException located = located(e, lease);
             lease.release(located);
             throw located;

@@ -51,6 +51,10 @@ public final class Executor {
         return stats;
     }
 
+    public org.lutra.catalog.Catalog catalog() {
+        return backends.catalog();
+    }
+
     /** Runs {@code plan}; sub-queries get their connections from {@code connections} (pool or transaction). */
     public Result execute(Plan plan, List<Value> params, Connections connections) throws SQLException {
         if (params.size() != plan.paramCount()) {
@@ -59,6 +63,7 @@ public final class Executor {
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
+            case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
@@ -280,7 +285,7 @@ public final class Executor {
             long[] counts = fanOut.update(queries, c);
             return new Result.Count(counts[0], queries.size());
         }
-        var byPartition = new LinkedHashMap<Integer, List<Integer>>();
+        Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
             Object raw = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
@@ -296,22 +301,85 @@ public final class Executor {
             }
             byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
-        var queries = new ArrayList<ShardQuery>();
-        for (var e : byPartition.entrySet()) {
-            int[] rows = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-            queries.add(new ShardQuery(e.getKey(), plan.rows().render(rows), plan.rows().params(params, rows)));
-        }
-        record(queries);
-        if (queries.size() > 1) c.atomic();
-        long count = sum(fanOut.update(queries, c));
-        if (partitioning instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(table.name())) {
+        long count = 0;
+        var touched = new java.util.HashSet<Integer>();
+        for (int attempt = 1; ; attempt++) {
+            var queries = new ArrayList<ShardQuery>();
+            var rowsOf = new ArrayList<List<Integer>>();
             for (var e : byPartition.entrySet()) {
-                for (int row : e.getValue()) {
-                    if (keys[row] != null) lookup.table().put(keys[row], e.getKey());
+                int[] rows = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                queries.add(new ShardQuery(e.getKey(), plan.rows().render(rows), plan.rows().params(params, rows)));
+                rowsOf.add(e.getValue());
+            }
+            record(queries);
+            queries.forEach(q -> touched.add(q.partition()));
+            if (queries.size() > 1 || attempt > 1) c.atomic();
+            long[] counts = fanOut.insert(queries, c);
+            var misplaced = new ArrayList<Integer>();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] == FanOut.MISPLACED) {
+                    misplaced.addAll(rowsOf.get(i));
+                } else {
+                    count += counts[i];
+                    learnInserted(table, keys, queries.get(i).partition(), rowsOf.get(i));
+                }
+            }
+            if (misplaced.isEmpty()) break;
+            // A key lives elsewhere than this router's cache (or the DEFAULT NEW rule) said: ask the
+            // keys' homes where they are, and send those rows there. A key that moves again meanwhile
+            // is refused again; a few tries, then the statement fails (nothing of it stays).
+            if (attempt == MAX_PLACEMENT_TRIES) {
+                throw new SQLException("the placement of " + table.name() + " rows changed " + attempt + " times while inserting them"
+                        + " (rows being moved): statement rolled back, retry it", "40001", 1213);
+            }
+            var lookup = (Partitioning.LookedUp) partitioning;
+            resolve(lookup, table, misplaced.stream().map(r -> keys[r]).distinct().toList(), c);
+            byPartition = new LinkedHashMap<>();
+            for (int row : misplaced) {
+                byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
+            }
+        }
+        return new Result.Count(count, touched.size());
+    }
+
+    /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */
+    private static final int MAX_PLACEMENT_TRIES = 4;
+
+    private static void learnInserted(TableDef table, Object[] keys, int partition, List<Integer> rows) {
+        if (table.partitioning() instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(table.name())) {
+            for (int row : rows) {
+                if (keys[row] != null) lookup.table().put(keys[row], partition);
+            }
+        }
+    }
+
+    /**
+     * Sets the cache entries of {@code keys} to where the backends say they live: a key's home row
+     * names its partitions when it lives away from home ({@link PlacementRows}); no row, at home.
+     */
+    private void resolve(Partitioning.LookedUp lookup, TableDef table, List<Object> keys, Connections c) throws SQLException {
+        var byHome = new LinkedHashMap<Integer, List<Object>>();
+        for (Object k : keys) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : byHome.entrySet()) {
+            queries.add(new ShardQuery(e.getKey(), PlacementRows.resolveSql(lookup.owner(), e.getValue().size()),
+                    e.getValue().stream().map(KeyParams::toValue).toList()));
+        }
+        var away = new java.util.HashMap<Object, Integer>();
+        for (RowSource answer : fanOut.query(queries, c)) {
+            try (RowSource rows = answer) {
+                org.lutra.protocol.Row row;
+                while ((row = rows.next()) != null) {
+                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
+                    String first = row.getValues(1).getStringValue().split(",")[0];
+                    away.put(key, backends.catalog().partitionNamed(first).id());
                 }
             }
         }
-        return new Result.Count(count, queries.size());
+        for (Object k : keys) {
+            lookup.table().put(k, away.getOrDefault(k, lookup.placeNew(k)));
+            stats.learn(lookup);
+        }
     }
 
     private int placeRow(Partitioning partitioning, TableDef table, Object key, Connections c) throws SQLException {

@@ -35,6 +35,20 @@ final class FanOut {
         return all(queries, connections, ConnectionWorker::update, c -> {}).stream().mapToLong(Long::longValue).toArray();
     }
 
+    /** {@link #insert}'s count for a sub-insert the placement trigger refused. */
+    static final long MISPLACED = -1;
+
+    /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link #MISPLACED}. */
+    long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {
+        return all(queries, connections, (w, q) -> {
+            try {
+                return w.update(q);
+            } catch (Misplaced m) {
+                return MISPLACED;
+            }
+        }, c -> {}).stream().mapToLong(Long::longValue).toArray();
+    }
+
     /** For each query, whether it returned at least one row. */
     boolean[] exists(List<ShardQuery> queries, Connections connections) throws SQLException {
         var found = all(queries, connections, (w, q) -> {

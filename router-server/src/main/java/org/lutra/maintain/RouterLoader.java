@@ -80,8 +80,18 @@ public final class RouterLoader {
         for (TableDef t : catalog.tables()) {
             if (t.partitioning() instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(t.name())) {
                 KeyProfile scanned = profile(t, lookup, backends);
-                out.add(fill(catalog, t, lookup, scanned, sink -> scan(t, lookup, backends, sink),
-                        maps.getOrDefault(t.name().toLowerCase(Locale.ROOT), List.of())));
+                var awayRows = new ArrayList<PlacementSync.Entry>();
+                var reservations = new ArrayList<PlacementSync.Entry>();
+                Loaded loaded = fill(catalog, t, lookup, scanned, sink -> scan(t, lookup, backends, (key, p) -> {
+                    sink.accept(key, p);
+                    if (p != lookup.placeNew(key)) awayRows.add(new PlacementSync.Entry(key, p));
+                }), maps.getOrDefault(t.name().toLowerCase(Locale.ROOT), List.of()), (key, p) -> reservations.add(new PlacementSync.Entry(key, p)));
+                long disagreeing = PlacementSync.sync(catalog, t, lookup, backends, awayRows, reservations);
+                if (disagreeing > 0) {
+                    log.warn("lookup table {}: {} map entries differ from where the backends place their keys; the backends' placement is kept",
+                            t.name(), disagreeing);
+                }
+                out.add(loaded);
             }
         }
         return out;
@@ -94,6 +104,15 @@ public final class RouterLoader {
      */
     static Loaded fill(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeyProfile scanned, Rows rows,
                        List<RouterConfig.LookupSource> maps) throws SQLException, IOException {
+        return fill(catalog, t, lookup, scanned, rows, maps, (key, p) -> {});
+    }
+
+    /**
+     * @param applied receives each map entry taken into the table: one for a key the rows do not
+     *                hold (rows stay where they are: a map entry does not move them, a move does)
+     */
+    static Loaded fill(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeyProfile scanned, Rows rows,
+                       List<RouterConfig.LookupSource> maps, KeySink applied) throws SQLException, IOException {
         long start = System.nanoTime();
         var loader = new MapLoader(progress(t), partitionNames(catalog));
         var profiles = new ArrayList<KeyProfile>();
@@ -120,8 +139,22 @@ public final class RouterLoader {
         LookupTable target = adaptive ? new AdaptiveLookupTable(LookupTables.create(choice, profile), reason) : lookup.table();
 
         long rowKeys = rows.scan(target::put);
-        for (var source : maps) { // pass 2: apply, over the rows (a map file says where keys are now)
-            loader.scan(mapSource(source), new MapEntries(catalog, t, lookup, target::put));
+        long skipped = 0;
+        for (var source : maps) { // pass 2: place the keys the rows do not hold yet (the first entry for a key wins)
+            long[] notApplied = {0};
+            loader.scan(mapSource(source), new MapEntries(catalog, t, lookup, (key, p) -> {
+                if (target.get(key) != LookupTable.MISSING) {
+                    if (target.get(key) != p) notApplied[0]++;
+                    return;
+                }
+                target.put(key, p);
+                applied.accept(key, p);
+            }));
+            skipped += notApplied[0];
+        }
+        if (skipped > 0) {
+            log.warn("lookup table {}: {} map entries name another partition than the key's rows (or an earlier entry): not applied;"
+                    + " ALTER TABLE {} SET PARTITION moves rows", t.name(), skipped, t.name());
         }
         String representation;
         if (target instanceof AdaptiveLookupTable filled && lookup.table() instanceof AdaptiveLookupTable installed) {

@@ -22,12 +22,16 @@ final class PlacementStatements {
     /** The key is everything after FOR, read by {@link #key}: a regular expression over a long quoted key would recurse per character. */
     private static final Pattern SHOW_LOOKUP = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+FOR\\s+(.*)");
     private static final Pattern OURS = Pattern.compile("(?is)\\s*SHOW\\s+(?:PARTITIONS|LOOKUP)\\b.*");
+    private static final Pattern SET_PARTITION = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+SET\\s+PARTITION\\b(.*)");
+    private static final Pattern MOVE = Pattern.compile("(?is)\\s*=\\s*`?(\\w+)`?\\s+WHERE\\s+(.+?)" + END);
     private static final Pattern NUMBER = Pattern.compile("[+-]?(?:\\d++(?:\\.\\d*+)?|\\.\\d++)(?:[eE][+-]?\\d++)?");
 
     private PlacementStatements() {}
 
-    /** The plan for a placement statement, or null if {@code sql} is none. */
-    static Plan plan(String sql, Catalog catalog, String database) throws PlanException {
+    /** The plan for a placement statement, or null if {@code sql} is none; {@code planner} plans a move's key query. */
+    static Plan plan(String sql, Catalog catalog, String database, Planner planner) throws PlanException {
+        Matcher move = SET_PARTITION.matcher(sql);
+        if (move.matches()) return move(move, catalog, database, planner);
         if (!OURS.matcher(sql).matches()) return null;
         if (SHOW_PARTITIONS.matcher(sql).matches()) return new Plan.ShowPartitions();
         if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new Plan.ShowLookupTables();
@@ -45,6 +49,39 @@ final class PlacementStatements {
         ValueRef key = key(m.group(3));
         if (key == null) throw syntax(sql);
         return new Plan.ShowLookup(table, key);
+    }
+
+    private static Plan move(Matcher m, Catalog catalog, String database, Planner planner) throws PlanException {
+        if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {
+            throw new PlanException("42000", 1049, "Unknown database '" + m.group(1) + "'");
+        }
+        TableDef table = catalog.table(m.group(2));
+        if (table == null) throw new PlanException("42S02", 1146, "Table '" + database + "." + m.group(2) + "' doesn't exist");
+        if (!(table.partitioning() instanceof Partitioning.LookedUp lookup)) {
+            throw new PlanException("HY000", 1505, "ALTER TABLE ... SET PARTITION moves rows of lookup-placed tables; '" + table.name()
+                    + "' is placed by a rule (hash, range or REPLICATED) that decides where every row is");
+        }
+        if (!lookup.owner().equalsIgnoreCase(table.name())) {
+            throw new PlanException("HY000", 1505, "'" + table.name() + "' is placed SAME AS '" + lookup.owner() + "': move the "
+                    + lookup.owner() + " rows (ALTER TABLE " + lookup.owner() + " SET PARTITION ...), its rows follow");
+        }
+        String rest = m.group(3);
+        if (rest.trim().startsWith("=") && rest.trim().substring(1).trim().startsWith("(")) {
+            throw new PlanException("0A000", 1235, "Lutra does not support placing keys on several partitions (SET PARTITION = (p1, p2)) yet");
+        }
+        Matcher where = MOVE.matcher(rest);
+        if (!where.matches()) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected ALTER TABLE t SET PARTITION = p WHERE condition");
+        }
+        int target = -1;
+        for (var p : catalog.partitions()) if (p.name().equalsIgnoreCase(where.group(1))) target = p.id();
+        final int t = target;
+        if (target < 0 || java.util.Arrays.stream(lookup.partitions()).noneMatch(p -> p == t)) {
+            throw new PlanException("HY000", 1735, "Unknown partition '" + where.group(1) + "' for table '" + table.name() + "' (its partitions: "
+                    + String.join(", ", java.util.Arrays.stream(lookup.partitions()).mapToObj(p -> catalog.partition(p).name()).toList()) + ")");
+        }
+        String keysSql = "SELECT DISTINCT `" + lookup.column() + "` FROM `" + table.name() + "` WHERE " + where.group(2);
+        return new Plan.Move(table, target, keysSql, planner.plan(keysSql));
     }
 
     /**

@@ -199,7 +199,7 @@ public final class Planner {
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Plan variables = SessionVariables.plan(sql);
         if (variables != null) return variables;
-        Plan placement = PlacementStatements.plan(sql, catalog, database);
+        Plan placement = PlacementStatements.plan(sql, catalog, database, this);
         if (placement != null) return placement;
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;

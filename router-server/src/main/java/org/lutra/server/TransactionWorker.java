@@ -4,6 +4,10 @@ import org.lutra.exec.Connections;
 import org.lutra.exec.Deadline;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
+import org.lutra.exec.ValueCodec;
+import org.lutra.catalog.Partitioning;
+import org.lutra.maintain.Mover;
+import org.lutra.txn.TransactionState;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
@@ -91,6 +95,9 @@ final class TransactionWorker implements AutoCloseable {
             // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
             return reply(executor.placement(show, bound.params()), request);
         }
+        if (plan instanceof Plan.Move move) {
+            return reply(move(move, bound.params()), request);
+        }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline);
         start(requestId, deadline);
@@ -127,6 +134,48 @@ final class TransactionWorker implements AutoCloseable {
             deadline.blame(e);
             throw e;
         }
+    }
+
+    /**
+     * ALTER TABLE ... SET PARTITION: the keys its WHERE selects (read as any query), moved in
+     * transactions of their own, a batch at a time. Not inside the session's transaction: a move
+     * commits as it goes, and the client's transaction could not roll it back.
+     */
+    private Result move(Plan.Move move, List<Value> params) throws SQLException {
+        if (transactions.inTransaction()) {
+            throw new SQLException("ALTER TABLE ... SET PARTITION cannot run inside a transaction (it commits batch by batch): commit first", "25000", 1179);
+        }
+        var lookup = (Partitioning.LookedUp) move.table().partitioning();
+        var keys = new ArrayList<Object>();
+        var statement = transactions.statement();
+        try (RowSource rows = ((Result.Rows) executor.execute(move.keys(), params, statement)).rows()) {
+            Row row;
+            while ((row = rows.next()) != null) {
+                Object key = move.table().key(ValueCodec.decode(row.getValues(0)));
+                if (key != null) keys.add(key);
+            }
+        }
+        statement.succeeded();
+        var moved = new Mover(executor.catalog(), lookup).move(keys, move.target(), () -> {
+            TransactionState t = transactions.own();
+            return new Mover.Transaction() {
+                @Override
+                public Lease lease(int partition, boolean write) throws SQLException {
+                    return t.lease(partition, write);
+                }
+
+                @Override
+                public void commit() throws SQLException {
+                    t.commit();
+                }
+
+                @Override
+                public void rollback() {
+                    t.rollback();
+                }
+            };
+        });
+        return new Result.Count(moved.rows(), 0);
     }
 
     /** A client's statement as a log line may show it: escaped (no forged lines, no terminal escapes) and cut. */
@@ -261,7 +310,7 @@ final class TransactionWorker implements AutoCloseable {
             transactions.control(control);
             return 0;
         }
-        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement) throw batchRows(sql);
+        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.Move) throw batchRows(sql);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {

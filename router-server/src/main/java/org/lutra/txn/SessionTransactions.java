@@ -129,6 +129,11 @@ public final class SessionTransactions implements AutoCloseable {
         }
     }
 
+    /** A transaction of the router's own work (a move's batch), apart from the session's, at REPEATABLE READ. */
+    public TransactionState own() {
+        return service.begin(Connection.TRANSACTION_REPEATABLE_READ);
+    }
+
     private TransactionState open() {
         int level = nextIsolation != Connection.TRANSACTION_NONE ? nextIsolation : sessionIsolation;
         nextIsolation = Connection.TRANSACTION_NONE;

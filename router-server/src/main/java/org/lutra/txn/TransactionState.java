@@ -119,7 +119,7 @@ public final class TransactionState implements Connections {
 
     // ---- ending ---------------------------------------------------------------------------------
 
-    void commit() throws SQLException {
+    public void commit() throws SQLException {
         List<Branch> all = end();
         try {
             if (failure != null) {
@@ -138,7 +138,7 @@ public final class TransactionState implements Connections {
         }
     }
 
-    void rollback() {
+    public void rollback() {
         List<Branch> all = end();
         try {
             var failed = service.parallel(all, this::rollbackWithin);

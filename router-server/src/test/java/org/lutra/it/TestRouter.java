@@ -74,6 +74,21 @@ final class TestRouter implements AutoCloseable {
         this.server = RouterServer.start(config);
     }
 
+    /** Another router on the same backends and databases, named {@code name} (its own XA ids), with {@code lookups} map files. */
+    TestRouter(TestRouter first, String name, List<RouterConfig.LookupSource> lookups) throws IOException, SQLException {
+        this.shards = first.shards;
+        this.servers = first.servers;
+        this.database = first.database;
+        var c = first.config;
+        var t = c.transactions();
+        var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+        this.config = new RouterConfig(c.listen(), c.database(), c.schema(), c.users(), c.backends(), c.partitions(), lookups,
+                c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls());
+        config.validate();
+        this.server = RouterServer.start(config);
+    }
+
     String url() {
         return "jdbc:lutra://127.0.0.1:" + server.port() + "/" + database;
     }

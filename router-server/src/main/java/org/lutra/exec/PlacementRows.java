@@ -1,0 +1,111 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * The durable half of a lookup table: where keys live when they do not live at home, kept on
+ * the backends so that every router, whatever its cache holds, places new rows right.
+ *
+ * <p>Every key of a lookup group (an owner table and its SAME AS tables) has a <em>home</em>:
+ * the partition its DEFAULT NEW rule gives it ({@link Partitioning.LookedUp#placeNew}). Each
+ * partition holds a table {@code lutra_place_<owner>(k, partitions)}:
+ * <ul>
+ *   <li>at a key's home, a row means "the key's rows are on {@code partitions}, not here"
+ *       (written by moves, map reservations and the start-up scan); no row means "at home";
+ *   <li>at a partition the key has left, a row (a tombstone) names where it went; routers whose
+ *       cache still points there learn from it.
+ * </ul>
+ *
+ * <p>An AFTER INSERT trigger on every table of the group enforces the rule on each partition: a
+ * new row whose key has a row here that does not name this partition is refused (SQLSTATE 45000,
+ * {@link #MISPLACED}). The trigger writes the row first and then reads the placement row with a
+ * shared lock; a move writes the placement rows first and then reads the key's rows with a
+ * locking read. Of an insert and a move of the same key at once, one of the two therefore waits
+ * for the other and sees its result: the insert is refused and redirected, or the move carries
+ * the new row along (or InnoDB breaks a deadlock and the loser fails whole). The same holds for
+ * two routers placing the same new key on two partitions: the second writer of the home row
+ * waits for the first.
+ *
+ * <p>A router therefore inserts where its cache (or the DEFAULT NEW rule) says; only a refused
+ * insert costs a read of the home rows ({@link #resolveSql}) and a second try.
+ */
+public final class PlacementRows {
+    /** The trigger's message prefix; the partition names follow, comma-separated. */
+    public static final String MISPLACED = "lutra-placed:";
+
+    private PlacementRows() {}
+
+    /** The placement table of {@code owner}'s lookup group. */
+    public static String table(String owner) {
+        return "lutra_place_" + owner.toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Creates, on the partition {@code partition} that {@code st} is connected to (its database in
+     * use), the placement table of every lookup group placed there and the trigger of each of
+     * their tables. IF NOT EXISTS: routers start side by side; none replaces what another uses.
+     */
+    public static void install(Statement st, Catalog catalog, int partition) throws SQLException {
+        String partitionName = catalog.partition(partition).name();
+        for (TableDef t : catalog.tablesInSchemaOrder()) {
+            if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !placedOn(lookup, partition)) continue;
+            String placeTable = table(lookup.owner());
+            String trigger = "lutra_placed_" + t.name().toLowerCase(Locale.ROOT);
+            if (placeTable.length() > 64 || trigger.length() > 64) {
+                throw new SQLException("table name '" + t.name() + "' is too long for its placement table or trigger (64 characters)", "42000", 1059);
+            }
+            if (lookup.owner().equalsIgnoreCase(t.name())) {
+                st.execute("CREATE TABLE IF NOT EXISTS `" + placeTable + "` (k " + keyType(st, t.name(), lookup.column())
+                        + " NOT NULL PRIMARY KEY, partitions VARCHAR(1024) NOT NULL) ENGINE=InnoDB");
+            }
+            st.execute("CREATE TRIGGER IF NOT EXISTS `" + trigger + "` AFTER INSERT ON `" + t.name() + "` FOR EACH ROW BEGIN\n"
+                    + "  DECLARE placed VARCHAR(1024) DEFAULT NULL;\n"
+                    + "  DECLARE message VARCHAR(1100);\n"
+                    + "  DECLARE CONTINUE HANDLER FOR NOT FOUND SET placed = NULL;\n"
+                    + "  SELECT partitions INTO placed FROM `" + placeTable + "` WHERE k = NEW.`" + lookup.column() + "` LOCK IN SHARE MODE;\n"
+                    + "  IF placed IS NOT NULL AND FIND_IN_SET('" + partitionName + "', placed) = 0 THEN\n"
+                    + "    SET message = CONCAT('" + MISPLACED + "', placed);\n"
+                    + "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = message;\n"
+                    + "  END IF;\n"
+                    + "END");
+        }
+    }
+
+    private static boolean placedOn(Partitioning.LookedUp lookup, int partition) {
+        for (int p : lookup.partitions()) if (p == partition) return true;
+        return false;
+    }
+
+    /** The key column's type as the server has it (character set and collation included), so the placement table compares alike. */
+    private static String keyType(Statement st, String table, String column) throws SQLException {
+        try (var rs = st.executeQuery("SELECT COLUMN_TYPE, CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '" + table.replace("'", "''") + "' AND COLUMN_NAME = '"
+                + column.replace("'", "''") + "'")) {
+            if (!rs.next()) throw new SQLException("placement: column " + table + "." + column + " not found on the backend", "42S22", 1054);
+            String type = rs.getString(1);
+            return rs.getString(3) == null ? type : type + " CHARACTER SET " + rs.getString(2) + " COLLATE " + rs.getString(3);
+        }
+    }
+
+    /** The partition names a refused insert's error names, or null if {@code e} is not the placement trigger's. */
+    public static String misplaced(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && "45000".equals(s.getSQLState()) && s.getMessage() != null) {
+                int at = s.getMessage().indexOf(MISPLACED);
+                if (at >= 0) return s.getMessage().substring(at + MISPLACED.length()).trim();
+            }
+        }
+        return null;
+    }
+
+    /** Reads the home rows of {@code n} keys: {@code (k, partitions)} for those that live away from home. */
+    public static String resolveSql(String owner, int n) {
+        return "SELECT k, partitions FROM `" + table(owner) + "` WHERE k IN (" + "?,".repeat(n - 1) + "?)";
+    }
+}

@@ -1,0 +1,262 @@
+package org.lutra.maintain;
+
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+import org.lutra.exec.Connections;
+import org.lutra.exec.PlacementRows;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Moves keys of a lookup group — the owner's rows and every SAME AS table's rows with that key —
+ * to one partition, a batch of keys per transaction (two-phase when it spans partitions).
+ *
+ * <p>Per batch, in this order (see {@link PlacementRows} for why each write comes before the read):
+ * <ol>
+ *   <li>the target first, so that its branch coordinates the transaction and <b>commits before
+ *       every other</b>: the keys' placement rows there locked;
+ *   <li>at each key's home: its home row read with FOR UPDATE (where the key is now; none: at
+ *       home), then written to name the target; at the target, the keys' placement rows deleted
+ *       (it becomes their location: no tombstone there, and no home row if it is their home);
+ *   <li>at each source other than the home: a tombstone naming the target; then, at every
+ *       source, each group table's rows of the keys read with FOR UPDATE, inserted at the target,
+ *       and deleted at the source.
+ * </ol>
+ *
+ * <p>The reader's rule, from the commit order: a reader that finds a key's rows no longer at the
+ * partition it asked (the source committed) asks the others, and the target, committed before the
+ * source, has them. A reader that reads the source before its commit still sees the rows there
+ * (its old version). A read of one key never misses the rows; see README for scans.
+ */
+public final class Mover {
+    /** Keys per transaction: each batch holds its rows' locks until it commits. */
+    static final int BATCH = 100;
+
+    /** What a move did. */
+    public record Moved(long keys, long rows) {}
+
+    private final Catalog catalog;
+    private final Partitioning.LookedUp lookup;
+
+    public Mover(Catalog catalog, Partitioning.LookedUp lookup) {
+        this.catalog = catalog;
+        this.lookup = lookup;
+    }
+
+    /** A transaction of the router's own: leases, then commit or rollback. */
+    public interface Transaction extends Connections {
+        void commit() throws SQLException;
+
+        void rollback();
+    }
+
+    /** Moves {@code keys} (normalized, distinct) to {@code target}, a transaction from {@code begin} per batch. */
+    public Moved move(List<Object> keys, int target, java.util.function.Supplier<Transaction> begin) throws SQLException {
+        long moved = 0;
+        long rows = 0;
+        for (int from = 0; from < keys.size(); from += BATCH) {
+            var batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
+            Transaction t = begin.get();
+            long[] done;
+            try {
+                done = moveBatch(batch, target, t);
+            } catch (SQLException | RuntimeException e) {
+                t.rollback();
+                throw e;
+            }
+            t.commit(); // ends the transaction either way: a failed commit rolled it back (or recovery finishes it)
+            for (Object k : batch) lookup.table().put(k, target);
+            moved += done[0];
+            rows += done[1];
+        }
+        return new Moved(moved, rows);
+    }
+
+    private long[] moveBatch(List<Object> keys, int target, Transaction t) throws SQLException {
+        String place = "`" + PlacementRows.table(lookup.owner()) + "`";
+        String targetName = catalog.partition(target).name();
+        // 1. the target first: it coordinates, and so commits before the sources (its placement rows locked now, deleted below)
+        try (var lease = new Lease(t, target, true);
+             PreparedStatement ps = lease.prepare("SELECT k FROM " + place + " WHERE k IN (" + marks(keys.size()) + ") FOR UPDATE", keys)) {
+            ps.executeQuery().close();
+        }
+
+        // 2. homes: where each key is now, then the home row names the target
+        var byHome = group(keys, lookup::placeNew);
+        var source = new LinkedHashMap<Object, Integer>();
+        for (var home : byHome.entrySet()) {
+            var away = new java.util.HashMap<Object, Integer>();
+            try (var lease = new Lease(t, home.getKey(), true);
+                 PreparedStatement ps = lease.prepare("SELECT k, partitions FROM " + place + " WHERE k IN (" + marks(home.getValue().size()) + ") FOR UPDATE",
+                         home.getValue());
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    away.put(normalized(rs.getObject(1)), catalog.partitionNamed(rs.getString(2).split(",")[0]).id());
+                }
+            }
+            for (Object k : home.getValue()) source.put(k, away.getOrDefault(k, home.getKey()));
+            if (home.getKey() != target) {
+                var params = new ArrayList<Object>();
+                for (Object k : home.getValue()) {
+                    params.add(k);
+                    params.add(targetName);
+                }
+                update(t, home.getKey(), "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(home.getValue().size() - 1)
+                        + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", params);
+            }
+        }
+
+        // the target is now the keys' location: no home row (if it is their home) and no tombstone there
+        update(t, target, "DELETE FROM " + place + " WHERE k IN (" + marks(keys.size()) + ")", keys);
+
+        // 3. sources: tombstones, then the rows, copied and deleted
+        var bySource = new LinkedHashMap<Integer, List<Object>>();
+        source.forEach((k, s) -> {
+            if (s != target) bySource.computeIfAbsent(s, x -> new ArrayList<>()).add(k);
+        });
+        long moved = 0;
+        long rows = 0;
+        for (var s : bySource.entrySet()) {
+            int from = s.getKey();
+            var tombstones = new ArrayList<Object>();
+            for (Object k : s.getValue()) {
+                if (lookup.placeNew(k) != from) {
+                    tombstones.add(k);
+                    tombstones.add(targetName);
+                }
+            }
+            if (!tombstones.isEmpty()) {
+                update(t, from, "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(tombstones.size() / 2 - 1)
+                        + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", tombstones);
+            }
+            for (TableDef g : group()) {
+                rows += copy(t, g, s.getValue(), from, target);
+            }
+            moved += s.getValue().size();
+        }
+        return new long[] {moved, rows};
+    }
+
+    /** Copies {@code table}'s rows of {@code keys} from {@code from} to {@code to} and deletes them at {@code from}; returns how many. */
+    private long copy(Transaction t, TableDef table, List<Object> keys, int from, int to) throws SQLException {
+        String col = "`" + table.partitioning().column() + "`";
+        String where = " WHERE " + col + " IN (" + marks(keys.size()) + ")";
+        var rows = new ArrayList<Object[]>();
+        String[] columns;
+        int[] types;
+        try (var lease = new Lease(t, from, true);
+             PreparedStatement ps = lease.prepare("SELECT * FROM `" + table.name() + "`" + where + " FOR UPDATE", keys);
+             ResultSet rs = ps.executeQuery()) {
+            var md = rs.getMetaData();
+            columns = new String[md.getColumnCount()];
+            types = new int[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                columns[i] = md.getColumnName(i + 1);
+                types[i] = md.getColumnType(i + 1);
+            }
+            while (rs.next()) {
+                var row = new Object[columns.length];
+                for (int i = 0; i < row.length; i++) row[i] = value(rs, i + 1, types[i]);
+                rows.add(row);
+            }
+        }
+        if (rows.isEmpty()) return 0;
+        var names = new StringBuilder();
+        for (String c : columns) names.append(names.isEmpty() ? "" : ", ").append('`').append(c.replace("`", "``")).append('`');
+        String one = "(" + marks(columns.length) + ")";
+        for (int start = 0; start < rows.size(); start += 200) {
+            var chunk = rows.subList(start, Math.min(rows.size(), start + 200));
+            var params = new ArrayList<Object>();
+            chunk.forEach(r -> params.addAll(java.util.Arrays.asList(r)));
+            update(t, to, "INSERT INTO `" + table.name() + "` (" + names + ") VALUES " + (one + ", ").repeat(chunk.size() - 1) + one, params);
+        }
+        long deleted = update(t, from, "DELETE FROM `" + table.name() + "`" + where, keys);
+        if (deleted != rows.size()) {
+            throw new SQLException("move of " + table.name() + " rows: read " + rows.size() + " rows but deleted " + deleted + "; rolled back", "HY000", 0);
+        }
+        return rows.size();
+    }
+
+    /**
+     * A column value as it must be written back unchanged: temporal values as the server's text
+     * (no time-zone conversion on the way), everything else as the driver reads it in the binary
+     * protocol (exact numbers, bytes for binary strings and bits).
+     */
+    private static Object value(ResultSet rs, int i, int type) throws SQLException {
+        return switch (type) {
+            case Types.DATE, Types.TIME, Types.TIMESTAMP, Types.TIME_WITH_TIMEZONE, Types.TIMESTAMP_WITH_TIMEZONE -> rs.getString(i);
+            case Types.BIT, Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> rs.getBytes(i);
+            default -> rs.getObject(i);
+        };
+    }
+
+    private List<TableDef> group() {
+        var out = new ArrayList<TableDef>();
+        for (TableDef t : catalog.tablesInSchemaOrder()) {
+            if (t.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(lookup.owner())) out.add(t);
+        }
+        return out;
+    }
+
+    private Object normalized(Object raw) {
+        return catalog.table(lookup.owner()).key(raw);
+    }
+
+    private static long update(Transaction t, int partition, String sql, List<Object> params) throws SQLException {
+        try (var lease = new Lease(t, partition, true); PreparedStatement ps = lease.prepare(sql, params)) {
+            long n = ps.executeLargeUpdate();
+            lease.changed(n);
+            return n;
+        }
+    }
+
+    private static Map<Integer, List<Object>> group(List<Object> keys, java.util.function.ToIntFunction<Object> by) {
+        var out = new LinkedHashMap<Integer, List<Object>>();
+        for (Object k : keys) out.computeIfAbsent(by.applyAsInt(k), x -> new ArrayList<>()).add(k);
+        return out;
+    }
+
+    private static String marks(int n) {
+        return "?, ".repeat(n - 1) + "?";
+    }
+
+    /** A leased connection of the move's transaction, released when closed. */
+    private static final class Lease implements AutoCloseable {
+        private final Connections.Lease lease;
+        private SQLException failure;
+
+        Lease(Connections c, int partition, boolean write) throws SQLException {
+            this.lease = c.lease(partition, write);
+        }
+
+        PreparedStatement prepare(String sql, List<Object> params) throws SQLException {
+            try {
+                Connection c = lease.connection();
+                PreparedStatement ps = c.prepareStatement(sql);
+                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+                return ps;
+            } catch (SQLException e) {
+                failure = e;
+                throw e;
+            }
+        }
+
+        void changed(long rows) {
+            lease.changed(rows);
+        }
+
+        @Override
+        public void close() {
+            lease.release(failure);
+        }
+    }
+}
