@@ -31,12 +31,14 @@ public final class Executor {
     private final FanOut fanOut;
     private final Stats stats;
     private final PlacementReport placementReport;
+    private final AutoIncrement autoIncrement;
 
     public Executor(Backends backends) {
         this.backends = backends;
         this.fanOut = new FanOut(backends);
         this.stats = new Stats(backends.placements().size());
         this.placementReport = new PlacementReport(backends, stats);
+        this.autoIncrement = new AutoIncrement(new IdBlocks(backends));
     }
 
     /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
@@ -59,6 +61,7 @@ public final class Executor {
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
+            case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
@@ -267,7 +270,9 @@ public final class Executor {
 
     // ---- INSERT ---------------------------------------------------------------------------------
 
-    private Result insert(Plan.Insert plan, List<Value> params, Connections c) throws SQLException {
+    private Result insert(Plan.Insert plan, List<Value> clientParams, Connections c) throws SQLException {
+        var ids = autoIncrement.fill(plan, clientParams); // AUTO_INCREMENT ids into the parameters: rows route by them
+        List<Value> params = ids.params();
         TableDef table = plan.table();
         var partitioning = table.partitioning();
         int rowCount = plan.rows().itemCount();
@@ -278,7 +283,7 @@ public final class Executor {
             record(queries);
             if (queries.size() > 1) c.atomic();
             long[] counts = fanOut.update(queries, c);
-            return new Result.Count(counts[0], queries.size());
+            return ids.result(counts[0], queries.size());
         }
         var byPartition = new LinkedHashMap<Integer, List<Integer>>();
         var keys = new Object[rowCount];
@@ -311,7 +316,7 @@ public final class Executor {
                 }
             }
         }
-        return new Result.Count(count, queries.size());
+        return ids.result(count, queries.size());
     }
 
     private int placeRow(Partitioning partitioning, TableDef table, Object key, Connections c) throws SQLException {
