@@ -97,47 +97,79 @@ public final class IdBlocks {
             lastReserved = now;
             int size = Math.max(wanted, blockSize);
             var placement = backends.placement(backends.catalog().partitions().getFirst().id());
-            try (Connection c = placement.borrow()) {
-                install(c);
-                if (!seeded) {
-                    seed(c, table, column);
-                    seeded = true;
+            try {
+                long highest = seeded ? 0 : highest(table, column); // before holding a connection: it takes one per partition
+                try (var aside = Aside.of(placement)) {
+                    Connection c = aside.connection();
+                    install(c);
+                    if (!seeded) {
+                        seed(c, table, highest);
+                        seeded = true;
+                    }
+                    take(c, table, from, size);
                 }
-                try (PreparedStatement ps = c.prepareStatement("UPDATE " + TABLE + " SET next_value = LAST_INSERT_ID(GREATEST(next_value, ?) + ?) WHERE table_name = ?")) {
-                    ps.setLong(1, from);
-                    ps.setLong(2, size);
-                    ps.setString(3, key(table));
-                    if (ps.executeUpdate() != 1) throw new SQLException("the id counter of " + table.name() + " vanished from " + TABLE, "HY000", 0);
-                }
-                long newEnd;
-                try (Statement st = c.createStatement(); var rs = st.executeQuery("SELECT LAST_INSERT_ID()")) {
-                    rs.next();
-                    newEnd = rs.getLong(1);
-                }
-                next = newEnd - size;
-                end = newEnd;
             } catch (SQLException e) {
                 throw Backends.located(placement, new SQLException("reserving AUTO_INCREMENT ids for " + table.name() + ": " + e.getMessage(),
                         e.getSQLState(), e.getErrorCode(), e));
             }
         }
 
-        /** Moves the stored counter above every row the table has now. */
-        private void seed(Connection c, TableDef table, String column) throws SQLException {
+        /** The block [end - size, end) of the stored counter, moved to {@code from} first if it is below. */
+        private void take(Connection c, TableDef table, long from, int size) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + TABLE + " SET next_value = LAST_INSERT_ID(GREATEST(next_value, ?) + ?) WHERE table_name = ?")) {
+                ps.setLong(1, from);
+                ps.setLong(2, size);
+                ps.setString(3, key(table));
+                if (ps.executeUpdate() != 1) throw new SQLException("the id counter of " + table.name() + " vanished from " + TABLE, "HY000", 0);
+            }
+            long newEnd;
+            try (Statement st = c.createStatement(); var rs = st.executeQuery("SELECT LAST_INSERT_ID()")) {
+                rs.next();
+                newEnd = rs.getLong(1);
+            }
+            next = newEnd - size;
+            end = newEnd;
+        }
+
+        /** The largest value of {@code column} on any partition of the table (0 if none). */
+        private long highest(TableDef table, String column) throws SQLException {
             long max = 0;
             for (int p : table.partitioning().partitions()) {
-                var placement = backends.placement(p);
-                try (Connection shard = placement.borrow(); Statement st = shard.createStatement();
+                try (var aside = Aside.of(backends.placement(p)); Statement st = aside.connection().createStatement();
                      var rs = st.executeQuery("SELECT MAX(`" + column.replace("`", "``") + "`) FROM `" + table.name().replace("`", "``") + "`")) {
                     if (rs.next()) max = Math.max(max, rs.getLong(1));
                 }
             }
+            return max;
+        }
+
+        /** Moves the stored counter above {@code max}, the largest id the table has. */
+        private void seed(Connection c, TableDef table, long max) throws SQLException {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE + " (table_name, next_value) VALUES (?, ?)"
                     + " ON DUPLICATE KEY UPDATE next_value = GREATEST(next_value, VALUES(next_value))")) {
                 ps.setString(1, key(table));
                 ps.setLong(2, max + 1);
                 ps.executeUpdate();
             }
+        }
+    }
+
+    /**
+     * A connection of the partition's scratch pool, watched for a frozen server like the statement
+     * pool's ({@link BackendWatch}): not the statement pool, whose connections the sessions waiting
+     * for an id may all hold in their transactions.
+     */
+    private record Aside(Backends.Placement placement, Connection connection) implements AutoCloseable {
+        static Aside of(Backends.Placement placement) throws SQLException {
+            Connection c = placement.scratch().getConnection();
+            placement.waiting().add(c);
+            return new Aside(placement, c);
+        }
+
+        @Override
+        public void close() throws SQLException {
+            placement.waiting().remove(connection);
+            connection.close();
         }
     }
 

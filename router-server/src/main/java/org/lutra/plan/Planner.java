@@ -503,8 +503,9 @@ public final class Planner {
             }
         }
         List<ExpressionList<?>> rows = rows(values.getExpressions());
-        Guards.requireNoSubquery(insert.toString(), 0);
-        Guards.requireNoSessionState(insert.toString());
+        String original = insert.toString();
+        Guards.requireNoSubquery(original, 0);
+        Guards.requireNoSessionState(original);
         InsertIds ids = InsertIds.prepare(table, insert, rows); // may add the AUTO_INCREMENT column and parameters for its ids
         int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
         for (var row : rows) {
