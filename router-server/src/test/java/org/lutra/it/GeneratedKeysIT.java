@@ -258,6 +258,30 @@ class GeneratedKeysIT {
         assertEquals(5, count(lutra, "orders"));
     }
 
+    @Test
+    void insideATransactionIdsSpanPartitionsAtomicallyAndARollbackLeavesAGapAsInnodbDoes() throws SQLException {
+        for (Connection c : List.of(reference, lutra)) {
+            String side = c == lutra ? "lutra" : "reference";
+            c.setAutoCommit(false);
+            try (var st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO orders (customer, note) VALUES (1, 'a'), (1, 'b'), (1, 'c'), (1, 'd')", Statement.RETURN_GENERATED_KEYS);
+                var rolledBack = list(st.getGeneratedKeys());
+                assertEquals(4, rolledBack.size(), side);
+                c.rollback();
+                assertEquals(0, count(c, "orders"), side + ": the four rows, on several partitions, are gone together");
+                assertEquals(rolledBack.getFirst(), lastInsertId(c), side + ": a rollback does not undo LAST_INSERT_ID()");
+                st.executeUpdate("INSERT INTO orders (customer, note) VALUES (2, 'e'), (2, 'f')", Statement.RETURN_GENERATED_KEYS);
+                var kept = list(st.getGeneratedKeys());
+                c.commit();
+                assertTrue(kept.getFirst() > Collections.max(rolledBack), side + ": ids of rolled-back rows are not handed out again " + kept);
+                assertEquals("e", noteOf(c, kept.get(0)), side);
+                assertEquals("f", noteOf(c, kept.get(1)), side);
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
     // ---- every placement ------------------------------------------------------------------------
 
     @Test
