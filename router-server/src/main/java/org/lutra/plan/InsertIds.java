@@ -51,14 +51,16 @@ final class InsertIds {
         boolean[] added = new boolean[rows.size()];
         for (int r = 0; r < rows.size(); r++) {
             List row = rows.get(r);
+            if (row.size() < index + (appended ? 0 : 1) || appended && row.size() != index) {
+                throw new PlanException("21S01", 1136, "Column count doesn't match value count at row " + (r + 1));
+            }
             if (appended) {
-                if (row.size() != index) break; // the column count check reports it
                 row.add(new JdbcParameter());
                 added[r] = true;
-            } else if (row.size() > index && generates((Expression) row.get(index))) {
+            } else if (generates((Expression) row.get(index))) {
                 row.set(index, new JdbcParameter());
                 added[r] = true;
-            } else if (row.size() > index && KeyFinder.valueRef((Expression) row.get(index)) == null
+            } else if (KeyFinder.valueRef((Expression) row.get(index)) == null
                     && !(row.get(index) instanceof JdbcParameter)) {
                 throw PlanException.unsupported("computed values for the AUTO_INCREMENT column " + table.name() + "." + column
                         + " in INSERT (found " + row.get(index) + "); give a literal, a parameter, NULL or DEFAULT, or leave the column out");

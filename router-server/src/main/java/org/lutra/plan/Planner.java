@@ -206,7 +206,7 @@ public final class Planner {
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
             Plan inner = build(explain.group(2), null);
-            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain) {
+            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);

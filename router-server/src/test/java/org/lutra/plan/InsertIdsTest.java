@@ -67,6 +67,9 @@ class InsertIdsTest {
             var e = assertThrows(PlanException.class, () -> planner.plan(sql), sql);
             assertEquals("0A000", e.getSQLState(), sql);
         }
+        for (String sql : List.of("INSERT INTO lines (order_id, qty) VALUES (1)", "INSERT INTO lines (order_id, qty) VALUES (1, 2), (3)")) {
+            assertEquals("21S01", assertThrows(PlanException.class, () -> planner.plan(sql), sql).getSQLState(), sql);
+        }
         var e = assertThrows(PlanException.class, () -> planner.plan("INSERT INTO plain (v) VALUES (1)"));
         assertTrue(e.getMessage().contains("without its routing column 'k'"), e.getMessage());
     }
