@@ -360,7 +360,9 @@ class GeneratedKeysIT {
      */
     @Test
     void theSameStatementsOnOneMariadbGiveTheSameRowsUnderABijectionOfKeys() throws SQLException {
-        var random = new Random(Long.getLong("lutra.genkeys.seed", System.nanoTime()));
+        long randomSeed = Long.getLong("lutra.genkeys.seed", System.nanoTime());
+        System.out.println("GeneratedKeysIT differential: -Dlutra.genkeys.seed=" + randomSeed);
+        var random = new Random(randomSeed);
         var toReference = new HashMap<Long, Long>();
         // explicit ids count down below a first one: MySQL moves its counter past the highest, so generated ids never meet them
         long seed = 1_000_000_001L, explicit = seed;
@@ -370,7 +372,7 @@ class GeneratedKeysIT {
         for (int step = 0; step < 120; step++) {
             String what;
             List<Long> lutraKeys, referenceKeys;
-            switch (random.nextInt(6)) {
+            switch (random.nextInt(8)) {
                 case 0, 1 -> {
                     int rows = 1 + random.nextInt(random.nextBoolean() ? 1 : 6);
                     var sql = new StringBuilder("INSERT INTO orders (customer, note) VALUES ");
@@ -397,6 +399,23 @@ class GeneratedKeysIT {
                     what = "statement batch of " + entries;
                     lutraKeys = statementBatchKeys(lutra, step, entries);
                     referenceKeys = statementBatchKeys(reference, step, entries);
+                }
+                case 6 -> {
+                    // NULL, 0 and DEFAULT ask for an id on both sides
+                    var sql = new StringBuilder("INSERT INTO orders (id, customer, note) VALUES ");
+                    int rows = 1 + random.nextInt(4);
+                    for (int r = 0; r < rows; r++) {
+                        sql.append(r > 0 ? ", " : "").append("(").append(List.of("NULL", "0", "DEFAULT").get(random.nextInt(3)))
+                                .append(", ").append(step).append(", 'z").append(step).append('.').append(r).append("')");
+                    }
+                    what = sql.toString();
+                    lutraKeys = statementKeys(lutra, what);
+                    referenceKeys = statementKeys(reference, what);
+                }
+                case 7 -> {
+                    what = "prepared single-row INSERT with a NULL id parameter";
+                    lutraKeys = preparedNullId(lutra, step);
+                    referenceKeys = preparedNullId(reference, step);
                 }
                 default -> {
                     // a duplicate explicit id, skipped by IGNORE: no key, LAST_INSERT_ID() unchanged
@@ -439,6 +458,16 @@ class GeneratedKeysIT {
                 ps.addBatch();
             }
             ps.executeBatch();
+            return list(ps.getGeneratedKeys());
+        }
+    }
+
+    private static List<Long> preparedNullId(Connection c, int step) throws SQLException {
+        try (var ps = c.prepareStatement("INSERT INTO orders (id, customer, note) VALUES (?, ?, ?)", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setNull(1, java.sql.Types.BIGINT);
+            ps.setInt(2, step);
+            ps.setString(3, "p" + step);
+            ps.executeUpdate();
             return list(ps.getGeneratedKeys());
         }
     }
