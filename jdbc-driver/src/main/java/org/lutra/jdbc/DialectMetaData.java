@@ -197,8 +197,8 @@ abstract class DialectMetaData implements DatabaseMetaData {
     @Override public boolean deletesAreDetected(int type) { return false; }
     @Override public boolean insertsAreDetected(int type) { return false; }
     @Override public boolean supportsBatchUpdates() { return true; }
-    @Override public boolean supportsGetGeneratedKeys() { return false; }
-    @Override public boolean generatedKeyAlwaysReturned() { return false; }
+    @Override public boolean supportsGetGeneratedKeys() { return true; }
+    @Override public boolean generatedKeyAlwaysReturned() { return true; }
     @Override public boolean supportsMultipleResultSets() { return false; } // one statement, one result
     @Override public boolean supportsMultipleOpenResults() { return false; }
     @Override public boolean supportsNamedParameters() { return false; }

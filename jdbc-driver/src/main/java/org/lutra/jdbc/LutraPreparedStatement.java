@@ -28,11 +28,19 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
     private final String sql;
     private final Value[] parameters;
     private final List<List<Value>> batch = new ArrayList<>();
+    /** Connection.prepareStatement(sql, RETURN_GENERATED_KEYS / int[] / String[]): every execution asks for them. */
+    private final boolean returnKeys;
 
-    LutraPreparedStatement(LutraConnection connection, String sql, int type, int concurrency, int holdability) {
+    LutraPreparedStatement(LutraConnection connection, String sql, int type, int concurrency, int holdability, boolean returnKeys) {
         super(connection, type, concurrency, holdability);
         this.sql = sql;
         this.parameters = new Value[SqlText.countParameters(sql)];
+        this.returnKeys = returnKeys;
+    }
+
+    @Override
+    boolean returnsGeneratedKeys() {
+        return returnKeys;
     }
 
     private List<Value> boundParameters() throws SQLException {
@@ -92,7 +100,7 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
         checkOpen();
         var sets = List.copyOf(batch);
         batch.clear();
-        return runBatch(List.of(), sql, sets);
+        return runBatch(List.of(), sql, sets, returnKeys);
     }
 
     @Override
@@ -119,6 +127,51 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
 
     @Override
     public boolean execute(String sql) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public boolean execute(String sql, int keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public boolean execute(String sql, int[] keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public boolean execute(String sql, String[] keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public int executeUpdate(String sql, int[] keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public int executeUpdate(String sql, String[] keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int[] keys) throws SQLException {
+        throw sqlOnPrepared();
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, String[] keys) throws SQLException {
         throw sqlOnPrepared();
     }
 

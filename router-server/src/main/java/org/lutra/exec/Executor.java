@@ -31,12 +31,14 @@ public final class Executor {
     private final FanOut fanOut;
     private final Stats stats;
     private final PlacementReport placementReport;
+    private final AutoIncrement autoIncrement;
 
     public Executor(Backends backends) {
         this.backends = backends;
         this.fanOut = new FanOut(backends);
         this.stats = new Stats(backends.placements().size());
         this.placementReport = new PlacementReport(backends, stats);
+        this.autoIncrement = new AutoIncrement(new IdBlocks(backends));
     }
 
     /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
@@ -64,6 +66,7 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
+            case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
@@ -272,7 +275,9 @@ public final class Executor {
 
     // ---- INSERT ---------------------------------------------------------------------------------
 
-    private Result insert(Plan.Insert plan, List<Value> params, Connections c) throws SQLException {
+    private Result insert(Plan.Insert plan, List<Value> clientParams, Connections c) throws SQLException {
+        var ids = autoIncrement.fill(plan, clientParams); // AUTO_INCREMENT ids into the parameters: rows route by them
+        List<Value> params = ids.params();
         TableDef table = plan.table();
         var partitioning = table.partitioning();
         int rowCount = plan.rows().itemCount();
@@ -283,7 +288,7 @@ public final class Executor {
             record(queries);
             if (queries.size() > 1) c.atomic();
             long[] counts = fanOut.update(queries, c);
-            return new Result.Count(counts[0], queries.size());
+            return ids.result(counts[0], queries.size());
         }
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
         var keys = new Object[rowCount];
@@ -339,7 +344,7 @@ public final class Executor {
                 byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
             }
         }
-        return new Result.Count(count, touched.size());
+        return ids.result(count, touched.size());
     }
 
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */

@@ -6,7 +6,18 @@ import org.lutra.merge.RowSource;
 public sealed interface Result {
     int partitions();
 
-    record Count(long count, int partitions) implements Result {}
+    /**
+     * @param keys      for an INSERT into a table with an AUTO_INCREMENT column: that column's value in
+     *                  each row it inserted, in row order (what getGeneratedKeys reports); else empty
+     * @param generated the ids among them the router generated, in row order (LAST_INSERT_ID() is the first)
+     */
+    record Count(long count, int partitions, long[] keys, long[] generated) implements Result {
+        private static final long[] NONE = new long[0];
+
+        public Count(long count, int partitions) {
+            this(count, partitions, NONE, NONE);
+        }
+    }
 
     record Rows(RowSource rows, int partitions) implements Result {}
 }

@@ -25,13 +25,29 @@ public final class InsertBatch {
         if (!insert.rows().prefix().stripLeading().toUpperCase(Locale.ROOT).startsWith("INSERT") || !insert.rows().suffix().isBlank()) {
             return null;
         }
+        // INSERT IGNORE with ids the router fills: which rows were skipped, and so which entries got an id, would be unknown
+        if (insert.auto() != null && insert.auto().ignore()) return null;
         SqlTemplate template = insert.rows().repeated(rows);
         if (template == null) return null;
+        int sentPerEntry = insert.auto() == null ? paramsPerEntry : insert.auto().sentParams(paramsPerEntry);
         var keys = new ArrayList<ValueRef>(rows);
         ValueRef key = insert.keyPerRow().isEmpty() ? null : insert.keyPerRow().getFirst();
-        for (int r = 0; key != null && r < rows; r++) {
-            keys.add(key instanceof ValueRef.Param p ? new ValueRef.Param(p.index() + r * paramsPerEntry) : key);
+        for (int r = 0; key != null && r < rows; r++) keys.add(shifted(key, r * sentPerEntry));
+        return new Plan.Insert(insert.table(), template, keys, paramsPerEntry * rows, repeated(insert.auto(), rows, sentPerEntry));
+    }
+
+    private static AutoFill repeated(AutoFill one, int rows, int sentPerEntry) {
+        if (one == null) return null;
+        var perRow = new ArrayList<ValueRef>(rows);
+        int[] added = new int[one.added().length * rows];
+        for (int r = 0; r < rows; r++) {
+            perRow.add(shifted(one.perRow().getFirst(), r * sentPerEntry));
+            for (int a = 0; a < one.added().length; a++) added[r * one.added().length + a] = one.added()[a] + r * sentPerEntry;
         }
-        return new Plan.Insert(insert.table(), template, keys, paramsPerEntry * rows);
+        return new AutoFill(one.column(), perRow, added, one.ignore(), one.upsert());
+    }
+
+    private static ValueRef shifted(ValueRef ref, int by) {
+        return ref instanceof ValueRef.Param p ? new ValueRef.Param(p.index() + by) : ref;
     }
 }

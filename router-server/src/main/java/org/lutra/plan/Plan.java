@@ -80,9 +80,24 @@ public sealed interface Plan {
     /**
      * INSERT ... VALUES with one row per item of {@code rows}.
      *
-     * @param keyPerRow the routing column's value in each row (empty for replicated tables)
+     * @param keyPerRow  the routing column's value in each row (empty for replicated tables); parameter
+     *                   positions count the parameters as sent to partitions (see {@link AutoFill})
+     * @param paramCount the client's parameters
+     * @param auto       where the router fills AUTO_INCREMENT ids; null for a table without such a column
      */
-    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) implements Plan {}
+    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto) implements Plan {
+        public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) {
+            this(table, rows, keyPerRow, paramCount, null);
+        }
+    }
+
+    /** {@code SELECT LAST_INSERT_ID()}: the session's own value, answered by the router ({@code label} as written). */
+    record LastInsertId(String label) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
 
     /** SHOW LUTRA STATUS: the router's own counters, answered without any partition. */
     record RouterStatus() implements Plan {

@@ -206,7 +206,7 @@ public final class Planner {
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
             Plan inner = build(explain.group(2), null);
-            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain) {
+            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);
@@ -503,30 +503,32 @@ public final class Planner {
             }
         }
         List<ExpressionList<?>> rows = rows(values.getExpressions());
+        String original = insert.toString();
+        Guards.requireNoSubquery(original, 0);
+        Guards.requireNoSessionState(original);
+        InsertIds ids = InsertIds.prepare(table, insert, rows); // may add the AUTO_INCREMENT column and parameters for its ids
         int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
-        var keyPerRow = new ArrayList<ValueRef>();
         for (var row : rows) {
             if (keyIndex < 0) break;
             if (row.size() <= keyIndex) {
                 throw new PlanException("21S01", 1136, "Column count doesn't match value count in INSERT INTO " + table.name());
             }
-            ValueRef key = KeyFinder.valueRef((Expression) row.get(keyIndex));
-            if (key == null) {
+            if (!(row.get(keyIndex) instanceof net.sf.jsqlparser.expression.JdbcParameter) && KeyFinder.valueRef((Expression) row.get(keyIndex)) == null) {
                 throw PlanException.unsupported("computed values for the routing column " + table.name() + "." + routing
                         + " in INSERT (found " + row.get(keyIndex) + "); give a literal or a parameter");
             }
-            keyPerRow.add(key);
         }
         String full = insert.toString();
-        Guards.requireNoSubquery(full, 0);
-        Guards.requireNoSessionState(full);
         values.setExpressions(new ParenthesedExpressionList<>(new Column(ROWS_MARKER)));
         String text = insert.toString();
         String marker = "(" + ROWS_MARKER + ")";
         int at = text.indexOf(marker);
         var items = rows.stream().map(r -> r instanceof ParenthesedExpressionList<?> ? r.toString() : "(" + r + ")").toList();
         var template = new SqlTemplate(text.substring(0, at), items, ", ", text.substring(at + marker.length()));
-        return new Plan.Insert(table, template, keyPerRow, ParamCounter.count(full));
+        var keyPerRow = new ArrayList<ValueRef>();
+        for (int r = 0; keyIndex >= 0 && r < rows.size(); r++) keyPerRow.add(InsertIds.position(rows.get(r), keyIndex, template.firstParamOf(r)));
+        int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());
+        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template));
     }
 
     private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {
@@ -557,7 +559,7 @@ public final class Planner {
             }
         }
         throw PlanException.unsupported("INSERT INTO " + table.name() + " without its routing column '" + routing
-                + "' (the router must know the value to place the row)");
+                + "' (the router must know the value to place the row; it fills only an AUTO_INCREMENT routing column itself)");
     }
 
     private KeyMatch keys(TableDef table, Table from, Expression where, Statement statement) {

@@ -35,6 +35,10 @@ public final class SessionVariables {
     private static final Pattern STATUS = Pattern.compile("(?is)\\s*SHOW\\s+(?:SESSION\\s+|LOCAL\\s+|GLOBAL\\s+)?STATUS\\b.*");
     private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(?:(?:SESSION|LOCAL|GLOBAL|PERSIST)\\s+|@@(?:SESSION|LOCAL|GLOBAL)\\.|@@)?(@?)`?(\\w+)`?\\s*:?=.*");
 
+    /** The session's last generated id, which the router keeps itself (LAST_INSERT_ID(expr) stays refused by the guards). */
+    private static final Pattern LAST_INSERT_ID = Pattern.compile("(?is)\\s*SELECT\\s+(LAST_INSERT_ID\\s*\\(\\s*\\))"
+            + "(?:\\s+(?:AS\\s+)?(\\w+|`(?:[^`]|``)+`))?\\s*;?\\s*");
+
     private SessionVariables() {}
 
     /** Whether the router keeps {@code variable} per session (it answers for it, not a backend). */
@@ -44,7 +48,12 @@ public final class SessionVariables {
 
     /** The plan for a read of variables, or null if {@code sql} is none. */
     static Plan plan(String sql) throws PlanException {
-        Matcher m = WARNINGS.matcher(sql);
+        Matcher m = LAST_INSERT_ID.matcher(sql);
+        if (m.matches()) {
+            String label = m.group(2) == null ? m.group(1) : m.group(2).startsWith("`") ? m.group(2).substring(1, m.group(2).length() - 1).replace("``", "`") : m.group(2);
+            return new Plan.LastInsertId(label);
+        }
+        m = WARNINGS.matcher(sql);
         if (m.matches()) {
             throw PlanException.unsupported("SHOW " + m.group(1).toUpperCase(Locale.ROOT) + " through the router yet: it does not collect "
                     + "the backends' warnings (they stay on the backend connection that ran the statement)");

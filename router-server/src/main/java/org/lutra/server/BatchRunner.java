@@ -30,28 +30,36 @@ final class BatchRunner {
     /** Parameters per combined INSERT (a server-side prepared statement takes at most 65,535). */
     static final int MAX_PARAMS = 30_000;
 
-    /** Runs one planned statement as the session would, returning its update count. */
+    /** Runs one planned statement as the session would, returning its update count (and the ids of the rows an INSERT made). */
     interface Updates {
-        long update(Plan plan, List<Value> params, String sql) throws SQLException;
+        org.lutra.exec.Result.Count update(Plan plan, List<Value> params, String sql) throws SQLException;
     }
 
     private final Planner planner;
     private final Updates updates;
+    /** The id LAST_INSERT_ID() gives after the entries that ran: the first one the last entry that generated ids generated; 0 if none did. */
+    private long lastInsertId;
+    private boolean returnKeys;
 
     BatchRunner(Planner planner, Updates updates) {
         this.planner = planner;
         this.updates = updates;
     }
 
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
     BatchResult run(ExecuteBatch request) {
         var result = BatchResult.newBuilder();
+        returnKeys = request.getReturnGeneratedKeys();
         try {
             if (request.getStatementsCount() > 0 && request.getEntriesCount() > 0) {
                 throw new SQLException("a batch has statements or parameter entries, not both", "HY000", 0);
             }
             for (String sql : request.getStatementsList()) {
                 var bound = planner.bind(sql, List.of());
-                result.addUpdateCounts(updates.update(bound.plan(), bound.params(), sql));
+                result.addUpdateCounts(ran(updates.update(bound.plan(), bound.params(), sql), false, result));
             }
             runPrepared(request.getSql(), request.getEntriesList(), result);
         } catch (SQLException e) {
@@ -68,7 +76,7 @@ final class BatchRunner {
             int perEntry = first.params().size();
             int limit = Math.min(entries.size() - i, Math.min(MAX_ROWS, Math.max(1, MAX_PARAMS / Math.max(1, perEntry))));
             if (limit < 2 || InsertBatch.combine(first.plan(), perEntry, 2) == null) {
-                result.addUpdateCounts(updates.update(first.plan(), first.params(), sql));
+                result.addUpdateCounts(ran(updates.update(first.plan(), first.params(), sql), false, result));
                 i++;
                 continue;
             }
@@ -83,7 +91,8 @@ final class BatchRunner {
             }
             long count;
             try {
-                count = updates.update(InsertBatch.combine(first.plan(), perEntry, rows), params, sql);
+                // the group's entries are statements of their own: the last that generated an id sets LAST_INSERT_ID()
+                count = ran(updates.update(InsertBatch.combine(first.plan(), perEntry, rows), params, sql), true, result);
             } catch (SQLException e) {
                 throw new SQLException("batch entries " + (i + 1) + " to " + (i + rows) + ", run as one multi-row INSERT: " + e.getMessage(),
                         e.getSQLState(), e.getErrorCode(), e);
@@ -92,5 +101,13 @@ final class BatchRunner {
             for (int r = 0; r < rows; r++) result.addUpdateCounts(count == rows ? 1 : java.sql.Statement.SUCCESS_NO_INFO);
             i += rows;
         }
+    }
+
+    /** Notes what an entry (or group) generated; its count. */
+    private long ran(org.lutra.exec.Result.Count done, boolean group, BatchResult.Builder result) {
+        long[] generated = done.generated();
+        if (generated.length > 0) lastInsertId = group ? generated[generated.length - 1] : generated[0];
+        if (returnKeys) for (long key : done.keys()) result.addGeneratedKeys(key);
+        return done.count();
     }
 }

@@ -67,6 +67,11 @@ final class TransactionWorker implements AutoCloseable {
     private volatile long cancelledRequest;
     /** Open result sets of this session that may hold pooled backend connections, at most ({@link #withinConnectionShare}). */
     private final int maxStreamingCursors;
+    /**
+     * LAST_INSERT_ID(): the first id the router generated for the session's last INSERT that
+     * generated one (MySQL's rule; statements that generate none leave it); 0 before the first.
+     */
+    private long lastInsertId;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
                       java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors) {
@@ -90,6 +95,9 @@ final class TransactionWorker implements AutoCloseable {
         }
         if (plan instanceof Plan.RouterStatus) {
             return reply(new Result.Rows(routerStatus.get(), 0), request);
+        }
+        if (plan instanceof Plan.LastInsertId last) {
+            return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request);
         }
         if (plan instanceof Plan.ShowPlacement show) {
             // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
@@ -128,6 +136,7 @@ final class TransactionWorker implements AutoCloseable {
                                                 Execute request) throws SQLException {
         try {
             var result = executor.execute(plan, params, connections);
+            if (result instanceof Result.Count c && c.generated().length > 0) lastInsertId = c.generated()[0];
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
             return reply(result, request);
         } catch (SQLException | RuntimeException e) {
@@ -191,8 +200,11 @@ final class TransactionWorker implements AutoCloseable {
 
     private ServerMessage.Builder reply(Result result, Execute request) throws SQLException {
         return switch (result) {
-            case Result.Count c -> ServerMessage.newBuilder().setUpdateResult(
-                    UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()));
+            case Result.Count c -> {
+                var update = UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions());
+                if (request.getReturnGeneratedKeys()) for (long key : c.keys()) update.addGeneratedKeys(key);
+                yield ServerMessage.newBuilder().setUpdateResult(update);
+            }
             case Result.Rows r -> {
                 RowSource rows = request.getMaxRows() > 0 ? new LimitRows(r.rows(), request.getMaxRows()) : r.rows();
                 int fetchSize = request.getFetchSize() > 0 ? request.getFetchSize() : DEFAULT_FETCH_SIZE;
@@ -298,19 +310,25 @@ final class TransactionWorker implements AutoCloseable {
     ServerMessage.Builder executeBatch(ExecuteBatch request, long requestId) {
         try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
             start(requestId, deadline);
-            return ServerMessage.newBuilder().setBatchResult(new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline)).run(request));
+            var runner = new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline));
+            var result = runner.run(request);
+            if (runner.lastInsertId() != 0) lastInsertId = runner.lastInsertId();
+            return ServerMessage.newBuilder().setBatchResult(result);
         } finally {
             running = null;
         }
     }
 
     /** One batch entry (or a group of them), run as {@link #execute} runs a statement; it must not return rows. */
-    private long update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
+    private Result.Count update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
-            return 0;
+            return new Result.Count(0, 0);
         }
-        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.Move) throw batchRows(sql);
+        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
+                || plan instanceof Plan.Move) {
+            throw batchRows(sql);
+        }
         var statement = transactions.statement().within(deadline);
         Result result;
         try {
@@ -326,7 +344,7 @@ final class TransactionWorker implements AutoCloseable {
             throw statement.failed(e);
         }
         return switch (result) {
-            case Result.Count c -> c.count();
+            case Result.Count c -> c;
             case Result.Rows r -> {
                 r.rows().close();
                 throw batchRows(sql);

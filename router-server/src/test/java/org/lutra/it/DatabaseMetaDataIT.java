@@ -170,7 +170,6 @@ class DatabaseMetaDataIT {
             Map.entry("getJDBCMinorVersion", "the driver implements JDBC 4.3"),
             Map.entry("allTablesAreSelectable", "router logins may read every table of the catalog"),
             Map.entry("supportsOrderByUnrelated", "MySQL does order by columns not selected; Connector/J says no"),
-            Map.entry("generatedKeyAlwaysReturned", "no generated keys yet"), Map.entry("supportsGetGeneratedKeys", "no generated keys yet"),
             Map.entry("supportsMultipleOpenResults", "one result per statement"), Map.entry("supportsMultipleResultSets", "one result per statement"),
             Map.entry("supportsOpenStatementsAcrossCommit", "statements stay usable after commit"),
             Map.entry("supportsOpenStatementsAcrossRollback", "statements stay usable after rollback"),
