@@ -91,7 +91,8 @@ public final class SelectPlan implements Operator {
                     sources.set(i, new LearningRows(sources.get(i), lookup, learnable, second.get(i).partition(), ctx.stats()));
                 }
             }
-            return new UnionRows(sources);
+            // one key: its rows are on one partition (on two only while a move of it commits: take one)
+            return learnable != null ? new org.lutra.merge.FirstAnsweringRows(sources) : new UnionRows(sources);
         });
         return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
     }
