@@ -47,6 +47,14 @@ public final class Executor {
         return new Result.Rows(placementReport.answer(statement, params), 0);
     }
 
+    /**
+     * A session's SET of variables, checked and evaluated on a pooled connection of the first
+     * partition: the session's variables after it ({@link SessionSet}).
+     */
+    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation) throws SQLException {
+        return SessionSet.run(backends.placement(0), plan, params, current, isolation);
+    }
+
     public Stats stats() {
         return stats;
     }
@@ -59,6 +67,7 @@ public final class Executor {
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
+            case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
@@ -107,7 +116,7 @@ public final class Executor {
 
             @Override
             public Scratch scratch(int partition) throws SQLException {
-                return new ScratchConnection(backends.placement(partition), connections.deadline());
+                return new ScratchConnection(backends.placement(partition), connections.deadline(), connections.variables());
             }
         };
     }

@@ -33,7 +33,6 @@ public final class SessionVariables {
 
     private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(?:COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)\\b.*");
     private static final Pattern STATUS = Pattern.compile("(?is)\\s*SHOW\\s+(?:SESSION\\s+|LOCAL\\s+|GLOBAL\\s+)?STATUS\\b.*");
-    private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(?:(?:SESSION|LOCAL|GLOBAL|PERSIST)\\s+|@@(?:SESSION|LOCAL|GLOBAL)\\.|@@)?(@?)`?(\\w+)`?\\s*:?=.*");
 
     private SessionVariables() {}
 
@@ -52,15 +51,6 @@ public final class SessionVariables {
         if (STATUS.matcher(sql).matches()) {
             throw PlanException.unsupported("SHOW STATUS through the router: a backend's counters describe that server, not this session "
                     + "or the logical database; SHOW LUTRA STATUS gives the router's");
-        }
-        m = SET.matcher(sql);
-        if (m.matches()) {
-            if (!m.group(1).isEmpty()) {
-                throw PlanException.unsupported("user variables (SET @" + m.group(2) + ") through the router yet: the next statement may "
-                        + "run on another backend connection, where @" + m.group(2) + " is not set");
-            }
-            throw PlanException.unsupported("SET " + m.group(2) + " through the router yet: it would have to be applied to every backend "
-                    + "connection the session uses; the backends' own value applies (SELECT @@" + m.group(2) + " shows it)");
         }
         m = SELECT.matcher(sql);
         if (m.matches()) return select(m.group(1));

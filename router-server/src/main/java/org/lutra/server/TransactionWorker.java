@@ -84,6 +84,10 @@ final class TransactionWorker implements AutoCloseable {
             transactions.control(control);
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
         }
+        if (plan instanceof Plan.SetVariables set) {
+            transactions.variables(executor.set(set, bound.params(), transactions.variables(), transactions.isolation()));
+            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
+        }
         if (plan instanceof Plan.RouterStatus) {
             return reply(new Result.Rows(routerStatus.get(), 0), request);
         }
@@ -259,6 +263,10 @@ final class TransactionWorker implements AutoCloseable {
     private long update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
+            return 0;
+        }
+        if (plan instanceof Plan.SetVariables set) {
+            transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation()));
             return 0;
         }
         if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement) throw batchRows(sql);
