@@ -29,6 +29,8 @@ public class LutraStatement extends UnsupportedStatement {
     private LutraResultSet resultSet;
     List<org.lutra.protocol.Column> lastColumns; // of the latest result set, for PreparedStatement.getMetaData
     private long updateCount = -1;
+    /** The last statement's warnings from the backends (chained), or null; cleared by the next execute. */
+    private SQLWarning warnings;
     private boolean closed;
     private boolean closeOnCompletion;
     private boolean poolable;
@@ -50,6 +52,7 @@ public class LutraStatement extends UnsupportedStatement {
     boolean run(String sql, List<Value> params) throws SQLException {
         checkOpen();
         closeResult();
+        warnings = null;
         if (sql == null) {
             throw Errors.of("SQL text is null", Errors.GENERAL);
         }
@@ -60,6 +63,7 @@ public class LutraStatement extends UnsupportedStatement {
         switch (answer.getKindCase()) {
             case UPDATE_RESULT -> {
                 updateCount = answer.getUpdateResult().getUpdateCount();
+                warned(answer.getUpdateResult().getWarningsList());
                 return false;
             }
             case RESULT_SET -> {
@@ -418,12 +422,22 @@ public class LutraStatement extends UnsupportedStatement {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null;
+        return warnings;
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        warnings = null;
+    }
+
+    /** Warnings the router sent with a reply to this statement's execute or to a fetch of its rows. */
+    void warned(List<org.lutra.protocol.Warning> received) {
+        for (var w : received) {
+            var warning = new SQLWarning(w.getMessage(), w.getSqlState().isEmpty() ? null : w.getSqlState(), w.getCode());
+            if (warnings == null) warnings = warning;
+            else warnings.setNextWarning(warning);
+        }
     }
 
     @Override

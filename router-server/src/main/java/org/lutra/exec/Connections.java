@@ -23,6 +23,11 @@ public interface Connections {
         return SessionState.EMPTY;
     }
 
+    /** Where the statement's backend warnings go (SHOW WARNINGS, Statement.getWarnings), or null: not collected. */
+    default Warnings warnings() {
+        return null;
+    }
+
     /** The statement's deadline: its backend statements register with it while they run. */
     default Deadline deadline() {
         return Deadline.NONE;

@@ -51,8 +51,9 @@ public final class Executor {
      * A session's SET of variables, checked and evaluated on a pooled connection of the first
      * partition: the session's variables after it ({@link SessionSet}).
      */
-    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation) throws SQLException {
-        return SessionSet.run(backends.placement(0), plan, params, current, isolation);
+    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
+            throws SQLException {
+        return SessionSet.run(backends.placement(0), plan, params, current, isolation, warnings);
     }
 
     public Stats stats() {
@@ -68,6 +69,7 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
+            case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);

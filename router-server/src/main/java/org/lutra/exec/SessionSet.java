@@ -41,8 +41,8 @@ final class SessionSet {
     private SessionSet() {}
 
     /** The session's variables after {@code plan}; {@code current} is what they are before it. */
-    static SessionState run(Backends.Placement placement, Plan.SetVariables plan, List<Value> params, SessionState current, int isolation)
-            throws SQLException {
+    static SessionState run(Backends.Placement placement, Plan.SetVariables plan, List<Value> params, SessionState current, int isolation,
+                            Warnings warnings) throws SQLException {
         Connection c = placement.borrow(isolation);
         boolean known = false;
         try {
@@ -57,6 +57,7 @@ final class SessionSet {
             try (PreparedStatement ps = c.prepareStatement(set.toString())) {
                 for (int i = 0; i < params.size(); i++) ValueCodec.bind(ps, i + 1, params.get(i));
                 ps.execute();
+                warnings.read(placement, c, ps.getWarnings());
             }
             Map<String, String> values = readBack(c, names);
             String modes = values.get("sql_mode");

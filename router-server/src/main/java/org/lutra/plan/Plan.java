@@ -78,6 +78,17 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n] and SHOW COUNT(*) WARNINGS / ERRORS: the
+     * session answers from what its last statement's backends reported, and clears nothing.
+     */
+    record ShowWarnings(boolean errors, boolean count, long offset, long limit) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** A statement that returns rows: a tree of operators, opened once per execution. */
     record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
 

@@ -209,7 +209,8 @@ public final class Planner {
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
             Plan inner = build(explain.group(2), null);
-            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.SetVariables) {
+            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.SetVariables
+                    || inner instanceof Plan.ShowWarnings) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);

@@ -31,7 +31,8 @@ public final class SessionVariables {
     private static final Pattern SHOW = Pattern.compile("(?is)\\s*SHOW\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?VARIABLES"
             + "(?:\\s+LIKE\\s+'((?:[^'\\\\]|\\\\.|'')*)')?\\s*;?\\s*");
 
-    private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(?:COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)\\b.*");
+    private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)"
+            + "(?:\\s+LIMIT\\s+(\\d{1,18})(?:\\s*,\\s*(\\d{1,18}))?)?\\s*;?\\s*");
     private static final Pattern STATUS = Pattern.compile("(?is)\\s*SHOW\\s+(?:SESSION\\s+|LOCAL\\s+|GLOBAL\\s+)?STATUS\\b.*");
 
     private SessionVariables() {}
@@ -45,8 +46,11 @@ public final class SessionVariables {
     static Plan plan(String sql) throws PlanException {
         Matcher m = WARNINGS.matcher(sql);
         if (m.matches()) {
-            throw PlanException.unsupported("SHOW " + m.group(1).toUpperCase(Locale.ROOT) + " through the router yet: it does not collect "
-                    + "the backends' warnings (they stay on the backend connection that ran the statement)");
+            boolean errors = m.group(2).equalsIgnoreCase("ERRORS");
+            if (m.group(1) != null) return new Plan.ShowWarnings(errors, true, 0, Long.MAX_VALUE);
+            if (m.group(3) == null) return new Plan.ShowWarnings(errors, false, 0, Long.MAX_VALUE);
+            return m.group(4) == null ? new Plan.ShowWarnings(errors, false, 0, Long.parseLong(m.group(3)))
+                    : new Plan.ShowWarnings(errors, false, Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
         }
         if (STATUS.matcher(sql).matches()) {
             throw PlanException.unsupported("SHOW STATUS through the router: a backend's counters describe that server, not this session "

@@ -4,6 +4,7 @@ import org.lutra.exec.Backends;
 import org.lutra.exec.Connections;
 import org.lutra.exec.Deadline;
 import org.lutra.exec.SessionState;
+import org.lutra.exec.Warnings;
 import org.lutra.plan.Plan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -230,6 +231,18 @@ public final class SessionTransactions implements AutoCloseable {
         private final SessionState carry = variables;
         private TransactionState implicit;
         private Deadline deadline = Deadline.NONE;
+        private Warnings warnings;
+
+        /** This statement's backend warnings go to {@code warnings}. */
+        public Statement reporting(Warnings warnings) {
+            this.warnings = warnings;
+            return this;
+        }
+
+        @Override
+        public Warnings warnings() {
+            return warnings;
+        }
 
         /** This statement runs within {@code deadline}. */
         public Statement within(Deadline deadline) {

@@ -90,12 +90,19 @@ class SessionStatementsIT {
                 SET sql_mode = ''
                 SELECT @@sql_mode
                 INSERT INTO ev (id, n) VALUES (5, 300)
+                SHOW WARNINGS
+                SHOW COUNT(*) WARNINGS
+                SHOW WARNINGS
                 SELECT n FROM ev WHERE id = 5
+                SHOW WARNINGS
                 INSERT INTO ev (id, n) VALUES (6, 1), (7, 1), (8, 1), (9, 999)
                 SELECT COUNT(*) FROM ev
                 SET sql_mode = 'STRICT_ALL_TABLES'
                 SELECT @@sql_mode
                 INSERT INTO ev (id, n) VALUES (12, 300)
+                SHOW WARNINGS
+                SHOW ERRORS
+                SHOW COUNT(*) ERRORS
                 INSERT INTO ev (id, n) VALUES (13, 1), (14, 1), (15, 1), (16, 999)
                 SELECT COUNT(*) FROM ev
                 UPDATE ev SET n = n * 100 WHERE id IN (1, 2, 3)
@@ -107,6 +114,14 @@ class SessionStatementsIT {
                 UPDATE ev SET n = 1 / 0 WHERE id = 1
                 UPDATE ev SET n = 1 / 0 WHERE id > 0
                 SELECT 1 / 0
+                SHOW WARNINGS
+                SET sql_mode = ''
+                UPDATE ev SET n = n * 1000 WHERE id > 0
+                SHOW COUNT(*) WARNINGS
+                SHOW WARNINGS LIMIT 1
+                SHOW WARNINGS LIMIT 1, 2
+                SELECT id, n FROM ev ORDER BY id
+                SET sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO'
                 SET sql_mode = 'NO_SUCH_MODE'
                 SELECT @@sql_mode
                 SET sql_mode = 'TRADITIONAL'
@@ -137,8 +152,8 @@ class SessionStatementsIT {
                 SELECT id, s, n FROM ev ORDER BY id
                 INSERT INTO ev (id, n, s) VALUES (25, @a, @s)
                 SELECT id, n, s FROM ev WHERE id = 25
-                SET @a := @a + 10, @`odd name` = 'é', @s = 'HÉLLO' COLLATE utf8mb4_bin
-                SELECT @a, @`odd name`, @s = 'héllo', @s = 'HÉLLO', COLLATION(@s), CHARSET(@s)
+                SET @a := @a + 10, @`odd_name` = 'é', @s = 'HÉLLO' COLLATE utf8mb4_bin
+                SELECT @a, @odd_name, @s = 'héllo', @s = 'HÉLLO', COLLATION(@s), CHARSET(@s)
                 SET @l = CONVERT('é' USING latin1)
                 SELECT @l, CHARSET(@l), COLLATION(@l), LENGTH(@l)
                 SET @a = NULL
@@ -311,6 +326,8 @@ class SessionStatementsIT {
         return out.isEmpty() ? "" : " warnings " + out;
     }
 
+    private static final java.util.regex.Pattern PARTITION_PREFIX = java.util.regex.Pattern.compile("^\\[p\\d@shard\\d\\] ");
+
     private static List<List<String>> rows(java.sql.ResultSet rs) throws SQLException {
         var out = new ArrayList<List<String>>();
         var labels = new ArrayList<String>();
@@ -318,7 +335,10 @@ class SessionStatementsIT {
         out.add(labels);
         while (rs.next()) {
             var row = new ArrayList<String>();
-            for (int i = 1; i <= labels.size(); i++) row.add(rs.getString(i));
+            for (int i = 1; i <= labels.size(); i++) {
+                String v = rs.getString(i);
+                row.add(v == null ? null : PARTITION_PREFIX.matcher(v).replaceFirst("")); // SHOW WARNINGS names the partition
+            }
             out.add(row);
         }
         rs.close();
