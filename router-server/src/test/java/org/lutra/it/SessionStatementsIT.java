@@ -73,6 +73,9 @@ class SessionStatementsIT {
                 SELECT COUNT(*) FROM ev WHERE ts > '2024-03-31 06:00:00'
                 SELECT id, UNIX_TIMESTAMP(ts), ts + INTERVAL 1 HOUR FROM ev WHERE id IN (1, 2) ORDER BY id
                 SELECT MIN(ts), MAX(ts) FROM ev
+                SELECT id, ts, ROW_NUMBER() OVER (ORDER BY ts DESC) AS r FROM ev ORDER BY id
+                SELECT d.id, d.ts FROM (SELECT id, ts FROM ev WHERE ts IS NOT NULL) AS d ORDER BY d.ts
+                SELECT e.id, e.ts, p.n FROM ev e LEFT JOIN pair p ON p.id = e.id ORDER BY e.id
                 INSERT INTO ev (id, ts) VALUES (10, '2024-02-02 02:02:02'), (11, '2024-02-02 03:03:03')
                 SET time_zone = '-08:00'
                 SELECT id, ts FROM ev WHERE id >= 10 ORDER BY id
@@ -147,6 +150,9 @@ class SessionStatementsIT {
                 SELECT id FROM ev WHERE id IN (@a - 4, @a - 3) ORDER BY id
                 SELECT COUNT(*), SUM(n + @a) FROM ev WHERE id < @a
                 SELECT id, n * @d FROM ev ORDER BY id
+                SELECT id, n + @a, RANK() OVER (ORDER BY n DESC) FROM ev ORDER BY id
+                SELECT d.id, d.x FROM (SELECT id, n * @a AS x FROM ev WHERE n < @a) AS d ORDER BY d.id
+                SELECT e.id, p.n + @a FROM ev e JOIN pair p ON p.id = e.id WHERE e.n < @a ORDER BY e.id
                 UPDATE ev SET s = @s WHERE id = 2
                 UPDATE ev SET n = n + @a WHERE id > 2
                 SELECT id, s, n FROM ev ORDER BY id
