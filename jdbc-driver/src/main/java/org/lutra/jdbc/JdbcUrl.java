@@ -28,6 +28,19 @@ record JdbcUrl(String url, List<Host> hosts, String database, Properties options
         }
     }
 
+    /**
+     * The routers in the order a new connection tries them: as written (the first live one takes
+     * every connection, the others are its failover), or with {@code loadBalance=true} from a random
+     * one on, round the list (connections spread over the live routers; a dead one is passed over).
+     */
+    List<Host> connectOrder() throws SQLException {
+        if (hosts.size() < 2 || !booleanOption("loadBalance", false)) return hosts;
+        int start = java.util.concurrent.ThreadLocalRandom.current().nextInt(hosts.size());
+        var order = new ArrayList<Host>(hosts.size());
+        for (int i = 0; i < hosts.size(); i++) order.add(hosts.get((start + i) % hosts.size()));
+        return order;
+    }
+
     static boolean accepts(String url) {
         return url != null && url.startsWith(PREFIX);
     }
@@ -79,6 +92,7 @@ record JdbcUrl(String url, List<Host> hosts, String database, Properties options
         parsed.maxFrameBytes();
         parsed.booleanOption("ssl", false);
         parsed.booleanOption("sslVerifyHostname", true);
+        parsed.booleanOption("loadBalance", false);
         return parsed;
     }
 

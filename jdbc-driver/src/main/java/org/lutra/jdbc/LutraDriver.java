@@ -36,7 +36,7 @@ public final class LutraDriver implements Driver {
     }
 
     /**
-     * Tries the hosts in order. Only failures to reach a router move on to the next host; an
+     * Tries the hosts in {@link JdbcUrl#connectOrder()}. Only failures to reach a router move on to the next host; an
      * answer from a router (bad password, unknown database) is final and thrown as it came.
      */
     static LutraConnection connect(JdbcUrl url) throws SQLException {
@@ -44,7 +44,7 @@ public final class LutraDriver implements Driver {
         SQLException first = null;
         SQLException rejected = null; // a router that refused the connection (08004: too many connections)
         Tls tls = Tls.of(url);
-        for (JdbcUrl.Host host : url.hosts()) {
+        for (JdbcUrl.Host host : url.connectOrder()) {
             Exception failure;
             try {
                 var session = Session.open(host, tls, url.connectTimeoutMs(), url.socketTimeoutMs(), url.maxFrameBytes());

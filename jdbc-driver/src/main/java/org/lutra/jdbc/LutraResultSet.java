@@ -60,6 +60,7 @@ public final class LutraResultSet extends ResultSetGetters {
     }
 
     private void take(RowBatch batch) {
+        statement.warned(batch.getWarningsList());
         rows = batch.getRowsList();
         position = -1;
         if (batch.getCursorId() != 0) {

@@ -31,6 +31,8 @@ public class LutraStatement extends UnsupportedStatement {
     private long updateCount = -1;
     /** The AUTO_INCREMENT values of the rows the last execution inserted; null if it did not ask for them. */
     private long[] generatedKeys;
+    /** The last statement's warnings from the backends (chained), or null; cleared by the next execute. */
+    private SQLWarning warnings;
     private boolean closed;
     private boolean closeOnCompletion;
     private boolean poolable;
@@ -63,6 +65,7 @@ public class LutraStatement extends UnsupportedStatement {
         checkOpen();
         closeResult();
         generatedKeys = null;
+        warnings = null;
         if (sql == null) {
             throw Errors.of("SQL text is null", Errors.GENERAL);
         }
@@ -74,6 +77,7 @@ public class LutraStatement extends UnsupportedStatement {
             case UPDATE_RESULT -> {
                 updateCount = answer.getUpdateResult().getUpdateCount();
                 if (keys) generatedKeys = answer.getUpdateResult().getGeneratedKeysList().stream().mapToLong(Long::longValue).toArray();
+                warned(answer.getUpdateResult().getWarningsList());
                 return false;
             }
             case RESULT_SET -> {
@@ -493,12 +497,22 @@ public class LutraStatement extends UnsupportedStatement {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null;
+        return warnings;
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        warnings = null;
+    }
+
+    /** Warnings the router sent with a reply to this statement's execute or to a fetch of its rows. */
+    void warned(List<org.lutra.protocol.Warning> received) {
+        for (var w : received) {
+            var warning = new SQLWarning(w.getMessage(), w.getSqlState().isEmpty() ? null : w.getSqlState(), w.getCode());
+            if (warnings == null) warnings = warning;
+            else warnings.setNextWarning(warning);
+        }
     }
 
     @Override

@@ -88,4 +88,23 @@ class JdbcUrlTest {
         var missing = assertThrows(java.sql.SQLException.class, () -> Tls.of(JdbcUrl.parse("jdbc:lutra://h/db?ssl=true&sslTrustStore=/no/such.p12", null)));
         assertEquals("08001", missing.getSQLState());
     }
+
+    @Test
+    void routersInOrderOrLoadBalanced() throws SQLException {
+        var hosts = List.of(new JdbcUrl.Host("a", 1), new JdbcUrl.Host("b", 2), new JdbcUrl.Host("c", 3));
+        assertEquals(hosts, JdbcUrl.parse("jdbc:lutra://a:1,b:2,c:3/db", null).connectOrder(), "default: in order, the later ones for failover");
+        assertEquals(hosts, JdbcUrl.parse("jdbc:lutra://a:1,b:2,c:3/db?loadBalance=false", null).connectOrder());
+        var balanced = JdbcUrl.parse("jdbc:lutra://a:1,b:2,c:3/db?loadBalance=true", null);
+        var firsts = new java.util.HashSet<JdbcUrl.Host>();
+        for (int i = 0; i < 200; i++) {
+            var order = balanced.connectOrder();
+            assertEquals(3, order.size());
+            assertEquals(new java.util.HashSet<>(hosts), new java.util.HashSet<>(order), "every router, each once");
+            int first = hosts.indexOf(order.getFirst());
+            assertEquals(List.of(hosts.get(first), hosts.get((first + 1) % 3), hosts.get((first + 2) % 3)), order, "round the list");
+            firsts.add(order.getFirst());
+        }
+        assertEquals(3, firsts.size(), "connections start at every router");
+        assertThrows(SQLException.class, () -> JdbcUrl.parse("jdbc:lutra://a:1/db?loadBalance=maybe", null));
+    }
 }

@@ -44,9 +44,10 @@ public final class Backends implements AutoCloseable {
      * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
      *                answered ({@link BackendWatch})
      * @param waiting the connections borrowed from {@code pool} now, for the {@link BackendWatch}
+     * @param carried the session variables each pooled connection (of either pool) carries now
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
-                            int pingTimeoutMillis, BackendWatch.Waiting waiting) {
+                            int pingTimeoutMillis, BackendWatch.Waiting waiting, SessionState.Carried carried) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -68,9 +69,30 @@ public final class Backends implements AutoCloseable {
             }
         }
 
-        /** A pooled connection for the router's own reads and writes (lookup loading, the decision log, recovery). */
+        /**
+         * A pooled connection for the router's own reads and writes (lookup loading, the decision
+         * log, recovery): with the servers' defaults, whatever session variables it last carried.
+         */
         public Connection borrow() throws SQLException {
-            return borrow(Connection.TRANSACTION_REPEATABLE_READ);
+            Connection c = borrow(Connection.TRANSACTION_REPEATABLE_READ);
+            carry(c, SessionState.EMPTY, pool);
+            return c;
+        }
+
+        /**
+         * Makes a connection borrowed from {@code from} (this placement's pool or scratch pool)
+         * carry a session's variables, with one SET only if it carries others. If the SET fails,
+         * the connection's state is unknown: it is evicted (closed) and the error thrown.
+         */
+        public void carry(Connection c, SessionState state, HikariDataSource from) throws SQLException {
+            try {
+                carried.apply(c, state);
+            } catch (SQLException | RuntimeException e) {
+                carried.forget(c);
+                waiting.remove(c);
+                from.evictConnection(c);
+                throw e;
+            }
         }
     }
 
@@ -120,7 +142,7 @@ public final class Backends implements AutoCloseable {
                 scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
                 scratch.setMinimumIdle(0);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
-                        backend.pingTimeoutMillis(), new BackendWatch.Waiting()));
+                        backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried()));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {

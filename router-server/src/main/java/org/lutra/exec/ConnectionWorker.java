@@ -33,6 +33,7 @@ final class ConnectionWorker {
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = deadline.run(ps, ps::executeLargeUpdate);
             lease.changed(count);
+            warnings(lease.connection(), ps);
             lease.release(null);
             return count;
         } catch (SQLException e) {
@@ -79,6 +80,12 @@ final class ConnectionWorker {
             lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
             throw e;
         }
+    }
+
+    /** The backend's warnings of the statement {@code ps} just ran, for the client's statement. */
+    private void warnings(Connection c, PreparedStatement ps) throws SQLException {
+        Warnings to = connections.warnings();
+        if (to != null) to.read(placement, c, ps.getWarnings());
     }
 
     private Connections.Lease lease(boolean write) throws SQLException {
@@ -175,6 +182,13 @@ final class ConnectionWorker {
                 return;
             }
             closeQuietly(rs);
+            if (failure == null && exhausted) {
+                try {
+                    warnings(lease.connection(), statement); // known once the rows were read to the end
+                } catch (SQLException e) {
+                    failure = located(e, lease);
+                }
+            }
             closeQuietly(statement);
             lease.release(failure);
         }

@@ -18,6 +18,16 @@ public interface Connections {
      */
     default void atomic() throws SQLException {}
 
+    /** The session variables every backend connection of the statement carries (scratch connections too). */
+    default SessionState variables() {
+        return SessionState.EMPTY;
+    }
+
+    /** Where the statement's backend warnings go (SHOW WARNINGS, Statement.getWarnings), or null: not collected. */
+    default Warnings warnings() {
+        return null;
+    }
+
     /** The statement's deadline: its backend statements register with it while they run. */
     default Deadline deadline() {
         return Deadline.NONE;

@@ -49,6 +49,15 @@ public final class Executor {
         return new Result.Rows(placementReport.answer(statement, params), 0);
     }
 
+    /**
+     * A session's SET of variables, checked and evaluated on a pooled connection of the first
+     * partition: the session's variables after it ({@link SessionSet}).
+     */
+    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
+            throws SQLException {
+        return SessionSet.run(backends.placement(0), plan, params, current, isolation, warnings);
+    }
+
     public Stats stats() {
         return stats;
     }
@@ -67,6 +76,8 @@ public final class Executor {
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
             case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
+            case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
+            case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
@@ -115,7 +126,7 @@ public final class Executor {
 
             @Override
             public Scratch scratch(int partition) throws SQLException {
-                return new ScratchConnection(backends.placement(partition), connections.deadline());
+                return new ScratchConnection(backends.placement(partition), connections.deadline(), connections.variables());
             }
         };
     }

@@ -22,7 +22,7 @@ final class ScratchConnection implements Shards.Scratch {
     private final Deadline deadline;
     private boolean failed;
 
-    ScratchConnection(Backends.Placement placement, Deadline deadline) throws SQLException {
+    ScratchConnection(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
         this.placement = placement;
         this.deadline = deadline;
         try {
@@ -31,6 +31,11 @@ final class ScratchConnection implements Shards.Scratch {
             throw Backends.located(placement, e);
         }
         placement.waiting().add(connection);
+        try {
+            placement.carry(connection, variables, placement.scratch()); // the outer statement runs here: with the session's sql_mode, @x, ...
+        } catch (SQLException e) {
+            throw Backends.located(placement, e);
+        }
     }
 
     @Override

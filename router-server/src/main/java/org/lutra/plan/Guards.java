@@ -9,13 +9,21 @@ import java.util.regex.Pattern;
  */
 final class Guards {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
+    /** Session variables every backend connection of the session carries ({@link SessionSettings#CARRIED}): reading them is exact. */
+    private static final String CARRIED = "(?!(?:sql_mode|time_zone|lc_time_names|default_week_format|foreign_key_checks|unique_checks|sql_notes)\\b)";
     private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
             + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER"
-            + "|CURRENT_ROLE)\\s*\\(|\\bCURRENT_USER\\b|\\b(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b|@@(SESSION|LOCAL)\\.\\w+"
+            + "|CURRENT_ROLE)\\s*\\(|\\bCURRENT_USER\\b|\\b(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b|@@(SESSION|LOCAL)\\." + CARRIED + "\\w+"
             + "|@@(autocommit|transaction_read_only|tx_read_only|last_insert_id|identity|insert_id"
-            + "|warning_count|error_count|in_transaction|sql_mode|time_zone|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
-            + "|lock_wait_timeout|foreign_key_checks|unique_checks|sql_safe_updates|max_statement_time|pseudo_thread_id"
-            + "|rand_seed\\d|session_track\\w*)\\b|(?<![@\\w])@(?!@)`?\\w+");
+            + "|warning_count|error_count|in_transaction|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
+            + "|lock_wait_timeout|sql_safe_updates|max_statement_time|pseudo_thread_id"
+            + "|rand_seed\\d|session_track\\w*)\\b");
+    /**
+     * Writes of user variables inside a statement ({@code @x := ...}, {@code SELECT ... INTO @x}):
+     * they would change one backend connection's copy only. Reads of {@code @x} are exact: every
+     * backend connection the session uses carries its user variables.
+     */
+    private static final Pattern USER_VARIABLE_WRITE = Pattern.compile("(?i):=|\\bINTO\\s+@");
 
     private Guards() {}
 
@@ -108,6 +116,17 @@ final class Guards {
             // a table called user: INSERT INTO user (...), FROM user (...)
             if (afterTableKeyword(text, m.start())) continue;
             throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
+        }
+        requireNoUserVariableWrite(sql);
+    }
+
+    /** Refuses {@code @x := ...} and {@code SELECT ... INTO @x} in a statement: one backend connection's copy would change. */
+    static void requireNoUserVariableWrite(String sql) throws PlanException {
+        String text = stripQuoted(sql);
+        if (text.stripLeading().regionMatches(true, 0, "SET", 0, 3)) return; // a SET's own assignments: SessionSettings checks its expressions
+        if (USER_VARIABLE_WRITE.matcher(text).find()) {
+            throw PlanException.unsupported("assigning a user variable inside a statement (:= or INTO @x) through the router: it would change one "
+                    + "backend connection's copy; use SET @x = ...");
         }
     }
 
@@ -312,6 +331,20 @@ final class Guards {
             }
             out.append("''");
             i = end + 1;
+        }
+        return out.toString();
+    }
+
+    /** The text with the inside of every quoted string and identifier blanked, each character where it was. */
+    static String stripQuotedKeepingLength(String sql) {
+        var out = new StringBuilder(sql);
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c != '\'' && c != '"' && c != '`') continue;
+            int end = closing(sql, i);
+            if (end < 0) end = sql.length();
+            for (int j = i + 1; j < end; j++) out.setCharAt(j, ' ');
+            i = end;
         }
         return out.toString();
     }

@@ -64,6 +64,31 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * SET of session variables (sql_mode, time_zone, @x, ...: {@link SessionSettings}): a backend
+     * evaluates the expressions and normalizes the values, which the session then carries to every
+     * backend connection its statements use.
+     */
+    record SetVariables(List<Assignment> assignments, int paramCount) implements Plan {}
+
+    /** {@code name = expression}: name is {@code @x} for a user variable, else a system variable's lower-case name. */
+    record Assignment(String name, String expression) {
+        public boolean user() {
+            return name.startsWith("@");
+        }
+    }
+
+    /**
+     * SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n] and SHOW COUNT(*) WARNINGS / ERRORS: the
+     * session answers from what its last statement's backends reported, and clears nothing.
+     */
+    record ShowWarnings(boolean errors, boolean count, long offset, long limit) implements Plan {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** A statement that returns rows: a tree of operators, opened once per execution. */
     record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
 

@@ -196,7 +196,10 @@ public final class Planner {
         if (control != null) return control;
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Guards.requireOneStatement(sql);
+        Guards.requireNoUserVariableWrite(sql); // before the parser, which does not read SELECT ... INTO @x
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
+        Plan settings = SessionSettings.plan(sql);
+        if (settings != null) return settings;
         Plan variables = SessionVariables.plan(sql);
         if (variables != null) return variables;
         Plan placement = PlacementStatements.plan(sql, catalog, database, this);
@@ -206,7 +209,8 @@ public final class Planner {
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
             Plan inner = build(explain.group(2), null);
-            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId) {
+            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId
+                    || inner instanceof Plan.SetVariables || inner instanceof Plan.ShowWarnings) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);

@@ -31,9 +31,9 @@ public final class SessionVariables {
     private static final Pattern SHOW = Pattern.compile("(?is)\\s*SHOW\\s+(?:(SESSION|LOCAL|GLOBAL)\\s+)?VARIABLES"
             + "(?:\\s+LIKE\\s+'((?:[^'\\\\]|\\\\.|'')*)')?\\s*;?\\s*");
 
-    private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(?:COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)\\b.*");
+    private static final Pattern WARNINGS = Pattern.compile("(?is)\\s*SHOW\\s+(COUNT\\s*\\(\\s*\\*\\s*\\)\\s+)?(WARNINGS|ERRORS)"
+            + "(?:\\s+LIMIT\\s+(\\d{1,18})(?:\\s*,\\s*(\\d{1,18}))?)?\\s*;?\\s*");
     private static final Pattern STATUS = Pattern.compile("(?is)\\s*SHOW\\s+(?:SESSION\\s+|LOCAL\\s+|GLOBAL\\s+)?STATUS\\b.*");
-    private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(?:(?:SESSION|LOCAL|GLOBAL|PERSIST)\\s+|@@(?:SESSION|LOCAL|GLOBAL)\\.|@@)?(@?)`?(\\w+)`?\\s*:?=.*");
 
     /** The session's last generated id, which the router keeps itself (LAST_INSERT_ID(expr) stays refused by the guards). */
     private static final Pattern LAST_INSERT_ID = Pattern.compile("(?is)\\s*SELECT\\s+(LAST_INSERT_ID\\s*\\(\\s*\\))"
@@ -55,21 +55,15 @@ public final class SessionVariables {
         }
         m = WARNINGS.matcher(sql);
         if (m.matches()) {
-            throw PlanException.unsupported("SHOW " + m.group(1).toUpperCase(Locale.ROOT) + " through the router yet: it does not collect "
-                    + "the backends' warnings (they stay on the backend connection that ran the statement)");
+            boolean errors = m.group(2).equalsIgnoreCase("ERRORS");
+            if (m.group(1) != null) return new Plan.ShowWarnings(errors, true, 0, Long.MAX_VALUE);
+            if (m.group(3) == null) return new Plan.ShowWarnings(errors, false, 0, Long.MAX_VALUE);
+            return m.group(4) == null ? new Plan.ShowWarnings(errors, false, 0, Long.parseLong(m.group(3)))
+                    : new Plan.ShowWarnings(errors, false, Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
         }
         if (STATUS.matcher(sql).matches()) {
             throw PlanException.unsupported("SHOW STATUS through the router: a backend's counters describe that server, not this session "
                     + "or the logical database; SHOW LUTRA STATUS gives the router's");
-        }
-        m = SET.matcher(sql);
-        if (m.matches()) {
-            if (!m.group(1).isEmpty()) {
-                throw PlanException.unsupported("user variables (SET @" + m.group(2) + ") through the router yet: the next statement may "
-                        + "run on another backend connection, where @" + m.group(2) + " is not set");
-            }
-            throw PlanException.unsupported("SET " + m.group(2) + " through the router yet: it would have to be applied to every backend "
-                    + "connection the session uses; the backends' own value applies (SELECT @@" + m.group(2) + " shows it)");
         }
         m = SELECT.matcher(sql);
         if (m.matches()) return select(m.group(1));

@@ -8,6 +8,7 @@ import org.lutra.exec.ValueCodec;
 import org.lutra.catalog.Partitioning;
 import org.lutra.maintain.Mover;
 import org.lutra.txn.TransactionState;
+import org.lutra.exec.Warnings;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
@@ -48,13 +49,18 @@ final class TransactionWorker implements AutoCloseable {
     /** Rows a session may have the router hold for an open result set once it holds its share of backend connections. */
     static final int BUFFERED_RESULT_BYTES = 16 << 20;
 
-    /** @param holdsConnections whether its rows may still stream from shards on pooled connections (auto-commit) */
-    private record Cursor(RowSource rows, int fetchSize, boolean holdsConnections) {}
+    /**
+     * @param holdsConnections whether its rows may still stream from shards on pooled connections (auto-commit)
+     * @param warnings         its statement's warnings: a partition's are known once its rows are read, sent with the batch that read them
+     */
+    private record Cursor(RowSource rows, int fetchSize, boolean holdsConnections, Warnings warnings) {}
 
     private final Planner planner;
     private final Executor executor;
     private final SessionTransactions transactions;
     private final Map<Long, Cursor> cursors = new HashMap<>();
+    /** The last statement's warnings (SHOW WARNINGS answers them; it is the one statement that does not replace them). */
+    private Warnings lastWarnings = new Warnings();
     private long nextCursorId = 1;
 
     private final Supplier<RowSource> routerStatus;
@@ -87,30 +93,54 @@ final class TransactionWorker implements AutoCloseable {
         if (cursors.size() >= MAX_OPEN_CURSORS) {
             throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
         }
-        var bound = planner.bind(request.getSql(), request.getParamsList());
+        Planner.Bound bound;
+        try {
+            bound = planner.bind(request.getSql(), request.getParamsList());
+        } catch (SQLException e) {
+            lastWarnings = new Warnings();
+            lastWarnings.error(e);
+            throw e;
+        }
         var plan = bound.plan();
+        if (plan instanceof Plan.ShowWarnings show) {
+            return reply(lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit()), request, new Warnings());
+        }
+        var warnings = lastWarnings = new Warnings();
+        try {
+            return execute(plan, bound, request, requestId, warnings);
+        } catch (SQLException e) {
+            warnings.error(e);
+            throw e;
+        }
+    }
+
+    private ServerMessage.Builder execute(Plan plan, Planner.Bound bound, Execute request, long requestId, Warnings warnings) throws SQLException {
         if (plan instanceof Plan.Control control) {
             transactions.control(control);
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
         }
+        if (plan instanceof Plan.SetVariables set) {
+            transactions.variables(executor.set(set, bound.params(), transactions.variables(), transactions.isolation(), warnings));
+            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().addAllWarnings(warnings.unsent()));
+        }
         if (plan instanceof Plan.RouterStatus) {
-            return reply(new Result.Rows(routerStatus.get(), 0), request);
+            return reply(new Result.Rows(routerStatus.get(), 0), request, warnings);
         }
         if (plan instanceof Plan.LastInsertId last) {
             return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request);
         }
         if (plan instanceof Plan.ShowPlacement show) {
             // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
-            return reply(executor.placement(show, bound.params()), request);
+            return reply(executor.placement(show, bound.params()), request, warnings);
         }
         if (plan instanceof Plan.Move move) {
             return reply(move(move, bound.params()), request);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
-        var statement = transactions.statement().within(deadline);
+        var statement = transactions.statement().within(deadline).reporting(warnings);
         start(requestId, deadline);
         try (deadline) {
-            var reply = executeWithin(deadline, plan, bound.params(), statement, request);
+            var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
             statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
             return reply;
         } catch (SQLException | RuntimeException e) {
@@ -133,12 +163,12 @@ final class TransactionWorker implements AutoCloseable {
      * a killed statement is rolled back by its server, and several partitions' writes are atomic.
      */
     private ServerMessage.Builder executeWithin(Deadline deadline, Plan plan, List<Value> params, Connections connections,
-                                                Execute request) throws SQLException {
+                                                Execute request, Warnings warnings) throws SQLException {
         try {
             var result = executor.execute(plan, params, connections);
             if (result instanceof Result.Count c && c.generated().length > 0) lastInsertId = c.generated()[0];
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
-            return reply(result, request);
+            return reply(result, request, warnings);
         } catch (SQLException | RuntimeException e) {
             deadline.blame(e);
             throw e;
@@ -198,17 +228,17 @@ final class TransactionWorker implements AutoCloseable {
                 .setInTransaction(transactions.inTransaction()).setIsolation(transactions.isolation()).build();
     }
 
-    private ServerMessage.Builder reply(Result result, Execute request) throws SQLException {
+    private ServerMessage.Builder reply(Result result, Execute request, Warnings warnings) throws SQLException {
         return switch (result) {
             case Result.Count c -> {
-                var update = UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions());
+                var update = UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()).addAllWarnings(warnings.unsent());
                 if (request.getReturnGeneratedKeys()) for (long key : c.keys()) update.addGeneratedKeys(key);
                 yield ServerMessage.newBuilder().setUpdateResult(update);
             }
             case Result.Rows r -> {
                 RowSource rows = request.getMaxRows() > 0 ? new LimitRows(r.rows(), request.getMaxRows()) : r.rows();
                 int fetchSize = request.getFetchSize() > 0 ? request.getFetchSize() : DEFAULT_FETCH_SIZE;
-                var cursor = new Cursor(rows, fetchSize, !transactions.inTransaction());
+                var cursor = new Cursor(rows, fetchSize, !transactions.inTransaction(), warnings);
                 try {
                     var first = batch(cursor, fetchSize);
                     if (!first.getLast()) withinConnectionShare(first.getCursorId(), cursor);
@@ -243,7 +273,7 @@ final class TransactionWorker implements AutoCloseable {
             rest.add(row);
         }
         cursor.rows().close();
-        cursors.put(id, new Cursor(new ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false));
+        cursors.put(id, new Cursor(new ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false, cursor.warnings()));
     }
 
     ServerMessage.Builder fetch(long cursorId, int fetchSize) throws SQLException {
@@ -273,7 +303,7 @@ final class TransactionWorker implements AutoCloseable {
             if (row == null) {
                 cursor.rows().close();
                 cursors.values().remove(cursor);
-                return batch.setLast(true).build();
+                return batch.setLast(true).addAllWarnings(cursor.warnings().unsent()).build();
             }
             batch.addRows(row);
             bytes += row.getSerializedSize();
@@ -283,7 +313,7 @@ final class TransactionWorker implements AutoCloseable {
             id = nextCursorId++;
             cursors.put(id, cursor);
         }
-        return batch.setCursorId(id).build();
+        return batch.setCursorId(id).addAllWarnings(cursor.warnings().unsent()).build();
     }
 
     /**
@@ -308,6 +338,7 @@ final class TransactionWorker implements AutoCloseable {
 
     /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
     ServerMessage.Builder executeBatch(ExecuteBatch request, long requestId) {
+        lastWarnings = new Warnings(); // a batch's entries' warnings are not collected
         try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
             start(requestId, deadline);
             var runner = new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline));
@@ -329,6 +360,11 @@ final class TransactionWorker implements AutoCloseable {
                 || plan instanceof Plan.Move) {
             throw batchRows(sql);
         }
+        if (plan instanceof Plan.SetVariables set) {
+            transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation(), new Warnings()));
+            return new Result.Count(0, 0);
+        }
+        if (plan instanceof Plan.ShowWarnings) throw batchRows(sql);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {

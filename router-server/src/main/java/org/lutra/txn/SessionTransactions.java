@@ -1,7 +1,10 @@
 package org.lutra.txn;
 
+import org.lutra.exec.Backends;
 import org.lutra.exec.Connections;
 import org.lutra.exec.Deadline;
+import org.lutra.exec.SessionState;
+import org.lutra.exec.Warnings;
 import org.lutra.plan.Plan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +46,8 @@ public final class SessionTransactions implements AutoCloseable {
     private Boolean nextReadOnly;
     /** Why the open transaction was rolled back, until the application ends it. */
     private SQLException abortedBy;
+    /** The variables the session set (sql_mode, time_zone, @x, ...): carried by every backend connection its statements use. */
+    private SessionState variables = SessionState.EMPTY;
 
     SessionTransactions(Transactions service) {
         this.service = service;
@@ -117,6 +122,15 @@ public final class SessionTransactions implements AutoCloseable {
     public int isolation() {
         int level = current != null || nextIsolation == Connection.TRANSACTION_NONE ? sessionIsolation : nextIsolation;
         return level == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : level;
+    }
+
+    public SessionState variables() {
+        return variables;
+    }
+
+    /** The session's variables from now on (a SET the router checked on a backend: {@code org.lutra.server.SessionSet}). */
+    public void variables(SessionState variables) {
+        this.variables = variables;
     }
 
     /** The client is gone: roll back what it left open. */
@@ -219,8 +233,21 @@ public final class SessionTransactions implements AutoCloseable {
          */
         private final TransactionState txn = current;
         private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
+        private final SessionState carry = variables;
         private TransactionState implicit;
         private Deadline deadline = Deadline.NONE;
+        private Warnings warnings;
+
+        /** This statement's backend warnings go to {@code warnings}. */
+        public Statement reporting(Warnings warnings) {
+            this.warnings = warnings;
+            return this;
+        }
+
+        @Override
+        public Warnings warnings() {
+            return warnings;
+        }
 
         /** This statement runs within {@code deadline}. */
         public Statement within(Deadline deadline) {
@@ -239,7 +266,21 @@ public final class SessionTransactions implements AutoCloseable {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
-            return t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+            Lease lease = t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+            var placement = service.backends().placement(partition);
+            try {
+                placement.carry(lease.connection(), carry, placement.pool());
+            } catch (SQLException e) {
+                SQLException located = Backends.located(placement, e);
+                lease.release(located);
+                throw located;
+            }
+            return lease;
+        }
+
+        @Override
+        public SessionState variables() {
+            return carry;
         }
 
         @Override

@@ -252,7 +252,8 @@ class ProtocolFuzzIT {
             "EXPLAIN ROUTE SELECT * FROM kv WHERE k IN (1, 2)", "SHOW LUTRA STATUS", "SELECT DATABASE()", "USE fuzz",
             "SELECT * FROM kv WHERE v LIKE 'v1%' AND NOT (k > 30 OR k < 2)", "SELECT CASE WHEN k > 3 THEN 'a' ELSE 'b' END FROM kv",
             "SELECT * FROM kv WHERE k = 1 FOR UPDATE", "SELECT ?, ? FROM kv WHERE k = ?", "SAVEPOINT s", "XA START 'x'",
-            "SELECT @x", "SELECT LAST_INSERT_ID()", "SELECT * FROM information_schema.tables", "CREATE TABLE t (a INT)",
+            "SELECT @x", "SET @x = 'a', time_zone = '+01:00'", "SET sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')", "SHOW WARNINGS",
+            "SELECT * FROM kv WHERE k = @x", "SHOW COUNT(*) ERRORS", "SELECT LAST_INSERT_ID()", "SELECT * FROM information_schema.tables", "CREATE TABLE t (a INT)",
     };
 
     private static final String[] TOKENS = {

@@ -1,0 +1,98 @@
+package org.lutra.exec;
+
+import org.lutra.merge.ListRows;
+import org.lutra.protocol.Column;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+import org.lutra.protocol.Warning;
+
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One client statement's warnings, as MySQL's SHOW WARNINGS lists them: each backend's warnings of
+ * the sub-queries it ran (read when a write is done, or when a partition's rows were read to the
+ * end), its message prefixed with the partition and backend; after a failed statement, its error
+ * as a row of level Error. Sub-queries of several partitions add theirs concurrently.
+ */
+public final class Warnings {
+    /** MySQL's max_error_count default: SHOW WARNINGS lists at most this many, the count says all. */
+    static final int MAX_LISTED = 64;
+
+    private final List<Warning> all = new ArrayList<>();
+    private long count;
+    /** How many of them a reply to the client already carried. */
+    private int sent;
+
+    /**
+     * The warnings of the statement {@code connection} just ran on {@code placement}, if it had any:
+     * {@code chain} is Connector/J's (it read SHOW WARNINGS once the server reported a count, but
+     * keeps no level); SHOW WARNINGS, which clears nothing, is read again for the levels.
+     */
+    public void read(Backends.Placement placement, java.sql.Connection connection, SQLWarning chain) throws SQLException {
+        if (chain == null) return;
+        var levels = new ArrayList<String>();
+        try (var st = connection.createStatement(); var rs = st.executeQuery("SHOW WARNINGS")) {
+            while (rs.next()) levels.add(rs.getString(1));
+        }
+        int i = 0;
+        synchronized (this) {
+            for (SQLWarning w = chain; w != null; w = w.getNextWarning(), i++) {
+                add(Warning.newBuilder().setLevel(i < levels.size() ? levels.get(i) : "Warning").setCode(w.getErrorCode())
+                        .setSqlState(w.getSQLState() == null ? "" : w.getSQLState())
+                        .setMessage("[" + placement.name() + "@" + placement.backend() + "] " + w.getMessage()).build());
+            }
+        }
+    }
+
+    /** The statement failed with {@code e}: SHOW WARNINGS lists it as an Error row, SHOW ERRORS alone. */
+    public synchronized void error(SQLException e) {
+        add(Warning.newBuilder().setLevel("Error").setCode(e.getErrorCode()).setSqlState(e.getSQLState() == null ? "" : e.getSQLState())
+                .setMessage(e.getMessage() == null ? "" : CONNECTOR_PREFIX.matcher(e.getMessage()).replaceFirst("$1")).build());
+    }
+
+    /** Connector/J puts "Data truncation: " before the server's message of a 22001/22003 error; SHOW WARNINGS has the server's. */
+    private static final java.util.regex.Pattern CONNECTOR_PREFIX = java.util.regex.Pattern.compile("^(\\[[^\\]]*\\] )?Data truncation: ");
+
+    private void add(Warning w) {
+        count++;
+        if (all.size() < MAX_LISTED) all.add(w);
+    }
+
+    /** The warnings no reply carried yet (the client's Statement.getWarnings chains them). */
+    public synchronized List<Warning> unsent() {
+        if (sent >= all.size()) return List.of();
+        var out = List.copyOf(all.subList(sent, all.size()));
+        sent = all.size();
+        return out;
+    }
+
+    /** SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n], or SHOW COUNT(*) WARNINGS / ERRORS ({@code count}). */
+    public synchronized Result.Rows show(boolean errorsOnly, boolean count, long offset, long limit) {
+        var listed = errorsOnly ? all.stream().filter(w -> w.getLevel().equals("Error")).toList() : all;
+        if (count) {
+            long n = errorsOnly ? listed.size() : this.count;
+            String label = errorsOnly ? "@@session.error_count" : "@@session.warning_count";
+            var column = Column.newBuilder().setName(label).setLabel(label).setJdbcType(Types.BIGINT).setTypeName("BIGINT").setPrecision(21)
+                    .setDisplaySize(21).setSigned(true).build();
+            return new Result.Rows(new ListRows(List.of(column), List.of(Row.newBuilder().addValues(Value.newBuilder().setIntValue(n)).build())), 0);
+        }
+        var columns = List.of(text("Level", 7), Column.newBuilder().setName("Code").setLabel("Code").setJdbcType(Types.INTEGER)
+                .setTypeName("INT UNSIGNED").setPrecision(4).setDisplaySize(4).build(), text("Message", 512));
+        var rows = new ArrayList<Row>();
+        for (long i = offset; i < listed.size() && i < offset + limit; i++) {
+            var w = listed.get((int) i);
+            rows.add(Row.newBuilder().addValues(Value.newBuilder().setStringValue(w.getLevel())).addValues(Value.newBuilder().setIntValue(w.getCode()))
+                    .addValues(Value.newBuilder().setStringValue(w.getMessage())).build());
+        }
+        return new Result.Rows(new ListRows(columns, rows), 0);
+    }
+
+    private static Column text(String name, int length) {
+        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR").setPrecision(length)
+                .setDisplaySize(length).setNullable(false).build();
+    }
+}
