@@ -127,14 +127,14 @@ final class TransactionWorker implements AutoCloseable {
             return reply(new Result.Rows(routerStatus.get(), 0), request, warnings);
         }
         if (plan instanceof Plan.LastInsertId last) {
-            return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request);
+            return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
         }
         if (plan instanceof Plan.ShowPlacement show) {
             // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
             return reply(executor.placement(show, bound.params()), request, warnings);
         }
         if (plan instanceof Plan.Move move) {
-            return reply(move(move, bound.params()), request);
+            return reply(move(move, bound.params()), request, warnings);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline).reporting(warnings);
