@@ -46,7 +46,7 @@ public final class Backends implements AutoCloseable {
      * @param waiting the connections borrowed from {@code pool} now, for the {@link BackendWatch}
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
-                            int pingTimeoutMillis, BackendWatch.Waiting waiting) {
+                            int pingTimeoutMillis, BackendWatch.Waiting waiting, RoutingFence fence) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -56,7 +56,9 @@ public final class Backends implements AutoCloseable {
          * level they ran at, and every borrower states the level it needs.
          */
         public Connection borrow(int isolation) throws SQLException {
+            fence.check(); // a statement routes only with a fresh catalog lease
             Connection c = pool.getConnection();
+            fence.check(); // the wait for a connection may have outlasted it
             waiting.add(c); // watched until it goes back to the pool: every use of it may wait on the server
             try {
                 c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);
@@ -70,22 +72,43 @@ public final class Backends implements AutoCloseable {
 
         /** A pooled connection for the router's own reads and writes (lookup loading, the decision log, recovery). */
         public Connection borrow() throws SQLException {
-            return borrow(Connection.TRANSACTION_REPEATABLE_READ);
+            Connection c = pool.getConnection();
+            waiting.add(c);
+            try {
+                c.unwrap(Connection.class).setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                return c;
+            } catch (SQLException | RuntimeException e) {
+                waiting.remove(c);
+                pool.evictConnection(c);
+                throw e;
+            }
         }
     }
 
     private final List<Placement> placements;
-    private final Catalog catalog;
+    private volatile Catalog catalog;
     private final BackendWatch watch;
+    private final RoutingFence fence;
 
-    private Backends(List<Placement> placements, Catalog catalog) {
+    private Backends(List<Placement> placements, Catalog catalog, RoutingFence fence) {
         this.placements = List.copyOf(placements);
         this.catalog = catalog;
         this.watch = new BackendWatch(this.placements);
+        this.fence = fence;
     }
 
+    /** The live catalog (see {@link org.lutra.catalog.LiveCatalog}). */
     public Catalog catalog() {
         return catalog;
+    }
+
+    public void catalogChanged(Catalog next) {
+        this.catalog = next;
+    }
+
+    /** What every statement's connection is checked against (the catalog lease). */
+    public RoutingFence fence() {
+        return fence;
     }
 
     /**
@@ -94,6 +117,7 @@ public final class Backends implements AutoCloseable {
      */
     public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
         var placements = new ArrayList<Placement>();
+        var fence = new RoutingFence();
         try {
             for (int id = 0; id < config.partitions().size(); id++) {
                 var p = config.partitions().get(id);
@@ -120,7 +144,7 @@ public final class Backends implements AutoCloseable {
                 scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
                 scratch.setMinimumIdle(0);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
-                        backend.pingTimeoutMillis(), new BackendWatch.Waiting()));
+                        backend.pingTimeoutMillis(), new BackendWatch.Waiting(), fence));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {
@@ -129,7 +153,19 @@ public final class Backends implements AutoCloseable {
             });
             throw e;
         }
-        return new Backends(placements, catalog);
+        return new Backends(placements, catalog, fence);
+    }
+
+    /** Opens a plain connection (no pool) to {@code partition}'s database on its backend, creating the database if need be. */
+    public static Connection connect(RouterConfig config, int partition) throws SQLException {
+        var p = config.partitions().get(partition);
+        var backend = config.backend(p.backend());
+        String database = config.databaseOf(p);
+        try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password()); var st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
+        }
+        return DriverManager.getConnection(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis(),
+                backend.user(), backend.password());
     }
 
     private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {
@@ -151,7 +187,7 @@ public final class Backends implements AutoCloseable {
         log.info("partition {} ready in {} on {}", partition, database, backend.name());
     }
 
-    static String ifNotExists(String ddl) {
+    public static String ifNotExists(String ddl) {
         String upper = ddl.toUpperCase(Locale.ROOT);
         return upper.matches("(?s)CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS.*") ? ddl
                 : ddl.replaceFirst("(?i)CREATE\\s+TABLE", "CREATE TABLE IF NOT EXISTS");

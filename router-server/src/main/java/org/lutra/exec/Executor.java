@@ -59,6 +59,7 @@ public final class Executor {
         return switch (plan) {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
+            case Plan.Ddl d -> throw new IllegalArgumentException("DDL is the session's to run (DdlRunner), not the executor's");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
