@@ -102,8 +102,23 @@ public final class Backends implements AutoCloseable {
         return catalog;
     }
 
+    /**
+     * The live catalog changed. When a table this router knew was altered or dropped, every pooled
+     * connection is retired (each as it comes back): their server-side prepared statements were
+     * prepared against the old definition, and Connector/J keeps their result columns
+     * (a {@code SELECT *} cached before an ADD COLUMN would read the new column's values into nothing).
+     */
     public void catalogChanged(Catalog next) {
+        Catalog before = this.catalog;
         this.catalog = next;
+        boolean changed = before.tables().stream().anyMatch(t -> next.table(t.name()) == null
+                || !java.util.Objects.equals(next.table(t.name()).createText(), t.createText()));
+        if (!changed) return;
+        for (var p : placements) {
+            p.pool().getHikariPoolMXBean().softEvictConnections();
+            p.scratch().getHikariPoolMXBean().softEvictConnections();
+        }
+        log.info("catalog changed: backend connections renewed (their prepared statements knew the old table definitions)");
     }
 
     /** What every statement's connection is checked against (the catalog lease). */
