@@ -175,8 +175,8 @@ public final class CatalogLease implements AutoCloseable {
 
     private Connection connection() throws SQLException {
         if (connection == null) {
-            connection = Backends.connect(config, 0);
-            connection.setNetworkTimeout(Runnable::run, (int) Math.max(1_000, leaseMillis));
+            // every read bounded: a renewal that hangs (a locked table, a frozen server) must fail, not hold the lease's monitor
+            connection = Backends.connect(config, 0, (int) Math.max(1_000, leaseMillis));
         }
         return connection;
     }

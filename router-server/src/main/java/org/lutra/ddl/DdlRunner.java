@@ -77,7 +77,7 @@ public final class DdlRunner {
                 throw new SQLException("table names beginning with lutra_ are the router's own (" + table + ")", "42000", 1235);
             }
         }
-        try (Connection store = Backends.connect(config, 0)) {
+        try (Connection store = Backends.connect(config, 0, 0)) {
             int wait = config.transactions().lockWaitSeconds();
             if (!CatalogStore.lock(store, wait)) {
                 throw new SQLException("Lock wait timeout exceeded: another router's DDL held the catalog lock for " + wait + " s", "HY000", 1205);

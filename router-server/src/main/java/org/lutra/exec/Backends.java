@@ -171,16 +171,25 @@ public final class Backends implements AutoCloseable {
         return new Backends(placements, catalog, fence);
     }
 
-    /** Opens a plain connection (no pool) to {@code partition}'s database on its backend, creating the database if need be. */
-    public static Connection connect(RouterConfig config, int partition) throws SQLException {
+    /** Opens a plain connection (no pool) to {@code partition}'s database on its backend, creating the database if need be (at start). */
+    public static Connection connectCreating(RouterConfig config, int partition) throws SQLException {
         var p = config.partitions().get(partition);
         var backend = config.backend(p.backend());
-        String database = config.databaseOf(p);
         try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password()); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + config.databaseOf(p).replace("`", "``") + "`");
         }
-        return DriverManager.getConnection(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis(),
-                backend.user(), backend.password());
+        return connect(config, partition, 0);
+    }
+
+    /**
+     * Opens a plain connection (no pool) to {@code partition}'s existing database; with {@code socketTimeoutMillis}
+     * above 0 no statement on it waits longer for the server (the connection is then broken).
+     */
+    public static Connection connect(RouterConfig config, int partition, int socketTimeoutMillis) throws SQLException {
+        var p = config.partitions().get(partition);
+        var backend = config.backend(p.backend());
+        return DriverManager.getConnection(withDatabase(backend.url(), config.databaseOf(p)) + "&connectTimeout=" + backend.pingTimeoutMillis()
+                + (socketTimeoutMillis > 0 ? "&socketTimeout=" + socketTimeoutMillis : ""), backend.user(), backend.password());
     }
 
     private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {

@@ -262,6 +262,86 @@ class DdlIT {
         assertEquals(0, count(cb, "SELECT COUNT(*) FROM seedless"));
     }
 
+    /**
+     * The fence under load: router B inserts from several threads while A drops the table and creates it
+     * again with the same partitions in the other order, over and over: hash(id) ON (p0, p1), then ON
+     * (p1, p0), so the same id belongs on the other partition (integer keys: id mod 2 picks from the ON
+     * list). After each of A's DDL statements returned, every row must be where the current definition
+     * puts it: an insert B routed with the dropped definition would land on the other partition, which
+     * holds the table too.
+     */
+    @Test
+    void insertsOnTheOtherRouterNeverLandWhereADroppedDefinitionPutThem() throws Exception {
+        exec(ca, "CREATE TABLE flip (id BIGINT PRIMARY KEY, w INT) PARTITION BY hash(id) ON (p0, p1)");
+        var stop = new java.util.concurrent.atomic.AtomicBoolean();
+        var ids = new java.util.concurrent.atomic.AtomicLong();
+        var accepted = new java.util.concurrent.atomic.AtomicLong();
+        var unexpected = new java.util.concurrent.ConcurrentLinkedQueue<String>();
+        var writers = new ArrayList<Thread>();
+        for (int w = 0; w < 3; w++) {
+            writers.add(Thread.ofPlatform().start(() -> {
+                try (var c = b.connect()) {
+                    while (!stop.get()) {
+                        try {
+                            exec(c, "INSERT INTO flip (id, w) VALUES (" + ids.incrementAndGet() + ", 1)");
+                            accepted.incrementAndGet();
+                        } catch (SQLException e) {
+                            // the table is gone for a moment: 1146 from the router, or from a partition for an insert under way
+                            if (e.getErrorCode() != 1146) unexpected.add(e.getErrorCode() + " " + e.getMessage());
+                        }
+                    }
+                } catch (SQLException e) {
+                    unexpected.add("connect: " + e.getMessage());
+                }
+            }));
+        }
+        try {
+            for (int round = 1; round <= 8; round++) {
+                int[] on = round % 2 == 0 ? new int[] {0, 1} : new int[] {1, 0};
+                exec(ca, "DROP TABLE flip");
+                exec(ca, "CREATE TABLE flip (id BIGINT PRIMARY KEY, w INT) PARTITION BY hash(id) ON (p" + on[0] + ", p" + on[1] + ")");
+                Thread.sleep(150); // B inserts for a while with the new definition
+                assertEquals(Set.of(0, 1), partitionsHaving("flip"), "round " + round);
+                Map<Integer, Integer> at = rowsAt("flip", "id");
+                for (var e : at.entrySet()) {
+                    assertEquals(on[e.getKey() % 2], e.getValue(), "round " + round + ": row " + e.getKey() + " of " + at.size());
+                }
+            }
+        } finally {
+            stop.set(true);
+            for (var t : writers) t.join();
+        }
+        assertTrue(unexpected.isEmpty(), unexpected.toString());
+        assertTrue(accepted.get() > 8, "B kept inserting: " + accepted.get());
+    }
+
+    /** A router that cannot read the catalog version refuses statements until it can, then goes on. */
+    @Test
+    void aRouterWhoseLeaseCannotBeRenewedRefusesStatementsUntilItCan() throws Exception {
+        exec(ca, "CREATE TABLE leased (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1)");
+        assertEquals(0, count(cb, "SELECT COUNT(*) FROM leased"));
+        try (var lock = a.partition(0); var st = lock.createStatement()) {
+            st.execute("LOCK TABLES lutra_catalog_version WRITE"); // every reader of the version waits behind it
+            try {
+                Thread.sleep(LEASE.leaseMillis() * 2L);
+                var e = assertThrows(SQLException.class, () -> count(cb, "SELECT COUNT(*) FROM leased"));
+                assertTrue(e.getMessage().contains("catalog lease"), e.getMessage());
+            } finally {
+                st.execute("UNLOCK TABLES");
+            }
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try {
+                assertEquals(0, count(cb, "SELECT COUNT(*) FROM leased"));
+                break;
+            } catch (SQLException e) {
+                if (System.nanoTime() > deadline) throw e;
+                Thread.sleep(100);
+            }
+        }
+    }
+
     // --- helpers: what the backends hold, read past the routers ---
 
     private static void exec(Connection c, String sql) throws SQLException {
