@@ -29,18 +29,30 @@ import java.util.regex.Pattern;
 public final class DdlStatements {
     private static final String NAME = "(?:`((?:[^`]|``)+)`|(\\w+))";
     private static final String QUALIFIED = "(?:" + NAME + "\\s*\\.\\s*)?" + NAME;
-    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "\\s*(.*?)\\s*;?\\s*");
-    private static final Pattern DROP_TABLE = Pattern.compile("(?is)\\s*DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?(.*?)(?:\\s+(?:RESTRICT|CASCADE))?\\s*;?\\s*");
-    private static final Pattern TRUNCATE = Pattern.compile("(?is)\\s*TRUNCATE\\s+(?:TABLE\\s+)?" + QUALIFIED + "\\s*;?\\s*");
-    private static final Pattern ALTER = Pattern.compile("(?is)\\s*ALTER\\s+((?:ONLINE\\s+|IGNORE\\s+)*)TABLE\\s+" + QUALIFIED + "\\s+(.*?)\\s*;?\\s*");
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "\\s*+(.*)");
+    private static final Pattern DROP_TABLE = Pattern.compile("(?is)\\s*DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?(.*)");
+    private static final Pattern RESTRICT = Pattern.compile("(?is)\\s(?:RESTRICT|CASCADE)$");
+    private static final Pattern TRUNCATE = Pattern.compile("(?is)\\s*TRUNCATE\\s+(?:TABLE\\s+)?" + QUALIFIED);
+    private static final Pattern ALTER = Pattern.compile("(?is)\\s*ALTER\\s+((?:ONLINE\\s+|IGNORE\\s+)*)TABLE\\s+" + QUALIFIED + "\\s+(.*)");
     private static final Pattern CREATE_INDEX = Pattern.compile(
             "(?is)\\s*(CREATE\\s+(?:UNIQUE\\s+|FULLTEXT\\s+|SPATIAL\\s+)?INDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+(?:USING\\s+\\w+\\s+)?ON)\\s+"
-            + QUALIFIED + "\\s*(\\(.*?)\\s*;?\\s*");
-    private static final Pattern DROP_INDEX = Pattern.compile("(?is)\\s*(DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s+ON)\\s+" + QUALIFIED + "\\s*(.*?)\\s*;?\\s*");
+            + QUALIFIED + "\\s*+(\\(.*)");
+    private static final Pattern DROP_INDEX = Pattern.compile("(?is)\\s*(DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s+ON)\\s+" + QUALIFIED + "\\s*+(.*)");
     private static final Pattern OTHER_DDL = Pattern.compile(
             "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+TABLE|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
 
+    private static final Pattern NAME_IN_LIST = Pattern.compile("(?is)\\s*+" + QUALIFIED + "\\s*+(?:,|$)");
+
     private DdlStatements() {}
+
+    /** The statement without its trailing semicolon and blanks (removed here: a pattern ending in \\s*;?\\s* backtracks quadratically over blanks). */
+    private static String withoutEnd(String sql) {
+        int end = sql.length();
+        while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) end--;
+        if (end > 0 && sql.charAt(end - 1) == ';') end--;
+        while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) end--;
+        return sql.substring(0, end);
+    }
 
     /** The DDL plan for {@code sql}, or null when it is not DDL. */
     public static Plan.Ddl plan(String sql, String database) throws PlanException {
@@ -48,6 +60,8 @@ public final class DdlStatements {
         if (SqlScript.split(sql).size() > 1) {
             throw new PlanException("42000", 1064, "one statement per execute: the text holds several (found a ';' before its end)");
         }
+        String original = sql;
+        sql = withoutEnd(sql);
         Matcher m;
         if ((m = CREATE_TABLE.matcher(sql)).matches()) {
             String table = table(m, 2, database);
@@ -57,12 +71,13 @@ public final class DdlStatements {
             }
             return new Plan.CreateTable(table, m.group(1) != null, "CREATE TABLE " + quote(table) + " " + rest, sql.strip());
         }
-        if ((m = DROP_TABLE.matcher(sql)).matches() && !sql.matches("(?is)\\s*DROP\\s+TEMPORARY.*")) {
+        if ((m = DROP_TABLE.matcher(sql)).matches()) {
             var tables = new ArrayList<String>();
-            Matcher name = Pattern.compile("(?is)\\s*" + QUALIFIED + "\\s*(?:,|$)").matcher(m.group(2));
+            String list = RESTRICT.matcher(m.group(2)).replaceFirst("");
+            Matcher name = NAME_IN_LIST.matcher(list);
             int at = 0;
-            while (at < m.group(2).length()) {
-                if (!name.find(at) || name.start() != at) throw new PlanException("42000", 1064, "DROP TABLE: expected a list of table names: " + sql.strip());
+            while (at < list.length()) {
+                if (!name.region(at, list.length()).lookingAt()) throw new PlanException("42000", 1064, "DROP TABLE: expected a list of table names: " + sql.strip());
                 tables.add(table(name, 1, database));
                 at = name.end();
             }
@@ -90,7 +105,7 @@ public final class DdlStatements {
             return new Plan.AlterTable(table, head + " " + quote(table) + (m.group(8).isBlank() ? "" : " " + m.group(8)),
                     List.of("DROP INDEX " + quote(index)), sql.strip());
         }
-        String what = OTHER_DDL.matcher(sql).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+        String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
         throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE and CREATE/DROP INDEX;"
                 + " README \"DDL through the router\")");
     }

@@ -55,6 +55,18 @@ class DdlStatementsTest {
     }
 
     @Test
+    void longRunsOfBlanksAreReadInLinearTime() throws PlanException {
+        String blanks = " ".repeat(1_000_000);
+        long t0 = System.nanoTime();
+        for (String sql : List.of("CREATE TABLE t (a INT" + blanks + ")" + blanks + ";" + blanks, "DROP TABLE a," + blanks + "b" + blanks,
+                "ALTER TABLE t ADD COLUMN x INT" + blanks + ";" + blanks, "TRUNCATE t" + blanks + ";", "DROP INDEX i ON t" + blanks)) {
+            assertNotNull(plan(sql));
+        }
+        assertEquals("0A000", assertThrows(SQLException.class, () -> plan("CREATE VIEW" + blanks + "v")).getSQLState());
+        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, (System.nanoTime() - t0) / 1e6 + " ms");
+    }
+
+    @Test
     void thePlannerHandsDdlOverBeforeItTakesLiteralsOut() throws PlanException {
         var planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
         var bound = planner.bind("CREATE TABLE r (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)", List.of());
