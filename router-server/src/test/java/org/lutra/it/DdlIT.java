@@ -81,6 +81,11 @@ class DdlIT {
         assertEquals(20, count(ca, "SELECT COUNT(*) FROM owners"));
         assertEquals(40, count(ca, "SELECT COUNT(*) FROM pets"));
         assertEquals(2, count(ca, "SELECT COUNT(*) FROM pets WHERE owner = 7"));
+        var shown = new ArrayList<String>();
+        try (var rs = cb.createStatement().executeQuery("SHOW TABLES")) {
+            while (rs.next()) shown.add(rs.getString(1));
+        }
+        assertTrue(shown.containsAll(List.of("owners", "pets")) && shown.stream().noneMatch(t -> t.startsWith("lutra_")), shown.toString());
     }
 
     @Test
