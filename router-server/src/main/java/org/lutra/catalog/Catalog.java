@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The tables and partitions the router knows, read from the schema file. Immutable. */
+/**
+ * The tables and partitions the router knows: the stored catalog (seeded from the schema file, changed by
+ * DDL; see {@code org.lutra.ddl.CatalogStore}). Immutable: a change makes a new Catalog ({@link LiveCatalog}).
+ */
 public final class Catalog {
     private final List<Partition> partitions;
     private final Map<String, TableDef> tables;
@@ -40,6 +43,15 @@ public final class Catalog {
 
     public List<TableDef> tables() {
         return tables.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).toList();
+    }
+
+    /** This catalog without {@code name} (case-insensitively); the order of the others is kept. */
+    public Catalog without(String name) {
+        var rest = new java.util.LinkedHashMap<String, TableDef>();
+        for (TableDef t : schemaOrder) {
+            if (!t.name().equalsIgnoreCase(name)) rest.put(t.name().toLowerCase(Locale.ROOT), t);
+        }
+        return new Catalog(partitions, rest);
     }
 
     /** The tables as the schema file lists them: the order to create them in (a foreign key's table first). */

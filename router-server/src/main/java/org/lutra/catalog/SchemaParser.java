@@ -5,6 +5,7 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import org.lutra.lookup.AdaptiveLookupTable;
+import org.lutra.lookup.LookupTable;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,24 +42,86 @@ public final class SchemaParser {
 
     private final Map<String, Integer> partitionIds = new LinkedHashMap<>();
     private final Map<String, TableDef> tables = new LinkedHashMap<>();
-    private int line;
+    /** The catalog this one replaces: its lookup tables and learned collations carry over (null at start). */
+    private final Catalog previous;
+    /** What an error message starts with: where the statement came from. */
+    private String origin = "";
 
-    private SchemaParser(List<String> partitionNames) {
+    private SchemaParser(List<String> partitionNames, Catalog previous) {
         for (String p : partitionNames) {
             partitionIds.put(p.toLowerCase(Locale.ROOT), partitionIds.size());
         }
+        this.previous = previous;
     }
 
     /** Parses {@code script}; {@code partitionNames} are the logical partitions in catalog order. */
     public static Catalog parse(String script, List<String> partitionNames) {
-        var parser = new SchemaParser(partitionNames);
+        var parser = new SchemaParser(partitionNames, null);
         for (var statement : SqlScript.split(script)) {
-            parser.line = statement.line();
+            parser.origin = "schema line " + statement.line() + ": ";
             parser.addTable(statement.text());
         }
+        return parser.catalog(partitionNames);
+    }
+
+    /**
+     * The catalog of {@code createTexts} (full CREATE TABLE statements with their placement clauses, an
+     * owner before its SAME AS tables), as the stored catalog holds them. A lookup table of {@code previous}
+     * whose owner keeps its column and partitions is carried over with its entries, as are learned collations.
+     */
+    public static Catalog rebuild(List<String> createTexts, List<String> partitionNames, Catalog previous) {
+        var parser = new SchemaParser(partitionNames, previous);
+        for (String text : createTexts) {
+            parser.origin = "stored catalog: ";
+            parser.addTable(text);
+        }
+        return parser.catalog(partitionNames);
+    }
+
+    /** {@code base} with the table {@code createText} (a CREATE TABLE with its placement clause) added at the end. */
+    public static Catalog withTable(Catalog base, String createText) {
+        List<String> names = base.partitions().stream().map(Partition::name).toList();
+        var parser = new SchemaParser(names, base);
+        for (TableDef t : base.tablesInSchemaOrder()) parser.tables.put(key(t.name()), t);
+        parser.origin = "CREATE TABLE: ";
+        parser.addTable(createText);
+        return parser.catalog(names);
+    }
+
+    private Catalog catalog(List<String> partitionNames) {
         var partitions = new ArrayList<Partition>();
         partitionNames.forEach(n -> partitions.add(new Partition(partitions.size(), n)));
-        return new Catalog(partitions, parser.tables);
+        return new Catalog(partitions, tables);
+    }
+
+    /** Whether {@code createText} ends in a placement clause (else the router's default placement applies). */
+    public static boolean hasPlacementClause(String createText) {
+        int open = createText.indexOf('(');
+        int bodyEnd = open < 0 ? -1 : closingParen(createText, open);
+        return bodyEnd >= 0 && CLAUSE.matcher(createText).region(bodyEnd + 1, createText.length()).find();
+    }
+
+    /** The primary key's columns of a CREATE TABLE without placement clause, in key order; empty without one. */
+    public static List<String> primaryKey(String createText) {
+        CreateTable create;
+        try {
+            create = (CreateTable) CCJSqlParserUtil.parse(createText);
+        } catch (JSQLParserException | ClassCastException e) {
+            throw new SchemaException("CREATE TABLE: cannot parse: " + firstLine(e));
+        }
+        for (ColumnDefinition c : create.getColumnDefinitions()) {
+            if (c.getColumnSpecs() != null && String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT).matches("(.*\\s)?PRIMARY\\s+KEY(\\s.*)?")) {
+                return List.of(unquote(c.getColumnName()));
+            }
+        }
+        if (create.getIndexes() != null) {
+            for (var index : create.getIndexes()) {
+                if (index.getType() != null && index.getType().toUpperCase(Locale.ROOT).contains("PRIMARY")) {
+                    return index.getColumnsNames().stream().map(SchemaParser::unquote).toList();
+                }
+            }
+        }
+        return List.of();
     }
 
     private void addTable(String text) {
@@ -86,7 +149,7 @@ public final class SchemaParser {
         Partitioning partitioning = clause.group(2) == null
                 ? replicated(clause.group(5))
                 : partitioned(name, clause.group(2).toLowerCase(Locale.ROOT), clause.group(3), clause.group(4), columns, create);
-        tables.put(key(name), new TableDef(name, columns, partitioning, ddl));
+        tables.put(key(name), new TableDef(name, carryCollations(name, columns), partitioning, ddl, text.substring(clause.start()).strip()));
     }
 
     private Partitioning replicated(String rest) {
@@ -142,10 +205,37 @@ public final class SchemaParser {
                         throw error("DEFAULT NEW ON hash(" + dflt.group(1) + "): the default rule must hash the lookup column '" + column + "'");
                     }
                 }
-                // Empty until RouterLoader has seen the keys and installs the representation the chooser picks.
-                yield new Partitioning.LookedUp(column, partitionList(on.group(1)), AdaptiveLookupTable.empty(), table, column, isUnique(create, column));
+                int[] partitions = partitionList(on.group(1));
+                yield new Partitioning.LookedUp(column, partitions, lookupTable(table, column, partitions), table, column, isUnique(create, column));
             }
         };
+    }
+
+    /**
+     * The lookup table of owner {@code table}: the previous catalog's when the owner keeps its column and
+     * partitions (its entries stay right), else a new one, empty until RouterLoader has seen the keys
+     * and installs the representation the chooser picks.
+     */
+    private LookupTable lookupTable(String table, String column, int[] partitions) {
+        TableDef before = previous == null ? null : previous.table(table);
+        if (before != null && before.partitioning() instanceof Partitioning.LookedUp was && was.owner().equalsIgnoreCase(table)
+                && was.column().equalsIgnoreCase(column) && java.util.Arrays.equals(was.partitions(), partitions)) {
+            return was.table();
+        }
+        return AdaptiveLookupTable.empty();
+    }
+
+    /** Columns whose collation the previous catalog's table of the same name already learned keep that (learned) collation. */
+    private List<ColumnDef> carryCollations(String table, List<ColumnDef> columns) {
+        TableDef before = previous == null ? null : previous.table(table);
+        if (before == null) return columns;
+        var out = new ArrayList<ColumnDef>();
+        for (ColumnDef c : columns) {
+            ColumnDef was = before.column(c.name());
+            boolean same = c.collation() != null && was != null && was.collation() != null && was.collation().name().equals(c.collation().name());
+            out.add(same ? new ColumnDef(c.name(), c.typeName(), c.keyType(), was.collation()) : c);
+        }
+        return out;
     }
 
     private Partitioning sameAs(String table, String column, ColumnDef col, String ownerName, List<ColumnDef> columns, CreateTable create) {
@@ -327,7 +417,7 @@ public final class SchemaParser {
     }
 
     private SchemaException error(String message) {
-        return new SchemaException("schema line " + line + ": " + message);
+        return new SchemaException(origin + message);
     }
 
     private static String abbreviate(String s) {

@@ -5,9 +5,20 @@ import java.util.List;
 /**
  * A table as the router sees it.
  *
- * @param ddl the CREATE TABLE statement without Lutra's partitioning clause, as run on each backend
+ * @param ddl       the CREATE TABLE statement without Lutra's partitioning clause, as run on each backend
+ * @param placement the placement clause as written ({@code PARTITION BY hash(id) ON (p0, p1)}); null for
+ *                  stand-in tables the planner makes up
  */
-public record TableDef(String name, List<ColumnDef> columns, Partitioning partitioning, String ddl) {
+public record TableDef(String name, List<ColumnDef> columns, Partitioning partitioning, String ddl, String placement) {
+    public TableDef(String name, List<ColumnDef> columns, Partitioning partitioning, String ddl) {
+        this(name, columns, partitioning, ddl, null);
+    }
+
+    /** The whole definition, as the stored catalog keeps it: the backends' CREATE TABLE and the placement clause. */
+    public String createText() {
+        return ddl + "\n  " + placement;
+    }
+
     public ColumnDef column(String columnName) {
         for (var c : columns) {
             if (c.name().equalsIgnoreCase(columnName)) {

@@ -27,6 +27,7 @@ import java.util.Objects;
  * @param transactions how distributed transactions are run and recovered
  * @param limits     what one client, and all of them together, may cost the router
  * @param tls        TLS on the client port (README "Security"); null = plaintext
+ * @param catalog    the stored catalog's lease and the placement of CREATE TABLE without a placement clause
  */
 public record RouterConfig(
         String listen,
@@ -40,7 +41,35 @@ public record RouterConfig(
         @JsonProperty("plan_cache_size") int planCacheSize,
         Transactions transactions,
         Limits limits,
-        Tls tls) {
+        Tls tls,
+        CatalogSettings catalog) {
+
+    /** Without catalog settings: every one at its default. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions, Limits limits, Tls tls) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, tls, null);
+    }
+
+    /**
+     * The stored catalog (README "DDL through the router").
+     *
+     * @param leaseMillis      a router routes only while it has read the catalog version within this long; a DDL that
+     *                         changes or drops a table waits this long (and a quarter more) before it drops it or answers
+     * @param defaultPlacement where CREATE TABLE without a placement clause puts rows: hash (on the first primary-key
+     *                         column, over every partition; a table without a primary key is refused), replicated, refuse
+     */
+    public record CatalogSettings(@JsonProperty("lease_ms") int leaseMillis, @JsonProperty("default_placement") String defaultPlacement) {
+        public CatalogSettings {
+            leaseMillis = leaseMillis <= 0 ? 2_000 : leaseMillis;
+            defaultPlacement = defaultPlacement == null ? "hash" : defaultPlacement;
+            org.lutra.catalog.DefaultPlacement.of(defaultPlacement); // refuses an unknown rule at start
+        }
+
+        public static CatalogSettings defaults() {
+            return new CatalogSettings(0, null);
+        }
+    }
 
     /** As before the limits existed: every limit at its default. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
@@ -307,6 +336,7 @@ public record RouterConfig(
     }
 
     public RouterConfig {
+        catalog = catalog == null ? CatalogSettings.defaults() : catalog;
         limits = limits == null ? Limits.defaults() : limits;
         transactions = transactions == null ? Transactions.defaults() : transactions;
         listen = listen == null ? "127.0.0.1:5307" : listen;
@@ -352,7 +382,7 @@ public record RouterConfig(
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
-                raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir));
+                raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir), raw.catalog());
         resolved.validate();
         return resolved;
     }

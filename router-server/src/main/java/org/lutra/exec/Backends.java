@@ -47,7 +47,7 @@ public final class Backends implements AutoCloseable {
      * @param carried the session variables each pooled connection (of either pool) carries now
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
-                            int pingTimeoutMillis, BackendWatch.Waiting waiting, SessionState.Carried carried) {
+                            int pingTimeoutMillis, BackendWatch.Waiting waiting, SessionState.Carried carried, RoutingFence fence) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -57,7 +57,9 @@ public final class Backends implements AutoCloseable {
          * level they ran at, and every borrower states the level it needs.
          */
         public Connection borrow(int isolation) throws SQLException {
+            fence.check(); // a statement routes only with a fresh catalog lease
             Connection c = pool.getConnection();
+            fence.check(); // the wait for a connection may have outlasted it
             waiting.add(c); // watched until it goes back to the pool: every use of it may wait on the server
             try {
                 c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);
@@ -74,7 +76,15 @@ public final class Backends implements AutoCloseable {
          * log, recovery): with the servers' defaults, whatever session variables it last carried.
          */
         public Connection borrow() throws SQLException {
-            Connection c = borrow(Connection.TRANSACTION_REPEATABLE_READ);
+            Connection c = pool.getConnection(); // the router's own work: not fenced by the catalog lease
+            waiting.add(c);
+            try {
+                c.unwrap(Connection.class).setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            } catch (SQLException | RuntimeException e) {
+                waiting.remove(c);
+                pool.evictConnection(c);
+                throw e;
+            }
             carry(c, SessionState.EMPTY, pool);
             return c;
         }
@@ -97,17 +107,44 @@ public final class Backends implements AutoCloseable {
     }
 
     private final List<Placement> placements;
-    private final Catalog catalog;
+    private volatile Catalog catalog;
     private final BackendWatch watch;
+    private final RoutingFence fence;
 
-    private Backends(List<Placement> placements, Catalog catalog) {
+    private Backends(List<Placement> placements, Catalog catalog, RoutingFence fence) {
         this.placements = List.copyOf(placements);
         this.catalog = catalog;
         this.watch = new BackendWatch(this.placements);
+        this.fence = fence;
     }
 
+    /** The live catalog (see {@link org.lutra.catalog.LiveCatalog}). */
     public Catalog catalog() {
         return catalog;
+    }
+
+    /**
+     * The live catalog changed. When a table this router knew was altered or dropped, every pooled
+     * connection is retired (each as it comes back): their server-side prepared statements were
+     * prepared against the old definition, and Connector/J keeps their result columns
+     * (a {@code SELECT *} cached before an ADD COLUMN would read the new column's values into nothing).
+     */
+    public void catalogChanged(Catalog next) {
+        Catalog before = this.catalog;
+        this.catalog = next;
+        boolean changed = before.tables().stream().anyMatch(t -> next.table(t.name()) == null
+                || !java.util.Objects.equals(next.table(t.name()).createText(), t.createText()));
+        if (!changed) return;
+        for (var p : placements) {
+            p.pool().getHikariPoolMXBean().softEvictConnections();
+            p.scratch().getHikariPoolMXBean().softEvictConnections();
+        }
+        log.info("catalog changed: backend connections renewed (their prepared statements knew the old table definitions)");
+    }
+
+    /** What every statement's connection is checked against (the catalog lease). */
+    public RoutingFence fence() {
+        return fence;
     }
 
     /**
@@ -116,6 +153,7 @@ public final class Backends implements AutoCloseable {
      */
     public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
         var placements = new ArrayList<Placement>();
+        var fence = new RoutingFence();
         try {
             for (int id = 0; id < config.partitions().size(); id++) {
                 var p = config.partitions().get(id);
@@ -142,7 +180,7 @@ public final class Backends implements AutoCloseable {
                 scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
                 scratch.setMinimumIdle(0);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
-                        backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried()));
+                        backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {
@@ -151,7 +189,28 @@ public final class Backends implements AutoCloseable {
             });
             throw e;
         }
-        return new Backends(placements, catalog);
+        return new Backends(placements, catalog, fence);
+    }
+
+    /** Opens a plain connection (no pool) to {@code partition}'s database on its backend, creating the database if need be (at start). */
+    public static Connection connectCreating(RouterConfig config, int partition) throws SQLException {
+        var p = config.partitions().get(partition);
+        var backend = config.backend(p.backend());
+        try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password()); var st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS `" + config.databaseOf(p).replace("`", "``") + "`");
+        }
+        return connect(config, partition, 0);
+    }
+
+    /**
+     * Opens a plain connection (no pool) to {@code partition}'s existing database; with {@code socketTimeoutMillis}
+     * above 0 no statement on it waits longer for the server (the connection is then broken).
+     */
+    public static Connection connect(RouterConfig config, int partition, int socketTimeoutMillis) throws SQLException {
+        var p = config.partitions().get(partition);
+        var backend = config.backend(p.backend());
+        return DriverManager.getConnection(withDatabase(backend.url(), config.databaseOf(p)) + "&connectTimeout=" + backend.pingTimeoutMillis()
+                + (socketTimeoutMillis > 0 ? "&socketTimeout=" + socketTimeoutMillis : ""), backend.user(), backend.password());
     }
 
     private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {
@@ -174,7 +233,7 @@ public final class Backends implements AutoCloseable {
         log.info("partition {} ready in {} on {}", partition, database, backend.name());
     }
 
-    static String ifNotExists(String ddl) {
+    public static String ifNotExists(String ddl) {
         String upper = ddl.toUpperCase(Locale.ROOT);
         return upper.matches("(?s)CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS.*") ? ddl
                 : ddl.replaceFirst("(?i)CREATE\\s+TABLE", "CREATE TABLE IF NOT EXISTS");

@@ -52,9 +52,14 @@ public final class PlacementRows {
      * their tables. IF NOT EXISTS: routers start side by side; none replaces what another uses.
      */
     public static void install(Statement st, Catalog catalog, int partition) throws SQLException {
+        for (TableDef t : catalog.tablesInSchemaOrder()) install(st, catalog, t, partition);
+    }
+
+    /** {@link #install} for one table (a lookup or SAME AS table placed on {@code partition}; others are left alone). */
+    public static void install(Statement st, Catalog catalog, TableDef t, int partition) throws SQLException {
         String partitionName = catalog.partition(partition).name();
-        for (TableDef t : catalog.tablesInSchemaOrder()) {
-            if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !placedOn(lookup, partition)) continue;
+        {
+            if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !placedOn(lookup, partition)) return;
             String placeTable = table(lookup.owner());
             String trigger = "lutra_placed_" + t.name().toLowerCase(Locale.ROOT);
             if (placeTable.length() > 64 || trigger.length() > 64) {

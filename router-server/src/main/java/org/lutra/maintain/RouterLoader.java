@@ -98,6 +98,15 @@ public final class RouterLoader {
     }
 
     /**
+     * Fills the lookup table of owner {@code t} from its rows alone (no map files): a table another
+     * router created through DDL, now in this router's catalog.
+     */
+    public static Loaded loadTable(Catalog catalog, TableDef t, Backends backends) throws SQLException, IOException {
+        var lookup = (Partitioning.LookedUp) t.partitioning();
+        return fill(catalog, t, lookup, profile(t, lookup, backends), sink -> scan(t, lookup, backends, sink), List.of());
+    }
+
+    /**
      * Profiles the map files, chooses, fills a table from the rows and the maps, and installs it.
      *
      * @param scanned the profile of the rows {@code rows} will deliver

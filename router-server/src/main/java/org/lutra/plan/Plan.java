@@ -176,6 +176,36 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * DDL through the router ({@link DdlStatements}): run by {@code org.lutra.ddl.DdlRunner} on every
+     * partition holding the table, recorded in the stored catalog. Table names are unqualified, as the
+     * client wrote them (the catalog decides their case on the backends).
+     */
+    sealed interface Ddl extends Plan {
+        @Override
+        default int paramCount() {
+            return 0;
+        }
+
+        /** The statement as the client wrote it, for messages. */
+        String text();
+    }
+
+    /** @param create CREATE TABLE `table` (...) [placement clause], without IF NOT EXISTS */
+    record CreateTable(String table, boolean ifNotExists, String create, String text) implements Ddl {}
+
+    record DropTables(List<String> tables, boolean ifExists, String text) implements Ddl {}
+
+    record Truncate(String table, String text) implements Ddl {}
+
+    /**
+     * ALTER TABLE, CREATE INDEX, DROP INDEX: changes that keep the table's placement.
+     *
+     * @param sql          the statement for each partition, the table name unqualified
+     * @param clauses      ALTER TABLE's clauses (one for CREATE/DROP INDEX), as written
+     */
+    record AlterTable(String table, String sql, List<String> clauses, String text) implements Ddl {}
+
     /** Transaction control: the session handles these, they never reach a partition. */
     sealed interface Control extends Plan {
         @Override

@@ -47,7 +47,7 @@ public final class Planner {
     /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
     private final TableDef NO_TABLE;
 
-    private final Catalog catalog;
+    private volatile Catalog catalog;
     private final String database;
     private final Cache<String, Plan> cache;
     /**
@@ -109,6 +109,22 @@ public final class Planner {
         this.NO_TABLE = new TableDef("(no table)", List.of(), new Partitioning.Replicated(all), "");
     }
 
+    /**
+     * The live catalog changed (DDL, here or on another router): plans built on the old one are dropped.
+     * A plan being built while this runs may still enter the cache on the old catalog; {@link #bindNew}
+     * takes it out again when it sees the catalog changed under it.
+     */
+    public void catalogChanged(Catalog next) {
+        this.catalog = next;
+        cache.invalidateAll();
+        parameterized.invalidateAll();
+    }
+
+    /** The catalog this planner plans with now. */
+    public Catalog catalog() {
+        return catalog;
+    }
+
     /** A plan and the parameters of one execution (the client's, with the literals the plan took out of the text). */
     public record Bound(Plan plan, List<org.lutra.protocol.Value> params) {}
 
@@ -119,6 +135,11 @@ public final class Planner {
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Guards.requireShort(sql, limits.maxStatementChars());
+        Plan.Ddl ddl = DdlStatements.plan(sql, database); // before the literals are taken out: DDL goes to the backends as written
+        if (ddl != null) {
+            if (!clientParams.isEmpty()) throw new PlanException("HY000", 0, "DDL statements take no parameters");
+            return new Bound(ddl, clientParams);
+        }
         Parameterized known = parameterized.getIfPresent(sql);
         if (known != null && known.params() == clientParams.size()) {
             return new Bound(known.plan(), clientParams);
@@ -134,6 +155,16 @@ public final class Planner {
     }
 
     private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+        Catalog planned = catalog;
+        Bound bound = bindNewOn(sql, clientParams);
+        if (catalog != planned) { // the catalog changed while this plan was built: it must not stay cached
+            cache.invalidateAll();
+            parameterized.invalidateAll();
+        }
+        return bound;
+    }
+
+    private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
         Plan plan = cache.getIfPresent(normalized.text());
@@ -158,6 +189,8 @@ public final class Planner {
     /** The plan for {@code sql}, from the cache or built now. Refusals are not cached. */
     public Plan plan(String sql) throws PlanException {
         Guards.requireShort(sql, limits.maxStatementChars());
+        Plan.Ddl ddl = DdlStatements.plan(sql, database);
+        if (ddl != null) return ddl;
         Plan plan = cache.getIfPresent(sql);
         if (plan == null) {
             Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
@@ -269,7 +302,7 @@ public final class Planner {
             case Update update -> update(update);
             case Delete delete -> delete(delete);
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
-                    + " statements through the router (tables are defined in the schema file)");
+                    + " statements through the router (README \"DDL through the router\" lists the DDL it runs)");
         };
     }
 

@@ -1,6 +1,10 @@
 package org.lutra.server;
 
 import org.lutra.catalog.Catalog;
+import org.lutra.catalog.LiveCatalog;
+import org.lutra.ddl.CatalogLease;
+import org.lutra.ddl.CatalogSeed;
+import org.lutra.ddl.DdlRunner;
 import org.lutra.catalog.Partition;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.config.RouterConfig;
@@ -45,7 +49,9 @@ public final class RouterServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RouterServer.class);
 
     private final RouterConfig config;
-    private final Catalog catalog;
+    private final LiveCatalog catalog;
+    private final CatalogLease lease;
+    private final DdlRunner ddl;
     private final Backends backends;
     private final Planner planner;
     private final Executor executor;
@@ -68,20 +74,53 @@ public final class RouterServer implements AutoCloseable {
 
     private RouterServer(RouterConfig config) throws IOException, SQLException {
         this.config = config;
-        this.catalog = SchemaParser.parse(Files.readString(config.schema()),
-                config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList());
-        this.backends = Backends.open(config, catalog);
+        List<String> partitionNames = config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList();
+        // the stored catalog wins; the schema file seeds it with the tables it never held (CatalogSeed)
+        var stored = CatalogSeed.load(config, SchemaParser.parse(Files.readString(config.schema()), partitionNames));
+        Catalog start;
+        try {
+            start = SchemaParser.rebuild(stored.liveCreateTexts(), partitionNames, null);
+        } catch (org.lutra.catalog.SchemaException e) {
+            throw new SQLException("cannot read the stored catalog (version " + stored.version() + "): " + e.getMessage(), "HY000", 0, e);
+        }
+        this.catalog = new LiveCatalog(start, stored.version());
+        this.backends = Backends.open(config, start);
         Transactions txns = null;
+        CatalogLease catalogLease = null;
         try {
             this.backendIdentity = BackendIdentity.read(backends);
             // In-doubt branches are resolved first, so the key scan below sees what they committed.
             this.transactions = txns = new Transactions(backends, config.transactions());
-            org.lutra.maintain.Collations.learn(catalog, backends); // before any key is routed or loaded
-            this.loaded = RouterLoader.load(catalog, backends, config);
+            org.lutra.maintain.Collations.learn(start, backends); // before any key is routed or loaded
+            this.loaded = RouterLoader.load(start, backends, config);
             var limits = config.limits();
-            this.planner = new Planner(catalog, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
+            this.planner = new Planner(start, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
                     limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
             this.executor = new Executor(backends);
+            catalog.listen(new LiveCatalog.Listener() {
+                @Override
+                public void tableAdded(org.lutra.catalog.TableDef table) {
+                    // a lookup group's placement table and triggers, as the start installs them for the tables it knows
+                    for (int p : table.partitioning().partitions()) {
+                        try (var c = backends.placement(p).borrow(); var st = c.createStatement()) {
+                            org.lutra.exec.PlacementRows.install(st, backends.catalog(), table, p);
+                        } catch (SQLException e) {
+                            throw new IllegalStateException("cannot install the placement trigger of " + table.name() + " on partition " + p + ": "
+                                    + e.getMessage(), e);
+                        }
+                    }
+                }
+
+                @Override
+                public void installed(Catalog next, long version) {
+                    planner.catalogChanged(next);
+                    backends.catalogChanged(next);
+                }
+            });
+            this.lease = catalogLease = new CatalogLease(config, catalog, backends);
+            catalogLease.start(); // catches up with DDL other routers ran while this one loaded
+            backends.fence().use(catalogLease::requireFresh);
+            this.ddl = new DdlRunner(config, catalog, catalogLease, backends);
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());
             this.loginThrottle = new LoginThrottle(limits);
@@ -89,6 +128,7 @@ public final class RouterServer implements AutoCloseable {
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
         } catch (IOException | SQLException | RuntimeException e) {
+            if (catalogLease != null) catalogLease.close();
             if (txns != null) txns.close();
             backends.close();
             throw e;
@@ -107,7 +147,7 @@ public final class RouterServer implements AutoCloseable {
             server.sessions.forEach(session -> session.closeIfIdle(now, idleNanos));
         }, sweep, sweep, java.util.concurrent.TimeUnit.MILLISECONDS);
         log.info("{} listening on {}:{} for database '{}' ({} partitions), {}", VERSION, config.listenHost(), server.port(),
-                config.database(), server.catalog.partitions().size(),
+                config.database(), server.catalog.current().partitions().size(),
                 server.tls == null ? "plaintext (no tls in the config)" : "TLS only, certificate " + server.tls.description());
         return server;
     }
@@ -182,8 +222,22 @@ public final class RouterServer implements AutoCloseable {
         return config;
     }
 
+    /** The catalog the router routes by now. */
     public Catalog catalog() {
+        return catalog.current();
+    }
+
+    /** The live catalog: its version, and where a listener hears tables come and go. */
+    public LiveCatalog liveCatalog() {
         return catalog;
+    }
+
+    CatalogLease lease() {
+        return lease;
+    }
+
+    DdlRunner ddl() {
+        return ddl;
     }
 
     public Stats stats() {
@@ -195,7 +249,7 @@ public final class RouterServer implements AutoCloseable {
     }
 
     public List<Partition> partitions() {
-        return catalog.partitions();
+        return catalog.current().partitions();
     }
 
     public int openSessions() {
@@ -288,6 +342,7 @@ public final class RouterServer implements AutoCloseable {
         }
         sessions.forEach(Session::close);
         deadlines.shutdownNow();
+        lease.close();
         transactions.close();
         backends.close();
     }

@@ -1,6 +1,8 @@
 package org.lutra.server;
 
 import org.lutra.exec.Connections;
+import org.lutra.ddl.CatalogLease;
+import org.lutra.ddl.DdlRunner;
 import org.lutra.exec.Deadline;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
@@ -79,8 +81,13 @@ final class TransactionWorker implements AutoCloseable {
      */
     private long lastInsertId;
 
+    private final CatalogLease lease;
+    private final DdlRunner ddl;
+
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
-                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors) {
+                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl) {
+        this.lease = lease;
+        this.ddl = ddl;
         this.maxStreamingCursors = maxStreamingCursors;
         this.deadlineMillis = deadlineMillis;
         this.planner = planner;
@@ -95,13 +102,17 @@ final class TransactionWorker implements AutoCloseable {
         }
         Planner.Bound bound;
         try {
-            bound = planner.bind(request.getSql(), request.getParamsList());
+            bound = bind(request.getSql(), request.getParamsList());
         } catch (SQLException e) {
             lastWarnings = new Warnings();
             lastWarnings.error(e);
             throw e;
         }
         var plan = bound.plan();
+        if (plan instanceof Plan.Ddl statement) {
+            lastWarnings = new Warnings();
+            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(runDdl(statement)));
+        }
         if (plan instanceof Plan.ShowWarnings show) {
             return reply(lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit()), request, new Warnings());
         }
@@ -157,6 +168,32 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /**
+     * The plan; a statement naming a table this router does not know renews the catalog lease first
+     * (another router may have just created it) and is planned again if the catalog changed.
+     */
+    Planner.Bound bind(String sql, List<Value> params) throws SQLException {
+        try {
+            return planner.bind(sql, params);
+        } catch (org.lutra.plan.PlanException e) {
+            if (e.getErrorCode() != 1146 || lease == null || !lease.refresh()) throw e;
+            return planner.bind(sql, params);
+        }
+    }
+
+    /**
+     * DDL: refused inside a transaction (MySQL would commit it implicitly first, which a client of
+     * several partitions cannot expect to be atomic), else run on the partitions and recorded.
+     */
+    private long runDdl(Plan.Ddl statement) throws SQLException {
+        if (transactions.inTransaction()) {
+            throw new SQLException("DDL inside a transaction is refused (MySQL would commit the transaction implicitly): COMMIT or"
+                    + " ROLLBACK first", "25000", 1179);
+        }
+        if (ddl == null) throw new SQLException("DDL is not available on this router", "0A000", 1235);
+        return ddl.run(statement);
+    }
+
+    /**
      * Runs the statement and reads its first batch of rows. What fails after the deadline has
      * passed failed because of it (a backend statement killed, a connection aborted, or refused to
      * start): reported as MariaDB reports max_statement_time. Nothing the statement changed stays:
@@ -165,6 +202,7 @@ final class TransactionWorker implements AutoCloseable {
     private ServerMessage.Builder executeWithin(Deadline deadline, Plan plan, List<Value> params, Connections connections,
                                                 Execute request, Warnings warnings) throws SQLException {
         try {
+            if (lease != null) lease.requireFresh(); // a transaction's pinned connections are not borrowed again: checked here
             var result = executor.execute(plan, params, connections);
             if (result instanceof Result.Count c && c.generated().length > 0) lastInsertId = c.generated()[0];
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
@@ -365,10 +403,12 @@ final class TransactionWorker implements AutoCloseable {
             return new Result.Count(0, 0);
         }
         if (plan instanceof Plan.ShowWarnings) throw batchRows(sql);
+        if (plan instanceof Plan.Ddl statement) return new Result.Count(runDdl(statement), 0);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {
             try {
+                if (lease != null) lease.requireFresh();
                 result = executor.execute(plan, params, statement);
             } catch (SQLException | RuntimeException e) {
                 deadline.blame(e);

@@ -55,9 +55,19 @@ final class TestRouter implements AutoCloseable {
     /** @param pingTimeoutMillis each backend's ping_timeout_ms (0 = the default) */
     TestRouter(Shards shards, String prefix, String schema, RouterConfig.Transactions transactions, int servers,
                RouterConfig.Limits limits, int poolSize, int pingTimeoutMillis) throws IOException, SQLException {
+        this(shards, (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase(), schema, transactions,
+                servers, limits, poolSize, pingTimeoutMillis, null);
+    }
+
+    /**
+     * A router for logical database {@code database}: a second one with the same database shares the first
+     * one's partitions (give it another transactions.router_name).
+     */
+    TestRouter(Shards shards, String database, String schema, RouterConfig.Transactions transactions, int servers,
+               RouterConfig.Limits limits, int poolSize, int pingTimeoutMillis, RouterConfig.CatalogSettings catalog) throws IOException, SQLException {
         this.shards = shards;
         this.servers = servers;
-        this.database = (prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36)).toLowerCase();
+        this.database = database;
         Path schemaFile = Files.createTempFile("lutra-schema", ".sql");
         Files.writeString(schemaFile, schema);
         var backends = new ArrayList<RouterConfig.Backend>();
@@ -69,7 +79,7 @@ final class TestRouter implements AutoCloseable {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
-                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions, limits);
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions, limits, null, catalog);
         config.validate();
         this.server = RouterServer.start(config);
     }
@@ -100,6 +110,11 @@ final class TestRouter implements AutoCloseable {
     /** A plain MariaDB connection to partition {@code p}'s database, bypassing the router. */
     Connection partition(int p) throws SQLException {
         return DriverManager.getConnection(shards.url(p % servers, database + "_p" + p), shards.user(), shards.password());
+    }
+
+    /** Stops the router and leaves its partitions' databases (another router on them goes on). */
+    void stopRouter() {
+        server.close();
     }
 
     @Override

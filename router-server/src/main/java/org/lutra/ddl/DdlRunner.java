@@ -1,0 +1,372 @@
+package org.lutra.ddl;
+
+import net.sf.jsqlparser.JSQLParserException;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.DefaultPlacement;
+import org.lutra.catalog.LiveCatalog;
+import org.lutra.catalog.Partition;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.SchemaException;
+import org.lutra.catalog.SchemaParser;
+import org.lutra.catalog.TableDef;
+import org.lutra.config.RouterConfig;
+import org.lutra.exec.Backends;
+import org.lutra.maintain.Collations;
+import org.lutra.plan.Plan;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs DDL through the router: on every partition that holds the table, one partition after the
+ * other, and records the change in the stored catalog ({@link CatalogStore}), all under the DDL lock
+ * so that routers' DDL statements run one at a time. The order of each statement makes a failure
+ * half-way leave the catalog consistent with what routers may route (README "DDL through the router"):
+ *
+ * <ul>
+ *   <li>CREATE TABLE: checked (placement, partitions, SAME AS) against the catalog, created on its
+ *       partitions, then recorded. One partition refusing: the table is dropped again where this
+ *       statement created it, nothing is recorded. With IF NOT EXISTS a table already on a partition is
+ *       taken as it is, so running it again finishes an interrupted one.
+ *   <li>DROP TABLE: recorded first (no router routes to the table once {@link CatalogLease#waitMillis()}
+ *       has passed), then dropped on its partitions; what a partition refused is named, and
+ *       DROP TABLE IF EXISTS of a table the catalog no longer has drops it wherever it is left.
+ *   <li>ALTER TABLE, CREATE/DROP INDEX: applied on each partition, stopping at the first refusal (the
+ *       error names where it applied); once all applied, the new definition (SHOW CREATE TABLE of a
+ *       partition with the placement clause) is recorded and the statement waits one lease, so every
+ *       router has it when the statement returns.
+ *   <li>TRUNCATE: on each partition; not recorded (the definition does not change).
+ * </ul>
+ */
+public final class DdlRunner {
+    private static final Logger log = LoggerFactory.getLogger(DdlRunner.class);
+
+    private final RouterConfig config;
+    private final LiveCatalog live;
+    private final CatalogLease lease;
+    private final Backends backends;
+    private final DefaultPlacement defaultPlacement;
+
+    public DdlRunner(RouterConfig config, LiveCatalog live, CatalogLease lease, Backends backends) {
+        this.config = config;
+        this.live = live;
+        this.lease = lease;
+        this.backends = backends;
+        this.defaultPlacement = DefaultPlacement.of(config.catalog().defaultPlacement());
+    }
+
+    /** Runs {@code ddl}; returns MySQL's update count for DDL (0). */
+    public long run(Plan.Ddl ddl) throws SQLException {
+        for (String table : tables(ddl)) {
+            if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
+                throw new SQLException("table names beginning with lutra_ are the router's own (" + table + ")", "42000", 1235);
+            }
+        }
+        try (Connection store = Backends.connect(config, 0, 0)) {
+            int wait = config.transactions().lockWaitSeconds();
+            if (!CatalogStore.lock(store, wait)) {
+                throw new SQLException("Lock wait timeout exceeded: another router's DDL held the catalog lock for " + wait + " s", "HY000", 1205);
+            }
+            try {
+                lease.syncWith(store);
+                return switch (ddl) {
+                    case Plan.CreateTable c -> create(store, c);
+                    case Plan.DropTables d -> drop(store, d);
+                    case Plan.Truncate t -> truncate(t);
+                    case Plan.AlterTable a -> alter(store, a);
+                };
+            } finally {
+                CatalogStore.unlock(store);
+            }
+        }
+    }
+
+    private static List<String> tables(Plan.Ddl ddl) {
+        return switch (ddl) {
+            case Plan.CreateTable c -> List.of(c.table());
+            case Plan.DropTables d -> d.tables();
+            case Plan.Truncate t -> List.of(t.table());
+            case Plan.AlterTable a -> List.of(a.table());
+        };
+    }
+
+    private long create(Connection store, Plan.CreateTable c) throws SQLException {
+        Catalog catalog = live.current();
+        if (catalog.table(c.table()) != null) {
+            if (c.ifNotExists()) return 0;
+            throw new SQLException("Table '" + c.table() + "' already exists", "42S01", 1050);
+        }
+        String full;
+        Catalog next;
+        try {
+            full = SchemaParser.hasPlacementClause(c.create()) ? c.create()
+                    : c.create() + "\n  " + defaultPlacement.clauseFor(c.create(), catalog.partitions().stream().map(Partition::name).toList());
+            next = SchemaParser.withTable(catalog, full);
+        } catch (SchemaException e) {
+            throw new SQLException(e.getMessage(), "42000", 1064, e);
+        }
+        TableDef t = next.table(c.table());
+        Collations.learn(next, backends); // a routing collation the router cannot reproduce is refused before any partition is touched
+        String sql = c.ifNotExists() ? Backends.ifNotExists(t.ddl()) : t.ddl();
+        var done = new ArrayList<Integer>();
+        for (int p : t.partitioning().partitions()) {
+            try {
+                apply(p, sql);
+                done.add(p);
+            } catch (SQLException e) {
+                String undone = c.ifNotExists() ? "left on " + names(done) + " (IF NOT EXISTS: they may have been there before)" : undo(done, t.name());
+                throw located(p, e, "CREATE TABLE " + t.name() + " failed; nothing recorded in the catalog; " + undone
+                        + "; run it again (with IF NOT EXISTS to keep tables left on partitions)");
+            }
+        }
+        long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(t.name(), t.createText())));
+        lease.install(next, version);
+        log.info("CREATE TABLE {} on {} ({}), catalog version {}", t.name(), names(done), t.placement(), version);
+        return 0;
+    }
+
+    /** Drops the table again where this CREATE made it; says what it did. */
+    private String undo(List<Integer> done, String table) {
+        if (done.isEmpty()) return "created on no partition";
+        var failed = new ArrayList<String>();
+        for (int p : done) {
+            try {
+                apply(p, "DROP TABLE IF EXISTS " + quote(table));
+            } catch (SQLException e) {
+                failed.add(backends.placement(p).name() + " (" + e.getMessage() + ")");
+            }
+        }
+        return failed.isEmpty() ? "dropped again on " + names(done) + " where it had been created"
+                : "could not drop it again on " + String.join(", ", failed) + " (DROP TABLE IF EXISTS " + table + " removes it)";
+    }
+
+    private long drop(Connection store, Plan.DropTables d) throws SQLException {
+        Catalog catalog = live.current();
+        var known = new LinkedHashMap<String, TableDef>();
+        var unknown = new ArrayList<String>();
+        for (String name : d.tables()) {
+            TableDef t = catalog.table(name);
+            if (t != null) known.put(t.name().toLowerCase(Locale.ROOT), t);
+            else unknown.add(name);
+        }
+        if (!unknown.isEmpty() && !d.ifExists()) {
+            throw new SQLException("Unknown table '" + unknown.stream().map(n -> config.database() + "." + n).collect(Collectors.joining(","))
+                    + "'", "42S02", 1051);
+        }
+        for (TableDef t : known.values()) {
+            if (t.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(t.name())) {
+                var dependents = catalog.tables().stream().filter(o -> o != t && o.partitioning() instanceof Partitioning.LookedUp ol
+                        && ol.owner().equalsIgnoreCase(t.name()) && !known.containsKey(o.name().toLowerCase(Locale.ROOT))).map(TableDef::name).toList();
+                if (!dependents.isEmpty()) {
+                    throw new SQLException("cannot drop " + t.name() + ": " + String.join(", ", dependents) + " SAME AS " + t.name()
+                            + " (they share its lookup table); drop them first, or in the same statement", "HY000", 3730);
+                }
+            }
+        }
+        if (!known.isEmpty()) {
+            Catalog next = catalog;
+            var changes = new ArrayList<CatalogStore.Change>();
+            for (TableDef t : known.values()) {
+                next = next.without(t.name());
+                changes.add(new CatalogStore.Change(t.name(), null));
+            }
+            long version = CatalogStore.record(store, router(), changes);
+            lease.install(next, version);
+            sleep(lease.waitMillis()); // every router has dropped it from its catalog, or stopped routing
+            log.info("DROP TABLE {}: out of the catalog (version {})", known.keySet(), version);
+        }
+        var failures = new ArrayList<String>();
+        var dropped = new ArrayList<String>();
+        for (String name : d.tables()) {
+            TableDef t = catalog.table(name);
+            int[] partitions = t != null ? t.partitioning().partitions() : catalog.partitions().stream().mapToInt(Partition::id).toArray();
+            String sql = "DROP TABLE IF EXISTS " + quote(t != null ? t.name() : name);
+            for (int p : partitions) {
+                try {
+                    apply(p, sql);
+                    dropped.add(name + "@" + backends.placement(p).name());
+                } catch (SQLException e) {
+                    failures.add(name + " on " + backends.placement(p).name() + "@" + backends.placement(p).backend() + " (" + e.getMessage() + ")");
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new SQLException("DROP TABLE: " + String.join(", ", known.keySet()) + " is out of the catalog (no router routes to it any more),"
+                    + " but not dropped on " + String.join("; ", failures) + "; dropped on " + String.join(", ", dropped)
+                    + "; run DROP TABLE IF EXISTS again to finish", "HY000", 0);
+        }
+        return 0;
+    }
+
+    private long truncate(Plan.Truncate tr) throws SQLException {
+        TableDef t = requireTable(tr.table());
+        var done = new ArrayList<Integer>();
+        for (int p : t.partitioning().partitions()) {
+            try {
+                apply(p, "TRUNCATE TABLE " + quote(t.name()));
+                done.add(p);
+            } catch (SQLException e) {
+                throw located(p, e, "TRUNCATE " + t.name() + " emptied " + (done.isEmpty() ? "no partition" : names(done))
+                        + " and stopped here; run it again to empty the rest");
+            }
+        }
+        return 0;
+    }
+
+    private long alter(Connection store, Plan.AlterTable a) throws SQLException {
+        TableDef t = requireTable(a.table());
+        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses());
+        if (!droppedIndexes.isEmpty() && t.partitioning() instanceof Partitioning.LookedUp l && l.unique()) {
+            Set<String> unique = uniqueIndexesOn(t, l.column());
+            if (!unique.isEmpty() && droppedIndexes.containsAll(unique)) {
+                throw AlterCheck.refused(t, String.join(", ", a.clauses()), "it drops the last unique index on the lookup column "
+                        + l.column() + " (the router validates its lookup table by counting the rows of unique keys)");
+            }
+        }
+        String sql = a.sql().replaceFirst("(?i)(TABLE\\s+|ON\\s+)`" + java.util.regex.Pattern.quote(a.table().replace("`", "``")) + "`",
+                "$1" + java.util.regex.Matcher.quoteReplacement(quote(t.name())));
+        var done = new ArrayList<Integer>();
+        int[] partitions = t.partitioning().partitions();
+        for (int i = 0; i < partitions.length; i++) {
+            try {
+                apply(partitions[i], sql);
+                done.add(partitions[i]);
+            } catch (SQLException e) {
+                var notTried = new ArrayList<Integer>();
+                for (int k = i + 1; k < partitions.length; k++) notTried.add(partitions[k]);
+                throw located(partitions[i], e, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " on " + t.name() + " applied on "
+                        + (done.isEmpty() ? "no partition" : names(done)) + ", failed here" + (notTried.isEmpty() ? "" : ", not tried on " + names(notTried))
+                        + "; the catalog keeps the old definition: run the statement again (with IF [NOT] EXISTS clauses, MariaDB) to finish");
+            }
+        }
+        String newText = definitionOn(partitions[0], t);
+        Catalog next;
+        try {
+            var texts = new ArrayList<String>();
+            for (TableDef other : live.current().tablesInSchemaOrder()) texts.add(other == t ? newText : other.createText());
+            next = SchemaParser.rebuild(texts, live.current().partitions().stream().map(Partition::name).toList(), live.current());
+        } catch (SchemaException e) {
+            throw new SQLException("the ALTER ran on every partition of " + t.name() + ", but the router cannot read the new definition ("
+                    + e.getMessage() + "); the catalog keeps the old one", "HY000", 0, e);
+        }
+        long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(t.name(), newText)));
+        lease.install(next, version);
+        sleep(lease.waitMillis()); // the statement returns once every router routes with the new definition
+        log.info("{} on {} ({}), catalog version {}", a.text().split("\\s+")[0], t.name(), names(done), version);
+        return 0;
+    }
+
+    /**
+     * The table's definition as partition {@code p} now has it, with the placement clause: SHOW CREATE
+     * TABLE, except that the routing column keeps its original definition (SHOW CREATE TABLE leaves out a
+     * collation equal to the table's default, which the router must see on the column).
+     */
+    private String definitionOn(int p, TableDef t) throws SQLException {
+        String shown;
+        try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + quote(t.name()))) {
+            rs.next();
+            shown = rs.getString(2);
+        }
+        String routing = t.partitioning().column();
+        if (routing != null) {
+            String original = originalColumn(t, routing);
+            var lines = new ArrayList<String>();
+            for (String line : shown.split("\n")) {
+                if (original != null && line.strip().toLowerCase(Locale.ROOT).startsWith("`" + routing.toLowerCase(Locale.ROOT) + "` ")) {
+                    line = "  " + original + (line.strip().endsWith(",") ? "," : "");
+                }
+                lines.add(line);
+            }
+            shown = String.join("\n", lines);
+        }
+        return shown + "\n  " + t.placement();
+    }
+
+    private static String originalColumn(TableDef t, String column) {
+        try {
+            var create = (CreateTable) CCJSqlParserUtil.parse(t.ddl());
+            for (ColumnDefinition c : create.getColumnDefinitions()) {
+                if (c.getColumnName().replace("`", "").equalsIgnoreCase(column)) return c.toString();
+            }
+        } catch (JSQLParserException | ClassCastException e) {
+            return null;
+        }
+        return null;
+    }
+
+    /** Unique indexes of exactly {@code column}, on the table's first partition. */
+    private Set<String> uniqueIndexesOn(TableDef t, String column) throws SQLException {
+        var out = new HashSet<String>();
+        try (Connection c = backends.placement(t.partitioning().partitions()[0]).borrow();
+             PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()"
+                     + " AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME HAVING COUNT(*) = 1 AND MAX(LOWER(COLUMN_NAME)) = LOWER(?)")) {
+            ps.setString(1, t.name());
+            ps.setString(2, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) out.add(rs.getString(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        return out;
+    }
+
+    private TableDef requireTable(String name) throws SQLException {
+        TableDef t = live.current().table(name);
+        if (t == null) throw new SQLException("Table '" + config.database() + "." + name + "' doesn't exist", "42S02", 1146);
+        return t;
+    }
+
+    /** Runs {@code sql} on partition {@code p}, waiting at most lock_wait_timeout_seconds for the table's metadata lock. */
+    private void apply(int p, String sql) throws SQLException {
+        try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement()) {
+            st.execute("SET SESSION lock_wait_timeout = " + config.transactions().lockWaitSeconds());
+            try {
+                st.execute(sql);
+            } finally {
+                st.execute("SET SESSION lock_wait_timeout = DEFAULT");
+            }
+        }
+    }
+
+    private SQLException located(int p, SQLException e, String what) {
+        var placement = backends.placement(p);
+        return new SQLException("[" + placement.name() + "@" + placement.backend() + "] " + e.getMessage() + " — " + what,
+                e.getSQLState(), e.getErrorCode(), e);
+    }
+
+    private String names(List<Integer> partitions) {
+        return partitions.stream().map(p -> backends.placement(p).name()).collect(Collectors.joining(", "));
+    }
+
+    private String router() {
+        return config.transactions().routerName();
+    }
+
+    private static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    private static void sleep(long millis) throws SQLException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for the other routers' catalog leases", "HY000", 0, e);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.lutra.plan;
+
+import org.lutra.catalog.SqlScript;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Recognizes the DDL the router runs ({@link Plan.Ddl}) from the client's text, before anything else
+ * touches it: the statement goes to the backends as written, with only the table name made
+ * unqualified. Grammar (README "DDL through the router"):
+ *
+ * <pre>
+ * CREATE TABLE [IF NOT EXISTS] t (...) [table options] [placement clause]
+ * DROP TABLE [IF EXISTS] t [, t2 ...]
+ * TRUNCATE [TABLE] t
+ * ALTER [ONLINE|IGNORE] TABLE t clause [, clause ...]
+ * CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX [IF NOT EXISTS] i ON t (...)
+ * DROP INDEX [IF EXISTS] i ON t
+ * </pre>
+ *
+ * Other DDL (views, databases, triggers, routines, RENAME TABLE, temporary tables, CREATE TABLE ... LIKE
+ * / AS SELECT) is refused here with 0A000, naming it. A name qualified by another database than the
+ * logical one is refused: the router has one database.
+ */
+public final class DdlStatements {
+    private static final String NAME = "(?:`((?:[^`]|``)+)`|(\\w+))";
+    private static final String QUALIFIED = "(?:" + NAME + "\\s*\\.\\s*)?" + NAME;
+    private static final Pattern CREATE_TABLE = Pattern.compile("(?is)\\s*CREATE\\s+TABLE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "\\s*+(.*)");
+    private static final Pattern DROP_TABLE = Pattern.compile("(?is)\\s*DROP\\s+TABLE\\s+(IF\\s+EXISTS\\s+)?(.*)");
+    private static final Pattern RESTRICT = Pattern.compile("(?is)\\s(?:RESTRICT|CASCADE)$");
+    private static final Pattern TRUNCATE = Pattern.compile("(?is)\\s*TRUNCATE\\s+(?:TABLE\\s+)?" + QUALIFIED);
+    /** Lutra's own ALTER TABLE ... SET PARTITION (a move): {@link PlacementStatements}' to plan. */
+    private static final Pattern SET_PARTITION = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+\\S+\\s+SET\\s+PARTITION\\b.*");
+    private static final Pattern ALTER = Pattern.compile("(?is)\\s*ALTER\\s+((?:ONLINE\\s+|IGNORE\\s+)*)TABLE\\s+" + QUALIFIED + "\\s+(.*)");
+    private static final Pattern CREATE_INDEX = Pattern.compile(
+            "(?is)\\s*(CREATE\\s+(?:UNIQUE\\s+|FULLTEXT\\s+|SPATIAL\\s+)?INDEX\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+(?:USING\\s+\\w+\\s+)?ON)\\s+"
+            + QUALIFIED + "\\s*+(\\(.*)");
+    private static final Pattern DROP_INDEX = Pattern.compile("(?is)\\s*(DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s+ON)\\s+" + QUALIFIED + "\\s*+(.*)");
+    private static final Pattern OTHER_DDL = Pattern.compile(
+            "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+TABLE|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
+
+    private static final Pattern NAME_IN_LIST = Pattern.compile("(?is)\\s*+" + QUALIFIED + "\\s*+(?:,|$)");
+
+    private DdlStatements() {}
+
+    /** The statement without its trailing semicolon and blanks (removed here: a pattern ending in \\s*;?\\s* backtracks quadratically over blanks). */
+    private static String withoutEnd(String sql) {
+        int end = sql.length();
+        while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) end--;
+        if (end > 0 && sql.charAt(end - 1) == ';') end--;
+        while (end > 0 && Character.isWhitespace(sql.charAt(end - 1))) end--;
+        return sql.substring(0, end);
+    }
+
+    /** The DDL plan for {@code sql}, or null when it is not DDL. */
+    public static Plan.Ddl plan(String sql, String database) throws PlanException {
+        if (!OTHER_DDL.matcher(sql).matches() || SET_PARTITION.matcher(sql).matches()) return null;
+        if (SqlScript.split(sql).size() > 1) {
+            throw new PlanException("42000", 1064, "one statement per execute: the text holds several (found a ';' before its end)");
+        }
+        String original = sql;
+        sql = withoutEnd(sql);
+        Matcher m;
+        if ((m = CREATE_TABLE.matcher(sql)).matches()) {
+            String table = table(m, 2, database);
+            String rest = m.group(6);
+            if (!rest.startsWith("(")) {
+                throw PlanException.unsupported("CREATE TABLE ... LIKE / AS SELECT through the router: write the columns out");
+            }
+            return new Plan.CreateTable(table, m.group(1) != null, "CREATE TABLE " + quote(table) + " " + rest, sql.strip());
+        }
+        if ((m = DROP_TABLE.matcher(sql)).matches()) {
+            var tables = new ArrayList<String>();
+            String list = RESTRICT.matcher(m.group(2)).replaceFirst("");
+            Matcher name = NAME_IN_LIST.matcher(list);
+            int at = 0;
+            while (at < list.length()) {
+                if (!name.region(at, list.length()).lookingAt()) throw new PlanException("42000", 1064, "DROP TABLE: expected a list of table names: " + sql.strip());
+                tables.add(table(name, 1, database));
+                at = name.end();
+            }
+            if (tables.isEmpty()) throw new PlanException("42000", 1064, "DROP TABLE: expected a table name");
+            return new Plan.DropTables(List.copyOf(tables), m.group(1) != null, sql.strip());
+        }
+        if ((m = TRUNCATE.matcher(sql)).matches()) {
+            return new Plan.Truncate(table(m, 1, database), sql.strip());
+        }
+        if ((m = ALTER.matcher(sql)).matches()) {
+            String table = table(m, 2, database);
+            String body = m.group(6);
+            String flags = m.group(1).isBlank() ? "" : m.group(1).strip().toUpperCase(Locale.ROOT) + " ";
+            return new Plan.AlterTable(table, "ALTER " + flags + "TABLE " + quote(table) + " " + body, splitTopLevel(body), sql.strip());
+        }
+        if ((m = CREATE_INDEX.matcher(sql)).matches()) {
+            String table = table(m, 4, database);
+            String head = m.group(1).strip();
+            return new Plan.AlterTable(table, head + " " + quote(table) + " " + m.group(8), List.of(head.replaceFirst("(?is)\\s+ON$", "")), sql.strip());
+        }
+        if ((m = DROP_INDEX.matcher(sql)).matches()) {
+            String table = table(m, 4, database);
+            String head = m.group(1).strip();
+            String index = m.group(2) != null ? m.group(2).replace("``", "`") : m.group(3);
+            return new Plan.AlterTable(table, head + " " + quote(table) + (m.group(8).isBlank() ? "" : " " + m.group(8)),
+                    List.of("DROP INDEX " + quote(index)), sql.strip());
+        }
+        String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+        throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE and CREATE/DROP INDEX;"
+                + " README \"DDL through the router\")");
+    }
+
+    /** The table name of a QUALIFIED match starting at group {@code first}; a qualifier must name the logical database. */
+    private static String table(Matcher m, int first, String database) throws PlanException {
+        String schema = m.group(first) != null ? m.group(first).replace("``", "`") : m.group(first + 1);
+        String table = m.group(first + 2) != null ? m.group(first + 2).replace("``", "`") : m.group(first + 3);
+        if (schema != null && !schema.equalsIgnoreCase(database)) {
+            throw new PlanException("42000", 1044, "DDL on database '" + schema + "': this router serves database '" + database + "' only");
+        }
+        return table;
+    }
+
+    static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    /** Splits on commas outside quotes and parentheses (ALTER TABLE's clauses). */
+    static List<String> splitTopLevel(String s) {
+        var out = new ArrayList<String>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') i++;
+                else if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i).strip());
+                start = i + 1;
+            }
+        }
+        if (!s.substring(start).isBlank()) out.add(s.substring(start).strip());
+        return out;
+    }
+}

@@ -1,0 +1,76 @@
+package org.lutra.plan;
+
+import org.junit.jupiter.api.Test;
+import org.lutra.catalog.SchemaParser;
+
+import java.sql.SQLException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class DdlStatementsTest {
+    private static Plan.Ddl plan(String sql) throws PlanException {
+        return DdlStatements.plan(sql, "demo");
+    }
+
+    @Test
+    void createTableLosesTheQualifierAndIfNotExistsAndKeepsTheRest() throws PlanException {
+        var c = (Plan.CreateTable) plan("create table if not exists `demo`.`Users` (id INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x;y')"
+                + " PARTITION BY range(id) ON (p0 < 10, p1);");
+        assertEquals("Users", c.table());
+        assertTrue(c.ifNotExists());
+        assertEquals("CREATE TABLE `Users` (id INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x;y') PARTITION BY range(id) ON (p0 < 10, p1)", c.create());
+        var plain = (Plan.CreateTable) plan("CREATE TABLE t (id INT)");
+        assertFalse(plain.ifNotExists());
+    }
+
+    @Test
+    void dropTruncateAlterAndIndexes() throws PlanException {
+        var d = (Plan.DropTables) plan("DROP TABLE IF EXISTS a, `b c`, demo.c");
+        assertEquals(List.of("a", "b c", "c"), d.tables());
+        assertTrue(d.ifExists());
+        assertEquals("t", ((Plan.Truncate) plan("TRUNCATE demo.t")).table());
+        assertEquals("t", ((Plan.Truncate) plan("truncate table `t`;")).table());
+        var alter = (Plan.AlterTable) plan("ALTER TABLE demo.t ADD COLUMN x INT DEFAULT 1, ADD INDEX (a, b), DROP COLUMN `y`");
+        assertEquals("ALTER TABLE `t` ADD COLUMN x INT DEFAULT 1, ADD INDEX (a, b), DROP COLUMN `y`", alter.sql());
+        assertEquals(List.of("ADD COLUMN x INT DEFAULT 1", "ADD INDEX (a, b)", "DROP COLUMN `y`"), alter.clauses());
+        var index = (Plan.AlterTable) plan("CREATE UNIQUE INDEX i ON demo.t (a, b)");
+        assertEquals("t", index.table());
+        assertEquals("CREATE UNIQUE INDEX i ON `t` (a, b)", index.sql());
+        var drop = (Plan.AlterTable) plan("DROP INDEX `i` ON t");
+        assertEquals("DROP INDEX `i` ON `t`", drop.sql());
+        assertEquals(List.of("DROP INDEX `i`"), drop.clauses());
+    }
+
+    @Test
+    void otherDdlOtherDatabasesAndSeveralStatementsAreRefused() throws PlanException {
+        for (String sql : List.of("CREATE VIEW v AS SELECT 1", "DROP DATABASE demo", "RENAME TABLE a TO b", "CREATE TEMPORARY TABLE t (id INT)",
+                "CREATE TABLE t LIKE u", "CREATE TABLE t AS SELECT 1", "CREATE TRIGGER x BEFORE INSERT ON t FOR EACH ROW SET @a = 1")) {
+            assertEquals("0A000", assertThrows(SQLException.class, () -> plan(sql), sql).getSQLState(), sql);
+        }
+        assertEquals(1044, assertThrows(SQLException.class, () -> plan("DROP TABLE other.t")).getErrorCode());
+        assertEquals(1064, assertThrows(SQLException.class, () -> plan("CREATE TABLE a (x INT); DROP TABLE b")).getErrorCode());
+        assertNull(plan("SELECT * FROM t"));
+        assertNull(plan("INSERT INTO t (a) VALUES ('CREATE TABLE')"));
+    }
+
+    @Test
+    void longRunsOfBlanksAreReadInLinearTime() throws PlanException {
+        String blanks = " ".repeat(1_000_000);
+        long t0 = System.nanoTime();
+        for (String sql : List.of("CREATE TABLE t (a INT" + blanks + ")" + blanks + ";" + blanks, "DROP TABLE a," + blanks + "b" + blanks,
+                "ALTER TABLE t ADD COLUMN x INT" + blanks + ";" + blanks, "TRUNCATE t" + blanks + ";", "DROP INDEX i ON t" + blanks)) {
+            assertNotNull(plan(sql));
+        }
+        assertEquals("0A000", assertThrows(SQLException.class, () -> plan("CREATE VIEW" + blanks + "v")).getSQLState());
+        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, (System.nanoTime() - t0) / 1e6 + " ms");
+    }
+
+    @Test
+    void thePlannerHandsDdlOverBeforeItTakesLiteralsOut() throws PlanException {
+        var planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
+        var bound = planner.bind("CREATE TABLE r (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)", List.of());
+        assertEquals("CREATE TABLE `r` (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)",
+                ((Plan.CreateTable) bound.plan()).create());
+    }
+}
