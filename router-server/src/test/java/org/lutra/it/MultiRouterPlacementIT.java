@@ -129,6 +129,21 @@ class MultiRouterPlacementIT {
         assertEquals(List.of(home(key)), where("tweets", "author", key));
     }
 
+    @Test
+    void aLookupTableCreatedThroughTheRouterIsGuardedAndMovable() throws Exception {
+        try (Connection ca = a.connect(); Connection cb = b.connect()) {
+            ca.createStatement().execute("CREATE TABLE pages (id INT PRIMARY KEY, title VARCHAR(20))"
+                    + " PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id)");
+            ca.createStatement().executeUpdate("INSERT INTO pages (id, title) VALUES (9, 'nine')");
+            int target = elsewhere(9);
+            assertEquals(1, ca.createStatement().executeUpdate("ALTER TABLE pages SET PARTITION = p" + target + " WHERE id = 9"));
+            assertEquals(List.of(target), where("pages", "id", 9));
+            var e = assertThrows(SQLException.class, () -> cb.createStatement().executeUpdate("INSERT INTO pages (id, title) VALUES (9, 'again')"));
+            assertEquals(1062, e.getErrorCode(), e.getMessage());
+            assertEquals(List.of(target), where("pages", "id", 9), "router b, which never saw key 9, did not place a second one");
+        }
+    }
+
     String snapshot(int key) throws SQLException {
         try (Connection lutra = a.connect(); var rs = lutra.createStatement().executeQuery(
                 "SELECT CONCAT_WS('|', id, name, born, score, HEX(flags)) FROM users WHERE id = " + key)) {
