@@ -258,7 +258,7 @@ public final class SchemaParser {
     private Partitioning range(String column, KeyType type, String items) {
         var ids = new ArrayList<Integer>();
         var bounds = new ArrayList<Object>();
-        for (String item : splitTopLevel(items)) {
+        for (String item : SqlScript.splitTopLevel(items)) {
             Matcher m = RANGE_ITEM.matcher(item);
             if (!m.matches()) throw error("bad range item '" + item.strip() + "': expected 'p0 < value' or 'p0'");
             ids.add(partitionId(m.group(1)));
@@ -302,7 +302,7 @@ public final class SchemaParser {
     }
 
     private int[] partitionList(String items) {
-        var list = splitTopLevel(items);
+        var list = SqlScript.splitTopLevel(items);
         int[] ids = new int[list.size()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = partitionId(list.get(i).strip().replace("`", ""));
@@ -377,31 +377,6 @@ public final class SchemaParser {
 
     private static ColumnDef find(List<ColumnDef> columns, String name) {
         return columns.stream().filter(c -> c.name().equalsIgnoreCase(name)).findFirst().orElse(null);
-    }
-
-    /** Splits on commas that are outside quotes and parentheses. */
-    static List<String> splitTopLevel(String s) {
-        var out = new ArrayList<String>();
-        int depth = 0;
-        char quote = 0;
-        int start = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                if (c == quote) quote = 0;
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                out.add(s.substring(start, i));
-                start = i + 1;
-            }
-        }
-        if (!s.substring(start).isBlank()) out.add(s.substring(start));
-        return out;
     }
 
     private void requireBlank(String tail) {

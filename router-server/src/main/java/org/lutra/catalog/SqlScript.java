@@ -57,4 +57,33 @@ public final class SqlScript {
         if (!text.isEmpty()) out.add(new Statement(text, line));
         sb.setLength(0);
     }
+
+    /**
+     * Splits on commas outside quotes (with backslash escapes) and parentheses, each part stripped:
+     * a placement clause's ON list, ALTER TABLE's clauses.
+     */
+    public static List<String> splitTopLevel(String s) {
+        var out = new ArrayList<String>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == '\\' && quote != '`') i++;
+                else if (c == quote) quote = 0;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i).strip());
+                start = i + 1;
+            }
+        }
+        if (!s.substring(start).isBlank()) out.add(s.substring(start).strip());
+        return out;
+    }
 }

@@ -93,7 +93,7 @@ public final class DdlStatements {
             String table = table(m, 2, database);
             String body = m.group(6);
             String flags = m.group(1).isBlank() ? "" : m.group(1).strip().toUpperCase(Locale.ROOT) + " ";
-            return new Plan.AlterTable(table, "ALTER " + flags + "TABLE " + quote(table) + " " + body, splitTopLevel(body), sql.strip());
+            return new Plan.AlterTable(table, "ALTER " + flags + "TABLE " + quote(table) + " " + body, org.lutra.catalog.SqlScript.splitTopLevel(body), sql.strip());
         }
         if ((m = CREATE_INDEX.matcher(sql)).matches()) {
             String table = table(m, 4, database);
@@ -124,31 +124,5 @@ public final class DdlStatements {
 
     static String quote(String name) {
         return "`" + name.replace("`", "``") + "`";
-    }
-
-    /** Splits on commas outside quotes and parentheses (ALTER TABLE's clauses). */
-    static List<String> splitTopLevel(String s) {
-        var out = new ArrayList<String>();
-        int depth = 0;
-        char quote = 0;
-        int start = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                if (c == '\\' && quote != '`') i++;
-                else if (c == quote) quote = 0;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                out.add(s.substring(start, i).strip());
-                start = i + 1;
-            }
-        }
-        if (!s.substring(start).isBlank()) out.add(s.substring(start).strip());
-        return out;
     }
 }
