@@ -63,7 +63,7 @@ class DdlStatementsTest {
             assertNotNull(plan(sql));
         }
         assertEquals("0A000", assertThrows(SQLException.class, () -> plan("CREATE VIEW" + blanks + "v")).getSQLState());
-        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, (System.nanoTime() - t0) / 1e6 + " ms");
+        assertTrue(System.nanoTime() - t0 < 20_000_000_000L, (System.nanoTime() - t0) / 1e6 + " ms"); // quadratic would take hours; loose for a shared machine
     }
 
     @Test

@@ -37,7 +37,8 @@ class PlannerLimitsTest {
     static PlanException refused(Planner planner, String sql) {
         long t0 = System.nanoTime();
         var e = assertThrows(PlanException.class, () -> onSessionStack(() -> planner.bind(sql, List.of())));
-        assertTrue(System.nanoTime() - t0 < 2_000_000_000L, "refusing took " + (System.nanoTime() - t0) / 1e6 + " ms");
+        // guards against runaway (exponential) refusals only: loose, because CI shares its cores
+        assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "refusing took " + (System.nanoTime() - t0) / 1e6 + " ms");
         assertEquals("42000", e.getSQLState(), e.getMessage());
         return e;
     }
@@ -124,18 +125,19 @@ class PlannerLimitsTest {
     @Test
     void parsingPastItsDeadlineIsRefusedAndThePlannerGoesOn() throws Exception {
         var planner = new Planner(CATALOG, "demo", new Planner.Limits(4 << 20, 256, 2_000, 30, 1 << 20));
-        plans(planner, "SELECT author FROM tweets WHERE id = 1"); // the parser's classes loaded: a cold start alone can take 30 ms
-        long t0 = System.nanoTime();
+        // load and warm the parser's classes under the default deadline: a cold start alone can take 30 ms on a busy machine
+        for (int i = 0; i < 20; i++) plans(planner(), "SELECT author FROM tweets WHERE id = " + i);
+        // the message proves the deadline fired (the parser finishes this statement, given time); no wall-clock bound here
         var e = refused(planner, "INSERT INTO tweets (id, author, body) VALUES " + "(1, 2, 'abc'), ".repeat(100_000) + "(3, 4, 'x')");
         assertTrue(e.getMessage().contains("parse_timeout_ms"), e.getMessage());
-        assertTrue(System.nanoTime() - t0 < 1_000_000_000L, "the 30 ms deadline stopped the parser after " + (System.nanoTime() - t0) / 1e6 + " ms");
-        // the planner goes on; a busy machine may still pause one parse past 30 ms, so a few tries
+        // the planner goes on; a busy machine (CI shares its cores) may pause a parse past 30 ms, so several tries
         for (int attempt = 1; ; attempt++) {
             try {
                 plans(planner, "SELECT * FROM tweets WHERE id = 1");
                 break;
             } catch (AssertionError | Exception e2) {
-                if (attempt == 3 || !String.valueOf(e2.getMessage()).contains("parse_timeout_ms")) throw e2;
+                if (attempt == 20 || !String.valueOf(e2.getMessage()).contains("parse_timeout_ms")) throw e2;
+                Thread.sleep(50);
             }
         }
     }
@@ -192,7 +194,7 @@ class PlannerLimitsTest {
         assertFalse(Introspection.like("_", ""));
         long t0 = System.nanoTime();
         assertFalse(Introspection.like("%a".repeat(40) + "%b", "a".repeat(64))); // exponential for a backtracking regex
-        assertTrue(System.nanoTime() - t0 < 100_000_000L);
+        assertTrue(System.nanoTime() - t0 < 2_000_000_000L); // a backtracking walk would take hours; a loose bound for a shared machine
     }
 
     static String probe(String sql) {
