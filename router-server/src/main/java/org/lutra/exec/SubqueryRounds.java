@@ -1,6 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
+import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -16,9 +17,15 @@ import java.util.List;
  * the routing column then routes like a literal IN list.
  *
  * <p>The outer text is kept as pieces around one slot per subquery. A slot becomes, per kind:
- * IN — {@code left IN (?, ?, ...)}, or {@code 1 IN (0)} / {@code 1 NOT IN (0)} when the subquery
- * returned nothing (false / true whatever the left side is, as SQL says); EXISTS — TRUE or FALSE;
- * scalar — one {@code ?} (NULL for no row; more than one row is MySQL's error 1242).
+ * IN — {@code left IN (?, ?, ...)}, or a nullable false / true when the subquery returned nothing
+ * (whatever the left side is, as SQL says); EXISTS — TRUE or FALSE;
+ * scalar — one {@code ?} (NULL for no row; more than one row is MySQL's error 1242), cast to the
+ * subquery's temporal type where it has one ({@code CAST(? AS DATE)}: a date compares and
+ * computes as a date, not as the text it travels as).
+ *
+ * <p>A scalar subquery that is a select item of its own fills its column with the subquery's
+ * value and the subquery's column type (nullable), as MySQL types {@code (SELECT ...)} by its
+ * inner item; the outer statement's column keeps its label.
  */
 public final class SubqueryRounds implements Operator {
     /** At most this many values are bound from one subquery; beyond, the statement is refused. */
@@ -30,8 +37,11 @@ public final class SubqueryRounds implements Operator {
      * @param plan       the subquery's own plan
      * @param params     how many of the statement's parameters (at this point in the text) the subquery takes
      * @param leftText   IN: the left operand's SQL text; else null
+     * @param column     scalar: the result column the subquery fills as a whole select item; else -1
+     * @param perRow     in the select list or HAVING: MySQL evaluates it for each row or group, so a scalar's
+     *                   error 1242 (several rows) comes only with the first row
      */
-    public record Subquery(Kind kind, Operator plan, int params, String leftText) {}
+    public record Subquery(Kind kind, Operator plan, int params, String leftText, int column, boolean perRow) {}
 
     /** Plans the outer statement's text once its subqueries became values. */
     public interface OuterPlanner {
@@ -52,6 +62,8 @@ public final class SubqueryRounds implements Operator {
     public RowSource open(Context ctx) throws SQLException {
         var sql = new StringBuilder();
         var params = new ArrayList<Value>();
+        var filled = new java.util.TreeMap<Integer, Scalar>(); // result column -> the subquery's column and value
+        boolean failOnFirstRow = false;
         int next = 0; // the next of the statement's parameters
         for (int i = 0; i < subqueries.size(); i++) {
             String piece = pieces.get(i);
@@ -60,13 +72,15 @@ public final class SubqueryRounds implements Operator {
             next += n;
             sql.append(piece);
             Subquery sub = subqueries.get(i);
-            List<Value> values = values(sub, ctx.params().subList(next, next + sub.params()), ctx);
+            var column = new Column[1];
+            List<Value> values = values(sub, ctx.params().subList(next, next + sub.params()), ctx, column);
             next += sub.params();
             switch (sub.kind()) {
                 case IN, NOT_IN -> {
                     String not = sub.kind() == Kind.NOT_IN ? " NOT" : "";
                     if (values.isEmpty()) {
-                        sql.append("1").append(not).append(" IN (0)");
+                        // false (NOT IN: true) whatever the left side is, and nullable as MySQL's IN (subquery) is
+                        sql.append(sub.kind() == Kind.NOT_IN ? "(1 IN (0, NULL) OR TRUE)" : "(1 IN (0, NULL) AND FALSE)");
                     } else {
                         sql.append(sub.leftText()).append(not).append(" IN (").append(String.join(", ", Collections.nCopies(values.size(), "?"))).append(')');
                         params.addAll(values);
@@ -75,9 +89,12 @@ public final class SubqueryRounds implements Operator {
                 case EXISTS -> sql.append(values.isEmpty() ? "FALSE" : "TRUE");
                 case NOT_EXISTS -> sql.append(values.isEmpty() ? "TRUE" : "FALSE");
                 case SCALAR -> {
-                    if (values.size() > 1) throw new SQLException("Subquery returns more than 1 row", "21000", 1242);
-                    sql.append('?');
-                    params.add(values.isEmpty() ? Value.newBuilder().setIsNull(true).build() : values.getFirst());
+                    if (values.size() > 1 && !sub.perRow()) throw tooManyRows();
+                    if (values.size() > 1) failOnFirstRow = true;
+                    sql.append(typed(column[0]));
+                    Value value = values.isEmpty() ? Value.newBuilder().setIsNull(true).build() : values.getFirst();
+                    params.add(value);
+                    if (sub.column() >= 0) filled.put(sub.column(), new Scalar(column[0], value));
                 }
             }
         }
@@ -86,11 +103,96 @@ public final class SubqueryRounds implements Operator {
         params.addAll(ctx.params().subList(next, next + n));
         sql.append(last);
         Operator outer = planner.plan(sql.toString());
-        return outer.open(new Context(params, ctx.shards(), ctx.stats()));
+        RowSource rows = outer.open(new Context(params, ctx.shards(), ctx.stats()));
+        if (failOnFirstRow) { // no row, no error; else MySQL's error with the first row
+            RowSource outerRows = filled.isEmpty() ? rows : new Filled(rows, filled);
+            return new RowSource() {
+                @Override
+                public List<Column> columns() {
+                    return outerRows.columns();
+                }
+
+                @Override
+                public Row next() throws SQLException {
+                    if (outerRows.next() != null) throw tooManyRows();
+                    return null;
+                }
+
+                @Override
+                public void close() {
+                    outerRows.close();
+                }
+            };
+        }
+        return filled.isEmpty() ? rows : new Filled(rows, filled);
     }
 
-    private static List<Value> values(Subquery sub, List<Value> params, Context ctx) throws SQLException {
+    private static SQLException tooManyRows() {
+        return new SQLException("Subquery returns more than 1 row", "21000", 1242);
+    }
+
+    private record Scalar(Column column, Value value) {}
+
+    /**
+     * The placeholder for a scalar value of {@code column}'s type: temporal values travel as text,
+     * so they are cast back to their type; numbers and text are typed by the parameter itself.
+     */
+    private static String typed(Column column) {
+        String type = column.getNativeType().isEmpty() ? column.getTypeName() : column.getNativeType();
+        int fraction = Math.max(0, Math.min(6, column.getScale()));
+        return switch (type.toUpperCase(java.util.Locale.ROOT)) {
+            case "DATE" -> "CAST(? AS DATE)";
+            case "DATETIME", "TIMESTAMP" -> "CAST(? AS DATETIME(" + fraction + "))";
+            case "TIME" -> "CAST(? AS TIME(" + fraction + "))";
+            default -> "?";
+        };
+    }
+
+    /** The outer rows with the columns of whole-item scalar subqueries as the subqueries typed them. */
+    private static final class Filled implements RowSource {
+        private final RowSource input;
+        private final java.util.SortedMap<Integer, Scalar> filled;
+        private final List<Column> columns;
+
+        Filled(RowSource input, java.util.SortedMap<Integer, Scalar> filled) {
+            this.input = input;
+            this.filled = filled;
+            var out = new ArrayList<>(input.columns());
+            filled.forEach((i, s) -> {
+                if (i < out.size()) {
+                    var outer = out.get(i);
+                    out.set(i, s.column().toBuilder().setName(outer.getName()).setLabel(outer.getLabel()).setTable(outer.getTable())
+                            .setNullable(true).build());
+                }
+            });
+            this.columns = List.copyOf(out);
+        }
+
+        @Override
+        public List<Column> columns() {
+            return columns;
+        }
+
+        @Override
+        public Row next() throws SQLException {
+            Row row = input.next();
+            if (row == null) return null;
+            var out = row.toBuilder();
+            filled.forEach((i, s) -> {
+                if (i < out.getValuesCount()) out.setValues(i, s.value());
+            });
+            return out.build();
+        }
+
+        @Override
+        public void close() {
+            input.close();
+        }
+    }
+
+    private static List<Value> values(Subquery sub, List<Value> params, Context ctx, Column[] column) throws SQLException {
         try (RowSource rows = sub.plan().open(new Context(params, ctx.shards(), ctx.stats()))) {
+            column[0] = rows.columns().isEmpty() ? Column.getDefaultInstance() : rows.columns().getFirst();
             if (rows.columns().size() != 1 && sub.kind() != Kind.EXISTS && sub.kind() != Kind.NOT_EXISTS) {
                 throw new SQLException("Operand should contain 1 column(s)", "21000", 1241);
             }

@@ -14,7 +14,7 @@ import java.util.Set;
  * text). Only literals whose meaning cannot change are taken: unsigned integers and plain
  * decimals, and quoted strings without a character set introducer, standing right after a
  * comparison operator, LIKE, BETWEEN ... AND, or as an item of an IN list.
- * Literals in the select list (they name result columns), ORDER BY / GROUP BY (positions),
+ * Literals in the select list (they name result columns, also inside a subquery there), ORDER BY / GROUP BY (positions),
  * HAVING, LIMIT, INTERVAL and everything else stay as written. Anything the scanner does not
  * fully understand (an unterminated quote, an executable comment) leaves the text unchanged.
  *
@@ -183,6 +183,8 @@ public final class Literals {
         private boolean takes() {
             // a parenthesis keeps its clause; a subquery inside it sets its own
             if (!PARAMETERIZABLE.contains(clause)) return false;
+            // inside a select item (a subquery there): the item's text is the column's label
+            if (clauseStack.contains("SELECT")) return false;
             boolean inList = !listStack.isEmpty() && listStack.getLast() && (previous.equals("(") || previous.equals(","));
             boolean afterOperator = COMPARISONS.contains(previous);
             if (!(inList || afterOperator)) return false;

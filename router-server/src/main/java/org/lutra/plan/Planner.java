@@ -354,7 +354,7 @@ public final class Planner {
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
-        if (!inPlace && SubqueryPlanner.hasWhereSubquery(select)) {
+        if (!inPlace && SubqueryPlanner.hasSubquery(select)) {
             if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
             return SubqueryPlanner.plan(select, catalog, this::subquery, outer -> ((Plan.Query) plan(outer)).root());
         }

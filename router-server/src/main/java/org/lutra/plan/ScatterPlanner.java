@@ -65,6 +65,7 @@ final class ScatterPlanner {
     private int hiddenCount;
 
     ScatterPlanner(PlainSelect select, Sources sources, Target target) {
+        this.params = ParamCounter.count(select.toString());
         this.select = select;
         this.sources = sources;
         this.target = target;
@@ -625,7 +626,15 @@ final class ScatterPlanner {
         return new long[] {offset, count.getValue()};
     }
 
-    private Route route() {
+    /** How many '?' the statement has: the shard SQL must have them once each, in order. */
+    private final int params;
+
+    private Route route() throws PlanException {
+        // an item the merge repeats (a DISTINCT key sorted by, a select item with its sort weight) would repeat its '?'
+        if (ParamCounter.count(select.toString()) != params) {
+            throw PlanException.unsupported("parameters in select items that the merge over several partitions repeats (DISTINCT, "
+                    + "ORDER BY an item) yet");
+        }
         var driving = sources.drivingSource();
         KeyMatch keys = target.keys() == null ? null
                 : new KeyFinder(driving.table().partitioning().column(), driving.table().name(), driving.alias()).find(select.getWhere(), select);

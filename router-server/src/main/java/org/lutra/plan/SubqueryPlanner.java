@@ -1,11 +1,13 @@
 package org.lutra.plan;
 
+import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -20,11 +22,13 @@ import java.util.Locale;
 
 
 /**
- * Plans a SELECT whose WHERE clause holds uncorrelated subqueries (IN, NOT IN, EXISTS, NOT
- * EXISTS, scalar): each subquery gets its own plan, and the outer statement becomes a text with
- * one slot per subquery that {@link SubqueryRounds} fills with the values at run time.
- * Correlated subqueries (a column of the outer query inside) are refused: they would need the
- * outer rows first.
+ * Plans a SELECT whose select list, WHERE or HAVING clause holds uncorrelated subqueries (IN, NOT
+ * IN, EXISTS, NOT EXISTS, scalar): each subquery gets its own plan, and the outer statement
+ * becomes a text with one slot per subquery that {@link SubqueryRounds} fills with the values at
+ * run time. A scalar subquery that is a select item of its own keeps its label, and its column
+ * gets the subquery's own type, as MySQL gives it. Correlated subqueries (a column of the outer
+ * query inside) are refused here: they would need the outer rows first ({@link
+ * CoLocatedSubqueries} runs those whose tables live with the outer table's rows).
  */
 final class SubqueryPlanner {
     /** Plans a subquery's SELECT (any shape the planner handles). */
@@ -32,23 +36,29 @@ final class SubqueryPlanner {
         Plan.Query plan(Select select) throws PlanException;
     }
 
-    private record Found(SubqueryRounds.Kind kind, Expression node, Select select) {}
+    /** @param clause where it stands, for refusals; @param column the result column a scalar select item fills, or -1 */
+    private record Found(SubqueryRounds.Kind kind, Expression node, Select select, String clause, int column) {}
 
     private SubqueryPlanner() {}
 
-    static boolean hasWhereSubquery(PlainSelect select) {
-        return select.getWhere() != null && !find(select.getWhere()).isEmpty();
+    static boolean hasSubquery(PlainSelect select) {
+        return !find(select).isEmpty();
     }
 
     static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
-        var found = find(select.getWhere());
+        var found = find(select);
         var subqueries = new ArrayList<SubqueryRounds.Subquery>();
         var slots = new ArrayList<String>();
+        // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
+        for (Found f : found) {
+            if (f.select() instanceof PlainSelect p && correlated(p, catalog)) {
+                throw PlanException.unsupported("correlated subqueries in " + f.clause() + " on tables not co-located "
+                        + "with the outer table yet (" + f.select() + ")");
+            }
+        }
+        keepLabels(select);
         for (int i = 0; i < found.size(); i++) {
             Found f = found.get(i);
-            if (f.select() instanceof PlainSelect p && correlated(p, catalog)) {
-                throw PlanException.unsupported("correlated subqueries over several partitions yet (" + f.select() + ")");
-            }
             Plan.Query plan = inner.plan(f.select());
             String left = null;
             String slot;
@@ -73,7 +83,7 @@ final class SubqueryPlanner {
                 }
                 default -> throw new IllegalStateException(String.valueOf(f.node()));
             }
-            subqueries.add(new SubqueryRounds.Subquery(f.kind(), plan.root(), plan.paramCount(), left));
+            subqueries.add(new SubqueryRounds.Subquery(f.kind(), plan.root(), plan.paramCount(), left, f.column(), !f.clause().equals("WHERE")));
             slots.add(slot);
         }
         String text = select.toString();
@@ -93,20 +103,58 @@ final class SubqueryPlanner {
             from = at + slot.length();
         }
         pieces.add(text.substring(from));
-        Guards.requireNoSubquery(String.join(" ? ", pieces), 1); // subqueries outside WHERE are not planned here
+        Guards.requireNoSubquery(String.join(" ? ", pieces), 1); // subqueries in ON, GROUP BY, ORDER BY are not planned here
         int params = ParamCounter.count(String.join("", pieces)) + subqueries.stream().mapToInt(SubqueryRounds.Subquery::params).sum();
         return new Plan.Query(new SubqueryRounds(pieces, subqueries, outer), params);
     }
 
-    /** The subqueries of a WHERE clause, in text order, not looking inside them. */
-    private static List<Found> find(Expression where) {
+    /**
+     * The subqueries of the select list, WHERE and HAVING, in text order, not looking inside them.
+     * A scalar subquery that is a whole select item fills a result column of its own, known where
+     * no {@code *} stands before it.
+     */
+    private static List<Found> find(PlainSelect select) {
         var out = new ArrayList<Found>();
+        boolean star = false;
+        for (int i = 0; i < select.getSelectItems().size(); i++) {
+            var item = select.getSelectItems().get(i);
+            if (!(item.getExpression() instanceof Expression e) || e instanceof AllColumns) {
+                star = true;
+                continue;
+            }
+            int before = out.size();
+            find(e, "the select list", out);
+            if (!star && out.size() == before + 1 && e instanceof ParenthesedSelect only && out.get(before).node() == only) {
+                Found f = out.get(before);
+                out.set(before, new Found(f.kind(), f.node(), f.select(), f.clause(), i));
+            }
+        }
+        if (select.getWhere() != null) find(select.getWhere(), "WHERE", out);
+        if (select.getHaving() != null) find(select.getHaving(), "HAVING", out);
+        return out;
+    }
+
+    /**
+     * MySQL labels an unaliased select item with its text: an item holding a subquery keeps that
+     * label when the subquery becomes a value. ({@link Labels} aliased the items whose client text
+     * differs from the printed one already.)
+     */
+    private static void keepLabels(PlainSelect select) {
+        for (var item : select.getSelectItems()) {
+            if (item.getAlias() != null || !(item.getExpression() instanceof Expression e) || e instanceof AllColumns) continue;
+            var own = new ArrayList<Found>();
+            find(e, "", own);
+            if (!own.isEmpty()) item.setAlias(new Alias("`" + e.toString().replace("`", "``") + "`", true));
+        }
+    }
+
+    private static void find(Expression where, String clause, List<Found> out) {
         where.accept(new ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(InExpression in, S context) {
                 if (in.getRightExpression() instanceof ParenthesedSelect ps) {
                     in.getLeftExpression().accept(this, context);
-                    out.add(new Found(in.isNot() ? SubqueryRounds.Kind.NOT_IN : SubqueryRounds.Kind.IN, in, ps.getSelect()));
+                    out.add(new Found(in.isNot() ? SubqueryRounds.Kind.NOT_IN : SubqueryRounds.Kind.IN, in, ps.getSelect(), clause, -1));
                     return null;
                 }
                 return super.visit(in, context);
@@ -115,7 +163,7 @@ final class SubqueryPlanner {
             @Override
             public <S> Void visit(ExistsExpression e, S context) {
                 if (e.getRightExpression() instanceof ParenthesedSelect ps) {
-                    out.add(new Found(e.isNot() ? SubqueryRounds.Kind.NOT_EXISTS : SubqueryRounds.Kind.EXISTS, e, ps.getSelect()));
+                    out.add(new Found(e.isNot() ? SubqueryRounds.Kind.NOT_EXISTS : SubqueryRounds.Kind.EXISTS, e, ps.getSelect(), clause, -1));
                     return null;
                 }
                 return super.visit(e, context);
@@ -123,7 +171,7 @@ final class SubqueryPlanner {
 
             @Override
             public <S> Void visit(ParenthesedSelect ps, S context) {
-                out.add(new Found(SubqueryRounds.Kind.SCALAR, ps, ps.getSelect()));
+                out.add(new Found(SubqueryRounds.Kind.SCALAR, ps, ps.getSelect(), clause, -1));
                 return null;
             }
 
@@ -133,7 +181,6 @@ final class SubqueryPlanner {
                 return null;
             }
         }, null);
-        return out;
     }
 
     /** Whether a column of {@code select} (outside its own nested subqueries) belongs to none of its own tables. */
@@ -146,8 +193,8 @@ final class SubqueryPlanner {
         for (Object item : items) {
             if (!(item instanceof Table t)) return true; // derived tables: not analysed, treated as correlated (refused)
             String name = KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT);
-            names.add(name);
-            if (t.getAlias() != null) names.add(KeyFinder.unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT));
+            // an aliased table answers to its alias only: t.a then names an outer t (MySQL's scoping)
+            names.add(t.getAlias() != null ? KeyFinder.unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT) : name);
             var def = catalog.table(name);
             if (def == null) return true;
             tables.add(def);

@@ -97,6 +97,8 @@ final class QueryGenerator {
             if (kind.equals("union")) return unionAll ? "union all" : "union";
             if (join != null) return "join";
             if (where.stream().anyMatch(w -> w.contains("SELECT"))) return "subquery";
+            if (items.stream().anyMatch(i -> i.contains("SELECT"))) return "subquery in select";
+            if (having != null && having.contains("SELECT")) return "subquery in having";
             if (items.stream().anyMatch(i -> i.contains("OVER"))) return "window";
             if (having != null) return "having";
             if (!groupBy.isEmpty()) return "group by";
@@ -120,6 +122,7 @@ final class QueryGenerator {
         if (pick < 14) return union();
         if (pick < 26) return join();
         if (pick < 34) return withSubquery();
+        if (pick < 40) return selectListSubquery();
         if (pick < 60) return grouped();
         return simple();
     }
@@ -161,6 +164,7 @@ final class QueryGenerator {
         if (r.nextInt(8) == 0) q.items.add("COUNT(*) + 1");
         where(q, "");
         if (byKeys && r.nextInt(4) == 0) q.having = pick(List.of("COUNT(*) > 1", "SUM(a) > 10", "MAX(a) IS NOT NULL", "COUNT(*) BETWEEN 2 AND 4"));
+        if (byKeys && r.nextInt(8) == 0) q.having = havingSubquery();
         if (byKeys && r.nextBoolean()) {
             var keys = new ArrayList<String>();
             if (r.nextBoolean()) keys.add((1 + q.groupBy.size()) + (r.nextBoolean() ? " DESC" : ""));
@@ -239,6 +243,56 @@ final class QueryGenerator {
         q.where.add(0, sub);
         q.whereOr = false;
         return q;
+    }
+
+    /** A SELECT with subqueries in its select list: uncorrelated ones, and correlated ones on co-located or other tables. */
+    private Query selectListSubquery() {
+        var q = simple();
+        q.items.remove("ROW_NUMBER() OVER (ORDER BY id)");
+        if (q.items.isEmpty()) q.items.add("id");
+        for (int i = 0, n = 1 + r.nextInt(2); i < n; i++) {
+            // (comments are left out: a label spanning a comment is not the client's text yet)
+            String item = scalarItem(q.from, !q.distinct).replace(" /* c */", "");
+            // at any place in the list; ORDER BY names the other items, so it stays total
+            q.items.add(r.nextInt(q.items.size() + 1), item + (r.nextBoolean() ? " AS q" + i : ""));
+        }
+        return q;
+    }
+
+    private String scalarItem(String outer, boolean correlatedAllowed) {
+        String inner = pick(TABLES).name();
+        if (correlatedAllowed && r.nextInt(4) == 0) {
+            return switch (r.nextInt(3)) {
+                case 0 -> outer.equals("t_lookup") ? "(SELECT COUNT(*) FROM t_child c WHERE c.pid = t_lookup.id)"
+                        : "(SELECT MAX(y.b) FROM t_rep y WHERE y.id = " + outer + ".a)";
+                case 1 -> "(SELECT COUNT(*) FROM " + inner + " y WHERE y.a = " + outer + ".a)"; // co-located only when inner is t_rep
+                default -> "EXISTS (SELECT 1 FROM t_child c WHERE c.pid = " + outer + ".id AND c.a > " + r.nextInt(15) + ")";
+            };
+        }
+        return switch (r.nextInt(11)) {
+            case 0 -> "(SELECT MAX(a) FROM " + inner + " WHERE " + predicate("") + ")";
+            case 1 -> "(SELECT COUNT(*) FROM " + inner + " WHERE " + predicate("") + ")";
+            case 2 -> "(SELECT " + pick(List.of("MIN(d)", "MAX(d)", "AVG(b)", "SUM(b)", "MIN(s)", "AVG(a)")) + " FROM " + inner + ")";
+            case 3 -> "(SELECT s FROM " + inner + " WHERE id = " + r.nextInt(130) + ")";   // one row or none (NULL)
+            case 4 -> "(SELECT " + pick(List.of("a", "b", "d")) + " FROM " + inner + " WHERE id = " + r.nextInt(130) + ") " + pick(List.of("+ 1", "IS NULL", "= a", "> 5"));
+            case 5 -> "(SELECT a FROM " + inner + " WHERE a > " + (10 + r.nextInt(12)) + ")";  // often several rows: MySQL's 1242 on both sides
+            case 6 -> "a IN (SELECT a FROM " + inner + " WHERE " + predicate("") + ")";
+            case 7 -> "id NOT IN (SELECT a FROM " + inner + (r.nextBoolean() ? " WHERE a IS NOT NULL" : "") + ")";
+            case 8 -> (r.nextBoolean() ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + inner + " WHERE " + predicate("") + ")";
+            case 9 -> "s = (SELECT MIN(s) FROM " + inner + " WHERE " + predicate("") + ")";
+            default -> "d < (SELECT MAX(d) FROM " + inner + ") - INTERVAL " + r.nextInt(400) + " DAY";
+        };
+    }
+
+    private String havingSubquery() {
+        String inner = pick(TABLES).name();
+        return switch (r.nextInt(4)) {
+            case 0 -> "COUNT(*) > (SELECT COUNT(*) FROM " + inner + " WHERE " + predicate("") + ") / 20";
+            // not MAX(a) IN (SELECT ...): the reference MariaDB answers no group for it where the IN holds
+            case 1 -> "MAX(a) > (SELECT MIN(a) FROM " + inner + " WHERE " + predicate("") + ")";
+            case 2 -> (r.nextBoolean() ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + inner + " WHERE " + predicate("") + ")";
+            default -> "MIN(a) < (SELECT AVG(a) FROM " + inner + ")";
+        };
     }
 
     private Query union() {
