@@ -111,7 +111,7 @@ public final class MoveBench implements Command {
                 long t0 = System.nanoTime();
                 load(url, users);
                 err.printf(Locale.ROOT, "Loaded %,d users and %,d followers rows in %.1f s%n", users, 2L * users, (System.nanoTime() - t0) / 1e9);
-                ClosedLoop.run(clients, 2, 1, () -> client(url, users)); // warm-up
+                ClosedLoop.run(clients, seconds, 1, () -> client(url, users)); // warm-up: JIT, pools, buffer pools
                 var phases = new ArrayList<Phase>();
                 phases.add(new Phase("no move", ClosedLoop.run(clients, seconds, 2, () -> client(url, users)), 0, 0, 0));
                 err.println("  before: " + line(phases.getLast()));
