@@ -220,6 +220,7 @@ public final class MoveJobs implements AutoCloseable {
                 var steps = moves.next(id, job.keysDone(), Mover.BATCH);
                 if (steps.isEmpty()) {
                     moves.finish(id, epoch, "done", null);
+                    if ("done".equals(moves.job(id).state())) moves.forgetPlan(id);
                     return new Outcome("done", rows);
                 }
                 int same = 1; // a batch goes to one partition: the plan is sorted by target, so batches are whole but at a change of target

@@ -180,6 +180,13 @@ final class MoveLog {
                 state, message == null ? null : message.length() > 1000 ? message.substring(0, 1000) : message, id, epoch);
     }
 
+    /** Deletes a done move's plan (its row stays for SHOW MOVES), in chunks so that no one statement holds many locks. */
+    void forgetPlan(long id) throws SQLException {
+        while (update("DELETE FROM " + KEYS + " WHERE move_id = ? LIMIT 5000", id) > 0) {
+            // next chunk
+        }
+    }
+
     private List<Job> select(String rest) throws SQLException {
         try (Connection c = p0.borrow(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT id, owner, statement, state, keys_done, keys_total, rows_moved, router, epoch, started, updated, message FROM " + MOVES + rest)) {

@@ -243,7 +243,7 @@ public final class Planner {
         if (explain.matches()) {
             Plan inner = build(explain.group(2), null);
             if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId
-                    || inner instanceof Plan.SetVariables || inner instanceof Plan.ShowWarnings || inner instanceof Plan.MoveStatement) {
+                    || inner instanceof Plan.SetVariables || inner instanceof Plan.ShowWarnings) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);

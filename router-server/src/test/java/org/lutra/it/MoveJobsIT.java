@@ -359,6 +359,41 @@ class MoveJobsIT {
         }
     }
 
+    /** METIS (partition file + vertex file) and Schism (rows of several tables) maps, applied; a done move's plan is deleted. */
+    @Test
+    void metisAndSchismMapsAreApplied() throws Exception {
+        try (TestRouter a = router("loadformats", 1); Connection c = a.connect()) {
+            users(a, 1, 400);
+            var metis = randomMap(1, 200, 21);
+            var part = new StringBuilder();
+            var vertices = new StringBuilder();
+            metis.forEach((k, p) -> {
+                part.append(p).append('\n');
+                vertices.append(k).append('\n');
+            });
+            Files.writeString(maps.resolve("users.graph.part.4"), part);
+            Files.writeString(maps.resolve("users.graph.vertices"), vertices);
+            var schism = randomMap(201, 400, 22);
+            var rows = new StringBuilder();
+            schism.forEach((k, p) -> rows.append("users,").append(k).append(",p").append(p).append("\nfollowers,").append(k).append(",p").append(p)
+                    .append("\ntweets,").append(k).append(",p0\n")); // rows of other tables are skipped
+            Files.writeString(maps.resolve("users.schism"), rows);
+            long first = load(c, "LOAD LOOKUP TABLE users FROM 'users.graph.part.4' FORMAT metis APPLY").move();
+            awaitState(a, first, "done", 60_000);
+            long second = load(c, "LOAD LOOKUP TABLE followers FROM 'users.schism' FORMAT schism APPLY").move(); // a SAME AS table's map fills its owner's
+            awaitState(a, second, "done", 60_000);
+            var schismPlan = load(c, "LOAD LOOKUP TABLE users FROM 'users.schism' FORMAT schism");
+            assertNull(schismPlan.actions().get("would move"), "nothing left to move once the first APPLY is done: " + schismPlan.actions());
+            var expected = new HashMap<Integer, Integer>(metis);
+            expected.putAll(schism);
+            assertPlaced(a, 1, 400, expected);
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_move_keys")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "a done move's plan is deleted");
+            }
+        }
+    }
+
     @Test
     void malformedMapFilesAndPathsChangeNothing() throws Exception {
         try (TestRouter a = router("loadbad", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
@@ -367,8 +402,8 @@ class MoveJobsIT {
             Files.writeString(maps.resolve("badkey.csv"), "1,p1\nseven,p2\n");
             Files.writeString(maps.resolve("short.csv"), "1,p1\n2\n");
             Files.writeString(maps.resolve("twice.csv"), "5,p1\n6,p2\n5,p3\n");
-            Files.writeString(maps.resolve("users.graph.part.4"), "1\n2\n3\n");
-            Files.writeString(maps.resolve("users.graph.vertices"), "1\n2\n");
+            Files.writeString(maps.resolve("short.graph.part.4"), "1\n2\n3\n");
+            Files.writeString(maps.resolve("short.graph.vertices"), "1\n2\n");
             Path outside = Files.createTempFile("outside", ".csv");
             Files.writeString(outside, "1,p1\n");
             var cases = Map.of(
@@ -376,7 +411,7 @@ class MoveJobsIT {
                     "LOAD LOOKUP TABLE users FROM 'badkey.csv' FORMAT csv APPLY", "badkey.csv:2: key 'seven' is not an integer",
                     "LOAD LOOKUP TABLE users FROM 'short.csv' FORMAT csv APPLY", "short.csv:2: expected key,partition",
                     "LOAD LOOKUP TABLE users FROM 'twice.csv' FORMAT csv APPLY", "twice.csv:3: key 5 is placed on p3 here but on p1 by an earlier line",
-                    "LOAD LOOKUP TABLE users FROM 'users.graph.part.4' FORMAT metis APPLY", "ends before the partition file",
+                    "LOAD LOOKUP TABLE users FROM 'short.graph.part.4' FORMAT metis APPLY", "ends before the partition file",
                     "LOAD LOOKUP TABLE users FROM '../" + outside.getFileName() + "' FORMAT csv APPLY", "only inside catalog.map_dir",
                     "LOAD LOOKUP TABLE users FROM '" + outside + "' FORMAT csv APPLY", "only inside catalog.map_dir",
                     "LOAD LOOKUP TABLE users FROM 'missing.csv' FORMAT csv APPLY", "not found",

@@ -124,6 +124,5 @@ class PlacementStatementsTest {
         refused("PAUSE MOVE", "42000", 1064);
         refused("RESUME MOVE x", "42000", 1064);
         refused("SHOW MOVES LIKE 'x'", "42000", 1064);
-        refused("EXPLAIN SHOW MOVES", "0A000", 1235);
     }
 }
