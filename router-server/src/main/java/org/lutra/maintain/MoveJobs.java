@@ -187,10 +187,17 @@ public final class MoveJobs implements AutoCloseable {
     }
 
     private long runHere(long id) throws SQLException {
-        var outcome = run(id, 1);
+        Outcome outcome;
+        try {
+            outcome = run(id, 1);
+        } catch (SQLException e) {
+            var job = moves.job(id);
+            throw new SQLException("move " + id + " failed after " + (job == null ? "?" : job.keysDone() + " of " + job.keysTotal()) + " keys (the keys"
+                    + " before are moved; RESUME MOVE " + id + " tries the rest again): " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
         if (!outcome.state().equals("done")) {
             var job = moves.job(id);
-            throw new SQLException("move " + id + " stopped (" + outcome.state() + ") after " + job.keysDone() + " of " + job.keysTotal()
+            throw new SQLException("move " + id + " stopped (" + outcome.state() + ") after " + (job == null ? "?" : job.keysDone() + " of " + job.keysTotal())
                     + " keys; the keys before it are moved, and RESUME MOVE " + id + " moves the rest (SHOW MOVES follows it)", "HY000", 0);
         }
         return outcome.rows();
@@ -215,6 +222,7 @@ public final class MoveJobs implements AutoCloseable {
             while (true) {
                 if (closed) return new Outcome("stopped", rows);
                 var job = moves.job(id);
+                if (job == null) return new Outcome("deleted", rows); // its row was deleted on p0 by hand
                 if (job.epoch() != epoch) return new Outcome("taken over", rows);
                 if (!job.state().equals("running")) return new Outcome(job.state(), rows);
                 var steps = moves.next(id, job.keysDone(), Mover.BATCH);

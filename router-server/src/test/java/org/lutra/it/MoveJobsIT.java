@@ -359,6 +359,51 @@ class MoveJobsIT {
         }
     }
 
+    /**
+     * A batch that fails (a trigger on the target refuses one row) rolls back whole: the move is
+     * failed with the reason, the SET PARTITION says so, and RESUME MOVE finishes it once the cause is gone.
+     */
+    @Test
+    void aFailedBatchLeavesTheMoveFailedAndResumable() throws Exception {
+        try (TestRouter a = router("movefail", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
+            users(a, 1, 600);
+            try (Connection p1 = a.partition(1); Statement shard = p1.createStatement()) {
+                shard.execute("CREATE TRIGGER refuse_450 BEFORE INSERT ON users FOR EACH ROW BEGIN IF NEW.id = 450 THEN"
+                        + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no 450 here'; END IF; END");
+            }
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("ALTER TABLE users SET PARTITION = p1 WHERE id <= 600"));
+            assertTrue(e.getMessage().contains("no 450 here") && e.getMessage().contains("RESUME MOVE"), e.getMessage());
+            long id;
+            long done;
+            try (var rs = st.executeQuery("SHOW MOVES")) {
+                assertTrue(rs.next());
+                id = rs.getLong("Id");
+                assertEquals("failed", rs.getString("State"));
+                done = rs.getLong("Keys_done");
+                assertTrue(rs.getString("Message").contains("no 450 here"), rs.getString("Message"));
+            }
+            // the plan's keys before Keys_done are on p1; the failed batch (the next 100, holding 450) and the rest are not moved at all
+            var partly = new HashMap<Integer, Integer>();
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT seq, k FROM lutra_move_keys WHERE move_id = " + id)) {
+                while (rs.next()) {
+                    int key = Integer.parseInt(rs.getString(2));
+                    if (rs.getLong(1) < done) partly.put(key, 1);
+                    if (key == 450) assertTrue(rs.getLong(1) >= done && rs.getLong(1) < done + 100, "450 is in the failed batch");
+                }
+            }
+            assertEquals(done, partly.size());
+            assertPlaced(a, 1, 600, partly);
+            try (Connection p1 = a.partition(1); Statement shard = p1.createStatement()) {
+                shard.execute("DROP TRIGGER refuse_450");
+            }
+            st.execute("RESUME MOVE " + id);
+            awaitState(a, id, "done", 60_000);
+            var all = new HashMap<Integer, Integer>();
+            for (int i = 1; i <= 600; i++) all.put(i, 1);
+            assertPlaced(a, 1, 600, all);
+        }
+    }
+
     /** METIS (partition file + vertex file) and Schism (rows of several tables) maps, applied; a done move's plan is deleted. */
     @Test
     void metisAndSchismMapsAreApplied() throws Exception {
