@@ -69,9 +69,13 @@ public final class MoveJobs implements AutoCloseable {
         this.pauseMillis = Math.max(0, settings.movePauseMillis());
     }
 
-    /** Creates the move tables if needed and resumes, in the background, the moves this router was running when it stopped. */
-    public void start() throws SQLException {
+    /** Creates the move tables if they are missing. */
+    public void install() throws SQLException {
         moves.install();
+    }
+
+    /** Resumes, in the background, the moves this router was running when it stopped (call once it serves clients). */
+    public void resumeMine() throws SQLException {
         for (var job : moves.runningOf(router)) {
             long epoch = moves.claim(job.id(), router);
             if (epoch > 0) {

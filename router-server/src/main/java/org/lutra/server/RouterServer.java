@@ -123,7 +123,7 @@ public final class RouterServer implements AutoCloseable {
             backends.fence().use(catalogLease::requireFresh);
             this.ddl = new DdlRunner(config, catalog, catalogLease, backends);
             this.moves = new org.lutra.maintain.MoveJobs(backends, config.transactions().routerName(), OwnTransaction.factory(txns), config.catalog());
-            moves.start(); // resumes the moves this router was running when it stopped
+            moves.install();
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());
             this.loginThrottle = new LoginThrottle(limits);
@@ -143,6 +143,12 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(RouterConfig config) throws IOException, SQLException {
         var server = new RouterServer(config);
         server.acceptor.start();
+        try {
+            server.moves.resumeMine(); // the moves this router was running when it stopped
+        } catch (SQLException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
         long idleNanos = config.limits().idleTimeoutSeconds() * 1_000_000_000L;
         long sweep = Math.max(100, Math.min(1_000, config.limits().idleTimeoutSeconds() * 250L));
         server.deadlines.scheduleWithFixedDelay(() -> {
