@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.lutra.cli.bench.LoadBench;
+import org.lutra.cli.bench.MoveBench;
 import org.lutra.cli.bench.PointBench;
 import org.lutra.cli.bench.QueryBench;
 import org.lutra.cli.bench.TxnBench;
@@ -30,7 +31,8 @@ final class BenchCommand implements Command {
                 new TxnBench(out, err),
                 new QueryBench(out, err),
                 new PointBench(out, err),
-                new LoadBench(out, err)
+                new LoadBench(out, err),
+                new MoveBench(out, err)
         );
     }
 
@@ -41,7 +43,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query, point, load (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move (./lutra bench help)";
     }
 
     @Override

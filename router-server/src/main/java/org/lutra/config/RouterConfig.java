@@ -58,16 +58,29 @@ public record RouterConfig(
      *                         changes or drops a table waits this long (and a quarter more) before it drops it or answers
      * @param defaultPlacement where CREATE TABLE without a placement clause puts rows: hash (on the first primary-key
      *                         column, over every partition; a table without a primary key is refused), replicated, refuse
+     * @param mapDir           the only directory LOAD LOOKUP TABLE reads map files from (relative to the config file);
+     *                         null: LOAD LOOKUP TABLE is refused
+     * @param movePauseMillis  a move's sleep between two batches, leaving the partitions to other traffic (negative: none; 0: 10 ms)
      */
-    public record CatalogSettings(@JsonProperty("lease_ms") int leaseMillis, @JsonProperty("default_placement") String defaultPlacement) {
+    public record CatalogSettings(@JsonProperty("lease_ms") int leaseMillis, @JsonProperty("default_placement") String defaultPlacement,
+                                  @JsonProperty("map_dir") Path mapDir, @JsonProperty("move_pause_ms") int movePauseMillis) {
         public CatalogSettings {
             leaseMillis = leaseMillis <= 0 ? 2_000 : leaseMillis;
             defaultPlacement = defaultPlacement == null ? "hash" : defaultPlacement;
             org.lutra.catalog.DefaultPlacement.of(defaultPlacement); // refuses an unknown rule at start
+            movePauseMillis = movePauseMillis == 0 ? 10 : movePauseMillis;
+        }
+
+        public CatalogSettings(int leaseMillis, String defaultPlacement) {
+            this(leaseMillis, defaultPlacement, null, 0);
         }
 
         public static CatalogSettings defaults() {
             return new CatalogSettings(0, null);
+        }
+
+        CatalogSettings resolve(Path dir) {
+            return mapDir == null ? this : new CatalogSettings(leaseMillis, defaultPlacement, dir.resolve(mapDir), movePauseMillis);
         }
     }
 
@@ -382,7 +395,8 @@ public record RouterConfig(
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
-                raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir), raw.catalog());
+                raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir),
+                raw.catalog() == null ? null : raw.catalog().resolve(dir));
         resolved.validate();
         return resolved;
     }

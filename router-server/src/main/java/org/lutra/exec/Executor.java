@@ -75,6 +75,7 @@ public final class Executor {
             case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
             case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
             case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
+            case Plan.MoveStatement m -> throw new IllegalArgumentException("a move statement is the session's to run");
             case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
             case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
             case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");

@@ -306,7 +306,7 @@ public final class RouterLoader {
     }
 
     /** Partition names (p2) and catalog ids (2, also with spaces around it) to ids. */
-    private static MapLoader.PartitionNames partitionNames(Catalog catalog) {
+    static MapLoader.PartitionNames partitionNames(Catalog catalog) {
         return name -> {
             for (Partition p : catalog.partitions()) {
                 if (p.name().equalsIgnoreCase(name) || String.valueOf(p.id()).equals(name)) {
@@ -329,7 +329,7 @@ public final class RouterLoader {
      * A map file's entries as the catalog sees them: keys normalized to the column's type, one
      * partition of the table's ON list each. A refusal becomes the loader's line-numbered error.
      */
-    private record MapEntries(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeySink sink) implements EntryVisitor {
+    record MapEntries(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeySink sink) implements EntryVisitor {
         @Override
         public void visit(long key, PartitionSet partitions) {
             deliver(t.keyType() == KeyType.LONG ? (Object) key : Long.toString(key), partitions);

@@ -24,6 +24,12 @@ final class PlacementStatements {
     private static final Pattern OURS = Pattern.compile("(?is)\\s*SHOW\\s+(?:PARTITIONS|LOOKUP)\\b.*");
     private static final Pattern SET_PARTITION = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+SET\\s+PARTITION\\b(.*)");
     private static final Pattern MOVE = Pattern.compile("(?is)\\s*=\\s*`?(\\w+)`?\\s+WHERE\\s+(.+?)" + END);
+    private static final Pattern LOAD = Pattern.compile("(?is)\\s*LOAD\\s+LOOKUP\\s+TABLE\\s+(?:" + NAME + "\\.)?" + NAME
+            + "\\s+FROM\\s+'((?:[^'\\\\]|\\\\.|'')*+)'\\s+FORMAT\\s+(\\w+)(\\s+APPLY)?" + END);
+    private static final Pattern LOAD_OURS = Pattern.compile("(?is)\\s*LOAD\\s+LOOKUP\\b.*");
+    private static final Pattern SHOW_MOVES = Pattern.compile("(?is)\\s*SHOW\\s+MOVES" + END);
+    private static final Pattern MOVE_CONTROL = Pattern.compile("(?is)\\s*(PAUSE|RESUME)\\s+MOVE\\s+(\\d{1,18})" + END);
+    private static final Pattern MOVE_CONTROL_OURS = Pattern.compile("(?is)\\s*(?:PAUSE|RESUME)\\s+MOVE\\b.*|\\s*SHOW\\s+MOVES\\b.*");
     private static final Pattern NUMBER = Pattern.compile("[+-]?(?:\\d++(?:\\.\\d*+)?|\\.\\d++)(?:[eE][+-]?\\d++)?");
 
     private PlacementStatements() {}
@@ -32,6 +38,8 @@ final class PlacementStatements {
     static Plan plan(String sql, Catalog catalog, String database, Planner planner) throws PlanException {
         Matcher move = SET_PARTITION.matcher(sql);
         if (move.matches()) return move(move, catalog, database, planner);
+        Plan moves = moveStatement(sql, catalog, database);
+        if (moves != null) return moves;
         if (!OURS.matcher(sql).matches()) return null;
         if (SHOW_PARTITIONS.matcher(sql).matches()) return new Plan.ShowPartitions();
         if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new Plan.ShowLookupTables();
@@ -82,6 +90,40 @@ final class PlacementStatements {
         }
         String keysSql = "SELECT DISTINCT `" + lookup.column() + "` FROM `" + table.name() + "` WHERE " + where.group(2);
         return new Plan.Move(table, target, keysSql, planner.plan(keysSql));
+    }
+
+    /** LOAD LOOKUP TABLE, SHOW MOVES, PAUSE MOVE n, RESUME MOVE n; null for anything else. */
+    private static Plan moveStatement(String sql, Catalog catalog, String database) throws PlanException {
+        if (LOAD_OURS.matcher(sql).matches()) {
+            Matcher m = LOAD.matcher(sql);
+            if (!m.matches()) {
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected LOAD LOOKUP TABLE t FROM 'file'"
+                        + " FORMAT csv|metis|schism [APPLY]");
+            }
+            if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {
+                throw new PlanException("42000", 1049, "Unknown database '" + m.group(1) + "'");
+            }
+            TableDef table = catalog.table(m.group(2));
+            if (table == null) throw new PlanException("42S02", 1146, "Table '" + database + "." + m.group(2) + "' doesn't exist");
+            if (!(table.partitioning() instanceof Partitioning.LookedUp)) {
+                throw new PlanException("HY000", 1505, "LOAD LOOKUP TABLE loads the lookup table of a lookup-placed table; '" + table.name()
+                        + "' is placed by a rule (hash, range or REPLICATED)");
+            }
+            String format = m.group(4).toLowerCase(java.util.Locale.ROOT);
+            if (!format.equals("csv") && !format.equals("metis") && !format.equals("schism")) {
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax: unknown map FORMAT '" + m.group(4)
+                        + "' (csv, metis or schism)");
+            }
+            return new Plan.LoadLookup(table, Literals.unescape(m.group(3), '\''), format, m.group(5) != null, sql.strip());
+        }
+        if (!MOVE_CONTROL_OURS.matcher(sql).matches()) return null;
+        if (SHOW_MOVES.matcher(sql).matches()) return new Plan.ShowMoves();
+        Matcher m = MOVE_CONTROL.matcher(sql);
+        if (!m.matches()) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected SHOW MOVES, PAUSE MOVE id or RESUME MOVE id");
+        }
+        long id = Long.parseLong(m.group(2));
+        return m.group(1).equalsIgnoreCase("PAUSE") ? new Plan.PauseMove(id) : new Plan.ResumeMove(id);
     }
 
     /**

@@ -177,6 +177,33 @@ public sealed interface Plan {
     }
 
     /**
+     * The administrator's statements about moves ({@link PlacementStatements}), run by the session
+     * through {@code org.lutra.maintain.MoveJobs}: none takes parameters, none joins a transaction.
+     */
+    sealed interface MoveStatement extends Plan {
+        @Override
+        default int paramCount() {
+            return 0;
+        }
+    }
+
+    /**
+     * {@code LOAD LOOKUP TABLE t FROM 'file' FORMAT f [APPLY]}.
+     *
+     * @param table  the table named (its owner's lookup table is loaded; a schism file's rows are this table's)
+     * @param file   the path as written, resolved by the router against its map directory
+     * @param format csv, metis or schism
+     * @param text   the statement, for SHOW MOVES
+     */
+    record LoadLookup(TableDef table, String file, String format, boolean apply, String text) implements MoveStatement {}
+
+    record ShowMoves() implements MoveStatement {}
+
+    record PauseMove(long id) implements MoveStatement {}
+
+    record ResumeMove(long id) implements MoveStatement {}
+
+    /**
      * DDL through the router ({@link DdlStatements}): run by {@code org.lutra.ddl.DdlRunner} on every
      * partition holding the table, recorded in the stored catalog. Table names are unqualified, as the
      * client wrote them (the catalog decides their case on the backends).

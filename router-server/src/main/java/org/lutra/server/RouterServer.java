@@ -55,6 +55,7 @@ public final class RouterServer implements AutoCloseable {
     private final Backends backends;
     private final Planner planner;
     private final Executor executor;
+    private final org.lutra.maintain.MoveJobs moves;
     private final Transactions transactions;
     private final BackendIdentity backendIdentity;
     private final List<RouterLoader.Loaded> loaded;
@@ -121,6 +122,8 @@ public final class RouterServer implements AutoCloseable {
             catalogLease.start(); // catches up with DDL other routers ran while this one loaded
             backends.fence().use(catalogLease::requireFresh);
             this.ddl = new DdlRunner(config, catalog, catalogLease, backends);
+            this.moves = new org.lutra.maintain.MoveJobs(backends, config.transactions().routerName(), OwnTransaction.factory(txns), config.catalog());
+            moves.install();
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());
             this.loginThrottle = new LoginThrottle(limits);
@@ -140,6 +143,12 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(RouterConfig config) throws IOException, SQLException {
         var server = new RouterServer(config);
         server.acceptor.start();
+        try {
+            server.moves.resumeMine(); // the moves this router was running when it stopped
+        } catch (SQLException | RuntimeException e) {
+            server.close();
+            throw e;
+        }
         long idleNanos = config.limits().idleTimeoutSeconds() * 1_000_000_000L;
         long sweep = Math.max(100, Math.min(1_000, config.limits().idleTimeoutSeconds() * 250L));
         server.deadlines.scheduleWithFixedDelay(() -> {
@@ -260,6 +269,10 @@ public final class RouterServer implements AutoCloseable {
         return planner;
     }
 
+    org.lutra.maintain.MoveJobs moves() {
+        return moves;
+    }
+
     Executor executor() {
         return executor;
     }
@@ -340,6 +353,7 @@ public final class RouterServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
+        moves.close();
         sessions.forEach(Session::close);
         deadlines.shutdownNow();
         lease.close();

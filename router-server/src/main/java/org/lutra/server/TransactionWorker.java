@@ -7,9 +7,7 @@ import org.lutra.exec.Deadline;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
 import org.lutra.exec.ValueCodec;
-import org.lutra.catalog.Partitioning;
-import org.lutra.maintain.Mover;
-import org.lutra.txn.TransactionState;
+import org.lutra.maintain.MoveJobs;
 import org.lutra.exec.Warnings;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.ListRows;
@@ -83,9 +81,12 @@ final class TransactionWorker implements AutoCloseable {
 
     private final CatalogLease lease;
     private final DdlRunner ddl;
+    private final MoveJobs moves;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
-                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl) {
+                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
+                      MoveJobs moves) {
+        this.moves = moves;
         this.lease = lease;
         this.ddl = ddl;
         this.maxStreamingCursors = maxStreamingCursors;
@@ -145,7 +146,10 @@ final class TransactionWorker implements AutoCloseable {
             return reply(executor.placement(show, bound.params()), request, warnings);
         }
         if (plan instanceof Plan.Move move) {
-            return reply(move(move, bound.params()), request, warnings);
+            return reply(move(move, bound.params(), request.getSql()), request, warnings);
+        }
+        if (plan instanceof Plan.MoveStatement statement) {
+            return reply(moveStatement(statement), request, warnings);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline).reporting(warnings);
@@ -218,11 +222,10 @@ final class TransactionWorker implements AutoCloseable {
      * transactions of their own, a batch at a time. Not inside the session's transaction: a move
      * commits as it goes, and the client's transaction could not roll it back.
      */
-    private Result move(Plan.Move move, List<Value> params) throws SQLException {
+    private Result move(Plan.Move move, List<Value> params, String sql) throws SQLException {
         if (transactions.inTransaction()) {
             throw new SQLException("ALTER TABLE ... SET PARTITION cannot run inside a transaction (it commits batch by batch): commit first", "25000", 1179);
         }
-        var lookup = (Partitioning.LookedUp) move.table().partitioning();
         var keys = new ArrayList<Object>();
         var statement = transactions.statement();
         try (RowSource rows = ((Result.Rows) executor.execute(move.keys(), params, statement)).rows()) {
@@ -233,26 +236,30 @@ final class TransactionWorker implements AutoCloseable {
             }
         }
         statement.succeeded();
-        var moved = new Mover(executor.catalog(), lookup).move(keys, move.target(), () -> {
-            TransactionState t = transactions.own();
-            return new Mover.Transaction() {
-                @Override
-                public Lease lease(int partition, boolean write) throws SQLException {
-                    return t.lease(partition, write);
-                }
+        return new Result.Count(moves.move(move.table(), sql.strip(), keys, move.target()), 0);
+    }
 
-                @Override
-                public void commit() throws SQLException {
-                    t.commit();
-                }
-
-                @Override
-                public void rollback() {
-                    t.rollback();
-                }
-            };
-        });
-        return new Result.Count(moved.rows(), 0);
+    /**
+     * LOAD LOOKUP TABLE, SHOW MOVES, PAUSE / RESUME MOVE: the router's own (MoveJobs), outside any
+     * transaction (a LOAD commits as it goes, as a move does).
+     */
+    private Result moveStatement(Plan.MoveStatement statement) throws SQLException {
+        if (statement instanceof Plan.ShowMoves) return new Result.Rows(moves.show(), 0);
+        if (transactions.inTransaction()) {
+            throw new SQLException("LOAD LOOKUP TABLE, PAUSE MOVE and RESUME MOVE cannot run inside a transaction: commit first", "25000", 1179);
+        }
+        return switch (statement) {
+            case Plan.LoadLookup load -> new Result.Rows(moves.load(load), 0);
+            case Plan.PauseMove pause -> {
+                moves.pause(pause.id());
+                yield new Result.Count(0, 0);
+            }
+            case Plan.ResumeMove resume -> {
+                moves.resume(resume.id());
+                yield new Result.Count(0, 0);
+            }
+            case Plan.ShowMoves show -> throw new IllegalStateException("answered above");
+        };
     }
 
     /** A client's statement as a log line may show it: escaped (no forged lines, no terminal escapes) and cut. */
@@ -395,7 +402,7 @@ final class TransactionWorker implements AutoCloseable {
             return new Result.Count(0, 0);
         }
         if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
-                || plan instanceof Plan.Move) {
+                || plan instanceof Plan.Move || plan instanceof Plan.MoveStatement) {
             throw batchRows(sql);
         }
         if (plan instanceof Plan.SetVariables set) {

@@ -99,6 +99,21 @@ final class TestRouter implements AutoCloseable {
         this.server = RouterServer.start(config);
     }
 
+    /** Another router on the same backends and databases, named {@code name}, with catalog settings of its own (map_dir, move_pause_ms). */
+    TestRouter(TestRouter first, String name, RouterConfig.CatalogSettings catalog) throws IOException, SQLException {
+        this.shards = first.shards;
+        this.servers = first.servers;
+        this.database = first.database;
+        var c = first.config;
+        var t = c.transactions();
+        var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+        this.config = new RouterConfig(c.listen(), c.database(), c.schema(), c.users(), c.backends(), c.partitions(), List.of(),
+                c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls(), catalog);
+        config.validate();
+        this.server = RouterServer.start(config);
+    }
+
     String url() {
         return "jdbc:lutra://127.0.0.1:" + server.port() + "/" + database;
     }

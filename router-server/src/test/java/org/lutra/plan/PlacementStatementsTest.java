@@ -96,4 +96,33 @@ class PlacementStatementsTest {
         String key = "\\'".repeat(50_000);
         assertEquals(new ValueRef.Literal("'".repeat(50_000)), lookup("SHOW LOOKUP users FOR '" + key + "'").key());
     }
+
+    @Test
+    void loadLookupTableNamesItsFileFormatAndApply() throws PlanException {
+        var load = assertInstanceOf(Plan.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'maps/users.csv' FORMAT csv"));
+        assertEquals("users", load.table().name());
+        assertEquals("maps/users.csv", load.file());
+        assertEquals("csv", load.format());
+        assertFalse(load.apply());
+        load = assertInstanceOf(Plan.LoadLookup.class, plan(" load lookup table demo.users from 'it''s a\\\\b.part.4' format METIS apply ; "));
+        assertEquals("it's a\\b.part.4", load.file(), "MySQL's string escapes");
+        assertEquals("metis", load.format());
+        assertTrue(load.apply());
+        assertInstanceOf(Plan.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'x' FORMAT schism"));
+        refused("LOAD LOOKUP TABLE users FROM 'x' FORMAT parquet", "42000", 1064);
+        refused("LOAD LOOKUP TABLE users FROM x.csv FORMAT csv", "42000", 1064);
+        refused("LOAD LOOKUP TABLE users FROM 'x' FORMAT csv APPLY NOW", "42000", 1064);
+        refused("LOAD LOOKUP TABLE nosuch FROM 'x' FORMAT csv", "42S02", 1146);
+        refused("LOAD LOOKUP TABLE other.users FROM 'x' FORMAT csv", "42000", 1049);
+    }
+
+    @Test
+    void moveStatements() throws PlanException {
+        assertInstanceOf(Plan.ShowMoves.class, plan("show moves;"));
+        assertEquals(new Plan.PauseMove(12), plan("PAUSE MOVE 12"));
+        assertEquals(new Plan.ResumeMove(3), plan("resume  move 3 ;"));
+        refused("PAUSE MOVE", "42000", 1064);
+        refused("RESUME MOVE x", "42000", 1064);
+        refused("SHOW MOVES LIKE 'x'", "42000", 1064);
+    }
 }

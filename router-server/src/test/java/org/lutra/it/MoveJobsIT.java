@@ -1,0 +1,483 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.lutra.config.RouterConfig;
+import org.lutra.txn.FailPoints;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * LOAD LOOKUP TABLE ... [APPLY] and moves as durable jobs (SHOW MOVES, PAUSE / RESUME MOVE, a
+ * router killed mid-move and started again). Every check reads the shards themselves, past the
+ * routers: each key's rows exactly once, on the partition the map names, SAME AS rows with their owner.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MoveJobsIT {
+    static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL)
+              PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id);
+            CREATE TABLE followers (source INT NOT NULL, destination INT NOT NULL, PRIMARY KEY (source, destination))
+              PARTITION BY lookup(source) SAME AS users;
+            """;
+
+    Shards shards;
+    Path maps;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        this.shards = shards;
+        maps = Files.createTempDirectory("lutra-maps");
+    }
+
+    @AfterAll
+    void stop() {}
+
+    TestRouter router(String prefix, int pauseMillis) throws Exception {
+        String database = (prefix + "_" + Long.toString(new Random().nextLong() >>> 24, 36)).toLowerCase();
+        return new TestRouter(shards, database, SCHEMA, null, shards.size(), null, 8, 0, new RouterConfig.CatalogSettings(0, null, maps, pauseMillis));
+    }
+
+    /** Users from..to (each with two followers rows) inserted through the router, where DEFAULT NEW puts them. */
+    static void users(TestRouter r, int from, int to) throws SQLException {
+        try (Connection c = r.connect(); Statement st = c.createStatement()) {
+            for (int start = from; start <= to; start += 250) {
+                var u = new StringBuilder("INSERT INTO users (id, name) VALUES ");
+                var f = new StringBuilder("INSERT INTO followers (source, destination) VALUES ");
+                for (int id = start; id <= Math.min(to, start + 249); id++) {
+                    u.append(id == start ? "" : ", ").append("(").append(id).append(", 'user").append(id).append("')");
+                    f.append(id == start ? "" : ", ").append("(").append(id).append(", 1), (").append(id).append(", 2)");
+                }
+                st.executeUpdate(u.toString());
+                st.executeUpdate(f.toString());
+            }
+        }
+    }
+
+    /** key -> partitions holding a row of {@code table} with that key, read on the shards (a list: a duplicate shows twice). */
+    static Map<Integer, List<Integer>> onShards(TestRouter r, String table, String column) throws SQLException {
+        var out = new HashMap<Integer, List<Integer>>();
+        for (int p = 0; p < 4; p++) {
+            try (Connection shard = r.partition(p); var rs = shard.createStatement().executeQuery("SELECT " + column + " FROM " + table)) {
+                while (rs.next()) out.computeIfAbsent(rs.getInt(1), k -> new ArrayList<>()).add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Every user from..to exactly once, on {@code expected}'s partition; its two followers rows with it. */
+    static void assertPlaced(TestRouter r, int from, int to, Map<Integer, Integer> expected) throws SQLException {
+        var users = onShards(r, "users", "id");
+        var followers = onShards(r, "followers", "source");
+        for (int id = from; id <= to; id++) {
+            int want = expected.getOrDefault(id, id % 4);
+            assertEquals(List.of(want), users.get(id), "user " + id + ": exactly once, on p" + want);
+            assertEquals(List.of(want, want), followers.get(id), "followers of " + id + ": both with their user");
+        }
+        assertEquals(to - from + 1, users.keySet().stream().filter(k -> k >= from && k <= to).count());
+    }
+
+    Path csv(String name, Map<Integer, Integer> map) throws Exception {
+        var sb = new StringBuilder("# key,partition\n");
+        map.forEach((k, p) -> sb.append(k).append(",p").append(p).append('\n'));
+        return Files.writeString(maps.resolve(name), sb);
+    }
+
+    static Map<Integer, Integer> randomMap(int from, int to, long seed) {
+        var rnd = new Random(seed);
+        var map = new java.util.LinkedHashMap<Integer, Integer>();
+        for (int id = from; id <= to; id++) map.put(id, rnd.nextInt(4));
+        return map;
+    }
+
+    /** SHOW MOVES' row for {@code id}: state, keys done, keys total, router. */
+    static Object[] move(TestRouter r, long id) throws SQLException {
+        try (Connection c = r.connect(); var rs = c.createStatement().executeQuery("SHOW MOVES")) {
+            while (rs.next()) {
+                if (rs.getLong("Id") == id) {
+                    return new Object[] {rs.getString("State"), rs.getLong("Keys_done"), rs.getLong("Keys_total"), rs.getString("Router"),
+                            rs.getString("Message")};
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Waits until move {@code id} has done at least {@code keys} keys (and is not done with all of them yet: the test needs the middle). */
+    static void awaitDone(TestRouter r, long id, long keys) throws Exception {
+        long until = System.currentTimeMillis() + 60_000;
+        Object[] m = move(r, id);
+        while ((m == null || (long) m[1] < keys) && System.currentTimeMillis() < until) {
+            Thread.sleep(20);
+            m = move(r, id);
+        }
+        assertNotNull(m, "move " + id);
+        assertTrue((long) m[1] >= keys && (long) m[1] < (long) m[2] && m[0].equals("running"), "in the middle of the move: " + java.util.Arrays.toString(m));
+    }
+
+    static void awaitState(TestRouter r, long id, String state, long timeoutMillis) throws Exception {
+        long until = System.currentTimeMillis() + timeoutMillis;
+        Object[] m = null;
+        while (System.currentTimeMillis() < until) {
+            m = move(r, id);
+            if (m != null && state.equals(m[0])) return;
+            Thread.sleep(100);
+        }
+        fail("move " + id + " did not become " + state + ": " + java.util.Arrays.toString(m));
+    }
+
+    /** The plan LOAD returned: action -> [keys, rows], and the move id (or 0). */
+    record Plan(Map<String, long[]> actions, long move) {}
+
+    static Plan load(Connection c, String sql) throws SQLException {
+        var actions = new HashMap<String, long[]>();
+        long move = 0;
+        try (var rs = c.createStatement().executeQuery(sql)) {
+            while (rs.next()) {
+                var sum = actions.computeIfAbsent(rs.getString("Action"), k -> new long[2]);
+                sum[0] += rs.getLong("Keys");
+                sum[1] += rs.getLong("Rows");
+                if (rs.getObject("Move") != null) move = rs.getLong("Move");
+            }
+        }
+        return new Plan(actions, move);
+    }
+
+    @Test
+    void loadThenApplyPlacesEveryRowWhereTheMapSays() throws Exception {
+        try (TestRouter a = router("loadapply", 1); TestRouter b = new TestRouter(a, "routerB", RouterConfig.CatalogSettings.defaults())) {
+            users(a, 1, 3000);
+            var map = randomMap(1, 3200, 11); // 3001..3200 have no rows yet
+            csv("load.csv", map);
+            long misplaced = map.entrySet().stream().filter(e -> e.getKey() <= 3000 && e.getKey() % 4 != e.getValue()).count();
+            long unplaced = map.entrySet().stream().filter(e -> e.getKey() > 3000 && e.getKey() % 4 != e.getValue()).count();
+            try (Connection c = a.connect()) {
+                // without APPLY: the rowless keys are placed, nothing moves
+                var plan = load(c, "LOAD LOOKUP TABLE users FROM 'load.csv' FORMAT csv");
+                assertEquals(misplaced, plan.actions().get("would move")[0]);
+                assertEquals(misplaced * 3, plan.actions().get("would move")[1], "a user and two followers rows each");
+                assertEquals(unplaced, plan.actions().get("place")[0]);
+                assertPlaced(a, 1, 3000, Map.of());
+                // a router that never saw the map inserts a placed key: it lands where the map put it
+                try (Connection cb = b.connect(); Statement st = cb.createStatement()) {
+                    for (int id = 3001; id <= 3040; id++) {
+                        st.executeUpdate("INSERT INTO users (id, name) VALUES (" + id + ", 'late')");
+                        st.executeUpdate("INSERT INTO followers (source, destination) VALUES (" + id + ", 1), (" + id + ", 2)");
+                    }
+                }
+                var placed = new HashMap<Integer, Integer>();
+                for (int id = 3001; id <= 3040; id++) placed.put(id, map.get(id));
+                assertPlaced(a, 3001, 3040, placed);
+
+                plan = load(c, "LOAD LOOKUP TABLE users FROM 'load.csv' FORMAT csv APPLY");
+                assertEquals(misplaced, plan.actions().get("move")[0]);
+                assertEquals(misplaced * 3, plan.actions().get("move")[1]);
+                assertNull(plan.actions().get("place"), "placed by the first LOAD");
+                assertTrue(plan.move() > 0);
+                awaitState(b, plan.move(), "done", 120_000); // followed from the other router
+                Object[] m = move(b, plan.move());
+                assertEquals(misplaced, (long) m[1]);
+                assertEquals(misplaced, (long) m[2]);
+            }
+            var expected = new HashMap<>(map);
+            assertPlaced(a, 1, 3040, expected);
+            // reads through both routers see every user once (b's cache is stale for every moved key)
+            for (TestRouter r : List.of(a, b)) {
+                try (Connection c = r.connect(); var rs = c.createStatement().executeQuery(
+                        "SELECT COUNT(*), COUNT(DISTINCT id) FROM users WHERE id BETWEEN 1 AND 3040")) {
+                    rs.next();
+                    assertEquals(3040, rs.getLong(1));
+                    assertEquals(3040, rs.getLong(2));
+                }
+            }
+        }
+    }
+
+    /**
+     * The router stops abruptly in the middle of a LOAD ... APPLY: between two batches, or inside a
+     * batch's two-phase commit (every branch prepared, no decision: recovery rolls the batch back;
+     * the decision logged, no branch committed: recovery commits it). Started again under the same
+     * name, it settles the cut batch, resumes the move, and every row is there exactly once.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"between-batches", FailPoints.AFTER_PREPARE, FailPoints.AFTER_DECISION})
+    void aMoveInterruptedByARouterCrashIsResumedWhenItStartsAgain(String cut) throws Exception {
+        TestRouter a = router("movecrash", 40); // slow batches: the crash comes in the middle
+        TestRouter again = null;
+        var frozen = new java.util.concurrent.CountDownLatch(1);
+        try {
+            users(a, 1, 2000);
+            var map = randomMap(1, 2000, cut.hashCode());
+            csv("crash.csv", map);
+            var commits = new java.util.concurrent.atomic.AtomicInteger();
+            var hookCrash = new java.util.concurrent.CompletableFuture<Void>();
+            try (var hook = FailPoints.install(point -> {
+                // the move's thread freezes here while the router is closed under it, as if the process died
+                if (point.equals(cut) && Thread.currentThread().getName().startsWith("lutra-move-") && commits.incrementAndGet() == 4) {
+                    Thread.ofPlatform().start(() -> {
+                        a.stopRouter();
+                        hookCrash.complete(null);
+                        frozen.countDown();
+                    });
+                    try {
+                        frozen.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new IllegalStateException("the router died here");
+                }
+            })) {
+                long id;
+                try (Connection c = a.connect()) {
+                    id = load(c, "LOAD LOOKUP TABLE users FROM 'crash.csv' FORMAT csv APPLY").move();
+                }
+                if (cut.equals("between-batches")) {
+                    awaitDone(a, id, 300);
+                    a.stopRouter();
+                } else {
+                    hookCrash.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery(
+                        "SELECT state, keys_done, keys_total FROM lutra_moves WHERE id = " + id)) {
+                    rs.next();
+                    assertEquals("running", rs.getString(1), "a crashed router's move stays running in the log");
+                    assertTrue(rs.getLong(2) < rs.getLong(3), "interrupted in the middle: " + rs.getLong(2) + " of " + rs.getLong(3));
+                }
+                if (!cut.equals("between-batches")) assertTrue(preparedBranches(a) > 0, "the cut batch left prepared branches");
+                again = new TestRouter(a, "router", new RouterConfig.CatalogSettings(0, null, maps, -1)); // same name: resumes at start
+                awaitState(again, id, "done", 120_000);
+            }
+            assertPlaced(again, 1, 2000, map);
+            assertEquals(0, preparedBranches(again), "recovery settled the cut batch");
+        } finally {
+            frozen.countDown();
+            if (again != null) {
+                again.close(); // and the databases
+            } else {
+                a.close();
+            }
+        }
+    }
+
+    /** XA branches prepared and not yet decided on the shards of this test's partitions. */
+    static long preparedBranches(TestRouter r) throws SQLException {
+        long n = 0;
+        for (int s = 0; s < r.servers; s++) {
+            try (Connection c = r.shards.connect(s); var rs = c.createStatement().executeQuery("XA RECOVER")) {
+                while (rs.next()) n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void pauseAndResumeFromAnotherRouter() throws Exception {
+        try (TestRouter a = router("movepause", 40); TestRouter b = new TestRouter(a, "routerB", RouterConfig.CatalogSettings.defaults())) {
+            users(a, 1, 1500);
+            var map = randomMap(1, 1500, 3);
+            csv("pause.csv", map);
+            long id;
+            try (Connection c = a.connect()) {
+                id = load(c, "LOAD LOOKUP TABLE users FROM 'pause.csv' FORMAT csv APPLY").move();
+            }
+            try (Connection cb = b.connect(); Statement st = cb.createStatement()) {
+                awaitDone(b, id, 200);
+                st.execute("PAUSE MOVE " + id);
+                Thread.sleep(500); // the runner stops before its next batch
+                long done = (long) move(b, id)[1];
+                Thread.sleep(500);
+                Object[] paused = move(b, id);
+                assertEquals("paused", paused[0]);
+                assertEquals(done, (long) paused[1], "no batch after the pause");
+                assertTrue(done < (long) paused[2]);
+                var e = assertThrows(SQLException.class, () -> st.execute("PAUSE MOVE " + id));
+                assertTrue(e.getMessage().contains("paused, not running"), e.getMessage());
+                st.execute("RESUME MOVE " + id); // b takes it over
+                awaitState(a, id, "done", 120_000);
+                assertEquals("routerB", move(a, id)[3]);
+                assertThrows(SQLException.class, () -> st.execute("RESUME MOVE " + id), "a done move is not resumed");
+                assertThrows(SQLException.class, () -> st.execute("PAUSE MOVE 999999"));
+            }
+            assertPlaced(a, 1, 1500, map);
+        }
+    }
+
+    @Test
+    void aPausedSetPartitionEndsItsStatementAndIsResumed() throws Exception {
+        try (TestRouter a = router("setpause", 40)) {
+            users(a, 1, 1200);
+            var failure = new java.util.concurrent.CompletableFuture<SQLException>();
+            var mover = Thread.ofPlatform().start(() -> {
+                try (Connection c = a.connect()) {
+                    c.createStatement().executeUpdate("ALTER TABLE users SET PARTITION = p2 WHERE id <= 1200");
+                    failure.complete(null);
+                } catch (SQLException e) {
+                    failure.complete(e);
+                }
+            });
+            long id = 0;
+            try (Connection c = a.connect(); Statement st = c.createStatement()) {
+                long until = System.currentTimeMillis() + 60_000;
+                while (id == 0 && System.currentTimeMillis() < until) {
+                    Thread.sleep(20);
+                    try (var rs = st.executeQuery("SHOW MOVES")) {
+                        if (rs.next() && rs.getString("Statement").startsWith("ALTER TABLE users")) id = rs.getLong("Id");
+                    }
+                }
+                assertNotEquals(0, id, "SHOW MOVES lists the SET PARTITION");
+                awaitDone(a, id, 100);
+                st.execute("PAUSE MOVE " + id);
+                SQLException e = failure.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertNotNull(e, "the statement reports the pause");
+                assertTrue(e.getMessage().contains("RESUME MOVE " + id), e.getMessage());
+                mover.join();
+                st.execute("RESUME MOVE " + id);
+                awaitState(a, id, "done", 120_000);
+            }
+            var all = new HashMap<Integer, Integer>();
+            for (int i = 1; i <= 1200; i++) all.put(i, 2);
+            assertPlaced(a, 1, 1200, all);
+        }
+    }
+
+    /**
+     * A batch that fails (a trigger on the target refuses one row) rolls back whole: the move is
+     * failed with the reason, the SET PARTITION says so, and RESUME MOVE finishes it once the cause is gone.
+     */
+    @Test
+    void aFailedBatchLeavesTheMoveFailedAndResumable() throws Exception {
+        try (TestRouter a = router("movefail", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
+            users(a, 1, 600);
+            try (Connection p1 = a.partition(1); Statement shard = p1.createStatement()) {
+                shard.execute("CREATE TRIGGER refuse_450 BEFORE INSERT ON users FOR EACH ROW BEGIN IF NEW.id = 450 THEN"
+                        + " SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'no 450 here'; END IF; END");
+            }
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("ALTER TABLE users SET PARTITION = p1 WHERE id <= 600"));
+            assertTrue(e.getMessage().contains("no 450 here") && e.getMessage().contains("RESUME MOVE"), e.getMessage());
+            long id;
+            long done;
+            try (var rs = st.executeQuery("SHOW MOVES")) {
+                assertTrue(rs.next());
+                id = rs.getLong("Id");
+                assertEquals("failed", rs.getString("State"));
+                done = rs.getLong("Keys_done");
+                assertTrue(rs.getString("Message").contains("no 450 here"), rs.getString("Message"));
+            }
+            // the plan's keys before Keys_done are on p1; the failed batch (the next 100, holding 450) and the rest are not moved at all
+            var partly = new HashMap<Integer, Integer>();
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT seq, k FROM lutra_move_keys WHERE move_id = " + id)) {
+                while (rs.next()) {
+                    int key = Integer.parseInt(rs.getString(2));
+                    if (rs.getLong(1) < done) partly.put(key, 1);
+                    if (key == 450) assertTrue(rs.getLong(1) >= done && rs.getLong(1) < done + 100, "450 is in the failed batch");
+                }
+            }
+            assertEquals(done, partly.size());
+            assertPlaced(a, 1, 600, partly);
+            try (Connection p1 = a.partition(1); Statement shard = p1.createStatement()) {
+                shard.execute("DROP TRIGGER refuse_450");
+            }
+            st.execute("RESUME MOVE " + id);
+            awaitState(a, id, "done", 60_000);
+            var all = new HashMap<Integer, Integer>();
+            for (int i = 1; i <= 600; i++) all.put(i, 1);
+            assertPlaced(a, 1, 600, all);
+        }
+    }
+
+    /** METIS (partition file + vertex file) and Schism (rows of several tables) maps, applied; a done move's plan is deleted. */
+    @Test
+    void metisAndSchismMapsAreApplied() throws Exception {
+        try (TestRouter a = router("loadformats", 1); Connection c = a.connect()) {
+            users(a, 1, 400);
+            var metis = randomMap(1, 200, 21);
+            var part = new StringBuilder();
+            var vertices = new StringBuilder();
+            metis.forEach((k, p) -> {
+                part.append(p).append('\n');
+                vertices.append(k).append('\n');
+            });
+            Files.writeString(maps.resolve("users.graph.part.4"), part);
+            Files.writeString(maps.resolve("users.graph.vertices"), vertices);
+            var schism = randomMap(201, 400, 22);
+            var rows = new StringBuilder();
+            schism.forEach((k, p) -> rows.append("users,").append(k).append(",p").append(p).append("\nfollowers,").append(k).append(",p").append(p)
+                    .append("\ntweets,").append(k).append(",p0\n")); // rows of other tables are skipped
+            Files.writeString(maps.resolve("users.schism"), rows);
+            long first = load(c, "LOAD LOOKUP TABLE users FROM 'users.graph.part.4' FORMAT metis APPLY").move();
+            awaitState(a, first, "done", 60_000);
+            long second = load(c, "LOAD LOOKUP TABLE followers FROM 'users.schism' FORMAT schism APPLY").move(); // a SAME AS table's map fills its owner's
+            awaitState(a, second, "done", 60_000);
+            var schismPlan = load(c, "LOAD LOOKUP TABLE users FROM 'users.schism' FORMAT schism");
+            assertNull(schismPlan.actions().get("would move"), "nothing left to move once the first APPLY is done: " + schismPlan.actions());
+            var expected = new HashMap<Integer, Integer>(metis);
+            expected.putAll(schism);
+            assertPlaced(a, 1, 400, expected);
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_move_keys")) {
+                rs.next();
+                assertEquals(0, rs.getLong(1), "a done move's plan is deleted");
+            }
+        }
+    }
+
+    @Test
+    void malformedMapFilesAndPathsChangeNothing() throws Exception {
+        try (TestRouter a = router("loadbad", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
+            users(a, 1, 100);
+            Files.writeString(maps.resolve("badpartition.csv"), "1,p1\n2,p2\n3,p9\n");
+            Files.writeString(maps.resolve("badkey.csv"), "1,p1\nseven,p2\n");
+            Files.writeString(maps.resolve("short.csv"), "1,p1\n2\n");
+            Files.writeString(maps.resolve("twice.csv"), "5,p1\n6,p2\n5,p3\n");
+            Files.writeString(maps.resolve("short.graph.part.4"), "1\n2\n3\n");
+            Files.writeString(maps.resolve("short.graph.vertices"), "1\n2\n");
+            Path outside = Files.createTempFile("outside", ".csv");
+            Files.writeString(outside, "1,p1\n");
+            var cases = Map.of(
+                    "LOAD LOOKUP TABLE users FROM 'badpartition.csv' FORMAT csv APPLY", "badpartition.csv:3: not a partition id: 'p9'",
+                    "LOAD LOOKUP TABLE users FROM 'badkey.csv' FORMAT csv APPLY", "badkey.csv:2: key 'seven' is not an integer",
+                    "LOAD LOOKUP TABLE users FROM 'short.csv' FORMAT csv APPLY", "short.csv:2: expected key,partition",
+                    "LOAD LOOKUP TABLE users FROM 'twice.csv' FORMAT csv APPLY", "twice.csv:3: key 5 is placed on p3 here but on p1 by an earlier line",
+                    "LOAD LOOKUP TABLE users FROM 'short.graph.part.4' FORMAT metis APPLY", "ends before the partition file",
+                    "LOAD LOOKUP TABLE users FROM '../" + outside.getFileName() + "' FORMAT csv APPLY", "only inside catalog.map_dir",
+                    "LOAD LOOKUP TABLE users FROM '" + outside + "' FORMAT csv APPLY", "only inside catalog.map_dir",
+                    "LOAD LOOKUP TABLE users FROM 'missing.csv' FORMAT csv APPLY", "not found",
+                    "LOAD LOOKUP TABLE users FROM 'badkey.csv' FORMAT parquet APPLY", "unknown map FORMAT 'parquet'",
+                    "LOAD LOOKUP TABLE nosuch FROM 'badkey.csv' FORMAT csv", "doesn't exist");
+            for (var e : cases.entrySet()) {
+                var thrown = assertThrows(SQLException.class, () -> st.executeQuery(e.getKey()), e.getKey());
+                assertTrue(thrown.getMessage().contains(e.getValue()), e.getKey() + " -> " + thrown.getMessage());
+            }
+            var syntax = assertThrows(SQLException.class, () -> st.executeQuery("LOAD LOOKUP TABLE users 'x.csv'"));
+            assertEquals("42000", syntax.getSQLState());
+            assertPlaced(a, 1, 100, Map.of());
+            for (int p = 0; p < 4; p++) {
+                try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_place_users")) {
+                    rs.next();
+                    assertEquals(0, rs.getLong(1), "no placement row written on p" + p);
+                }
+            }
+            try (var rs = st.executeQuery("SHOW MOVES")) {
+                assertFalse(rs.next(), "no move recorded");
+            }
+        }
+    }
+}
