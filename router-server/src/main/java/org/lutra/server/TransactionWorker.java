@@ -233,7 +233,7 @@ final class TransactionWorker implements AutoCloseable {
             }
         }
         statement.succeeded();
-        var moved = new Mover(executor.catalog(), lookup).move(keys, move.target(), () -> {
+        var moved = new Mover(executor.catalog(), lookup, executor::moved).move(keys, move.target(), () -> {
             TransactionState t = transactions.own();
             return new Mover.Transaction() {
                 @Override
