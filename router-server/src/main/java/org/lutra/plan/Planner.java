@@ -584,9 +584,10 @@ public final class Planner {
         int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());
         var secondaries = new ArrayList<Plan.SecondaryValues>();
         for (var s : catalog.secondariesOf(table.name())) {
-            if (s.unique() && (insert.isModifierIgnore() || insert.getDuplicateUpdateSets() != null)) {
-                throw PlanException.unsupported("INSERT IGNORE and ON DUPLICATE KEY UPDATE on " + table.name() + ", which has the UNIQUE secondary lookup "
-                        + s.name() + " (a row the backend skips or updates would still claim its value)");
+            boolean replace = original.stripLeading().regionMatches(true, 0, "REPLACE", 0, 7);
+            if (s.unique() && (insert.isModifierIgnore() || insert.getDuplicateUpdateSets() != null || replace)) {
+                throw PlanException.unsupported("INSERT IGNORE, ON DUPLICATE KEY UPDATE and REPLACE on " + table.name() + ", which has the UNIQUE secondary lookup "
+                        + s.name() + " (a row the backend skips or updates would still claim its value; REPLACE would not remove a row with it on another partition)");
             }
             if (insert.getDuplicateUpdateSets() != null) {
                 for (UpdateSet set : insert.getDuplicateUpdateSets()) {
