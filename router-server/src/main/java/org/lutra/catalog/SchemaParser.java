@@ -60,6 +60,10 @@ public final class SchemaParser {
         var parser = new SchemaParser(partitionNames, null);
         for (var statement : SqlScript.split(script)) {
             parser.origin = "schema line " + statement.line() + ": ";
+            if (SecondaryLookup.isDefinition(statement.text())) {
+                // its entries are built by the statement (README "Secondary lookups"); the stored catalog then keeps it
+                throw parser.error("CREATE SECONDARY LOOKUP belongs to DDL through the router, which builds its entries, not in the schema file");
+            }
             parser.addTable(statement.text());
         }
         return parser.catalog(partitionNames);
