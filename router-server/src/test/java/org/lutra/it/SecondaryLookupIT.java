@@ -295,6 +295,30 @@ class SecondaryLookupIT {
 
     @Test
     @Order(7)
+    void updatesAndDeletesByTheColumnReachEveryRowWithIt() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (int id = 400; id < 412; id++) st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", 'U-" + id + "', 77)");
+        }
+        var rows = allOnShards("customers", "region", 77);
+        assertEquals(12, rows.size());
+        assertTrue(onShards("customers", "region", 77).size() > 1, "on several partitions");
+        var stats = c.server.stats();
+        long routed = stats.secondaryReads();
+        try (Connection lutra = c.connect(); var st = lutra.createStatement()) {
+            assertEquals(12, st.executeUpdate("UPDATE customers SET name = 'seen' WHERE region = 77"));
+            assertEquals(1, st.executeUpdate("DELETE FROM customers WHERE tax_id = 'U-405'"));
+            assertEquals(1, st.executeUpdate("UPDATE customers SET region = 78 WHERE tax_id IN ('U-406', 'nobody')"));
+        }
+        assertEquals(routed + 3, stats.secondaryReads(), "the three statements routed by the lookups");
+        assertEquals(11, allOnShards("customers", "name", "seen").size(), "the 12 rows updated, less the one deleted");
+        assertTrue(allOnShards("customers", "tax_id", "U-405").isEmpty());
+        assertEquals(new TreeSet<>(List.of(406L)), allOnShards("customers", "region", 78));
+        assertEquals(allOnShards("customers", "region", 77), ids(b, "SELECT id FROM customers WHERE region = 77"));
+        assertEquals(new TreeSet<>(List.of(406L)), ids(a, "SELECT id FROM customers WHERE region = 78"));
+    }
+
+    @Test
+    @Order(8)
     void dropSecondaryLookupRoutesByScanAgain() throws Exception {
         try (Connection lutra = c.connect(); var st = lutra.createStatement()) {
             st.execute("DROP SECONDARY LOOKUP page_title");
@@ -316,7 +340,7 @@ class SecondaryLookupIT {
      * each table's median block. Then every row has its entry, on the shards.
      */
     @Test
-    @Order(8)
+    @Order(9)
     void insertCostWithAndWithoutTheIndex() throws Exception {
         try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
             st.execute("CREATE SECONDARY LOOKUP bench_multi_v ON bench_multi (v)");
@@ -365,7 +389,7 @@ class SecondaryLookupIT {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void writesTheLookupCannotIndexAreRefused() throws Exception {
         try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
             for (String sql : List.of("INSERT INTO customers (id, region) VALUES (9001, 1)", "INSERT INTO customers (id, tax_id, region) VALUES (9001, CONCAT('a', 'b'), 1)",
