@@ -42,6 +42,7 @@ public final class SchemaParser {
 
     private final Map<String, Integer> partitionIds = new LinkedHashMap<>();
     private final Map<String, TableDef> tables = new LinkedHashMap<>();
+    private final List<SecondaryLookup> secondaries = new ArrayList<>();
     /** The catalog this one replaces: its lookup tables and learned collations carry over (null at start). */
     private final Catalog previous;
     /** What an error message starts with: where the statement came from. */
@@ -59,6 +60,10 @@ public final class SchemaParser {
         var parser = new SchemaParser(partitionNames, null);
         for (var statement : SqlScript.split(script)) {
             parser.origin = "schema line " + statement.line() + ": ";
+            if (SecondaryLookup.isDefinition(statement.text())) {
+                // its entries are built by the statement (README "Secondary lookups"); the stored catalog then keeps it
+                throw parser.error("CREATE SECONDARY LOOKUP belongs to DDL through the router, which builds its entries, not in the schema file");
+            }
             parser.addTable(statement.text());
         }
         return parser.catalog(partitionNames);
@@ -83,6 +88,7 @@ public final class SchemaParser {
         List<String> names = base.partitions().stream().map(Partition::name).toList();
         var parser = new SchemaParser(names, base);
         for (TableDef t : base.tablesInSchemaOrder()) parser.tables.put(key(t.name()), t);
+        parser.secondaries.addAll(base.secondaries());
         parser.origin = "CREATE TABLE: ";
         parser.addTable(createText);
         return parser.catalog(names);
@@ -91,7 +97,7 @@ public final class SchemaParser {
     private Catalog catalog(List<String> partitionNames) {
         var partitions = new ArrayList<Partition>();
         partitionNames.forEach(n -> partitions.add(new Partition(partitions.size(), n)));
-        return new Catalog(partitions, tables);
+        return new Catalog(partitions, tables, secondaries);
     }
 
     /** Whether {@code createText} ends in a placement clause (else the router's default placement applies). */
@@ -125,6 +131,10 @@ public final class SchemaParser {
     }
 
     private void addTable(String text) {
+        if (SecondaryLookup.isDefinition(text)) {
+            addSecondary(text);
+            return;
+        }
         if (!text.regionMatches(true, 0, "CREATE TABLE", 0, 12)) {
             throw error("only CREATE TABLE statements belong in the schema file; found: " + abbreviate(text));
         }
@@ -150,6 +160,29 @@ public final class SchemaParser {
                 ? replicated(clause.group(5))
                 : partitioned(name, clause.group(2).toLowerCase(Locale.ROOT), clause.group(3), clause.group(4), columns, create);
         tables.put(key(name), new TableDef(name, carryCollations(name, columns), partitioning, ddl, text.substring(clause.start()).strip()));
+    }
+
+    /** {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]}, after its table (README "Secondary lookups"). */
+    private void addSecondary(String text) {
+        SecondaryLookup s = SecondaryLookup.parse(text);
+        if (s == null) throw error("expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE], found: " + abbreviate(text));
+        TableDef t = tables.get(key(s.table()));
+        if (t == null) throw error("secondary lookup '" + s.name() + "' names table '" + s.table() + "', which is not defined before it");
+        ColumnDef c = find(t.columns(), s.column());
+        if (c == null) throw error("secondary lookup '" + s.name() + "': '" + s.column() + "' is not a column of " + t.name());
+        if (c.keyType() == null || c.collation() != null) {
+            throw error("secondary lookup '" + s.name() + "': cannot index " + t.name() + "." + c.name() + " of type " + c.typeName()
+                    + ": the column must be an integer or a string with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin)");
+        }
+        if (t.partitioning() instanceof Partitioning.Replicated) {
+            throw error("secondary lookup '" + s.name() + "': " + t.name() + " is REPLICATED (every partition holds every row)");
+        }
+        if (c.name().equalsIgnoreCase(t.partitioning().column())) {
+            throw error("secondary lookup '" + s.name() + "': " + t.name() + " is placed by " + c.name() + " already");
+        }
+        if (s.name().length() > SecondaryLookup.MAX_NAME) throw error("secondary lookup name '" + s.name() + "' is longer than " + SecondaryLookup.MAX_NAME);
+        if (secondaries.stream().anyMatch(o -> o.name().equalsIgnoreCase(s.name()))) throw error("secondary lookup '" + s.name() + "' is defined twice");
+        secondaries.add(new SecondaryLookup(s.name(), t.name(), c.name(), s.unique(), s.building()));
     }
 
     private Partitioning replicated(String rest) {

@@ -40,6 +40,11 @@ final class AlterCheck {
 
     /** Checks every clause; returns the names (lower case; PRIMARY for the primary key) of the indexes it drops. */
     static Set<String> check(TableDef table, List<String> clauses) throws SQLException {
+        return check(table, clauses, List.of());
+    }
+
+    /** As {@link #check(TableDef, List)}; {@code indexed}: columns of the table's secondary lookups, kept as the routing column is. */
+    static Set<String> check(TableDef table, List<String> clauses, List<String> indexed) throws SQLException {
         String routing = table.partitioning().column();
         var droppedIndexes = new HashSet<String>();
         for (String clause : clauses) {
@@ -66,11 +71,17 @@ final class AlterCheck {
                     throw refused(table, clause, "it changes the routing column " + routing + ", which places the rows ("
                             + table.placement() + "); create a new table and copy the rows instead");
                 }
+                for (String col : indexed) {
+                    if (name(m).equalsIgnoreCase(col)) {
+                        throw refused(table, clause, "it changes " + col + ", the column of a secondary lookup (its entries hold the values as the column"
+                                + " compares them); DROP SECONDARY LOOKUP first");
+                    }
+                }
                 continue;
             }
             if (CHARSET.matcher(clause).matches()) {
-                if (routing != null && table.keyType() == KeyType.STRING) {
-                    throw refused(table, clause, "it may change the collation of the string routing column " + routing
+                if (routing != null && table.keyType() == KeyType.STRING || !indexed.isEmpty()) {
+                    throw refused(table, clause, "it may change the collation of the string routing column " + routing + " or of a secondary lookup's column"
                             + ", by which the router compares keys");
                 }
                 continue;

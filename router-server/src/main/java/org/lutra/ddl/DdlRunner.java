@@ -68,7 +68,10 @@ public final class DdlRunner {
         this.lease = lease;
         this.backends = backends;
         this.defaultPlacement = DefaultPlacement.of(config.catalog().defaultPlacement());
+        this.secondaries = new SecondaryDdl(config, live, lease, backends);
     }
+
+    private final SecondaryDdl secondaries;
 
     /** Runs {@code ddl}; returns MySQL's update count for DDL (0). */
     public long run(Plan.Ddl ddl) throws SQLException {
@@ -89,6 +92,8 @@ public final class DdlRunner {
                     case Plan.DropTables d -> drop(store, d);
                     case Plan.Truncate t -> truncate(t);
                     case Plan.AlterTable a -> alter(store, a);
+                    case Plan.CreateSecondary c -> secondaries.create(store, c);
+                    case Plan.DropSecondary d -> secondaries.drop(store, d);
                 };
             } finally {
                 CatalogStore.unlock(store);
@@ -102,6 +107,8 @@ public final class DdlRunner {
             case Plan.DropTables d -> d.tables();
             case Plan.Truncate t -> List.of(t.table());
             case Plan.AlterTable a -> List.of(a.table());
+            case Plan.CreateSecondary c -> List.of(c.table());
+            case Plan.DropSecondary d -> List.of();
         };
     }
 
@@ -182,6 +189,7 @@ public final class DdlRunner {
             Catalog next = catalog;
             var changes = new ArrayList<CatalogStore.Change>();
             for (TableDef t : known.values()) {
+                for (var s : next.secondariesOf(t.name())) changes.add(new CatalogStore.Change(s.catalogKey(), null));
                 next = next.without(t.name());
                 changes.add(new CatalogStore.Change(t.name(), null));
             }
@@ -196,6 +204,7 @@ public final class DdlRunner {
             TableDef t = catalog.table(name);
             int[] partitions = t != null ? t.partitioning().partitions() : catalog.partitions().stream().mapToInt(Partition::id).toArray();
             String sql = "DROP TABLE IF EXISTS " + quote(t != null ? t.name() : name);
+            for (var s : catalog.secondariesOf(name)) sql += ", " + quote(s.indexTable());
             for (int p : partitions) {
                 try {
                     apply(p, sql);
@@ -230,7 +239,7 @@ public final class DdlRunner {
 
     private long alter(Connection store, Plan.AlterTable a) throws SQLException {
         TableDef t = requireTable(a.table());
-        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses());
+        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().map(s -> s.column()).toList());
         if (!droppedIndexes.isEmpty() && t.partitioning() instanceof Partitioning.LookedUp l && l.unique()) {
             Set<String> unique = uniqueIndexesOn(t, l.column());
             if (!unique.isEmpty() && droppedIndexes.containsAll(unique)) {
@@ -259,6 +268,7 @@ public final class DdlRunner {
         try {
             var texts = new ArrayList<String>();
             for (TableDef other : live.current().tablesInSchemaOrder()) texts.add(other == t ? newText : other.createText());
+            for (var s : live.current().secondaries()) texts.add(s.createText());
             next = SchemaParser.rebuild(texts, live.current().partitions().stream().map(Partition::name).toList(), live.current());
         } catch (SchemaException e) {
             throw new SQLException("the ALTER ran on every partition of " + t.name() + ", but the router cannot read the new definition ("

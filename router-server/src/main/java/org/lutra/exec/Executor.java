@@ -187,6 +187,55 @@ public final class Executor {
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
 
     private Result routed(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
+        if (plan.sets().isEmpty()) return routedRows(plan, params, c);
+        // UPDATE of a secondary lookup's column: its value's entries, for the partitions where rows now have it, in the same transaction
+        var keys = new ArrayList<Object>();
+        for (var set : plan.sets()) keys.add(secondaryKey(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode)));
+        c.atomic();
+        var written = new WrittenPartitions(c);
+        Result result = routedRows(plan, params, written);
+        for (int i = 0; i < plan.sets().size(); i++) {
+            if (keys.get(i) == null) continue;
+            var entries = new ArrayList<SecondaryEntries.Entry>();
+            for (int p : written.partitions()) entries.add(new SecondaryEntries.Entry(keys.get(i), p));
+            SecondaryEntries.write(shards(c), plan.table(), plan.sets().get(i).lookup(), entries);
+        }
+        return result;
+    }
+
+    /**
+     * The value a secondary lookup's entries hold for {@code raw}; null for NULL (no entry: {@code col = v} never
+     * matches it). A value the router cannot index exactly is refused: its row would be missing from the entries.
+     */
+    private static Object secondaryKey(TableDef table, org.lutra.catalog.SecondaryLookup lookup, Object raw) throws SQLException {
+        if (raw == null) return null;
+        Object key = lookup.key(table, raw);
+        if (key == null) {
+            throw new SQLException("cannot index " + table.name() + "." + lookup.column() + " = " + raw + " in secondary lookup " + lookup.name()
+                    + ": not a valid " + table.column(lookup.column()).keyType().name().toLowerCase() + " value (give it as the column holds it)", "22007", 1292);
+        }
+        return key;
+    }
+
+    /**
+     * The entries a move must write for rows it copied to {@code to} (Mover's hook, inside the move's transaction):
+     * every secondary lookup of {@code table}, the values of its column in {@code rows}.
+     */
+    public void moved(Connections t, TableDef table, String[] columns, List<Object[]> rows, int to) throws SQLException {
+        for (var lookup : backends.catalog().secondariesOf(table.name())) {
+            int at = -1;
+            for (int i = 0; i < columns.length; i++) if (columns[i].equalsIgnoreCase(lookup.column())) at = i;
+            if (at < 0) throw new SQLException("move of " + table.name() + ": no column " + lookup.column() + " for secondary lookup " + lookup.name(), "HY000", 0);
+            var entries = new ArrayList<SecondaryEntries.Entry>();
+            for (Object[] row : rows) {
+                Object key = secondaryKey(table, lookup, row[at]);
+                if (key != null) entries.add(new SecondaryEntries.Entry(key, to));
+            }
+            SecondaryEntries.write(shards(t), table, lookup, entries);
+        }
+    }
+
+    private Result routedRows(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
             var queries = Routes.wholeOn(plan, r.partitions(), params);
@@ -195,6 +244,10 @@ public final class Executor {
             return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
+        if (keys == null && plan.secondary() != null) {
+            var bySecondary = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
+            if (bySecondary != null) return run(plan, Routes.wholeOn(plan, bySecondary.partitions(), params), c);
+        }
         if (keys == null) {
             stats.broadcast(partitioning);
             return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params), c);
@@ -294,6 +347,13 @@ public final class Executor {
         TableDef table = plan.table();
         var partitioning = table.partitioning();
         int rowCount = plan.rows().itemCount();
+        var secondaryKeys = new ArrayList<Object[]>();
+        for (var sv : plan.secondaries()) {
+            var perRow = new Object[rowCount];
+            for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
+            secondaryKeys.add(perRow);
+        }
+        if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         if (partitioning instanceof Partitioning.Replicated r) {
             int[] all = allRows(rowCount);
             var queries = new ArrayList<ShardQuery>();
@@ -321,6 +381,7 @@ public final class Executor {
         }
         long count = 0;
         var touched = new java.util.HashSet<Integer>();
+        var landed = new LinkedHashMap<Integer, List<Integer>>(); // partition → the rows inserted there
         for (int attempt = 1; ; attempt++) {
             var queries = new ArrayList<ShardQuery>();
             var rowsOf = new ArrayList<List<Integer>>();
@@ -340,6 +401,7 @@ public final class Executor {
                 } else {
                     count += counts[i];
                     learnInserted(table, keys, queries.get(i).partition(), rowsOf.get(i));
+                    landed.computeIfAbsent(queries.get(i).partition(), p -> new ArrayList<>()).addAll(rowsOf.get(i));
                 }
             }
             if (misplaced.isEmpty()) break;
@@ -356,6 +418,10 @@ public final class Executor {
             for (int row : misplaced) {
                 byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
             }
+        }
+        for (int i = 0; i < secondaryKeys.size(); i++) {
+            Object[] values = secondaryKeys.get(i);
+            SecondaryEntries.write(shards(c), table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
         }
         return ids.result(count, touched.size());
     }

@@ -16,6 +16,8 @@ public final class Stats {
     private final LongAdder multiPartition = new LongAdder();
     private final LongAdder fallbacks = new LongAdder();
     private final LongAdder learned = new LongAdder();
+    private final LongAdder secondaryReads = new LongAdder();
+    private final LongAdder secondaryPartitions = new LongAdder();
     private final AtomicLongArray perPartition;
     /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
     private final ConcurrentHashMap<LookupTable, LookupCounters> lookups = new ConcurrentHashMap<>();
@@ -85,6 +87,22 @@ public final class Stats {
     /** Lookup entries corrected from what a fallback found. */
     public long learned() {
         return learned.sum();
+    }
+
+    /** A statement routed by a secondary lookup to {@code partitions} partitions (its entries read first). */
+    void secondary(int partitions) {
+        secondaryReads.increment();
+        secondaryPartitions.add(partitions);
+    }
+
+    /** Statements routed by a secondary lookup. */
+    public long secondaryReads() {
+        return secondaryReads.sum();
+    }
+
+    /** The partitions those statements went to, summed. */
+    public long secondaryPartitions() {
+        return secondaryPartitions.sum();
     }
 
     public long subQueries(int partition) {

@@ -41,10 +41,17 @@ public final class Target {
 
     private final TableDef table;
     private final KeyMatch keys;
+    private final org.lutra.plan.Plan.SecondaryMatch secondary;
 
     public Target(TableDef table, KeyMatch keys) {
+        this(table, keys, null);
+    }
+
+    /** @param secondary a secondary lookup's column the WHERE clause pins, used when the routing column's keys do not route the statement */
+    public Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary) {
         this.table = table;
         this.keys = table.partitioning() instanceof Partitioning.Replicated ? null : keys;
+        this.secondary = this.keys instanceof KeyMatch.Range || table.partitioning() instanceof Partitioning.Replicated ? null : secondary;
     }
 
     public TableDef table() {
@@ -136,6 +143,10 @@ public final class Target {
 
     /** Where the keys really are: {@link #guess} for exact placements, checked against the shards for lookups. */
     public Resolution exact(Context ctx) throws SQLException {
+        if (secondary != null && keyValues(ctx.params()) == null) {
+            Resolution bySecondary = viaSecondary(ctx, table, secondary);
+            if (bySecondary != null) return bySecondary;
+        }
         Resolution guess = guess(ctx);
         if (!guesses() || guess.keys() == null || guess.keys().length == 0) return guess;
         var lookup = (Partitioning.LookedUp) table.partitioning();
@@ -167,6 +178,29 @@ public final class Target {
             out.computeIfAbsent(p != null ? p : lookup.placeNew(values[i]), k -> new ArrayList<>()).add(i);
         }
         return new Resolution(out, values);
+    }
+
+    /**
+     * The partitions a secondary lookup's entries name for the statement's values ({@link SecondaryEntries}): a
+     * superset of those holding matching rows. None: the statement runs on one partition, where it matches
+     * nothing (the client gets MySQL's columns and empty aggregates). Null when a value cannot be looked up
+     * exactly (NULL, a value the column would compare otherwise): the statement goes everywhere.
+     */
+    static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) throws SQLException {
+        var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
+        var values = new Object[refs.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = secondary.lookup().key(table, refs.get(i).resolve(ctx.params(), ValueCodec::decode));
+            if (values[i] == null) return null;
+        }
+        var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
+        ctx.stats().secondary(partitions.size());
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int p : table.partitioning().partitions()) {
+            if (partitions.contains(p)) out.put(p, List.of());
+        }
+        if (out.isEmpty()) out.put(table.partitioning().partitions()[0], List.of());
+        return new Resolution(out, null);
     }
 
     /**
@@ -265,6 +299,10 @@ public final class Target {
         String how = p instanceof Partitioning.Replicated ? "one replica" : keys == null ? "all partitions"
  : (keys instanceof KeyMatch.In ? "IN" : keys instanceof KeyMatch.Range ? "range" : "=") + " on " + table.name() + "." + p.column()
                 + (guesses() ? " (lookup, validated)" : "");
+        if (secondary != null) {
+            how += "; by secondary lookup " + secondary.lookup().name() + " (" + (secondary.keys() instanceof KeyMatch.In ? "IN" : "=") + " on "
+                    + table.name() + "." + secondary.lookup().column() + "): the partitions its entries name, read at each value's home partition";
+        }
         return table.name() + ": " + how;
     }
 }

@@ -54,14 +54,16 @@ public final class MoveJobs implements AutoCloseable {
     private final Path mapDir;
     private final long pauseMillis;
     private volatile boolean closed;
+    private final Mover.Copied copied;
 
     /**
      * @param begin       a transaction of the router's own, one per batch
-     * @param mapDir      the directory LOAD LOOKUP TABLE may read map files from (null: LOAD is refused)
-     * @param pauseMillis sleep between batches
+     * @param settings    {@code map_dir} (where LOAD LOOKUP TABLE may read map files; unset: LOAD is refused) and the pause between batches
+     * @param copied      what a batch writes for the rows it copied, before it commits (secondary lookup entries)
      */
-    public MoveJobs(Backends backends, String router, Supplier<Mover.Transaction> begin, RouterConfig.CatalogSettings settings) {
+    public MoveJobs(Backends backends, String router, Supplier<Mover.Transaction> begin, RouterConfig.CatalogSettings settings, Mover.Copied copied) {
         this.backends = backends;
+        this.copied = copied;
         this.moves = new MoveLog(backends.placement(0));
         this.router = router;
         this.begin = begin;
@@ -265,7 +267,7 @@ public final class MoveJobs implements AutoCloseable {
         for (var s : batch) keys.add(owner.key(s.key()));
         for (int attempt = 1; ; attempt++) {
             try {
-                return new Mover(catalog, lookup).move(keys, target, begin).rows();
+                return new Mover(catalog, lookup, copied).move(keys, target, begin).rows();
             } catch (SQLException e) {
                 boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState());
                 if (!contention || attempt == ATTEMPTS || closed) throw e;

@@ -46,10 +46,24 @@ public final class Mover {
 
     private final Catalog catalog;
     private final Partitioning.LookedUp lookup;
+    private final Copied copied;
+
+    /**
+     * Hears each table's rows copied to the target, inside the batch's transaction, after they left the
+     * source: writes what else those rows need there before the move commits (secondary lookup entries).
+     */
+    public interface Copied {
+        void copied(Connections t, TableDef table, String[] columns, List<Object[]> rows, int to) throws SQLException;
+    }
 
     public Mover(Catalog catalog, Partitioning.LookedUp lookup) {
+        this(catalog, lookup, (t, table, columns, rows, to) -> {});
+    }
+
+    public Mover(Catalog catalog, Partitioning.LookedUp lookup, Copied copied) {
         this.catalog = catalog;
         this.lookup = lookup;
+        this.copied = copied;
     }
 
     /** A transaction of the router's own: leases, then commit or rollback. */
@@ -183,6 +197,7 @@ public final class Mover {
         if (deleted != rows.size()) {
             throw new SQLException("move of " + table.name() + " rows: read " + rows.size() + " rows but deleted " + deleted + "; rolled back", "HY000", 0);
         }
+        copied.copied(t, table, columns, rows, to);
         return rows.size();
     }
 

@@ -43,6 +43,12 @@ public final class DdlStatements {
     private static final Pattern OTHER_DDL = Pattern.compile(
             "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+TABLE|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
 
+    private static final Pattern CREATE_SECONDARY = Pattern.compile(
+            "(?is)\\s*CREATE\\s+SECONDARY\\s+LOOKUP\\s+" + NAME + "\\s+ON\\s+" + QUALIFIED + "\\s*\\(\\s*" + NAME + "\\s*\\)\\s*(UNIQUE)?");
+    private static final Pattern DROP_SECONDARY = Pattern.compile("(?is)\\s*DROP\\s+SECONDARY\\s+LOOKUP\\s+(IF\\s+EXISTS\\s+)?" + NAME);
+    private static final Pattern SECONDARY = Pattern.compile("(?is)\\s*(?:CREATE|DROP)\\s+SECONDARY\\b.*");
+    private static final Pattern WORD = Pattern.compile("\\w+");
+
     private static final Pattern NAME_IN_LIST = Pattern.compile("(?is)\\s*+" + QUALIFIED + "\\s*+(?:,|$)");
 
     private DdlStatements() {}
@@ -58,6 +64,7 @@ public final class DdlStatements {
 
     /** The DDL plan for {@code sql}, or null when it is not DDL. */
     public static Plan.Ddl plan(String sql, String database) throws PlanException {
+        if (SECONDARY.matcher(sql).matches()) return secondary(withoutEnd(sql), database);
         if (!OTHER_DDL.matcher(sql).matches() || SET_PARTITION.matcher(sql).matches()) return null;
         if (SqlScript.split(sql).size() > 1) {
             throw new PlanException("42000", 1064, "one statement per execute: the text holds several (found a ';' before its end)");
@@ -110,6 +117,30 @@ public final class DdlStatements {
         String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
         throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE and CREATE/DROP INDEX;"
                 + " README \"DDL through the router\")");
+    }
+
+    /**
+     * {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]} and {@code DROP SECONDARY LOOKUP [IF EXISTS] name}.
+     * Names are words (they become part of a backend table's name, {@code lutra_sec_<name>}).
+     */
+    private static Plan.Ddl secondary(String sql, String database) throws PlanException {
+        Matcher m;
+        if ((m = CREATE_SECONDARY.matcher(sql)).matches()) {
+            String name = word(m, 1);
+            String column = word(m, 7);
+            return new Plan.CreateSecondary(name, table(m, 3, database), column, m.group(9) != null, sql.strip());
+        }
+        if ((m = DROP_SECONDARY.matcher(sql)).matches()) {
+            return new Plan.DropSecondary(word(m, 2), m.group(1) != null, sql.strip());
+        }
+        throw new PlanException("42000", 1064, "expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE] or DROP SECONDARY LOOKUP [IF EXISTS] name,"
+                + " found: " + sql.strip());
+    }
+
+    private static String word(Matcher m, int first) throws PlanException {
+        String w = m.group(first) != null ? m.group(first).replace("``", "`") : m.group(first + 1);
+        if (!WORD.matcher(w).matches()) throw new PlanException("42000", 1064, "a secondary lookup's name and column are words (letters, digits, _): " + w);
+        return w;
     }
 
     /** The table name of a QUALIFIED match starting at group {@code first}; a qualifier must name the logical database. */

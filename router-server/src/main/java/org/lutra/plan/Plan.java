@@ -100,7 +100,21 @@ public sealed interface Plan {
      * @param mergeNeed  null when counts from several partitions simply add up; else what would
      *                   need the router to coordinate them ("UPDATE with ORDER BY or LIMIT")
      */
-    record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) implements Plan {}
+    record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount, List<SecondarySet> sets,
+                  SecondaryMatch secondary) implements Plan {
+        public Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) {
+            this(table, sql, keys, mergeNeed, paramCount, List.of(), null);
+        }
+    }
+
+    /** An UPDATE's {@code SET col = value} of a secondary lookup's column: its rows need entries for the value. */
+    record SecondarySet(org.lutra.catalog.SecondaryLookup lookup, ValueRef value) {}
+
+    /** What a WHERE clause pins a secondary lookup's column to ({@code Equals} or {@code In}): the statement may route by it. */
+    record SecondaryMatch(org.lutra.catalog.SecondaryLookup lookup, KeyMatch keys) {}
+
+    /** An INSERT's values of a secondary lookup's column, one per row (parameter positions as in {@code keyPerRow}). */
+    record SecondaryValues(org.lutra.catalog.SecondaryLookup lookup, List<ValueRef> perRow) {}
 
     /**
      * INSERT ... VALUES with one row per item of {@code rows}.
@@ -110,9 +124,14 @@ public sealed interface Plan {
      * @param paramCount the client's parameters
      * @param auto       where the router fills AUTO_INCREMENT ids; null for a table without such a column
      */
-    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto) implements Plan {
+    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto, List<SecondaryValues> secondaries)
+            implements Plan {
         public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) {
             this(table, rows, keyPerRow, paramCount, null);
+        }
+
+        public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto) {
+            this(table, rows, keyPerRow, paramCount, auto, List.of());
         }
     }
 
@@ -224,6 +243,11 @@ public sealed interface Plan {
     record DropTables(List<String> tables, boolean ifExists, String text) implements Ddl {}
 
     record Truncate(String table, String text) implements Ddl {}
+
+    /** {@code CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE]} (see {@code org.lutra.catalog.SecondaryLookup}). */
+    record CreateSecondary(String name, String table, String column, boolean unique, String text) implements Ddl {}
+
+    record DropSecondary(String name, boolean ifExists, String text) implements Ddl {}
 
     /**
      * ALTER TABLE, CREATE INDEX, DROP INDEX: changes that keep the table's placement.

@@ -396,7 +396,9 @@ public final class Planner {
         TableDef table = driving.table();
         KeyMatch keys = table.partitioning() instanceof Partitioning.Replicated ? null
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
-        var target = new Target(table, keys);
+        var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
+                : secondaryMatch(table, driving.alias(), select.getWhere(), select);
+        var target = new Target(table, keys, secondary);
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
@@ -503,12 +505,26 @@ public final class Planner {
                 }
             }
         }
+        var sets = new ArrayList<Plan.SecondarySet>();
+        for (var s : catalog.secondariesOf(table.name())) {
+            for (UpdateSet set : update.getUpdateSets()) {
+                for (int i = 0; i < set.getColumns().size(); i++) {
+                    if (!KeyFinder.unquote(set.getColumns().get(i).getColumnName()).equalsIgnoreCase(s.column())) continue;
+                    ValueRef v = set.getValues().size() == set.getColumns().size() ? KeyFinder.valueRef((Expression) set.getValues().get(i)) : null;
+                    if (v == null) {
+                        throw PlanException.unsupported("UPDATE of " + table.name() + "." + s.column() + " (secondary lookup " + s.name()
+                                + ") to a computed value; set it to a literal or a parameter");
+                    }
+                    sets.add(new Plan.SecondarySet(s, v));
+                }
+            }
+        }
         String sql = update.toString();
         Guards.requireNoSubquery(sql, 0);
         Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
-        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql));
+        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets, secondaryMatch(table, update.getTable(), update.getWhere(), update));
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -521,7 +537,8 @@ public final class Planner {
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
-        return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql));
+        return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
+                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete));
     }
 
     private Plan insert(Insert insert) throws PlanException {
@@ -565,7 +582,40 @@ public final class Planner {
         var keyPerRow = new ArrayList<ValueRef>();
         for (int r = 0; keyIndex >= 0 && r < rows.size(); r++) keyPerRow.add(InsertIds.position(rows.get(r), keyIndex, template.firstParamOf(r)));
         int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());
-        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template));
+        var secondaries = new ArrayList<Plan.SecondaryValues>();
+        for (var s : catalog.secondariesOf(table.name())) {
+            boolean replace = original.stripLeading().regionMatches(true, 0, "REPLACE", 0, 7);
+            if (s.unique() && (insert.isModifierIgnore() || insert.getDuplicateUpdateSets() != null || replace)) {
+                throw PlanException.unsupported("INSERT IGNORE, ON DUPLICATE KEY UPDATE and REPLACE on " + table.name() + ", which has the UNIQUE secondary lookup "
+                        + s.name() + " (a row the backend skips or updates would still claim its value; REPLACE would not remove a row with it on another partition)");
+            }
+            if (insert.getDuplicateUpdateSets() != null) {
+                for (UpdateSet set : insert.getDuplicateUpdateSets()) {
+                    for (Column c : set.getColumns()) {
+                        if (KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(s.column())) {
+                            throw PlanException.unsupported("ON DUPLICATE KEY UPDATE of " + table.name() + "." + s.column() + " (secondary lookup " + s.name() + ")");
+                        }
+                    }
+                }
+            }
+            int column = columnIndex(table, insert, s.column());
+            if (column < 0) {
+                throw PlanException.unsupported("INSERT INTO " + table.name() + " without " + s.column() + ", the column of secondary lookup " + s.name()
+                        + " (the router indexes the value each row gets: give it)");
+            }
+            var perRow = new ArrayList<ValueRef>();
+            for (int r = 0; r < rows.size(); r++) {
+                if (rows.get(r).size() <= column) throw new PlanException("21S01", 1136, "Column count doesn't match value count in INSERT INTO " + table.name());
+                Object v = rows.get(r).get(column);
+                if (!(v instanceof net.sf.jsqlparser.expression.JdbcParameter) && KeyFinder.valueRef((Expression) v) == null) {
+                    throw PlanException.unsupported("computed values for " + table.name() + "." + s.column() + " (secondary lookup " + s.name()
+                            + ") in INSERT (found " + v + "); give a literal or a parameter");
+                }
+                perRow.add(InsertIds.position(rows.get(r), column, template.firstParamOf(r)));
+            }
+            secondaries.add(new Plan.SecondaryValues(s, perRow));
+        }
+        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries);
     }
 
     private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {
@@ -582,6 +632,21 @@ public final class Planner {
             rows.add(expressions);
         }
         return rows;
+    }
+
+    /** The position of {@code column} in the INSERT's rows, or -1 when the INSERT does not give it. */
+    private static int columnIndex(TableDef table, Insert insert, String column) {
+        var columns = insert.getColumns();
+        if (columns == null || columns.isEmpty()) {
+            for (int i = 0; i < table.columns().size(); i++) {
+                if (table.columns().get(i).name().equalsIgnoreCase(column)) return i;
+            }
+        } else {
+            for (int i = 0; i < columns.size(); i++) {
+                if (KeyFinder.unquote(columns.get(i).getColumnName()).equalsIgnoreCase(column)) return i;
+            }
+        }
+        return -1;
     }
 
     private static int keyIndex(TableDef table, Insert insert, String routing) throws PlanException {
@@ -603,6 +668,24 @@ public final class Planner {
         if (table.partitioning() instanceof Partitioning.Replicated) return null;
         String alias = from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
         return new KeyFinder(table.partitioning().column(), table.name(), alias).find(where, statement);
+    }
+
+    /**
+     * The first readable secondary lookup of {@code table} whose column the WHERE clause pins to a value
+     * or an IN list, or null (statements pinning the routing column route by it, not by this).
+     */
+    private Plan.SecondaryMatch secondaryMatch(TableDef table, Table from, Expression where, Statement statement) {
+        String alias = from == null || from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
+        return secondaryMatch(table, alias, where, statement);
+    }
+
+    private Plan.SecondaryMatch secondaryMatch(TableDef table, String alias, Expression where, Statement statement) {
+        for (var s : catalog.secondariesOf(table.name())) {
+            if (!s.readable()) continue;
+            KeyMatch m = new KeyFinder(s.column(), table.name(), alias).find(where, statement);
+            if (m instanceof KeyMatch.Equals || m instanceof KeyMatch.In) return new Plan.SecondaryMatch(s, m);
+        }
+        return null;
     }
 
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */

@@ -122,7 +122,8 @@ public final class RouterServer implements AutoCloseable {
             catalogLease.start(); // catches up with DDL other routers ran while this one loaded
             backends.fence().use(catalogLease::requireFresh);
             this.ddl = new DdlRunner(config, catalog, catalogLease, backends);
-            this.moves = new org.lutra.maintain.MoveJobs(backends, config.transactions().routerName(), OwnTransaction.factory(txns), config.catalog());
+            this.moves = new org.lutra.maintain.MoveJobs(backends, config.transactions().routerName(), OwnTransaction.factory(txns), config.catalog(),
+                    executor::moved);
             moves.install();
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());

@@ -39,4 +39,13 @@ class AlterCheckTest {
             assertThrows(SQLException.class, () -> AlterCheck.check(tags, List.of(clause)), clause);
         }
     }
+
+    @Test
+    void clausesChangingASecondaryLookupsColumnAreRefused() throws SQLException {
+        for (String clause : List.of("DROP COLUMN age", "MODIFY age BIGINT", "CHANGE age years INT", "RENAME COLUMN age TO years", "CONVERT TO CHARACTER SET latin1")) {
+            var e = assertThrows(SQLException.class, () -> AlterCheck.check(USERS, List.of(clause), List.of("age")), clause);
+            assertEquals("0A000", e.getSQLState());
+        }
+        assertEquals(Set.of(), AlterCheck.check(USERS, List.of("ADD COLUMN x INT", "MODIFY name VARCHAR(40)"), List.of("age")));
+    }
 }

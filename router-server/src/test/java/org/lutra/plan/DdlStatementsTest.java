@@ -73,4 +73,17 @@ class DdlStatementsTest {
         assertEquals("CREATE TABLE `r` (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)",
                 ((Plan.CreateTable) bound.plan()).create());
     }
+
+    @Test
+    void secondaryLookups() throws PlanException {
+        var c = (Plan.CreateSecondary) plan("create secondary lookup `by_tax` on demo.customers (`tax_id`) unique;");
+        assertEquals(new Plan.CreateSecondary("by_tax", "customers", "tax_id", true, "create secondary lookup `by_tax` on demo.customers (`tax_id`) unique"), c);
+        assertFalse(((Plan.CreateSecondary) plan("CREATE SECONDARY LOOKUP t ON pages(title)")).unique());
+        assertEquals(new Plan.DropSecondary("by_tax", true, "DROP SECONDARY LOOKUP IF EXISTS by_tax"), plan("DROP SECONDARY LOOKUP IF EXISTS by_tax"));
+        for (String bad : List.of("CREATE SECONDARY LOOKUP x ON t (a, b)", "CREATE SECONDARY INDEX x ON t (a)", "DROP SECONDARY LOOKUP",
+                "CREATE SECONDARY LOOKUP `a b` ON t (c)", "CREATE SECONDARY LOOKUP x ON other.t (c)")) {
+            var e = assertThrows(PlanException.class, () -> plan(bad), bad);
+            assertEquals("42000", e.getSQLState(), bad + ": " + e.getMessage());
+        }
+    }
 }

@@ -1,0 +1,168 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.KeyValues;
+import org.lutra.catalog.SecondaryLookup;
+import org.lutra.catalog.TableDef;
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The entries of a secondary lookup ({@link SecondaryLookup}) on the backends, and the protocol that keeps
+ * them right whatever the routers' memories hold.
+ *
+ * <p><b>Entries.</b> {@code lutra_sec_<name> (v, p)} at v's home partition: "rows with value v may be on
+ * partition p". Non-unique: one entry per (v, p), key (v, p). UNIQUE: one entry per v, key (v).
+ *
+ * <p><b>Invariant: the entries are a superset.</b> Every committed row with value v on partition p has a
+ * committed entry (v, p). Entries are written in the same transaction as the rows that need them (an
+ * insert, an update setting the column, a move's copy to its target; {@link #write}), so they commit
+ * together: a statement that writes indexed rows is made atomic over the partitions it touches (two-phase
+ * when the home is another partition). Entries are never deleted with rows: an entry whose rows are
+ * gone (a delete, an update to another value, a move's source) stays, costing a reader a visit to a
+ * partition with no such rows. A reader ({@link #partitions}) reads the committed entries of its values,
+ * then runs the statement on the partitions they name: a row committed before the read began has its
+ * entry committed too, and so is found. A row whose transaction commits while the read runs may be seen
+ * or not (as for any read over several partitions).
+ *
+ * <p><b>UNIQUE</b> ({@link #claim}), per value v placed on partition q, inside the writing transaction:
+ * <ol>
+ *   <li>{@code INSERT IGNORE} the entry (v, q). Inserted: v is claimed (its lock held until commit).
+ *       A concurrent claimer of v waits here on that lock until this transaction ends.
+ *   <li>Else read the entry with {@code FOR UPDATE}: it names p. p = q: the partition's own unique index
+ *       decides (MySQL's 1062 there).
+ *   <li>p ≠ q: is the entry live? Read v's rows at p with a locking read ({@code LOCK IN SHARE MODE}, which
+ *       waits for a transaction writing them). A row: the statement fails with 1062, raised by inserting the
+ *       entry again (so the transaction is marked failed as after any backend error). No row (the row was
+ *       deleted, updated away or moved, or its transaction never committed): the entry is stale and is
+ *       taken over ({@code UPDATE ... SET p = q}) under the lock of step 2.
+ * </ol>
+ * As in Vitess's consistent_lookup, a stale entry never blocks a new row for longer than one check, and
+ * two transactions claiming the same value serialize on the entry's lock: the second sees the first's
+ * committed row and gets 1062. Every row of v is written by a transaction that holds v's entry lock
+ * (claim) or by a move that rewrites the entry, so no row of v can appear on p between step 3's read and
+ * the commit.
+ */
+public final class SecondaryEntries {
+    private SecondaryEntries() {}
+
+    /** One value to index: rows with {@code key} were written on {@code partition}. */
+    public record Entry(Object key, int partition) {}
+
+    /**
+     * Writes the entries {@code entries} of {@code lookup} over {@code shards} (the writing statement's
+     * transaction, made atomic by the caller before its first write). Non-unique: insert-if-missing;
+     * UNIQUE: {@link #claim} each, failing with 1062 on a live row elsewhere.
+     */
+    public static void write(Shards shards, TableDef table, SecondaryLookup lookup, List<Entry> entries) throws SQLException {
+        if (entries.isEmpty()) return;
+        // one order for every writer (by home, then value): two statements writing the same entries never wait on each other in a cycle
+        var byHome = new TreeMap<Integer, Set<Entry>>();
+        var sorted = new ArrayList<>(new LinkedHashSet<>(entries));
+        sorted.sort((a, b) -> {
+            int c = KeyValues.compare(a.key(), b.key());
+            return c != 0 ? c : Integer.compare(a.partition(), b.partition());
+        });
+        for (Entry e : sorted) byHome.computeIfAbsent(lookup.home(table, e.key()), h -> new LinkedHashSet<>()).add(e);
+        for (var home : byHome.entrySet()) {
+            if (lookup.unique()) {
+                for (Entry e : home.getValue()) claim(shards, table, lookup, home.getKey(), e);
+            } else {
+                var params = new ArrayList<Value>();
+                for (Entry e : home.getValue()) {
+                    params.add(KeyParams.toValue(e.key()));
+                    params.add(partitionValue(e.partition()));
+                }
+                String values = String.join(", ", Collections.nCopies(home.getValue().size(), "(?, ?)"));
+                shards.update(List.of(new ShardQuery(home.getKey(), "INSERT IGNORE INTO " + quote(lookup.indexTable()) + " (v, p) VALUES " + values, params)));
+            }
+        }
+    }
+
+    private static void claim(Shards shards, TableDef table, SecondaryLookup lookup, int home, Entry e) throws SQLException {
+        String index = quote(lookup.indexTable());
+        List<Value> entry = List.of(KeyParams.toValue(e.key()), partitionValue(e.partition()));
+        List<Value> value = List.of(KeyParams.toValue(e.key()));
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (shards.update(List.of(new ShardQuery(home, "INSERT IGNORE INTO " + index + " (v, p) VALUES (?, ?)", entry)))[0] > 0) return;
+            Integer named = null;
+            try (RowSource rows = shards.query(List.of(new ShardQuery(home, "SELECT p FROM " + index + " WHERE v = ? FOR UPDATE", value))).getFirst()) {
+                Row row = rows.next();
+                if (row != null) named = ((Number) ValueCodec.decode(row.getValues(0))).intValue();
+            }
+            if (named == null) continue; // taken over and gone meanwhile? not possible (entries are not deleted), but ask again
+            if (named == e.partition()) return;
+            boolean live;
+            try (RowSource rows = shards.query(List.of(new ShardQuery(named, "SELECT 1 FROM " + quote(table.name()) + " WHERE " + quote(lookup.column())
+                    + " = ? LIMIT 1 LOCK IN SHARE MODE", value))).getFirst()) {
+                live = rows.next() != null;
+            }
+            if (!live) {
+                shards.update(List.of(new ShardQuery(home, "UPDATE " + index + " SET p = ? WHERE v = ?", List.of(partitionValue(e.partition()), value.getFirst()))));
+                return;
+            }
+            try {
+                shards.update(List.of(new ShardQuery(home, "INSERT INTO " + index + " (v, p) VALUES (?, ?)", entry)));
+            } catch (SQLException duplicate) {
+                throw new SQLException("Duplicate entry '" + e.key() + "' for key '" + lookup.name() + "' (secondary lookup on " + table.name() + "."
+                        + lookup.column() + ": a row with it is on partition " + named + ")", "23000", 1062, duplicate);
+            }
+            throw new SQLException("secondary lookup " + lookup.name() + ": the entry of '" + e.key() + "' was not there when re-inserted", "HY000", 0);
+        }
+        throw new SQLException("secondary lookup " + lookup.name() + ": the entry of '" + e.key() + "' kept changing; statement rolled back, retry it", "40001", 1213);
+    }
+
+    /** The partitions whose entries name {@code keys} (normalized, non-null): the only ones that can hold rows with them. */
+    public static Set<Integer> partitions(Shards shards, TableDef table, SecondaryLookup lookup, Object[] keys) throws SQLException {
+        var byHome = new TreeMap<Integer, List<Value>>();
+        for (Object k : keys) byHome.computeIfAbsent(lookup.home(table, k), h -> new ArrayList<>()).add(KeyParams.toValue(k));
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : byHome.entrySet()) {
+            queries.add(new ShardQuery(e.getKey(), "SELECT DISTINCT p FROM " + quote(lookup.indexTable()) + " WHERE v IN ("
+                    + String.join(", ", Collections.nCopies(e.getValue().size(), "?")) + ")", e.getValue()));
+        }
+        var out = new java.util.TreeSet<Integer>();
+        for (RowSource answer : shards.query(queries)) {
+            try (RowSource rows = answer) {
+                Row row;
+                while ((row = rows.next()) != null) out.add(((Number) ValueCodec.decode(row.getValues(0))).intValue());
+            }
+        }
+        return out;
+    }
+
+    /** The entries' table at each partition: {@code v} typed exactly as the column (its collation too), so the backend compares as the table does. */
+    public static String createSql(SecondaryLookup lookup, String columnType) {
+        return "CREATE TABLE " + quote(lookup.indexTable()) + " (v " + columnType + " NOT NULL, p SMALLINT NOT NULL, PRIMARY KEY "
+                + (lookup.unique() ? "(v)" : "(v, p)") + ") ENGINE=InnoDB";
+    }
+
+    static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+
+    private static Value partitionValue(int p) {
+        return Value.newBuilder().setIntValue(p).build();
+    }
+
+    /** Entries for rows {@code rows} of each partition: the value of {@code key(row)}, where it is not null. */
+    public static List<Entry> entriesOf(Map<Integer, List<Integer>> rowsByPartition, java.util.function.IntFunction<Object> key) {
+        var out = new ArrayList<Entry>();
+        for (var e : rowsByPartition.entrySet()) {
+            for (int row : e.getValue()) {
+                Object k = key.apply(row);
+                if (k != null) out.add(new Entry(k, e.getKey()));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,73 @@
+package org.lutra.exec;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListSet;
+
+/** A statement's connections that note the partitions where its writes changed or matched rows (an UPDATE's, for its secondary entries). */
+final class WrittenPartitions implements Connections {
+    private final Connections inner;
+    private final Set<Integer> written = new ConcurrentSkipListSet<>();
+
+    WrittenPartitions(Connections inner) {
+        this.inner = inner;
+    }
+
+    Set<Integer> partitions() {
+        return written;
+    }
+
+    @Override
+    public Lease lease(int partition, boolean write) throws SQLException {
+        Lease lease = inner.lease(partition, write);
+        if (!write) return lease;
+        return new Lease() {
+            @Override
+            public Connection connection() {
+                return lease.connection();
+            }
+
+            @Override
+            public boolean streaming() {
+                return lease.streaming();
+            }
+
+            @Override
+            public void changed(long rows) {
+                if (rows > 0) written.add(partition);
+                lease.changed(rows);
+            }
+
+            @Override
+            public void release(SQLException failure) {
+                lease.release(failure);
+            }
+
+            @Override
+            public void abandon() {
+                lease.abandon();
+            }
+        };
+    }
+
+    @Override
+    public void atomic() throws SQLException {
+        inner.atomic();
+    }
+
+    @Override
+    public SessionState variables() {
+        return inner.variables();
+    }
+
+    @Override
+    public Warnings warnings() {
+        return inner.warnings();
+    }
+
+    @Override
+    public Deadline deadline() {
+        return inner.deadline();
+    }
+}

@@ -1,0 +1,408 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * CREATE SECONDARY LOOKUP with three routers on the same shards. Every answer is checked against the rows
+ * on the shards themselves (each partition's database read past the routers): reads by the indexed column
+ * return exactly the rows a scan finds, after random inserts, updates, deletes and moves through all three
+ * routers at once; UNIQUE gives exactly one 1062 for two routers inserting the same value at once; and a
+ * read by the column visits only the partitions its entries name.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SecondaryLookupIT {
+    static final String SCHEMA = """
+            CREATE TABLE customers (id INT PRIMARY KEY, tax_id VARCHAR(32) COLLATE utf8mb4_bin, region INT, name VARCHAR(64), score INT,
+              UNIQUE KEY (tax_id), KEY (region))
+              PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id);
+            CREATE TABLE orders (cust INT NOT NULL, n INT NOT NULL, PRIMARY KEY (cust, n)) PARTITION BY lookup(cust) SAME AS customers;
+            CREATE TABLE pages (id BIGINT PRIMARY KEY, title VARCHAR(100) COLLATE utf8mb4_bin, KEY (title)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE bench_plain (id INT PRIMARY KEY, v INT, KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE bench_multi (id INT PRIMARY KEY, v INT, KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE bench_unique (id INT PRIMARY KEY, v INT, UNIQUE KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            """;
+
+    TestRouter a;
+    TestRouter b;
+    TestRouter c;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        a = new TestRouter(shards, "seclookup", SCHEMA);
+        b = new TestRouter(a, "routerB", List.of());
+        c = new TestRouter(a, "routerC", List.of());
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (int id = 1; id <= 60; id++) st.executeUpdate("INSERT INTO pages (id, title) VALUES (" + id + ", 'title" + (id % 17) + "')");
+        }
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            st.execute("CREATE SECONDARY LOOKUP page_title ON pages (title)");
+            st.execute("CREATE SECONDARY LOOKUP cust_tax ON customers (tax_id) UNIQUE");
+            st.execute("CREATE SECONDARY LOOKUP cust_region ON customers (region)");
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (TestRouter r : new TestRouter[] {c, b}) if (r != null) r.server.close();
+        if (a != null) a.close();
+    }
+
+    /** {@code column = value} → the ids of {@code table} per partition, read on the shards themselves. */
+    Map<Integer, TreeSet<Long>> onShards(String table, String column, Object value) throws SQLException {
+        var out = new TreeMap<Integer, TreeSet<Long>>();
+        for (int p = 0; p < 4; p++) {
+            try (Connection shard = a.partition(p); var ps = shard.prepareStatement("SELECT id FROM " + table + " WHERE " + column + " = ?")) {
+                ps.setObject(1, value);
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) out.computeIfAbsent(p, x -> new TreeSet<>()).add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    TreeSet<Long> allOnShards(String table, String column, Object value) throws SQLException {
+        var out = new TreeSet<Long>();
+        onShards(table, column, value).values().forEach(out::addAll);
+        return out;
+    }
+
+    static TreeSet<Long> ids(TestRouter r, String sql, Object... params) throws SQLException {
+        var out = new TreeSet<Long>();
+        try (Connection lutra = r.connect(); var ps = lutra.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) ps.setObject(i + 1, params[i]);
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) assertTrue(out.add(rs.getLong(1)), "an id twice: " + sql);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @Order(1)
+    void createBackfillsExistingRowsAndReadsRouteThroughIt() throws Exception {
+        for (int t = 0; t < 17; t++) {
+            String title = "title" + t;
+            for (TestRouter r : List.of(a, b, c)) {
+                assertEquals(allOnShards("pages", "title", title), ids(r, "SELECT id FROM pages WHERE title = ?", title), title);
+            }
+        }
+        assertEquals(allOnShards("pages", "title", "title3").size() + allOnShards("pages", "title", "title4").size(),
+                ids(b, "SELECT id FROM pages WHERE title IN ('title3', 'title4')").size());
+        try (Connection lutra = a.connect(); var rs = lutra.createStatement().executeQuery("EXPLAIN ROUTE SELECT id FROM pages WHERE title = 'x'")) {
+            var plan = new StringBuilder();
+            while (rs.next()) plan.append(rs.getString(1)).append('\n');
+            assertTrue(plan.toString().contains("by secondary lookup page_title"), plan.toString());
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aReadByTheColumnVisitsOnlyThePartitionsHoldingItsRows() throws Exception {
+        try (Connection lutra = b.connect(); var st = lutra.createStatement()) {
+            st.executeUpdate("INSERT INTO pages (id, title) VALUES (1001, 'only-one'), (1002, 'two-places'), (1003, 'two-places')");
+        }
+        for (String title : List.of("only-one", "two-places", "nowhere")) {
+            var where = onShards("pages", "title", title).keySet();
+            var stats = a.server.stats();
+            long[] before = new long[4];
+            for (int p = 0; p < 4; p++) before[p] = stats.subQueries(p);
+            assertEquals(allOnShards("pages", "title", title), ids(a, "SELECT id FROM pages WHERE title = ?", title));
+            var visited = new TreeSet<Integer>();
+            for (int p = 0; p < 4; p++) if (stats.subQueries(p) > before[p]) visited.add(p);
+            if (where.isEmpty()) assertEquals(1, visited.size(), title + ": one partition answers the empty result");
+            else assertEquals(where, visited, title);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void uniqueRefusesASecondRowAnywhereAndTakesOverStaleEntries() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (1, 'T-1', 1)");
+            var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (2, 'T-1', 1)"));
+            assertEquals(1062, dup.getErrorCode(), dup.getMessage());
+            assertEquals(List.of(1L), List.copyOf(allOnShards("customers", "tax_id", "T-1")));
+            st.executeUpdate("DELETE FROM customers WHERE id = 1"); // its entry stays (stale)
+            assertEquals(1, st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (2, 'T-1', 1)"), "the stale entry is taken over");
+            st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (3, 'T-3', 1)");
+            var upd = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE customers SET tax_id = 'T-1' WHERE id = 3"));
+            assertEquals(1062, upd.getErrorCode(), upd.getMessage());
+            assertEquals(1, st.executeUpdate("UPDATE customers SET tax_id = 'T-9' WHERE id = 3"));
+        }
+        for (TestRouter r : List.of(a, b, c)) {
+            assertEquals(new TreeSet<>(List.of(2L)), ids(r, "SELECT id FROM customers WHERE tax_id = 'T-1'"));
+            assertEquals(new TreeSet<>(List.of(3L)), ids(r, "SELECT id FROM customers WHERE tax_id = 'T-9'"));
+            assertEquals(new TreeSet<>(), ids(r, "SELECT id FROM customers WHERE tax_id = 'T-3'"));
+        }
+    }
+
+    @Test
+    @Order(4)
+    void twoRoutersInsertingTheSameValueAtOnceOneGets1062() throws Exception {
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 20; round++) {
+                String tax = "RACE-" + round;
+                int first = 100 + 2 * round;
+                var barrier = new CyclicBarrier(2);
+                var outcomes = new ConcurrentLinkedQueue<String>();
+                var futures = new ArrayList<Future<?>>();
+                for (int i = 0; i < 2; i++) {
+                    TestRouter r = i == 0 ? b : c;
+                    int id = first + i;
+                    futures.add(pool.submit(() -> {
+                        try (Connection lutra = r.connect(); var ps = lutra.prepareStatement("INSERT INTO customers (id, tax_id, region) VALUES (?, ?, 7)")) {
+                            ps.setInt(1, id);
+                            ps.setString(2, tax);
+                            barrier.await();
+                            ps.executeUpdate();
+                            outcomes.add("ok");
+                        } catch (SQLException e) {
+                            outcomes.add(e.getErrorCode() + " " + e.getMessage());
+                        }
+                        return null;
+                    }));
+                }
+                for (var f : futures) f.get();
+                assertEquals(1, outcomes.stream().filter("ok"::equals).count(), tax + ": " + outcomes);
+                assertTrue(outcomes.stream().anyMatch(o -> o.startsWith("1062 ")), tax + ": " + outcomes);
+                assertEquals(1, allOnShards("customers", "tax_id", tax).size(), tax);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(5)
+    void movedRowsAreFoundByTheirIndexedValuesThroughEveryRouter() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (int id = 200; id < 210; id++) {
+                st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", 'M-" + id + "', 42)");
+                st.executeUpdate("INSERT INTO orders (cust, n) VALUES (" + id + ", 1)");
+            }
+            for (int id = 200; id < 210; id++) {
+                int home = id % 4;
+                int target = (home + 1 + id % 3) % 4;
+                assertEquals(2, st.executeUpdate("ALTER TABLE customers SET PARTITION = p" + target + " WHERE id = " + id));
+                assertEquals(List.of(target), List.copyOf(onShards("customers", "tax_id", "M-" + id).keySet()));
+            }
+        }
+        for (TestRouter r : List.of(a, b, c)) {
+            for (int id = 200; id < 210; id++) {
+                assertEquals(new TreeSet<>(List.of((long) id)), ids(r, "SELECT id FROM customers WHERE tax_id = ?", "M-" + id), "M-" + id);
+            }
+            assertEquals(allOnShards("customers", "region", 42), ids(r, "SELECT id FROM customers WHERE region = 42"));
+        }
+        // a moved value is still unique: its entry follows the row
+        try (Connection lutra = b.connect(); var st = lutra.createStatement()) {
+            var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (300, 'M-203', 1)"));
+            assertEquals(1062, dup.getErrorCode(), dup.getMessage());
+        }
+    }
+
+    /**
+     * Three routers at once, each a thread of random inserts, updates of both indexed columns, deletes and moves;
+     * then every value's read through every router equals what the shards hold, and no tax id is on two rows.
+     */
+    @Test
+    @Order(6)
+    void differentialUnderConcurrentWritesThroughThreeRouters() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("SecondaryLookupIT differential seed " + seed);
+        var pool = Executors.newFixedThreadPool(3);
+        var errors = new ConcurrentLinkedQueue<String>();
+        try {
+            var futures = new ArrayList<Future<?>>();
+            TestRouter[] routers = {a, b, c};
+            for (int t = 0; t < 3; t++) {
+                TestRouter r = routers[t];
+                var random = new Random(seed + t);
+                futures.add(pool.submit(() -> {
+                    try (Connection lutra = r.connect(); var st = lutra.createStatement()) {
+                        for (int op = 0; op < 120; op++) {
+                            int id = 1000 + random.nextInt(60);
+                            String tax = "D-" + random.nextInt(40);
+                            int region = random.nextInt(8);
+                            String sql = switch (random.nextInt(7)) {
+                                case 0, 1 -> "INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", '" + tax + "', " + region + ")";
+                                case 2 -> "UPDATE customers SET tax_id = '" + tax + "' WHERE id = " + id;
+                                case 3 -> "UPDATE customers SET region = " + region + " WHERE id = " + id;
+                                case 4 -> "DELETE FROM customers WHERE id = " + id;
+                                case 5 -> "ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id;
+                                default -> random.nextBoolean() ? "INSERT INTO pages (id, title) VALUES (" + (5000 + id) + ", 'T" + region + "')"
+                                        : "UPDATE pages SET title = 'T" + region + "' WHERE id = " + (5000 + id);
+                            };
+                            try {
+                                st.executeUpdate(sql);
+                            } catch (SQLException e) {
+                                if (e.getErrorCode() != 1062 && !"40001".equals(e.getSQLState())) errors.add(sql + ": " + e.getErrorCode() + " " + e.getMessage());
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : futures) f.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertTrue(errors.isEmpty(), String.join("\n", errors));
+        for (TestRouter r : List.of(a, b, c)) {
+            for (int n = 0; n < 40; n++) {
+                String tax = "D-" + n;
+                var truth = allOnShards("customers", "tax_id", tax);
+                assertTrue(truth.size() <= 1, tax + " on several rows: " + truth);
+                assertEquals(truth, ids(r, "SELECT id FROM customers WHERE tax_id = ?", tax), tax);
+            }
+            for (int region = 0; region < 8; region++) {
+                assertEquals(allOnShards("customers", "region", region), ids(r, "SELECT id FROM customers WHERE region = ?", region), "region " + region);
+                assertEquals(allOnShards("pages", "title", "T" + region), ids(r, "SELECT id FROM pages WHERE title = ?", "T" + region), "T" + region);
+            }
+            var in = ids(r, "SELECT id FROM customers WHERE region IN (1, 3, 5)");
+            var truth = new TreeSet<Long>();
+            for (int region : new int[] {1, 3, 5}) truth.addAll(allOnShards("customers", "region", region));
+            assertEquals(truth, in);
+        }
+    }
+
+    @Test
+    @Order(7)
+    void updatesAndDeletesByTheColumnReachEveryRowWithIt() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (int id = 400; id < 412; id++) st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", 'U-" + id + "', 77)");
+        }
+        var rows = allOnShards("customers", "region", 77);
+        assertEquals(12, rows.size());
+        assertTrue(onShards("customers", "region", 77).size() > 1, "on several partitions");
+        var stats = c.server.stats();
+        long routed = stats.secondaryReads();
+        try (Connection lutra = c.connect(); var st = lutra.createStatement()) {
+            assertEquals(12, st.executeUpdate("UPDATE customers SET name = 'seen' WHERE region = 77"));
+            assertEquals(1, st.executeUpdate("DELETE FROM customers WHERE tax_id = 'U-405'"));
+            assertEquals(1, st.executeUpdate("UPDATE customers SET region = 78 WHERE tax_id IN ('U-406', 'nobody')"));
+        }
+        assertEquals(routed + 3, stats.secondaryReads(), "the three statements routed by the lookups");
+        assertEquals(11, allOnShards("customers", "name", "seen").size(), "the 12 rows updated, less the one deleted");
+        assertTrue(allOnShards("customers", "tax_id", "U-405").isEmpty());
+        assertEquals(new TreeSet<>(List.of(406L)), allOnShards("customers", "region", 78));
+        assertEquals(allOnShards("customers", "region", 77), ids(b, "SELECT id FROM customers WHERE region = 77"));
+        assertEquals(new TreeSet<>(List.of(406L)), ids(a, "SELECT id FROM customers WHERE region = 78"));
+    }
+
+    @Test
+    @Order(8)
+    void dropSecondaryLookupRoutesByScanAgain() throws Exception {
+        try (Connection lutra = c.connect(); var st = lutra.createStatement()) {
+            st.execute("DROP SECONDARY LOOKUP page_title");
+            var again = assertThrows(SQLException.class, () -> st.execute("DROP SECONDARY LOOKUP page_title"));
+            assertEquals(1091, again.getErrorCode());
+            st.execute("DROP SECONDARY LOOKUP IF EXISTS page_title");
+        }
+        for (TestRouter r : List.of(a, b, c)) {
+            assertEquals(allOnShards("pages", "title", "title5"), ids(r, "SELECT id FROM pages WHERE title = 'title5'"));
+        }
+        try (Connection shard = a.partition(0); var rs = shard.createStatement().executeQuery("SHOW TABLES LIKE 'lutra_sec_page_title'")) {
+            assertFalse(rs.next(), "the entries' table is dropped");
+        }
+    }
+
+    /**
+     * Rough cost of keeping entries: the same single-row inserts into a table without, with a non-unique and with a
+     * UNIQUE lookup, in blocks taking turns (the machine is shared: a burst of other work hits all three alike);
+     * each table's median block. Then every row has its entry, on the shards.
+     */
+    @Test
+    @Order(9)
+    void insertCostWithAndWithoutTheIndex() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            st.execute("CREATE SECONDARY LOOKUP bench_multi_v ON bench_multi (v)");
+            st.execute("CREATE SECONDARY LOOKUP bench_unique_v ON bench_unique (v) UNIQUE");
+        }
+        List<String> tables = List.of("bench_plain", "bench_multi", "bench_unique");
+        int block = 100;
+        int blocks = 6;
+        var micros = new TreeMap<String, List<Long>>();
+        try (Connection lutra = a.connect()) {
+            for (int k = 0; k < blocks; k++) {
+                for (String table : tables) {
+                    try (var ps = lutra.prepareStatement("INSERT INTO " + table + " (id, v) VALUES (?, ?)")) {
+                        long start = System.nanoTime();
+                        for (int i = 0; i < block; i++) {
+                            int id = k * block + i;
+                            ps.setInt(1, id);
+                            ps.setInt(2, id * 7 + 3); // the value's home is another partition than the row's for 3 ids in 4
+                            ps.executeUpdate();
+                        }
+                        if (k > 0) micros.computeIfAbsent(table, t -> new ArrayList<>()).add((System.nanoTime() - start) / 1000 / block);
+                    }
+                }
+            }
+        }
+        var report = new StringBuilder();
+        micros.forEach((table, list) -> {
+            var sorted = new ArrayList<>(list);
+            sorted.sort(null);
+            report.append(table).append(": median ").append(sorted.get(sorted.size() / 2)).append(" us/insert, blocks ").append(list).append('\n');
+        });
+        System.out.println("SecondaryLookupIT insert cost (" + block + " single-row auto-commit inserts a block, after a warm-up block):\n" + report);
+        for (String table : List.of("bench_multi", "bench_unique")) {
+            long entries = 0;
+            for (int p = 0; p < 4; p++) {
+                try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_sec_" + table + "_v")) {
+                    rs.next();
+                    entries += rs.getLong(1);
+                }
+            }
+            assertEquals((long) block * blocks, entries, table + ": one entry per row (distinct values)");
+        }
+        for (int v : new int[] {3, 10, 703}) {
+            assertEquals(allOnShards("bench_unique", "v", v), ids(b, "SELECT id FROM bench_unique WHERE v = ?", v));
+        }
+    }
+
+    @Test
+    @Order(10)
+    void writesTheLookupCannotIndexAreRefused() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (String sql : List.of("INSERT INTO customers (id, region) VALUES (9001, 1)", "INSERT INTO customers (id, tax_id, region) VALUES (9001, CONCAT('a', 'b'), 1)",
+                    "INSERT IGNORE INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 1)", "REPLACE INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 1)",
+                    "UPDATE customers SET region = region + 1 WHERE id = 2", "ALTER TABLE customers DROP COLUMN region")) {
+                var e = assertThrows(SQLException.class, () -> st.executeUpdate(sql), sql);
+                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+            }
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 7.5)"));
+            assertEquals(1292, e.getErrorCode(), e.getMessage());
+            var noIndex = assertThrows(SQLException.class, () -> st.execute("CREATE SECONDARY LOOKUP by_score ON customers (score)"));
+            assertEquals(1082, noIndex.getErrorCode(), noIndex.getMessage());
+        }
+        assertTrue(allOnShards("customers", "id", 9001).isEmpty());
+    }
+}
