@@ -86,11 +86,11 @@ public final class SubqueryRounds implements Operator {
         params.addAll(ctx.params().subList(next, next + n));
         sql.append(last);
         Operator outer = planner.plan(sql.toString());
-        return outer.open(new Context(params, ctx.shards(), ctx.stats()));
+        return outer.open(ctx.with(params));
     }
 
     private static List<Value> values(Subquery sub, List<Value> params, Context ctx) throws SQLException {
-        try (RowSource rows = sub.plan().open(new Context(params, ctx.shards(), ctx.stats()))) {
+        try (RowSource rows = sub.plan().open(ctx.with(params))) {
             if (rows.columns().size() != 1 && sub.kind() != Kind.EXISTS && sub.kind() != Kind.NOT_EXISTS) {
                 throw new SQLException("Operand should contain 1 column(s)", "21000", 1241);
             }
