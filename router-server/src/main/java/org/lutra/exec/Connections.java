@@ -18,6 +18,11 @@ public interface Connections {
      */
     default void atomic() throws SQLException {}
 
+    /** Whether the statement's sub-queries run in a transaction (the session's, or the statement's own after {@link #atomic}). */
+    default boolean transactional() {
+        return false;
+    }
+
     /** The session variables every backend connection of the statement carries (scratch connections too). */
     default SessionState variables() {
         return SessionState.EMPTY;

@@ -17,12 +17,26 @@ public final class Context {
     private final Stats stats;
     private final Map<Target, Target.Resolution> resolved = new IdentityHashMap<>();
     private final java.util.BitSet touched = new java.util.BitSet();
+    /** The statement's home-row locks, shared by the contexts its operators open for sub-plans. */
+    private final HomeRows.Locks locks;
     private boolean explaining;
 
     public Context(List<Value> params, Shards shards, Stats stats) {
+        this(params, shards, stats, shards == null ? null : new HomeRows.Locks(shards));
+    }
+
+    private Context(List<Value> params, Shards shards, Stats stats, HomeRows.Locks locks) {
         this.params = params;
         this.shards = shards;
         this.stats = stats;
+        this.locks = locks;
+    }
+
+    /** A context for a sub-plan of the same statement, with its own parameters: the same shards, counters and locks. */
+    public Context with(List<Value> params) {
+        var child = new Context(params, shards, stats, locks);
+        child.explaining = explaining;
+        return child;
     }
 
     /** A context for EXPLAIN ROUTE: routes resolve from the placement rules and lookup caches alone, asking no shard. */
@@ -67,5 +81,47 @@ public final class Context {
 
     void remember(Target target, Target.Resolution resolution) {
         resolved.put(target, resolution);
+    }
+
+    /** Where the statement's home-row locks are taken ({@link HomeRows}): held until its rows are read or closed. */
+    HomeRows.Locks locks() {
+        return locks;
+    }
+
+    /**
+     * {@code rows}, releasing the home rows' locks the statement took — before it returned them, or
+     * later, by a fallback while they are read — when they are read to the end or closed.
+     */
+    public org.lutra.merge.RowSource releasing(org.lutra.merge.RowSource rows) {
+        return new org.lutra.merge.RowSource() {
+            @Override
+            public List<org.lutra.protocol.Column> columns() {
+                return rows.columns();
+            }
+
+            @Override
+            public org.lutra.protocol.Row next() throws java.sql.SQLException {
+                org.lutra.protocol.Row row;
+                try {
+                    row = rows.next();
+                } catch (java.sql.SQLException | RuntimeException e) {
+                    close();
+                    throw e;
+                }
+                if (row == null) close();
+                return row;
+            }
+
+            @Override
+            public void close() {
+                rows.close();
+                release();
+            }
+        };
+    }
+
+    /** Releases every home-row lock the statement holds. */
+    public void release() {
+        if (locks != null) locks.close();
     }
 }

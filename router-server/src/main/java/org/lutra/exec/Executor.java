@@ -101,7 +101,14 @@ public final class Executor {
             }
             case Plan.Query query -> {
                 var ctx = new Context(params, shards(connections), stats);
-                yield new Result.Rows(query.root().open(ctx), ctx.partitionsTouched());
+                org.lutra.merge.RowSource rows;
+                try {
+                    rows = ctx.releasing(query.root().open(ctx));
+                } catch (SQLException | RuntimeException e) {
+                    ctx.release();
+                    throw e;
+                }
+                yield new Result.Rows(rows, ctx.partitionsTouched());
             }
             case Plan.Insert insert -> insert(insert, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
@@ -130,7 +137,46 @@ public final class Executor {
             public Scratch scratch(int partition) throws SQLException {
                 return new ScratchConnection(backends.placement(partition), connections.deadline(), connections.variables());
             }
+
+            @Override
+            public Scratch locking(int partition) throws SQLException {
+                if (connections.transactional()) return new InTransaction(partition, connections);
+                return ScratchConnection.transaction(backends.placement(partition), connections.deadline(), connections.variables());
+            }
+
+            @Override
+            public int partitionNamed(String name) throws SQLException {
+                try {
+                    return backends.catalog().partitionNamed(name).id();
+                } catch (IllegalArgumentException e) {
+                    throw new SQLException("a placement row names partition '" + name + "', which this router does not have", "HY000", 0);
+                }
+            }
         };
+    }
+
+    /** Statements of the router's own in the statement's transaction: what they lock stays locked until it ends. */
+    private final class InTransaction implements Shards.Scratch {
+        private final int partition;
+        private final Connections connections;
+
+        InTransaction(int partition, Connections connections) {
+            this.partition = partition;
+            this.connections = connections;
+        }
+
+        @Override
+        public void execute(String sql, List<Value> params) throws SQLException {
+            fanOut.update(List.of(new ShardQuery(partition, sql, params)), connections);
+        }
+
+        @Override
+        public RowSource query(String sql, List<Value> params) throws SQLException {
+            return fanOut.query(List.of(new ShardQuery(partition, sql, params)), connections).getFirst();
+        }
+
+        @Override
+        public void close() {}
     }
 
     // ---- EXPLAIN -------------------------------------------------------------------------------------
@@ -140,13 +186,19 @@ public final class Executor {
             // plain EXPLAIN: MySQL's own plan, where one partition runs the whole statement
             if (plan.statement() instanceof Plan.Query q && q.root() instanceof SelectPlan select) {
                 var ctx = new Context(params, shards(c), stats);
-                if (select.chosen(ctx) instanceof Route route) {
-                    var queries = route.shardQueries(ctx);
-                    if (queries.size() == 1) {
-                        var only = queries.getFirst();
-                        var rows = fanOut.query(List.of(new ShardQuery(only.partition(), "EXPLAIN " + only.sql(), only.params())), c);
-                        return new Result.Rows(rows.getFirst(), 1);
+                try {
+                    if (select.chosen(ctx) instanceof Route route) {
+                        var queries = route.shardQueries(ctx);
+                        if (queries.size() == 1) {
+                            var only = queries.getFirst();
+                            var rows = fanOut.query(List.of(new ShardQuery(only.partition(), "EXPLAIN " + only.sql(), only.params())), c);
+                            return new Result.Rows(ctx.releasing(rows.getFirst()), 1);
+                        }
                     }
+                    ctx.release();
+                } catch (SQLException | RuntimeException e) {
+                    ctx.release();
+                    throw e;
                 }
             }
             throw new SQLException("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan", "0A000", 1235);
@@ -262,45 +314,45 @@ public final class Executor {
             if (distinct > 1) {
                 throw mergeRefusal(plan, lookup.partitions().length);
             }
-            return run(plan, List.of(Routes.whole(plan, probe(lookup, keys[0], c), params)), c);
+            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
         }
-        if (!lookup.unique() && distinct > 1) {
-            // Rows with several non-unique keys: counting cannot tell which key is still missing.
-            stats.broadcast(lookup);
-            return run(plan, Routes.wholeOn(plan, lookup.partitions(), params), c);
+        if (distinct > 1) {
+            // Counting cannot tell which of several keys a first try at the cache's partitions missed
+            // (and a key changed there may have moved since): where they live first, under lock.
+            c.atomic();
+            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
         }
         return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
     }
 
-    /** Runs where the lookup table points, then, if fewer than {@code expected} rows answered, on the rest. */
+    /** Runs the write for {@code keys} where their home rows say they live, while those rows are locked ({@link HomeRows}). */
+    private Result.Count whereHomeRowsSay(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> guessed,
+                                          List<Value> params, Connections c)
+            throws SQLException {
+        Shards shards = shards(c);
+        try (var locks = new HomeRows.Locks(shards)) {
+            HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
+            home.learn(keys, stats);
+            var located = home.byPartition(keys);
+            if (!located.equals(guessed)) stats.fallback(lookup, new int[0]); // not where the cache pointed
+            return run(plan, Routes.cut(plan, located, params), c);
+        }
+    }
+
+    /**
+     * One key: runs where the lookup table points; if no row matched there (nothing changed), runs
+     * again where the key's home row says it lives, under that row's lock ({@link HomeRows}).
+     */
     private Result validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
                              long expected, List<Value> params, Connections c) throws SQLException {
-        Object learnable = keys.length == 1 || Arrays.stream(keys).distinct().count() == 1 ? keys[0] : null;
         var first = Routes.cut(plan, primary, params);
         record(first);
-        // Several keys: the first round may change some rows and the second the others. One key of
-        // a unique lookup: its rows are on one partition, whichever round finds them.
-        if (first.size() > 1 || expected > 1) c.atomic();
         long count = sum(fanOut.update(first, c));
         if (count >= expected) {
             return new Result.Count(count, first.size());
         }
-        // Fewer rows than keys: a key whose owner row is where the lookup table pointed has no rows elsewhere.
-        var settled = Target.ownersWhereAsked(shards(c), plan.table(), primary, keys);
-        var second = Routes.cut(plan, SelectPlan.complement(lookup, new Target.Resolution(primary, keys), keys, settled), params);
-        if (second.isEmpty()) {
-            return new Result.Count(count, first.size());
-        }
-        stats.fallback(lookup, partitionsOf(second));
-        if (!lookup.unique() && second.size() > 1) c.atomic();
-        long[] counts = fanOut.update(second, c);
-        for (int i = 0; i < counts.length; i++) {
-            if (counts[i] > 0 && learnable != null) {
-                lookup.table().put(learnable, second.get(i).partition());
-                stats.learn(lookup);
-            }
-        }
-        return new Result.Count(count + sum(counts), first.size() + second.size());
+        Result.Count second = whereHomeRowsSay(plan, lookup, keys, primary, params, c);
+        return new Result.Count(second.count(), first.size() + second.partitions());
     }
 
     /**
@@ -330,7 +382,7 @@ public final class Executor {
         return lookup.placeNew(key);
     }
 
-    private Result run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
+    private Result.Count run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
         if (queries.size() > 1 && plan.mergeNeed() != null) {
             throw mergeRefusal(plan, queries.size());
         }

@@ -62,7 +62,7 @@ public final class JoinInRounds implements Operator {
     public RowSource open(Context ctx) throws SQLException {
         List<Value> outerParamValues = java.util.Arrays.stream(outerParams).mapToObj(ctx.params()::get).toList();
         List<Value> innerParamValues = java.util.Arrays.stream(innerParams).mapToObj(ctx.params()::get).toList();
-        RowSource outerRows = outer.open(new Context(outerParamValues, ctx.shards(), ctx.stats()));
+        RowSource outerRows = outer.open(ctx.with(outerParamValues));
         try {
             return new Joined(outerRows, innerParamValues, ctx);
         } catch (SQLException | RuntimeException e) {
@@ -137,7 +137,7 @@ public final class JoinInRounds implements Operator {
                 bound.addAll(keys.isEmpty() ? List.of(Value.newBuilder().setIsNull(true).build()) : keys);
                 while (bound.size() < size) bound.add(bound.getLast());
                 bound.addAll(innerParams);
-                try (RowSource innerRows = inner.plan(size).open(new Context(bound, ctx.shards(), ctx.stats()))) {
+                try (RowSource innerRows = inner.plan(size).open(ctx.with(bound))) {
                     innerColumns = innerRows.columns();
                     Row i;
                     while ((i = innerRows.next()) != null) {

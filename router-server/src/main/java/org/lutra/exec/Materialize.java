@@ -76,7 +76,7 @@ public final class Materialize implements Operator {
 
     private static void fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx) throws SQLException {
         scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
-        try (RowSource rows = d.plan().open(new Context(params, ctx.shards(), ctx.stats()))) {
+        try (RowSource rows = d.plan().open(ctx.with(params))) {
             int width = rows.columns().size();
             var batch = new ArrayList<Value>();
             int inBatch = 0;

@@ -38,6 +38,50 @@ final class ScratchConnection implements Shards.Scratch {
         }
     }
 
+    /**
+     * A scratch connection in a transaction of its own, committed (its locks released) when closed;
+     * a connection whose commit failed is evicted, never pooled with its transaction open.
+     */
+    static Shards.Scratch transaction(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
+        var scratch = new ScratchConnection(placement, deadline, variables);
+        try {
+            scratch.plain("START TRANSACTION");
+        } catch (SQLException e) {
+            scratch.close();
+            throw e;
+        }
+        return new Shards.Scratch() {
+            @Override
+            public void execute(String sql, List<Value> params) throws SQLException {
+                scratch.execute(sql, params);
+            }
+
+            @Override
+            public RowSource query(String sql, List<Value> params) throws SQLException {
+                return scratch.query(sql, params);
+            }
+
+            @Override
+            public void close() {
+                try {
+                    scratch.plain("COMMIT");
+                } catch (SQLException e) {
+                    // failed is set: the connection is evicted, and its server ends the transaction with it
+                }
+                scratch.close();
+            }
+        };
+    }
+
+    private void plain(String sql) throws SQLException {
+        try (var st = connection.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            failed = true;
+            throw Backends.located(placement, e, connection);
+        }
+    }
+
     @Override
     public void execute(String sql, List<Value> params) throws SQLException {
         try (PreparedStatement ps = prepare(sql, params)) {

@@ -20,10 +20,11 @@ import java.util.Map;
  * the {@code scatter} tree runs: the shard SQL rewritten for merging plus the router-side
  * operators that merge, or, when the planner could not build one, the refusal naming why.
  *
- * <p>Plain row reads routed by a lookup table follow the paper's read validation (Fig. 2)
- * without an extra round trip: run where the lookup table points and count the rows; if fewer
- * answered than keys were asked, ask the other partitions about the keys not yet asked there
- * and learn where the rows were. Reads whose shard results cannot be counted that way
+ * <p>Plain row reads routed by a lookup table are validated without an extra round trip when the
+ * cache is right: run where the lookup table points and count the rows; if fewer answered than
+ * keys were asked, read the keys' home rows under a lock and run again where they say
+ * ({@link HomeRows}: the durable form of the paper's Fig. 2 fallback, which no move can slip
+ * past, instead of asking every partition). Reads whose shard results cannot be counted that way
  * (aggregates, ORDER BY, ...) first check where the keys' owner rows are ({@link Target#exact}).
  */
 public final class SelectPlan implements Operator {
@@ -61,7 +62,15 @@ public final class SelectPlan implements Operator {
         return scatter.open(ctx);
     }
 
-    /** Rows of a lookup-routed read, validated by counting; null when counting cannot tell (several non-unique keys). */
+    /**
+     * Rows of a lookup-routed read, validated by counting; null when counting cannot tell (several
+     * non-unique keys). One key: its rows stream from where the cache points; if none came, the
+     * statement runs again where the key's home row says it lives, under that row's lock
+     * ({@link HomeRows}). Several keys: the first read is held back until it is known to be
+     * complete; if it is not, it is dropped and the statement runs again for all keys under their
+     * home rows' locks — a key seen in the first read may have moved since, and a second read of
+     * only the missing keys could not tell which ones were seen.
+     */
     private RowSource validatedRows(Context ctx) throws SQLException {
         if (target.keys() instanceof org.lutra.plan.KeyMatch.Range) return null; // keys of a range need not exist: counting cannot validate
         Object[] keys = target.keyValues(ctx.params());
@@ -72,43 +81,28 @@ public final class SelectPlan implements Operator {
         long expected = lookup.unique() ? distinct : 1;
         Target.Resolution guess = target.guess(ctx);
         var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
-        Object learnable = distinct == 1 ? keys[0] : null;
         ctx.stats().statement(partitions(first));
         ctx.touched(first);
         RowSource primary = new UnionRows(ctx.shards().query(first));
         if (first.size() > 1 && plainLimit >= 0) primary = new LimitRows(primary, plainLimit);
-        RowSource rows = new FallbackRows(primary, expected, () -> {
-            // Fewer rows than keys: a key whose owner row is where the lookup table pointed has no
-            // rows elsewhere; the other keys are asked on the other partitions.
-            var settled = Target.ownersWhereAsked(ctx.shards(), target.table(), guess.byPartition(), keys);
-            var second = target.cut(new Target.Resolution(complement(lookup, guess, keys, settled), keys), pushdown.sql(), pushdown.template(),
-                    ctx.params());
-            if (second.isEmpty()) return null;
-            ctx.stats().fallback(lookup, partitions(second));
-            var sources = ctx.shards().query(second);
-            if (learnable != null) {
-                for (int i = 0; i < sources.size(); i++) {
-                    sources.set(i, new LearningRows(sources.get(i), lookup, learnable, second.get(i).partition(), ctx.stats()));
-                }
-            }
-            // one key: its rows are on one partition (on two only while a move of it commits: take one)
-            return learnable != null ? new org.lutra.merge.FirstAnsweringRows(sources) : new UnionRows(sources);
-        });
+        FallbackRows.Fallback underLocks = () -> underHomeLocks(ctx, lookup, keys, guess);
+        RowSource rows = distinct == 1 ? new FallbackRows(primary, expected, underLocks) : FallbackRows.replacing(primary, expected, underLocks);
         return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
     }
 
-    /** For each partition, the keys not yet asked there, leaving out the {@code settled} ones. */
-    static Map<Integer, List<Integer>> complement(Partitioning.LookedUp lookup, Target.Resolution asked, Object[] keys, java.util.Set<Object> settled) {
-        var complement = new LinkedHashMap<Integer, List<Integer>>();
-        for (int p : lookup.partitions()) {
-            var there = asked.byPartition().getOrDefault(p, List.of());
-            var rest = new ArrayList<Integer>();
-            for (int i = 0; i < keys.length; i++) {
-                if (!there.contains(i) && !settled.contains(keys[i])) rest.add(i);
-            }
-            if (!rest.isEmpty()) complement.put(p, rest);
-        }
-        return complement;
+    /**
+     * The statement for {@code keys} where their home rows say they live, read while those rows are
+     * locked; a fallback (in the counters) when that is not where the cache pointed.
+     */
+    private RowSource underHomeLocks(Context ctx, Partitioning.LookedUp lookup, Object[] keys, Target.Resolution guess) throws SQLException {
+        HomeRows home = HomeRows.lock(ctx.locks(), ctx.shards(), target.table(), lookup, keys); // held until the statement's rows are read
+        home.learn(keys, ctx.stats());
+        var located = home.byPartition(keys);
+        if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
+        var queries = target.cut(new Target.Resolution(located, keys), pushdown.sql(), pushdown.template(), ctx.params());
+        ctx.touched(queries);
+        RowSource rows = new UnionRows(ctx.shards().query(queries));
+        return queries.size() > 1 && plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
     }
 
     private static int[] partitions(List<ShardQuery> queries) {

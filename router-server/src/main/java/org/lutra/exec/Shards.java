@@ -28,6 +28,20 @@ public interface Shards {
         throw new SQLException("no scratch connections here", "0A000", 1235);
     }
 
+    /**
+     * A connection to {@code partition} whose row locks last until it is closed: the statement's
+     * transaction when it has one (the locks then last until that transaction ends), else a short
+     * transaction of a scratch connection, committed on close.
+     */
+    default Scratch locking(int partition) throws SQLException {
+        throw new SQLException("no locking reads here", "0A000", 1235);
+    }
+
+    /** The id of the partition named {@code name} (placement rows name partitions). */
+    default int partitionNamed(String name) throws SQLException {
+        throw new SQLException("no partition names here", "0A000", 1235);
+    }
+
     /** A connection held for a few statements; closing it gives it back. */
     interface Scratch extends AutoCloseable {
         void execute(String sql, List<org.lutra.protocol.Value> params) throws SQLException;

@@ -103,7 +103,7 @@ public final class SubqueryRounds implements Operator {
         params.addAll(ctx.params().subList(next, next + n));
         sql.append(last);
         Operator outer = planner.plan(sql.toString());
-        RowSource rows = outer.open(new Context(params, ctx.shards(), ctx.stats()));
+        RowSource rows = outer.open(ctx.with(params));
         if (failOnFirstRow) { // no row, no error; else MySQL's error with the first row
             RowSource outerRows = filled.isEmpty() ? rows : new Filled(rows, filled);
             return new RowSource() {
@@ -191,7 +191,7 @@ public final class SubqueryRounds implements Operator {
     }
 
     private static List<Value> values(Subquery sub, List<Value> params, Context ctx, Column[] column) throws SQLException {
-        try (RowSource rows = sub.plan().open(new Context(params, ctx.shards(), ctx.stats()))) {
+        try (RowSource rows = sub.plan().open(ctx.with(params))) {
             column[0] = rows.columns().isEmpty() ? Column.getDefaultInstance() : rows.columns().getFirst();
             if (rows.columns().size() != 1 && sub.kind() != Kind.EXISTS && sub.kind() != Kind.NOT_EXISTS) {
                 throw new SQLException("Operand should contain 1 column(s)", "21000", 1241);

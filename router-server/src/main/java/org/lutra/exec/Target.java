@@ -3,16 +3,12 @@ package org.lutra.exec;
 import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.merge.RowSource;
 import org.lutra.plan.KeyMatch;
-import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -22,10 +18,9 @@ import java.util.Map;
  * WHERE clause does not pin the routing column, one replica for a replicated table.
  *
  * <p>Hash and range placement is exact. A lookup table is a cache, so its answer is a guess;
- * {@link #exact} checks the guess the way the paper's validation protocol does (Fig. 2): ask the
- * guessed partition whether the key's owner row is there, ask the other partitions about the
- * keys that were not found, learn the answers. A key whose owner row exists nowhere is placed
- * where a new key would go (where its SAME AS rows were put).
+ * {@link #exact} replaces the guess by what the keys' home rows on the backends say, under a lock
+ * ({@link HomeRows}) — the durable form of the paper's validation (Fig. 2). SAME AS rows whose
+ * owner row is gone are found too: the home row names where the group lives, not the owner row.
  */
 public final class Target {
     /** The partitions a statement runs on: partition → the indexes of its keys (empty: the whole statement). */
@@ -141,7 +136,11 @@ public final class Target {
         return out.isEmpty() ? nowhere(values) : new Resolution(out, values);
     }
 
-    /** Where the keys really are: {@link #guess} for exact placements, checked against the shards for lookups. */
+    /**
+     * Where the keys really are: {@link #guess} for exact placements; for lookups, where the keys'
+     * home rows say, read under a lock the statement holds until its rows are read ({@link HomeRows}),
+     * so that no move of the keys can take their rows away before the statement has read them.
+     */
     public Resolution exact(Context ctx) throws SQLException {
         if (secondary != null && keyValues(ctx.params()) == null) {
             Resolution bySecondary = viaSecondary(ctx, table, secondary);
@@ -151,33 +150,11 @@ public final class Target {
         if (!guesses() || guess.keys() == null || guess.keys().length == 0) return guess;
         var lookup = (Partitioning.LookedUp) table.partitioning();
         Object[] values = guess.keys();
-        var located = new LinkedHashMap<Object, Integer>();
-        var unknown = new LinkedHashSet<Object>(Arrays.asList(values));
-        // round 1: the guessed partitions
-        var firstRound = new LinkedHashMap<Integer, List<Object>>();
-        for (var e : guess.byPartition().entrySet()) {
-            for (int i : e.getValue()) firstRound.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(values[i]);
-        }
-        probe(ctx, lookup, firstRound, located, unknown, false);
-        if (!unknown.isEmpty()) {
-            // round 2: every other partition, for the keys not found where the cache pointed
-            var secondRound = new LinkedHashMap<Integer, List<Object>>();
-            for (int p : lookup.partitions()) {
-                var rest = new ArrayList<Object>();
-                for (Object key : unknown) {
-                    if (!firstRound.getOrDefault(p, List.of()).contains(key)) rest.add(key);
-                }
-                if (!rest.isEmpty()) secondRound.put(p, rest);
-            }
-            ctx.stats().fallback(lookup, secondRound.keySet().stream().mapToInt(Integer::intValue).toArray());
-            probe(ctx, lookup, secondRound, located, unknown, true);
-        }
-        var out = new LinkedHashMap<Integer, List<Integer>>();
-        for (int i = 0; i < values.length; i++) {
-            Integer p = located.get(values[i]);
-            out.computeIfAbsent(p != null ? p : lookup.placeNew(values[i]), k -> new ArrayList<>()).add(i);
-        }
-        return new Resolution(out, values);
+        HomeRows home = HomeRows.lock(ctx.locks(), ctx.shards(), table, lookup, values); // held until the statement's rows are read
+        home.learn(values, ctx.stats());
+        var located = home.byPartition(values);
+        if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
+        return new Resolution(located, values);
     }
 
     /**
@@ -201,65 +178,6 @@ public final class Target {
         }
         if (out.isEmpty()) out.put(table.partitioning().partitions()[0], List.of());
         return new Resolution(out, null);
-    }
-
-    /**
-     * The keys whose owner row (the SAME AS group's root, or the row itself) is on the partition
-     * {@code byPartition} asked about them, by one query per partition. Rows placed by a lookup
-     * live with their owner row, so such a key has no rows anywhere else: a read or write that
-     * found fewer rows than keys there need not ask the other partitions about it.
-     */
-    public static java.util.Set<Object> ownersWhereAsked(Shards shards, TableDef table, Map<Integer, List<Integer>> byPartition, Object[] keys)
-            throws SQLException {
-        var lookup = (Partitioning.LookedUp) table.partitioning();
-        var queries = new ArrayList<ShardQuery>();
-        for (var e : byPartition.entrySet()) {
-            if (e.getValue().isEmpty()) continue;
-            var asked = e.getValue().stream().map(i -> keys[i]).toList();
-            queries.add(ownerQuery(lookup, e.getKey(), asked));
-        }
-        var found = new java.util.HashSet<Object>();
-        for (RowSource answer : shards.query(queries)) {
-            try (RowSource rows = answer) {
-                Row row;
-                while ((row = rows.next()) != null) {
-                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
-                    if (key != null) found.add(key);
-                }
-            }
-        }
-        return found;
-    }
-
-    private static ShardQuery ownerQuery(Partitioning.LookedUp lookup, int partition, List<Object> keys) {
-        var params = keys.stream().map(KeyParams::toValue).toList();
-        String marks = String.join(", ", java.util.Collections.nCopies(params.size(), "?"));
-        return new ShardQuery(partition, "SELECT `" + lookup.ownerColumn() + "` FROM `" + lookup.owner() + "` WHERE `"
-                + lookup.ownerColumn() + "` IN (" + marks + ")", params);
-    }
-
-    private void probe(Context ctx, Partitioning.LookedUp lookup, Map<Integer, List<Object>> ask, Map<Object, Integer> located,
-                       java.util.Set<Object> unknown, boolean learn) throws SQLException {
-        if (ask.isEmpty()) return;
-        var queries = new ArrayList<ShardQuery>();
-        for (var e : ask.entrySet()) queries.add(ownerQuery(lookup, e.getKey(), e.getValue()));
-        List<RowSource> answers = ctx.shards().query(queries);
-        for (int i = 0; i < answers.size(); i++) {
-            int partition = queries.get(i).partition();
-            try (RowSource rows = answers.get(i)) {
-                Row row;
-                while ((row = rows.next()) != null) {
-                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
-                    if (key == null || located.containsKey(key)) continue;
-                    located.put(key, partition);
-                    unknown.remove(key);
-                    if (learn) {
-                        lookup.table().put(key, partition);
-                        ctx.stats().learn(lookup);
-                    }
-                }
-            }
-        }
     }
 
     private Resolution everywhere() {

@@ -48,7 +48,7 @@ public final class Union implements Operator {
             for (int i = 0; i < branches.size(); i++) {
                 var params = ctx.params().subList(from, from + paramCounts[i]);
                 from += paramCounts[i];
-                sources.add(branches.get(i).open(new Context(params, ctx.shards(), ctx.stats())));
+                sources.add(branches.get(i).open(ctx.with(params)));
             }
             List<Column> columns = new ArrayList<>(sources.getFirst().columns());
             for (int i = 1; i < sources.size(); i++) merge(columns, sources.get(i).columns(), i + 1);

@@ -32,6 +32,23 @@ public final class FallbackRows implements RowSource {
         this.fallback = fallback;
     }
 
+    /**
+     * Reads {@code primary} whole before returning any of it; if fewer than {@code expected} rows
+     * came, drops them and returns {@code instead}'s rows only. For a read whose fallback asks again
+     * about every key (which rows of the first read belong to which key is not known).
+     */
+    public static RowSource replacing(RowSource primary, long expected, Fallback instead) throws SQLException {
+        var held = new java.util.ArrayList<Row>();
+        try {
+            Row row;
+            while ((row = primary.next()) != null) held.add(row);
+        } finally {
+            primary.close();
+        }
+        if (held.size() >= expected) return new ListRows(primary.columns(), held);
+        return instead.open();
+    }
+
     @Override
     public List<Column> columns() {
         return primary.columns();

@@ -284,6 +284,11 @@ public final class SessionTransactions implements AutoCloseable {
         }
 
         @Override
+        public boolean transactional() {
+            return txn != null || implicit != null;
+        }
+
+        @Override
         public void atomic() {
             if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
         }

@@ -231,10 +231,9 @@ class MultiRouterPlacementIT {
 
     /**
      * Reads of one key through stale routers while another router moves it back and forth: a read
-     * never sees the user twice, nor a partial set of followers, and when the moves stop every
-     * key is whole on one partition. A read may still miss a key whose move commits between the
-     * reader's probes of the source and of the target (README: "Moves and readers"); the misses
-     * are counted and reported, not hidden.
+     * never sees the user twice, nor a partial set of followers, nor misses them (a read that
+     * finds nothing where its cache points reads the key's home row under a lock, README: "Moves
+     * and readers"), and when the moves stop every key is whole on one partition.
      */
     @Test
     void readersThroughOtherRoutersNeverSeeAMovingKeyTwiceNorHalfMoved() throws Exception {
@@ -243,7 +242,6 @@ class MultiRouterPlacementIT {
         var problems = new ConcurrentLinkedQueue<String>();
         var reads = new AtomicLong();
         var moves = new AtomicLong();
-        var misses = new AtomicLong();
         var pool = Executors.newFixedThreadPool(5);
         try {
             var tasks = new ArrayList<Future<?>>();
@@ -270,14 +268,13 @@ class MultiRouterPlacementIT {
                                 while (rs.next()) n++;
                             }
                             if (n > 1) problems.add("user " + key + " seen " + n + " times");
-                            if (n == 0) misses.incrementAndGet();
+                            if (n == 0) problems.add("user " + key + " missed");
                             followers.setInt(1, key);
                             n = 0;
                             try (var rs = followers.executeQuery()) {
                                 while (rs.next()) n++;
                             }
-                            if (n != 2 && n != 0) problems.add("user " + key + ": " + n + " followers, not 2");
-                            if (n == 0) misses.incrementAndGet();
+                            if (n != 2) problems.add("user " + key + ": " + n + " followers, not 2");
                             reads.incrementAndGet();
                         }
                     }
@@ -292,7 +289,7 @@ class MultiRouterPlacementIT {
         }
         assertTrue(moves.get() > 10 && reads.get() > 100, moves + " moves, " + reads + " reads");
         assertEquals(List.of(), List.copyOf(problems), moves + " moves, " + reads + " reads");
-        System.out.printf("MultiRouterPlacementIT: %d moves, %d reads of a moving key, %d reads missed it%n", moves.get(), reads.get(), misses.get());
+        System.out.printf("MultiRouterPlacementIT: %d moves, %d reads of a moving key, none missed or doubled%n", moves.get(), reads.get());
         for (int key : keys) {
             assertEquals(1, where("users", "id", key).size());
             assertEquals(where("users", "id", key), where("followers", "source", key));

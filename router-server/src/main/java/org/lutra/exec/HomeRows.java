@@ -1,0 +1,126 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.TableDef;
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Row;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where keys of a lookup group live, read from their home rows ({@link PlacementRows}) under a
+ * shared lock held until its {@link Locks} are closed: the exact answer for a statement that did not find a key
+ * where its router's cache pointed.
+ *
+ * <p>Why the lock makes the answer exact. A move ({@code maintain.Mover}) holds its keys' home
+ * rows with an exclusive lock from before it deletes anything until its home branch commits, and
+ * its target commits before that. So once the shared lock is granted, a move of the key has
+ * committed at its target, and the partition the home row names (no row: the home) holds the
+ * key's rows; while the lock is held, no later move of the key gets as far as deleting them. A
+ * read of that partition while the lock is held therefore sees the key's rows once, never none.
+ *
+ * <p>Where the lock lives: in auto-commit, in a short transaction of a scratch connection of
+ * each home partition; inside a transaction (the session's, or the statement's own), in that
+ * transaction, until it ends.
+ *
+ * <p>The home rows are the truth for placement: a key without a home row whose rows are not at
+ * home was written to the shards behind the routers' backs (see README), and is not looked for
+ * elsewhere.
+ */
+public final class HomeRows {
+    private final Map<Object, Integer> away;
+    private final Partitioning.LookedUp lookup;
+
+    private HomeRows(Partitioning.LookedUp lookup, Map<Object, Integer> away) {
+        this.lookup = lookup;
+        this.away = away;
+    }
+
+    /**
+     * The locking connections of one statement, one per partition however many home rows it
+     * locks there (a statement's operators resolve their keys one after another); closing it
+     * releases every lock.
+     */
+    public static final class Locks implements AutoCloseable {
+        private final Shards shards;
+        private final Map<Integer, Shards.Scratch> open = new HashMap<>();
+
+        public Locks(Shards shards) {
+            this.shards = shards;
+        }
+
+        Shards.Scratch at(int partition) throws SQLException {
+            Shards.Scratch s = open.get(partition);
+            if (s == null) {
+                s = shards.locking(partition);
+                open.put(partition, s);
+            }
+            return s;
+        }
+
+        @Override
+        public void close() {
+            open.values().forEach(Shards.Scratch::close);
+            open.clear();
+        }
+    }
+
+    /** Reads the home rows of {@code keys} (values of {@code table}'s routing column) under {@code locks}, one statement per home partition. */
+    public static HomeRows lock(Locks locks, Shards shards, TableDef table, Partitioning.LookedUp lookup, Object[] keys) throws SQLException {
+        var byHome = new LinkedHashMap<Integer, List<Object>>();
+        for (Object k : keys) {
+            if (k != null) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
+        }
+        var away = new HashMap<Object, Integer>();
+        for (var home : byHome.entrySet()) {
+            var distinct = home.getValue().stream().distinct().toList();
+            String sql = PlacementRows.resolveSql(lookup.owner(), distinct.size()) + " LOCK IN SHARE MODE";
+            try (RowSource rows = locks.at(home.getKey()).query(sql, distinct.stream().map(KeyParams::toValue).toList())) {
+                Row row;
+                while ((row = rows.next()) != null) {
+                    Object key = table.key(ValueCodec.decode(row.getValues(0)));
+                    String first = row.getValues(1).getStringValue().split(",")[0];
+                    away.put(key, shards.partitionNamed(first));
+                }
+            }
+        }
+        return new HomeRows(lookup, away);
+    }
+
+    /** The partition that holds {@code key}'s rows while this is open. */
+    public int partitionOf(Object key) {
+        Integer p = away.get(key);
+        return p != null ? p : lookup.placeNew(key);
+    }
+
+    /** For each partition, the indexes of the {@code keys} that live there. */
+    public Map<Integer, List<Integer>> byPartition(Object[] keys) {
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != null) out.computeIfAbsent(partitionOf(keys[i]), p -> new ArrayList<>()).add(i);
+        }
+        return out;
+    }
+
+    /**
+     * Sets the router's cache to what the home rows say (the cache stays a guess: a later move may
+     * change it again). A key at home without an entry gets none: the DEFAULT NEW rule already
+     * points there, and reads of keys that do not exist must not fill the table.
+     */
+    public void learn(Object[] keys, Stats stats) {
+        for (Object k : keys) {
+            if (k == null) continue;
+            int p = partitionOf(k);
+            int cached = lookup.table().get(k);
+            if (cached != p && (cached != org.lutra.lookup.LookupTable.MISSING || away.containsKey(k))) {
+                lookup.table().put(k, p);
+                stats.learn(lookup);
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A differential check of placement that does not share the router's assumptions: random inserts,
+ * updates, deletes and reads, each through one of three routers (stale caches included), run on
+ * one plain MariaDB database too, while a fourth client moves random keys between partitions all
+ * the time. Moves change where rows are, never what they are, so every answer (rows, update counts,
+ * error codes) must equal the plain database's; at the end every key's rows are on one partition.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PlacementDifferentialIT {
+    static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL, karma INT NOT NULL DEFAULT 0)
+              PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id);
+            CREATE TABLE followers (source INT NOT NULL, destination INT NOT NULL, PRIMARY KEY (source, destination))
+              PARTITION BY lookup(source) SAME AS users;
+            CREATE TABLE tweets (id BIGINT PRIMARY KEY, author INT NOT NULL, likes INT NOT NULL DEFAULT 0, KEY (author))
+              PARTITION BY lookup(author) SAME AS users;
+            """;
+    static final int KEYS = 30;
+    static final long SEED = Long.getLong("lutra.placement.seed", System.nanoTime());
+
+    Differential differential;
+    TestRouter b;
+    TestRouter c;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        differential = new Differential(shards, "placediff", SCHEMA);
+        b = new TestRouter(differential.router, "placediffB", List.of());
+        c = new TestRouter(differential.router, "placediffC", List.of());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (TestRouter r : new TestRouter[] {c, b}) if (r != null) r.server.close();
+        if (differential != null) differential.close();
+    }
+
+    @Test
+    void randomStatementsThroughThreeRoutersWhileKeysMoveAnswerAsOneDatabase() throws Exception {
+        var random = new Random(SEED);
+        var stop = new AtomicBoolean();
+        var moves = new AtomicLong();
+        var deadlocks = new AtomicLong();
+        var mover = Executors.newSingleThreadExecutor();
+        List<Connection> routers = List.of(differential.lutra, b.connect(), c.connect());
+        Connection reference = differential.reference;
+        int statements = 0;
+        try {
+            Future<?> moving = mover.submit(() -> {
+                var r = new Random(SEED + 1);
+                try (Connection admin = differential.router.connect(); var st = admin.createStatement()) {
+                    while (!stop.get()) {
+                        int key = 1 + r.nextInt(KEYS);
+                        String where = r.nextInt(4) == 0 ? "id IN (" + key + ", " + (1 + r.nextInt(KEYS)) + ")" : "id = " + key;
+                        try {
+                            st.executeUpdate("ALTER TABLE users SET PARTITION = p" + r.nextInt(4) + " WHERE " + where);
+                            moves.incrementAndGet();
+                        } catch (SQLException e) {
+                            if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205) throw e; // a batch lost a deadlock: rolled back whole
+                            deadlocks.incrementAndGet();
+                        }
+                    }
+                }
+                return null;
+            });
+            long until = System.nanoTime() + 20_000_000_000L;
+            while (System.nanoTime() < until || statements < 300) {
+                String sql = statement(random);
+                Connection lutra = routers.get(random.nextInt(routers.size()));
+                String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
+                var expected = outcome(reference, sql);
+                var answered = outcome(lutra, sql);
+                // a deadlock with a move (InnoDB's 1213, or a lock wait past its timeout) rolled the
+                // statement back whole: what MySQL under concurrency answers too; the application retries
+                for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
+                    deadlocks.incrementAndGet();
+                    answered = outcome(lutra, sql);
+                }
+                assertEquals(expected, answered, context);
+                statements++;
+            }
+            stop.set(true);
+            moving.get();
+        } finally {
+            stop.set(true);
+            mover.shutdownNow();
+            routers.get(1).close();
+            routers.get(2).close();
+        }
+        System.out.printf("PlacementDifferentialIT: seed %d, %d statements through 3 routers, %d moves meanwhile, %d deadlocks retried,"
+                + " all as one database%n", SEED, statements, moves.get(), deadlocks.get());
+        assertTrue(moves.get() > 20, moves.get() + " moves");
+        for (String table : List.of("users ORDER BY id", "followers ORDER BY source, destination", "tweets ORDER BY id")) {
+            String sql = "SELECT * FROM " + table;
+            assertEquals(outcome(reference, sql), outcome(differential.lutra, sql), sql);
+        }
+        for (int key = 1; key <= KEYS; key++) {
+            var holding = new java.util.TreeSet<Integer>();
+            holding.addAll(partitionsHolding("users", "id", key));
+            holding.addAll(partitionsHolding("followers", "source", key));
+            holding.addAll(partitionsHolding("tweets", "author", key));
+            assertTrue(holding.size() <= 1, "key " + key + " has rows on " + holding);
+        }
+    }
+
+    /** A random statement over a few keys, so that inserts collide and reads find, miss and race moves. */
+    static String statement(Random r) {
+        int k = 1 + r.nextInt(KEYS);
+        int k2 = 1 + r.nextInt(KEYS);
+        int n = r.nextInt(1000);
+        return switch (r.nextInt(14)) {
+            case 0, 1 -> "INSERT INTO users (id, name) VALUES (" + k + ", 'u" + n + "')";
+            case 2 -> "INSERT INTO followers (source, destination) VALUES (" + k + ", " + k2 + ")";
+            case 3 -> "INSERT INTO tweets (id, author, likes) VALUES (" + (k * 100 + r.nextInt(5)) + ", " + k + ", " + n + ")";
+            case 4 -> "UPDATE users SET karma = karma + 1 WHERE id = " + k;
+            case 5 -> "UPDATE users SET name = 'v" + n + "' WHERE id IN (" + k + ", " + k2 + ")";
+            case 6 -> "DELETE FROM followers WHERE source = " + k + (r.nextBoolean() ? "" : " AND destination = " + k2);
+            case 7 -> "DELETE FROM users WHERE id = " + k;
+            case 8 -> "UPDATE tweets SET likes = likes + 1 WHERE author = " + k;
+            case 9 -> "SELECT id, name, karma FROM users WHERE id = " + k;
+            case 10 -> "SELECT id, name FROM users WHERE id IN (" + k + ", " + k2 + ", " + (1 + r.nextInt(KEYS)) + ") ORDER BY id";
+            case 11 -> "SELECT destination FROM followers WHERE source = " + k + " ORDER BY destination";
+            case 12 -> "SELECT COUNT(*), SUM(likes) FROM tweets WHERE author = " + k;
+            default -> "SELECT source, destination FROM followers WHERE source IN (" + k + ", " + k2 + ")";
+        };
+    }
+
+    /** What a statement answered: its rows (sorted when the statement does not order them), its update count, or its error code. */
+    static List<String> outcome(Connection connection, String sql) {
+        var out = new ArrayList<String>();
+        try (var st = connection.createStatement()) {
+            if (st.execute(sql)) {
+                try (ResultSet rs = st.getResultSet()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        var row = new StringBuilder();
+                        for (int i = 1; i <= n; i++) row.append(rs.getString(i)).append('|');
+                        out.add(row.toString());
+                    }
+                }
+                if (!sql.contains("ORDER BY")) out.sort(null);
+            } else {
+                out.add("count " + st.getUpdateCount());
+            }
+        } catch (SQLException e) {
+            out.add("error " + e.getErrorCode());
+        }
+        return out;
+    }
+
+    List<Integer> partitionsHolding(String table, String column, int key) throws SQLException {
+        var out = new ArrayList<Integer>();
+        for (int p = 0; p < 4; p++) {
+            try (Connection shard = differential.router.partition(p); var rs = shard.createStatement().executeQuery(
+                    "SELECT COUNT(*) FROM " + table + " WHERE " + column + " = " + key)) {
+                rs.next();
+                if (rs.getLong(1) > 0) out.add(p);
+            }
+        }
+        return out;
+    }
+}
