@@ -15,14 +15,27 @@ public final class Context {
     private final List<Value> params;
     private final Shards shards;
     private final Stats stats;
-    private final Map<Target, Target.Resolution> resolved = new IdentityHashMap<>();
-    private final java.util.BitSet touched = new java.util.BitSet();
+    private final Map<Target, Target.Resolution> resolved;
+    private final java.util.BitSet touched;
     private boolean explaining;
 
     public Context(List<Value> params, Shards shards, Stats stats) {
+        this(params, shards, stats, new IdentityHashMap<>(), new java.util.BitSet());
+    }
+
+    private Context(List<Value> params, Shards shards, Stats stats, Map<Target, Target.Resolution> resolved, java.util.BitSet touched) {
         this.params = params;
         this.shards = shards;
         this.stats = stats;
+        this.resolved = resolved;
+        this.touched = touched;
+    }
+
+    /** The same execution with the parameters the operators below see (resolutions and touched partitions shared). */
+    Context withParams(List<Value> replaced) {
+        var ctx = new Context(replaced, shards, stats, resolved, touched);
+        ctx.explaining = explaining;
+        return ctx;
     }
 
     /** A context for EXPLAIN ROUTE: routes resolve from the placement rules and lookup caches alone, asking no shard. */

@@ -251,6 +251,8 @@ public final class Planner {
         Statement statement;
         statement = Parsing.parse(sql, limits.parseTimeoutMillis());
         Labels.pin(statement, sql, labels);
+        Plan informationSchema = InformationSchema.plan(statement, catalog, database);
+        if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
         try {
             return route(statement, sql);
