@@ -21,7 +21,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SELECTs over {@code information_schema.TABLES} and {@code information_schema.SCHEMATA}, answered
+ * SELECTs over {@code information_schema.TABLES}, {@code SCHEMATA} (and the empty VIEWS, TRIGGERS,
+ * ROUTINES, EVENTS: see {@link #GIVEN}), answered
  * for the logical database as one server holding it would (ORMs and migration tools ask them:
  * Hibernate's sequence lookup, Flyway's schema checks). Each reference becomes a derived table of
  * literal rows built from the catalog — the logical database and its tables, with
@@ -29,7 +30,8 @@ import java.util.Set;
  * the logical database's name; MySQL on one partition then evaluates the statement over them, so
  * its WHERE, joins, ORDER BY and functions mean what they mean on one server.
  *
- * <p>Only the columns the catalog knows exactly are there. A column each partition's copy answers
+ * <p>TABLE_CONSTRAINTS is read from the partitions when the statement runs, each table's rows where its first
+ * partition keeps it ({@link org.lutra.exec.TableConstraints}). Only the columns the catalog (or that) knows exactly are there. A column each partition's copy answers
  * differently (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CREATE_TIME, ...), a column the catalog does
  * not hold (ENGINE, TABLE_COMMENT, ...), {@code *}, another information_schema table, or a table of
  * the logical database in the same statement is refused (0A000).
@@ -39,7 +41,16 @@ final class InformationSchema {
     /** Per table: the columns given, in information_schema's order. */
     private static final Map<String, List<String>> GIVEN = Map.of(
             "TABLES", List.of("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "TABLE_TYPE"),
-            "SCHEMATA", List.of("CATALOG_NAME", "SCHEMA_NAME"));
+            "SCHEMATA", List.of("CATALOG_NAME", "SCHEMA_NAME"),
+            "VIEWS", List.of("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME"),
+            "TRIGGERS", List.of("TRIGGER_CATALOG", "TRIGGER_SCHEMA", "TRIGGER_NAME", "EVENT_MANIPULATION", "EVENT_OBJECT_CATALOG",
+                    "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"),
+            "ROUTINES", List.of("SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME", "ROUTINE_TYPE"),
+            "EVENTS", List.of("EVENT_CATALOG", "EVENT_SCHEMA", "EVENT_NAME"),
+            "TABLE_CONSTRAINTS", List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "TABLE_SCHEMA", "TABLE_NAME",
+                    "CONSTRAINT_TYPE"));
+    // Views, triggers, routines and events cannot be created in the logical database (the router refuses
+    // the DDL; the triggers it keeps on lookup tables are its own, as its lutra_ tables are): those are empty.
     /** The other columns of those tables (MariaDB 11 and MySQL 8), refused by name. */
     private static final Set<String> NOT_GIVEN = Set.of("ENGINE", "VERSION", "ROW_FORMAT", "TABLE_ROWS", "AVG_ROW_LENGTH",
             "DATA_LENGTH", "MAX_DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CREATE_TIME", "UPDATE_TIME",
@@ -63,8 +74,8 @@ final class InformationSchema {
         }
         for (Table t : found.schemaTables) {
             if (!GIVEN.containsKey(name(t))) {
-                throw PlanException.unsupported("information_schema." + name(t) + " through the router (TABLES and SCHEMATA are "
-                        + "answered for the logical database; SHOW TABLES, SHOW COLUMNS, SHOW INDEX and DatabaseMetaData for the rest)");
+                throw PlanException.unsupported("information_schema." + name(t) + " through the router (" + String.join(", ", new java.util.TreeSet<>(GIVEN.keySet()))
+                        + " are answered for the logical database; SHOW COLUMNS, SHOW INDEX and DatabaseMetaData for the rest)");
             }
         }
         if (found.star) {
@@ -78,9 +89,18 @@ final class InformationSchema {
                         + String.join(", ", GIVEN.get("SCHEMATA")) + ")");
             }
         }
+        // TABLE_CONSTRAINTS only the partitions know: read when the statement runs (exec.TableConstraints)
+        String constraints = "lutra_constraints_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
+        boolean readsConstraints = false;
         for (Table t : found.schemaTables) {
+            readsConstraints |= name(t).equals("TABLE_CONSTRAINTS");
             String alias = t.getAlias() != null ? t.getAlias().getName() : "`" + name(t) + "`";
-            String rows = name(t).equals("TABLES") ? tables(catalog, database) : schemata(database);
+            String rows = switch (name(t)) {
+                case "TABLES" -> tables(catalog, database);
+                case "SCHEMATA" -> schemata(database);
+                case "TABLE_CONSTRAINTS" -> constraints;
+                default -> empty(GIVEN.get(name(t)));
+            };
             // the deparser prints a table's name as given: the derived table takes its place, under its name or alias
             t.setSchemaName(null);
             t.setName(rows);
@@ -91,8 +111,13 @@ final class InformationSchema {
         found.databaseCalls.forEach(f -> f.setName(marker));
         String text = statement.toString().replace(marker + "()", text(database));
         Guards.requireNoSessionState(text);
-        var anywhere = new TableDef("(information_schema)", List.of(), new Partitioning.Replicated(new int[] {0}), "");
-        return new Plan.Query(new Route(new Target(anywhere, null), text, null), ParamCounter.count(text));
+        var anywhere = new Target(new TableDef("(information_schema)", List.of(), new Partitioning.Replicated(new int[] {0}), ""), null);
+        if (!readsConstraints) return new Plan.Query(new Route(anywhere, text, null), ParamCounter.count(text));
+        var tablesAt = new java.util.TreeMap<Integer, List<String>>();
+        for (TableDef t : catalog.tables()) tablesAt.computeIfAbsent(t.partitioning().partitions()[0], p -> new ArrayList<>()).add(t.name());
+        tablesAt.replaceAll((p, names) -> List.copyOf(names));
+        return new Plan.Query(new org.lutra.exec.TableConstraints(text, constraints, database, tablesAt, anywhere),
+                ParamCounter.count(text.replace(constraints, "")));
     }
 
     private static String tables(Catalog catalog, String database) {
@@ -101,11 +126,13 @@ final class InformationSchema {
             rows.add("SELECT " + text("def") + " AS TABLE_CATALOG, " + text(database) + " AS TABLE_SCHEMA, " + text(t.name())
                     + " AS TABLE_NAME, " + text("BASE TABLE") + " AS TABLE_TYPE");
         }
-        if (rows.isEmpty()) {
-            rows.add("SELECT " + text("") + " AS TABLE_CATALOG, " + text("") + " AS TABLE_SCHEMA, " + text("")
-                    + " AS TABLE_NAME, " + text("") + " AS TABLE_TYPE FROM DUAL WHERE FALSE");
-        }
-        return "(" + String.join(" UNION ALL ", rows) + ")";
+        return rows.isEmpty() ? empty(GIVEN.get("TABLES")) : "(" + String.join(" UNION ALL ", rows) + ")";
+    }
+
+    private static String empty(List<String> columns) {
+        var items = new ArrayList<String>();
+        for (String c : columns) items.add(text("") + " AS " + c);
+        return "(SELECT " + String.join(", ", items) + " FROM DUAL WHERE FALSE)";
     }
 
     private static String schemata(String database) {
@@ -114,11 +141,7 @@ final class InformationSchema {
 
     /** A literal as information_schema's columns hold it: utf8mb3, compared case-insensitively. */
     private static String text(String value) {
-        return "_utf8mb3" + literal(value) + " COLLATE utf8mb3_general_ci";
-    }
-
-    private static String literal(String value) {
-        return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
+        return org.lutra.exec.TableConstraints.text(value);
     }
 
     private static String name(Table t) {

@@ -83,9 +83,16 @@ final class TransactionWorker implements AutoCloseable {
 
     private final CatalogLease lease;
     private final DdlRunner ddl;
+    /** Who the session is (USER() answers it), once logged in. */
+    private volatile String user;
+    private volatile String host;
+    /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
+    private final SessionLocks locks;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
-                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl) {
+                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
+                      SessionLocks locks) {
+        this.locks = locks;
         this.lease = lease;
         this.ddl = ddl;
         this.maxStreamingCursors = maxStreamingCursors;
@@ -94,6 +101,12 @@ final class TransactionWorker implements AutoCloseable {
         this.executor = executor;
         this.transactions = transactions;
         this.routerStatus = routerStatus;
+    }
+
+    /** The login user and the client's address, for USER() ({@link org.lutra.plan.SessionFunctions}). */
+    void identify(String user, String host) {
+        this.user = user;
+        this.host = host;
     }
 
     ServerMessage.Builder execute(Execute request, long requestId) throws SQLException {
@@ -147,6 +160,10 @@ final class TransactionWorker implements AutoCloseable {
         if (plan instanceof Plan.Move move) {
             return reply(move(move, bound.params()), request, warnings);
         }
+        if (plan instanceof Plan.NamedLock call) {
+            // not part of the session's transaction: a lock outlives it, as in MySQL
+            return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
+        }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline).reporting(warnings);
         start(requestId, deadline);
@@ -171,7 +188,8 @@ final class TransactionWorker implements AutoCloseable {
      * The plan; a statement naming a table this router does not know renews the catalog lease first
      * (another router may have just created it) and is planned again if the catalog changed.
      */
-    Planner.Bound bind(String sql, List<Value> params) throws SQLException {
+    Planner.Bound bind(String client, List<Value> params) throws SQLException {
+        String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
         try {
             return planner.bind(sql, params);
         } catch (org.lutra.plan.PlanException e) {
@@ -181,15 +199,13 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /**
-     * DDL: refused inside a transaction (MySQL would commit it implicitly first, which a client of
-     * several partitions cannot expect to be atomic), else run on the partitions and recorded.
+     * DDL: an open transaction that has written nothing is committed first, as MySQL commits it
+     * implicitly; one that wrote is refused ({@link SessionTransactions#commitBeforeDdl}). Then run
+     * on the partitions and recorded.
      */
     private long runDdl(Plan.Ddl statement) throws SQLException {
-        if (transactions.inTransaction()) {
-            throw new SQLException("DDL inside a transaction is refused (MySQL would commit the transaction implicitly): COMMIT or"
-                    + " ROLLBACK first", "25000", 1179);
-        }
         if (ddl == null) throw new SQLException("DDL is not available on this router", "0A000", 1235);
+        transactions.commitBeforeDdl();
         return ddl.run(statement);
     }
 
@@ -395,7 +411,7 @@ final class TransactionWorker implements AutoCloseable {
             return new Result.Count(0, 0);
         }
         if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
-                || plan instanceof Plan.Move) {
+                || plan instanceof Plan.Move || plan instanceof Plan.NamedLock) {
             throw batchRows(sql);
         }
         if (plan instanceof Plan.SetVariables set) {
@@ -439,5 +455,6 @@ final class TransactionWorker implements AutoCloseable {
         cursors.values().forEach(c -> c.rows().close());
         cursors.clear();
         transactions.close();
+        locks.close();
     }
 }

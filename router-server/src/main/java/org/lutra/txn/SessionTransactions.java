@@ -98,6 +98,23 @@ public final class SessionTransactions implements AutoCloseable {
         }
     }
 
+    /**
+     * Before DDL: MySQL commits the open transaction implicitly. The router does so for a
+     * transaction that has written nothing (a migration tool's reads of its history table, or
+     * nothing at all with auto-commit off: ending it changes no row); one that wrote is refused
+     * (25000, 1179) — its writes would be committed by a statement that says nothing about them,
+     * and over several partitions the DDL after them is not atomic with them.
+     */
+    public void commitBeforeDdl() throws SQLException {
+        requireNotAborted("DDL");
+        if (current == null) return;
+        if (current.wrote()) {
+            throw new SQLException("DDL inside a transaction that has written is refused (MySQL would commit the transaction "
+                    + "implicitly): COMMIT or ROLLBACK first", "25000", 1179);
+        }
+        commitCurrent();
+    }
+
     /** The connections for the next statement (which must then call {@link Statement#succeeded} or {@link Statement#failed}). */
     public Statement statement() throws SQLException {
         requireNotAborted("this statement");

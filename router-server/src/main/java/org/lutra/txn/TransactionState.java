@@ -113,6 +113,11 @@ public final class TransactionState implements Connections {
         return branches.size();
     }
 
+    /** Whether a statement of this transaction wrote on some partition. */
+    synchronized boolean wrote() {
+        return branches.values().stream().anyMatch(Branch::written);
+    }
+
     private SQLException failedAlready() {
         return new SQLException("this transaction failed and must be rolled back: " + failure.getMessage(), "25000", 0, failure);
     }
