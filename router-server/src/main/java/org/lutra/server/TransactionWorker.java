@@ -165,7 +165,7 @@ final class TransactionWorker implements AutoCloseable {
             return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
-        var statement = transactions.statement().within(deadline).reporting(warnings);
+        var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan));
         start(requestId, deadline);
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
@@ -182,6 +182,23 @@ final class TransactionWorker implements AutoCloseable {
         } finally {
             running = null;
         }
+    }
+
+    /**
+     * Whether the plan's rows come from routes that no operator of the router queries again while
+     * they stream (routes merged, limited, projected): inside a transaction such a read streams
+     * from the pinned connections (see SessionTransactions.Statement#streaming).
+     */
+    static boolean plainRead(Plan plan) {
+        return plan instanceof Plan.Query q && plain(q.root());
+    }
+
+    private static boolean plain(org.lutra.exec.Operator op) {
+        if (op instanceof org.lutra.exec.Route) return true;
+        if (op instanceof org.lutra.exec.SelectPlan select) return select.streamsPlainly(TransactionWorker::plain);
+        boolean passesRows = op instanceof org.lutra.exec.MergeSort || op instanceof org.lutra.exec.Limit
+                || op instanceof org.lutra.exec.ParamLimit || op instanceof org.lutra.exec.Project;
+        return passesRows && op.inputs().stream().allMatch(TransactionWorker::plain);
     }
 
     /**

@@ -254,6 +254,7 @@ public final class SessionTransactions implements AutoCloseable {
         private TransactionState implicit;
         private Deadline deadline = Deadline.NONE;
         private Warnings warnings;
+        private boolean plainRead;
 
         /** This statement's backend warnings go to {@code warnings}. */
         public Statement reporting(Warnings warnings) {
@@ -264,6 +265,17 @@ public final class SessionTransactions implements AutoCloseable {
         @Override
         public Warnings warnings() {
             return warnings;
+        }
+
+        /**
+         * Whether this statement is a plain read (its rows come from routes that no operator of the
+         * router queries again while they stream): then, inside a transaction, its rows stream from
+         * the pinned connections, and whatever uses such a connection next reads their rest into the
+         * router first.
+         */
+        public Statement streaming(boolean plainRead) {
+            this.plainRead = plainRead;
+            return this;
         }
 
         /** This statement runs within {@code deadline}. */
@@ -283,7 +295,7 @@ public final class SessionTransactions implements AutoCloseable {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
-            Lease lease = t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+            Lease lease = txn != null ? txn.lease(partition, write, plainRead) : t != null ? t.lease(partition, write) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());
