@@ -181,6 +181,7 @@ public final class SessionTransactions implements AutoCloseable {
                     "40000", cause.getErrorCode(), cause);
         }
         if (current == null) return;
+        current.drainStreams(); // past its bound the COMMIT is refused and the transaction stays open
         TransactionState t = current;
         current = null;
         t.commit();

@@ -142,6 +142,15 @@ public final class TransactionState implements Connections {
 
     // ---- ending ---------------------------------------------------------------------------------
 
+    /** Reads results still streaming on the branches into the router (before COMMIT); past the bound, refused and nothing ends. */
+    public void drainStreams() throws SQLException {
+        List<Branch> open;
+        synchronized (this) {
+            open = new ArrayList<>(branches.values());
+        }
+        for (Branch b : open) b.drain();
+    }
+
     public void commit() throws SQLException {
         List<Branch> all = end();
         try {

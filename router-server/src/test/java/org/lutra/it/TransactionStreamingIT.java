@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * setFetchSize streaming inside a transaction: a plain read streams from the pinned connections
  * (the shard is still sending while the client has its first rows), and a second statement of the
  * transaction while the first result set is open reads that result's rest into the router first,
- * so both answer right; past the bound the second statement is refused and the transaction goes on.
+ * so both answer right; past the bound the second statement (and a COMMIT) is refused and the transaction goes on.
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -140,6 +140,9 @@ class TransactionStreamingIT {
                     assertTrue(rs.next());
                     var e = assertThrows(SQLException.class, () -> second.executeQuery("SELECT v FROM small WHERE id = 1"));
                     assertTrue(e.getMessage().contains("still open") && e.getMessage().contains("MB unread"), e.getMessage());
+                    // Connection.commit() closes open result sets first (CLOSE_CURSORS_AT_COMMIT); a COMMIT statement does not
+                    var refusedCommit = assertThrows(SQLException.class, () -> second.execute("COMMIT"));
+                    assertTrue(refusedCommit.getMessage().contains("MB unread"), refusedCommit.getMessage());
                     long n = 1;
                     while (rs.next()) n++;
                     assertEquals(ROWS, n, "the open result loses no row to the refused statement");
