@@ -271,7 +271,8 @@ public final class Backends implements AutoCloseable {
      * {@link BackendWatch} closed it because its server stopped answering, the error says so.
      */
     public static SQLException located(Placement placement, SQLException e, Connection connection) {
-        if (!placement.waiting().cutOff(connection)) return located(placement, e);
+        // null: a transaction's connection already given back (its result closed after the transaction ended)
+        if (connection == null || !placement.waiting().cutOff(connection)) return located(placement, e);
         return new SQLException("[" + placement.name() + "@" + placement.backend() + "] the backend did not answer for "
                 + placement.pingTimeoutMillis() + " ms, nor a ping after it (frozen or unreachable): the router closed the connection"
                 + " (an auto-commit write sent there may or may not have been applied; a transaction's work there is rolled back)",

@@ -67,7 +67,9 @@ final class ConnectionWorker {
             for (int i = 1; i <= md.getColumnCount(); i++) {
                 columns.add(ValueCodec.column(md, i));
             }
-            return new ShardRows(lease, ps, rs, List.copyOf(columns));
+            var rows = new ShardRows(lease, ps, rs, List.copyOf(columns));
+            if (lease.streaming() && lease.pinned()) lease.streams(rows::drain);
+            return rows;
         } catch (SQLException e) {
             deadline.done(lease.connection());
             closeQuietly(ps);
@@ -120,6 +122,13 @@ final class ConnectionWorker {
      */
     static final int ROWS_READ_TO_KEEP_A_CONNECTION = 1_000;
 
+    /**
+     * The most a result streaming on a transaction's pinned connection is read into the router when
+     * something else needs the connection (the session's next statement, the commit), as much as an
+     * open result set past a session's share of pooled connections may hold.
+     */
+    static final long DRAIN_BYTES = 16 << 20;
+
     /** Rows of one partition, read as the consumer asks for them. */
     private final class ShardRows implements RowSource {
         private final Connections.Lease lease;
@@ -141,8 +150,12 @@ final class ConnectionWorker {
             return columns;
         }
 
+        /** Rows read ahead off a pinned connection ({@link #drain}), served before any still in {@code rs}. */
+        private final java.util.ArrayDeque<Row> ahead = new java.util.ArrayDeque<>();
+
         @Override
-        public Row next() throws SQLException {
+        public synchronized Row next() throws SQLException {
+            if (!ahead.isEmpty()) return ahead.poll();
             if (closed) return null;
             try {
                 if (!rs.next()) {
@@ -159,8 +172,50 @@ final class ConnectionWorker {
         }
 
         @Override
-        public void close() {
+        public synchronized void close() {
+            ahead.clear();
             close(null);
+        }
+
+        /**
+         * Reads the rest of this stream into the router and frees its pinned connection: the
+         * transaction's next use of it comes first. Past {@link #DRAIN_BYTES} the rows read so far
+         * stay ahead of the rest, the stream stays open, and the other use fails, saying so.
+         */
+        synchronized void drain() throws SQLException {
+            if (closed) return;
+            long bytes = 0;
+            for (Row row : ahead) bytes += row.getSerializedSize();
+            try {
+                while (bytes <= DRAIN_BYTES) {
+                    if (!rs.next()) {
+                        exhausted = true;
+                        close(null);
+                        return;
+                    }
+                    Row row = ValueCodec.row(rs, columns);
+                    bytes += row.getSerializedSize();
+                    ahead.add(row);
+                }
+            } catch (SQLException e) {
+                SQLException located = located(e, lease);
+                close(located);
+                throw located;
+            }
+            lease.streams(this::drain); // still open: whatever comes next tries again
+            throw new SQLException("a result set of this transaction is still open on " + placement.name() + " with more than "
+                    + (DRAIN_BYTES >> 20) + " MB unread, and its connection is needed (the transaction's next statement, or its end):"
+                    + " read that result to its end or close it first", "HY000", 0);
+        }
+
+        /** Reads and drops what is left of the rows (closed early inside a transaction); the error, or null. */
+        private SQLException readRest() {
+            try {
+                while (!exhausted) exhausted = !rs.next();
+                return null;
+            } catch (SQLException e) {
+                return located(e, lease);
+            }
         }
 
         /** Reads what is left of the rows, up to a bound; whether they ended. */
@@ -177,7 +232,9 @@ final class ConnectionWorker {
             if (closed) return;
             closed = true;
             deadline.done(lease.connection());
-            if (failure == null && lease.streaming() && !skipRest()) {
+            if (failure == null && lease.streaming() && lease.pinned()) {
+                failure = readRest(); // the transaction keeps the connection: its rows are read, not abandoned with it
+            } else if (failure == null && lease.streaming() && !skipRest()) {
                 lease.abandon(); // its statement and result go with the connection, unread
                 return;
             }

@@ -38,14 +38,31 @@ public interface Connections {
         return Deadline.NONE;
     }
 
+    /** Reads the rest of an open stream into the router, so that its connection is free again. */
+    interface Drain {
+        void drain() throws SQLException;
+    }
+
     interface Lease {
         Connection connection();
 
         /**
-         * Whether rows may be streamed. A transaction's pinned connection must be free for the
-         * transaction's next statement, so its rows are read at once.
+         * Whether rows may be streamed. On a transaction's pinned connection only a plain read
+         * streams (see {@link #pinned}); its rows are read at once otherwise.
          */
         boolean streaming();
+
+        /**
+         * Whether the connection stays the transaction's after this sub-query: a stream on it must
+         * then be read to its end, not abandoned, and is drained into the router ({@link #streams})
+         * before anything else uses the connection.
+         */
+        default boolean pinned() {
+            return false;
+        }
+
+        /** A streamed result is open on this pinned connection: {@code drain} reads the rest into the router. */
+        default void streams(Drain drain) {}
 
         /**
          * A writing sub-query changed (or matched) {@code rows} rows. Called before release; a

@@ -15,28 +15,38 @@ public final class Context {
     private final List<Value> params;
     private final Shards shards;
     private final Stats stats;
-    private final Map<Target, Target.Resolution> resolved = new IdentityHashMap<>();
-    private final java.util.BitSet touched = new java.util.BitSet();
+    private final Map<Target, Target.Resolution> resolved;
+    private final java.util.BitSet touched;
     /** The statement's home-row locks, shared by the contexts its operators open for sub-plans. */
     private final HomeRows.Locks locks;
     private boolean explaining;
 
     public Context(List<Value> params, Shards shards, Stats stats) {
-        this(params, shards, stats, shards == null ? null : new HomeRows.Locks(shards));
+        this(params, shards, stats, new IdentityHashMap<>(), new java.util.BitSet(), shards == null ? null : new HomeRows.Locks(shards));
     }
 
-    private Context(List<Value> params, Shards shards, Stats stats, HomeRows.Locks locks) {
+    private Context(List<Value> params, Shards shards, Stats stats, Map<Target, Target.Resolution> resolved, java.util.BitSet touched,
+                    HomeRows.Locks locks) {
         this.params = params;
         this.shards = shards;
         this.stats = stats;
+        this.resolved = resolved;
+        this.touched = touched;
         this.locks = locks;
     }
 
     /** A context for a sub-plan of the same statement, with its own parameters: the same shards, counters and locks. */
     public Context with(List<Value> params) {
-        var child = new Context(params, shards, stats, locks);
+        var child = new Context(params, shards, stats, new IdentityHashMap<>(), new java.util.BitSet(), locks);
         child.explaining = explaining;
         return child;
+    }
+
+    /** The same execution with the parameters the operators below see (resolutions, touched partitions and locks shared). */
+    Context withParams(List<Value> replaced) {
+        var ctx = new Context(replaced, shards, stats, resolved, touched, locks);
+        ctx.explaining = explaining;
+        return ctx;
     }
 
     /** A context for EXPLAIN ROUTE: routes resolve from the placement rules and lookup caches alone, asking no shard. */

@@ -80,6 +80,7 @@ public final class Executor {
             case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
             case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");
             case Plan.Ddl d -> throw new IllegalArgumentException("DDL is the session's to run (DdlRunner), not the executor's");
+            case Plan.NamedLock l -> throw new IllegalArgumentException("user-level locks are the session's (SessionLocks)");
             case Plan.Explain explain -> explain(explain, params, connections);
             case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);

@@ -34,7 +34,7 @@ public final class Limit implements Operator {
         return List.of(input);
     }
 
-    private static final class Limited implements RowSource {
+    static final class Limited implements RowSource {
         private final RowSource input;
         private long toSkip;
         private long left;

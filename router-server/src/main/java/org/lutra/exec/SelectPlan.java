@@ -114,6 +114,15 @@ public final class SelectPlan implements Operator {
         return "Select " + target;
     }
 
+    /**
+     * Whether, once routed, its rows come from routes alone with nothing of the router querying
+     * again while they stream: not a lookup read validated by counting (its fallback asks more
+     * partitions after reading), and a scatter tree {@code plain} accepts.
+     */
+    public boolean streamsPlainly(java.util.function.Predicate<Operator> plain) {
+        return !(plainRows && target.guesses()) && (scatter == null || plain.test(scatter));
+    }
+
     /** The tree that runs for the given parameters: the pushdown route when they resolve to one partition. */
     public Operator chosen(Context ctx) throws SQLException {
         Target.Resolution r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);

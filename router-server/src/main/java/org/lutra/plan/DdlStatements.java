@@ -64,6 +64,7 @@ public final class DdlStatements {
 
     /** The DDL plan for {@code sql}, or null when it is not DDL. */
     public static Plan.Ddl plan(String sql, String database) throws PlanException {
+        sql = withoutLeadingComments(sql); // migration tools send a script's statement with the comments above it
         if (SECONDARY.matcher(sql).matches()) return secondary(withoutEnd(sql), database);
         if (!OTHER_DDL.matcher(sql).matches() || SET_PARTITION.matcher(sql).matches()) return null;
         if (SqlScript.split(sql).size() > 1) {
@@ -117,6 +118,27 @@ public final class DdlStatements {
         String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
         throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE and CREATE/DROP INDEX;"
                 + " README \"DDL through the router\")");
+    }
+
+    /** {@code sql} from its first token on: whitespace and comments before it dropped (not executable /*! comments). */
+    static String withoutLeadingComments(String sql) {
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '#' || sql.startsWith("--", i) && (i + 2 == sql.length() || Character.isWhitespace(sql.charAt(i + 2)))) {
+                int nl = sql.indexOf('\n', i);
+                i = nl < 0 ? sql.length() : nl + 1;
+            } else if (sql.startsWith("/*", i) && !sql.startsWith("/*!", i) && !sql.startsWith("/*M!", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) return sql; // unterminated: the parser reports it
+                i = end + 2;
+            } else {
+                break;
+            }
+        }
+        return i == 0 ? sql : sql.substring(i);
     }
 
     /**

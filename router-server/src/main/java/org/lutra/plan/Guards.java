@@ -10,13 +10,13 @@ import java.util.regex.Pattern;
 final class Guards {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
     /** Session variables every backend connection of the session carries ({@link SessionSettings#CARRIED}): reading them is exact. */
-    private static final String CARRIED = "(?!(?:sql_mode|time_zone|lc_time_names|default_week_format|foreign_key_checks|unique_checks|sql_notes)\\b)";
+    private static final String CARRIED = "(?!(?:sql_mode|time_zone|lc_time_names|default_week_format|foreign_key_checks|unique_checks|sql_notes|sql_safe_updates)\\b)";
     private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
             + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER"
             + "|CURRENT_ROLE)\\s*\\(|\\bCURRENT_USER\\b|\\b(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b|@@(SESSION|LOCAL)\\." + CARRIED + "\\w+"
             + "|@@(autocommit|transaction_read_only|tx_read_only|last_insert_id|identity|insert_id"
             + "|warning_count|error_count|in_transaction|timestamp|character_set_\\w+|collation_connection|sql_select_limit"
-            + "|lock_wait_timeout|sql_safe_updates|max_statement_time|pseudo_thread_id"
+            + "|lock_wait_timeout|max_statement_time|pseudo_thread_id"
             + "|rand_seed\\d|session_track\\w*)\\b");
     /**
      * Writes of user variables inside a statement ({@code @x := ...}, {@code SELECT ... INTO @x}):

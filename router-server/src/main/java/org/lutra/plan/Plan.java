@@ -89,6 +89,14 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * {@code SELECT GET_LOCK(name, timeout)}, {@code RELEASE_LOCK(name)}, {@code IS_FREE_LOCK(name)} or
+     * {@code RELEASE_ALL_LOCKS()} alone: run on the session's own lock connection ({@link NamedLocks}).
+     *
+     * @param args each the index of a bound parameter (an Integer) or a literal's value (a protocol Value)
+     */
+    record NamedLock(String function, List<Object> args, String label, int paramCount) implements Plan {}
+
     /** A statement that returns rows: a tree of operators, opened once per execution. */
     record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
 

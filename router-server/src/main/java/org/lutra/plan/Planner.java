@@ -140,6 +140,13 @@ public final class Planner {
             if (!clientParams.isEmpty()) throw new PlanException("HY000", 0, "DDL statements take no parameters");
             return new Bound(ddl, clientParams);
         }
+        Plan lock = NamedLocks.plan(sql); // before the literals are taken out: its label is the client's text
+        if (lock != null) {
+            if (clientParams.size() != lock.paramCount()) {
+                throw new PlanException("07001", 0, "the statement has " + lock.paramCount() + " parameter(s) but " + clientParams.size() + " were bound");
+            }
+            return new Bound(lock, clientParams);
+        }
         Parameterized known = parameterized.getIfPresent(sql);
         if (known != null && known.params() == clientParams.size()) {
             return new Bound(known.plan(), clientParams);
@@ -251,6 +258,8 @@ public final class Planner {
         Statement statement;
         statement = Parsing.parse(sql, limits.parseTimeoutMillis());
         Labels.pin(statement, sql, labels);
+        Plan informationSchema = InformationSchema.plan(statement, catalog, database);
+        if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
         try {
             return route(statement, sql);

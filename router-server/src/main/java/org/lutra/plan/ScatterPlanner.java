@@ -3,6 +3,7 @@ package org.lutra.plan;
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -21,6 +22,7 @@ import org.lutra.exec.Filter;
 import org.lutra.merge.Expr;
 import org.lutra.exec.MergeSort;
 import org.lutra.exec.Operator;
+import org.lutra.exec.ParamLimit;
 import org.lutra.exec.Project;
 import org.lutra.exec.Route;
 import org.lutra.exec.Sort;
@@ -102,14 +104,11 @@ final class ScatterPlanner {
                 keys.add(withWeight(new SortKey(column, !o.isAsc(), -1), expressionOf(column)));
             }
         }
-        long[] limit = limit();
-        if (limit != null) {
-            select.setLimit(new Limit().withRowCount(new LongValue(limit[0] + limit[1])));
-            select.setOffset(null);
-        }
+        ParamLimit.Bound[] limit = limit();
+        if (limit != null) shardLimit(limit);
         Route route = route();
         Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
-        if (limit != null) root = new org.lutra.exec.Limit(root, limit[0], limit[1]);
+        root = applyLimit(root, limit, true);
         return project(root);
     }
 
@@ -237,7 +236,7 @@ final class ScatterPlanner {
                 orderKeys.add(new SortKey(column, !o.isAsc(), weight));
             }
         }
-        long[] limit = limit();
+        ParamLimit.Bound[] limit = limit();
         // the shards group (also by a DISTINCT aggregate's argument) and sort by the group keys
         var mergeKeys = new ArrayList<>(groupKeys);
         SortKey distinctKey = null;
@@ -270,7 +269,7 @@ final class ScatterPlanner {
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
-        if (limit != null) root = new org.lutra.exec.Limit(root, limit[0], limit[1]);
+        root = applyLimit(root, limit, false);
         return project(root);
     }
 
@@ -611,19 +610,50 @@ final class ScatterPlanner {
         if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) throw PlanException.unsupported("SELECT ... INTO");
     }
 
-    /** {offset, count} of a literal LIMIT, or null; parameters in LIMIT are refused over several partitions. */
-    private long[] limit() throws PlanException {
+    /**
+     * {offset, count} of the LIMIT, or null. A bound may be one of the client's parameters (ORMs bind
+     * page bounds): those are the statement's last parameters (LIMIT ends it, and parameters in ORDER BY,
+     * GROUP BY and HAVING are refused above), in the order the text has them.
+     */
+    private ParamLimit.Bound[] limit() throws PlanException {
         Limit l = select.getLimit();
         if (l == null && select.getOffset() == null) return null;
         if (l == null || l.getRowCount() == null || l.isLimitAll() || l.isLimitNull()) {
             throw PlanException.unsupported("OFFSET without LIMIT over several partitions yet");
         }
+        boolean offsetFirst = l.getOffset() != null; // LIMIT offset, count; else LIMIT count [OFFSET offset]
         Expression offsetExpression = l.getOffset() != null ? l.getOffset() : select.getOffset() != null ? select.getOffset().getOffset() : null;
-        if (!(l.getRowCount() instanceof LongValue count) || offsetExpression != null && !(offsetExpression instanceof LongValue)) {
-            throw PlanException.unsupported("LIMIT with parameters or expressions over several partitions yet (" + l + ")");
-        }
-        long offset = offsetExpression == null ? 0 : ((LongValue) offsetExpression).getValue();
-        return new long[] {offset, count.getValue()};
+        Expression countExpression = l.getRowCount();
+        int params = ParamCounter.count(select.toString());
+        int limitParams = (offsetExpression instanceof JdbcParameter ? 1 : 0) + (countExpression instanceof JdbcParameter ? 1 : 0);
+        int next = params - limitParams;
+        Expression first = offsetFirst ? offsetExpression : countExpression;
+        Expression second = offsetFirst ? countExpression : offsetExpression;
+        var firstBound = bound(first, first instanceof JdbcParameter ? next++ : -1, l);
+        var secondBound = second == null ? ParamLimit.Bound.literal(0) : bound(second, second instanceof JdbcParameter ? next : -1, l);
+        return offsetFirst ? new ParamLimit.Bound[] {firstBound, secondBound} : new ParamLimit.Bound[] {secondBound, firstBound};
+    }
+
+    private static ParamLimit.Bound bound(Expression e, int param, Limit l) throws PlanException {
+        if (e instanceof LongValue v) return ParamLimit.Bound.literal(v.getValue());
+        if (e instanceof JdbcParameter) return ParamLimit.Bound.param(param);
+        throw PlanException.unsupported("LIMIT with expressions over several partitions yet (" + l + ")");
+    }
+
+    private static boolean literal(ParamLimit.Bound[] limit) {
+        return limit[0].param() < 0 && limit[1].param() < 0;
+    }
+
+    /** The shards' own LIMIT: offset + count rows each, a literal or (with parameters) one of the router's. */
+    private void shardLimit(ParamLimit.Bound[] limit) {
+        select.setLimit(new Limit().withRowCount(literal(limit) ? new LongValue(limit[0].value() + limit[1].value()) : new JdbcParameter()));
+        select.setOffset(null);
+    }
+
+    private static Operator applyLimit(Operator root, ParamLimit.Bound[] limit, boolean shardsLimited) {
+        if (limit == null) return root;
+        if (literal(limit)) return new org.lutra.exec.Limit(root, limit[0].value(), limit[1].value());
+        return new ParamLimit(root, limit[0], limit[1], shardsLimited);
     }
 
     /** How many '?' the statement has: the shard SQL must have them once each, in order. */

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 final class SessionSettings {
     /** System variables a session may set: each backend connection it uses carries them. */
     static final Set<String> CARRIED = Set.of("sql_mode", "time_zone", "lc_time_names", "default_week_format", "foreign_key_checks",
-            "unique_checks", "sql_notes");
+            "unique_checks", "sql_notes", "sql_safe_updates");
 
     private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(.*?)\\s*;?\\s*");
     private static final Pattern ASSIGNMENT = Pattern.compile("(?is)\\s*(?:(SESSION|LOCAL|GLOBAL|PERSIST|PERSIST_ONLY)\\s+"

@@ -278,6 +278,11 @@ public final class RouterServer implements AutoCloseable {
         return executor;
     }
 
+    /** Where sessions take MySQL's user-level locks: partition 0's server, which every router over these partitions shares. */
+    org.lutra.exec.Backends.Placement lockPlacement() {
+        return backends.placement(0);
+    }
+
     public Transactions transactions() {
         return transactions;
     }

@@ -58,7 +58,8 @@ final class Session implements Runnable {
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
         try (var raw = rawSocket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
-                server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves())) {
+                server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(),
+                new SessionLocks(server.lockPlacement()))) {
             this.worker = worker;
             raw.setTcpNoDelay(true);
             // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also
@@ -73,6 +74,7 @@ final class Session implements Runnable {
                 out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
                 try {
                     user = new Login(id, cancelKey, server, in, out, address()).run();
+                    worker.identify(user, address());
                 } finally {
                     deadline.cancel(false);
                 }

@@ -82,11 +82,17 @@ final class TransactionWorker implements AutoCloseable {
     private final CatalogLease lease;
     private final DdlRunner ddl;
     private final MoveJobs moves;
+    /** Who the session is (USER() answers it), once logged in. */
+    private volatile String user;
+    private volatile String host;
+    /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
+    private final SessionLocks locks;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
                       java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
-                      MoveJobs moves) {
+                      MoveJobs moves, SessionLocks locks) {
         this.moves = moves;
+        this.locks = locks;
         this.lease = lease;
         this.ddl = ddl;
         this.maxStreamingCursors = maxStreamingCursors;
@@ -95,6 +101,12 @@ final class TransactionWorker implements AutoCloseable {
         this.executor = executor;
         this.transactions = transactions;
         this.routerStatus = routerStatus;
+    }
+
+    /** The login user and the client's address, for USER() ({@link org.lutra.plan.SessionFunctions}). */
+    void identify(String user, String host) {
+        this.user = user;
+        this.host = host;
     }
 
     ServerMessage.Builder execute(Execute request, long requestId) throws SQLException {
@@ -151,8 +163,12 @@ final class TransactionWorker implements AutoCloseable {
         if (plan instanceof Plan.MoveStatement statement) {
             return reply(moveStatement(statement), request, warnings);
         }
+        if (plan instanceof Plan.NamedLock call) {
+            // not part of the session's transaction: a lock outlives it, as in MySQL
+            return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
+        }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
-        var statement = transactions.statement().within(deadline).reporting(warnings);
+        var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan));
         start(requestId, deadline);
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
@@ -172,10 +188,28 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /**
+     * Whether the plan's rows come from routes that no operator of the router queries again while
+     * they stream (routes merged, limited, projected): inside a transaction such a read streams
+     * from the pinned connections (see SessionTransactions.Statement#streaming).
+     */
+    static boolean plainRead(Plan plan) {
+        return plan instanceof Plan.Query q && plain(q.root());
+    }
+
+    private static boolean plain(org.lutra.exec.Operator op) {
+        if (op instanceof org.lutra.exec.Route) return true;
+        if (op instanceof org.lutra.exec.SelectPlan select) return select.streamsPlainly(TransactionWorker::plain);
+        boolean passesRows = op instanceof org.lutra.exec.MergeSort || op instanceof org.lutra.exec.Limit
+                || op instanceof org.lutra.exec.ParamLimit || op instanceof org.lutra.exec.Project;
+        return passesRows && op.inputs().stream().allMatch(TransactionWorker::plain);
+    }
+
+    /**
      * The plan; a statement naming a table this router does not know renews the catalog lease first
      * (another router may have just created it) and is planned again if the catalog changed.
      */
-    Planner.Bound bind(String sql, List<Value> params) throws SQLException {
+    Planner.Bound bind(String client, List<Value> params) throws SQLException {
+        String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
         try {
             return planner.bind(sql, params);
         } catch (org.lutra.plan.PlanException e) {
@@ -185,15 +219,13 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /**
-     * DDL: refused inside a transaction (MySQL would commit it implicitly first, which a client of
-     * several partitions cannot expect to be atomic), else run on the partitions and recorded.
+     * DDL: an open transaction that has written nothing is committed first, as MySQL commits it
+     * implicitly; one that wrote is refused ({@link SessionTransactions#commitBeforeDdl}). Then run
+     * on the partitions and recorded.
      */
     private long runDdl(Plan.Ddl statement) throws SQLException {
-        if (transactions.inTransaction()) {
-            throw new SQLException("DDL inside a transaction is refused (MySQL would commit the transaction implicitly): COMMIT or"
-                    + " ROLLBACK first", "25000", 1179);
-        }
         if (ddl == null) throw new SQLException("DDL is not available on this router", "0A000", 1235);
+        transactions.commitBeforeDdl();
         return ddl.run(statement);
     }
 
@@ -402,7 +434,7 @@ final class TransactionWorker implements AutoCloseable {
             return new Result.Count(0, 0);
         }
         if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
-                || plan instanceof Plan.Move || plan instanceof Plan.MoveStatement) {
+                || plan instanceof Plan.Move || plan instanceof Plan.MoveStatement || plan instanceof Plan.NamedLock) {
             throw batchRows(sql);
         }
         if (plan instanceof Plan.SetVariables set) {
@@ -446,5 +478,6 @@ final class TransactionWorker implements AutoCloseable {
         cursors.values().forEach(c -> c.rows().close());
         cursors.clear();
         transactions.close();
+        locks.close();
     }
 }

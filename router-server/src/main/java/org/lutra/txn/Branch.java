@@ -42,6 +42,8 @@ final class Branch {
     final Xid xid;
     private Connection connection;
     private volatile boolean written;
+    /** A streamed result still open on this branch's connection, or null. */
+    private org.lutra.exec.Connections.Drain open;
     private volatile State state = State.ACTIVE;
     /** The connection's state is unknown (a command failed): it must not go back to the pool. */
     private volatile boolean broken;
@@ -85,6 +87,24 @@ final class Branch {
 
     boolean plain() {
         return xid == null;
+    }
+
+    synchronized void streaming(org.lutra.exec.Connections.Drain drain) {
+        open = drain;
+    }
+
+    synchronized void streamDone() {
+        open = null;
+    }
+
+    /** Before the connection is used again: the open stream's rest is read into the router (it releases the stream). */
+    void drain() throws java.sql.SQLException {
+        org.lutra.exec.Connections.Drain d;
+        synchronized (this) {
+            d = open;
+            open = null;
+        }
+        if (d != null) d.drain();
     }
 
     void markWritten() {

@@ -98,6 +98,23 @@ public final class SessionTransactions implements AutoCloseable {
         }
     }
 
+    /**
+     * Before DDL: MySQL commits the open transaction implicitly. The router does so for a
+     * transaction that has written nothing (a migration tool's reads of its history table, or
+     * nothing at all with auto-commit off: ending it changes no row); one that wrote is refused
+     * (25000, 1179) — its writes would be committed by a statement that says nothing about them,
+     * and over several partitions the DDL after them is not atomic with them.
+     */
+    public void commitBeforeDdl() throws SQLException {
+        requireNotAborted("DDL");
+        if (current == null) return;
+        if (current.wrote()) {
+            throw new SQLException("DDL inside a transaction that has written is refused (MySQL would commit the transaction "
+                    + "implicitly): COMMIT or ROLLBACK first", "25000", 1179);
+        }
+        commitCurrent();
+    }
+
     /** The connections for the next statement (which must then call {@link Statement#succeeded} or {@link Statement#failed}). */
     public Statement statement() throws SQLException {
         requireNotAborted("this statement");
@@ -164,6 +181,7 @@ public final class SessionTransactions implements AutoCloseable {
                     "40000", cause.getErrorCode(), cause);
         }
         if (current == null) return;
+        current.drainStreams(); // past its bound the COMMIT is refused and the transaction stays open
         TransactionState t = current;
         current = null;
         t.commit();
@@ -237,6 +255,7 @@ public final class SessionTransactions implements AutoCloseable {
         private TransactionState implicit;
         private Deadline deadline = Deadline.NONE;
         private Warnings warnings;
+        private boolean plainRead;
 
         /** This statement's backend warnings go to {@code warnings}. */
         public Statement reporting(Warnings warnings) {
@@ -247,6 +266,17 @@ public final class SessionTransactions implements AutoCloseable {
         @Override
         public Warnings warnings() {
             return warnings;
+        }
+
+        /**
+         * Whether this statement is a plain read (its rows come from routes that no operator of the
+         * router queries again while they stream): then, inside a transaction, its rows stream from
+         * the pinned connections, and whatever uses such a connection next reads their rest into the
+         * router first.
+         */
+        public Statement streaming(boolean plainRead) {
+            this.plainRead = plainRead;
+            return this;
         }
 
         /** This statement runs within {@code deadline}. */
@@ -266,7 +296,7 @@ public final class SessionTransactions implements AutoCloseable {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
-            Lease lease = t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+            Lease lease = txn != null ? txn.lease(partition, write, plainRead) : t != null ? t.lease(partition, write) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());

@@ -48,6 +48,11 @@ public final class TransactionState implements Connections {
 
     @Override
     public Lease lease(int partition, boolean write) throws SQLException {
+        return lease(partition, write, false);
+    }
+
+    /** @param streaming whether a read on it may stream (a plain read: nothing else of its statement uses the connection meanwhile) */
+    public Lease lease(int partition, boolean write, boolean streaming) throws SQLException {
         Branch branch;
         boolean fresh = false;
         synchronized (this) {
@@ -75,6 +80,8 @@ public final class TransactionState implements Connections {
                 fail(e);
                 throw e;
             }
+        } else {
+            branch.drain(); // an earlier statement's result still streaming here is read into the router first
         }
         Branch b = branch;
         return new Lease() {
@@ -85,7 +92,17 @@ public final class TransactionState implements Connections {
 
             @Override
             public boolean streaming() {
-                return false;
+                return streaming && !write;
+            }
+
+            @Override
+            public boolean pinned() {
+                return true;
+            }
+
+            @Override
+            public void streams(org.lutra.exec.Connections.Drain drain) {
+                b.streaming(drain);
             }
 
             @Override
@@ -95,6 +112,7 @@ public final class TransactionState implements Connections {
 
             @Override
             public void release(SQLException e) {
+                b.streamDone();
                 if (e != null) fail(e);
             }
         };
@@ -113,11 +131,25 @@ public final class TransactionState implements Connections {
         return branches.size();
     }
 
+    /** Whether a statement of this transaction wrote on some partition. */
+    synchronized boolean wrote() {
+        return branches.values().stream().anyMatch(Branch::written);
+    }
+
     private SQLException failedAlready() {
         return new SQLException("this transaction failed and must be rolled back: " + failure.getMessage(), "25000", 0, failure);
     }
 
     // ---- ending ---------------------------------------------------------------------------------
+
+    /** Reads results still streaming on the branches into the router (before COMMIT); past the bound, refused and nothing ends. */
+    public void drainStreams() throws SQLException {
+        List<Branch> open;
+        synchronized (this) {
+            open = new ArrayList<>(branches.values());
+        }
+        for (Branch b : open) b.drain();
+    }
 
     public void commit() throws SQLException {
         List<Branch> all = end();
@@ -152,10 +184,22 @@ public final class TransactionState implements Connections {
         }
     }
 
-    private synchronized List<Branch> end() {
-        if (status != Status.ACTIVE) throw new IllegalStateException("transaction already " + status);
-        status = Status.ENDING;
-        return new ArrayList<>(branches.values());
+    private List<Branch> end() {
+        List<Branch> all;
+        synchronized (this) {
+            if (status != Status.ACTIVE) throw new IllegalStateException("transaction already " + status);
+            status = Status.ENDING;
+            all = new ArrayList<>(branches.values());
+        }
+        // results still streaming on a branch are read into the router: its connection must be free to end it
+        for (Branch b : all) {
+            try {
+                b.drain();
+            } catch (SQLException e) {
+                fail(e);
+            }
+        }
+        return all;
     }
 
     /** At most one writer: no atomicity across branches is at stake, so each commits on its own. */

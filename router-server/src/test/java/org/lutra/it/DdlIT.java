@@ -232,15 +232,35 @@ class DdlIT {
     }
 
     @Test
-    void ddlInsideATransactionIsRefused() throws SQLException {
+    void ddlInsideATransactionThatWroteIsRefused() throws SQLException {
+        exec(ca, "CREATE TABLE wrotefirst (id INT PRIMARY KEY, v INT) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
         try (var c = a.connect()) {
             c.setAutoCommit(false);
-            count(c, "SELECT COUNT(*) FROM seed");
+            exec(c, "INSERT INTO wrotefirst (id, v) VALUES (9001, 1)");
             var e = assertThrows(SQLException.class, () -> exec(c, "CREATE TABLE intx (id INT PRIMARY KEY)"));
             assertEquals("25000", e.getSQLState());
+            assertEquals(1179, e.getErrorCode());
             c.rollback();
         }
         assertEquals(Set.of(), partitionsHaving("intx"));
+        assertEquals(0, count(ca, "SELECT COUNT(*) FROM wrotefirst WHERE id = 9001"), "the refused DDL committed nothing");
+    }
+
+    /** As MySQL: DDL commits the open transaction first — here one that only read (a migration tool's history reads). */
+    @Test
+    void ddlAfterReadsInATransactionCommitsItAndTheNextStatementsStartAnother() throws SQLException {
+        exec(ca, "CREATE TABLE readfirst (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+        try (var c = a.connect()) {
+            c.setAutoCommit(false);
+            count(c, "SELECT COUNT(*) FROM readfirst");
+            exec(c, "CREATE TABLE afterreads (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1)");
+            exec(c, "INSERT INTO afterreads (id) VALUES (1), (2)");
+            c.rollback(); // a new transaction began after the DDL: its insert is undone, the table stays
+            assertEquals(0, count(c, "SELECT COUNT(*) FROM afterreads"));
+            exec(c, "DROP TABLE afterreads"); // nothing written since the rollback: runs
+            c.commit();
+        }
+        assertEquals(Set.of(), partitionsHaving("afterreads"));
     }
 
     @Test

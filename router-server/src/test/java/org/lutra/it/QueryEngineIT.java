@@ -379,6 +379,43 @@ class QueryEngineIT {
         }
     }
 
+    /** Page bounds bound as parameters (Hibernate's {@code LIMIT ?, ?}), in every form, random values, against one MariaDB. */
+    @Test
+    void limitWithParametersPagesAsOneServer() throws SQLException {
+        var random = new java.util.Random(12);
+        for (String sql : List.of(
+                "SELECT id, likes FROM tweets WHERE likes >= ? ORDER BY likes DESC, id LIMIT ?, ?",
+                "SELECT id, likes FROM tweets WHERE likes >= ? ORDER BY likes, id LIMIT ? OFFSET ?",
+                "SELECT id FROM tweets WHERE likes >= ? ORDER BY id LIMIT ?",
+                "SELECT id FROM tweets WHERE likes >= ? AND id IN (3, 5, 8, 13, 21, 34, 55, 89, 144) ORDER BY id LIMIT ?, ?",
+                "SELECT author, COUNT(*) FROM tweets WHERE likes >= ? GROUP BY author ORDER BY author LIMIT ?, ?",
+                "SELECT u.id, t.id FROM users u JOIN followers f ON f.source = u.id JOIN tweets t ON t.id = f.destination WHERE u.id >= ? ORDER BY u.id, t.id LIMIT ?, ?")) {
+            int params = (int) sql.chars().filter(ch -> ch == '?').count();
+            for (int round = 0; round < 12; round++) {
+                var values = new int[params];
+                values[0] = random.nextInt(14);
+                for (int i = 1; i < params; i++) values[i] = random.nextInt(round < 2 ? 3 : 40);
+                var answers = new ArrayList<List<String>>();
+                for (var c : List.of(reference, lutra)) {
+                    try (var ps = c.prepareStatement(sql)) {
+                        for (int i = 0; i < params; i++) ps.setInt(i + 1, values[i]);
+                        var out = new ArrayList<String>();
+                        try (var rs = ps.executeQuery()) {
+                            while (rs.next()) out.add(rs.getString(1) + "|" + rs.getString(2 > rs.getMetaData().getColumnCount() ? 1 : 2));
+                        }
+                        answers.add(out);
+                    }
+                }
+                assertEquals(answers.get(0), answers.get(1), sql + " with " + java.util.Arrays.toString(values));
+            }
+        }
+        try (var ps = lutra.prepareStatement("SELECT id FROM tweets ORDER BY id LIMIT ?")) {
+            ps.setInt(1, -1);
+            var e = assertThrows(SQLException.class, ps::executeQuery);
+            assertEquals(1210, e.getErrorCode(), e.getMessage());
+        }
+    }
+
     @Test
     void withRollupAddsTheSuperAggregateRowsInMySqlsOrder() throws SQLException {
         // GROUP BY without ORDER BY returns groups in key order in MariaDB, rollup rows after their run

@@ -1,0 +1,52 @@
+package org.lutra.plan;
+
+import org.junit.jupiter.api.Test;
+import org.lutra.exec.Route;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** What the router sends for information_schema reads; the answers themselves are checked on MariaDB in HibernateIT and FlywayIT. */
+class InformationSchemaTest {
+    private static String sent(String sql) throws PlanException {
+        var bound = PlannerLimitsTest.planner().bind(sql, List.of());
+        var query = assertInstanceOf(Plan.Query.class, bound.plan());
+        return assertInstanceOf(Route.class, query.root()).sql();
+    }
+
+    private static PlanException refused(String sql) {
+        var e = assertThrows(PlanException.class, () -> PlannerLimitsTest.planner().bind(sql, List.of()));
+        assertEquals("0A000", e.getSQLState(), e.getMessage());
+        return e;
+    }
+
+    @Test
+    void tablesBecomeLiteralRowsOfTheCatalogAndDatabaseTheLogicalOne() throws PlanException {
+        String sql = sent("select table_name from information_schema.TABLES where table_schema=database() and table_type='SEQUENCE'");
+        for (String table : List.of("users", "followers", "tweets", "nums", "country")) {
+            assertTrue(sql.contains("_utf8mb3'" + table + "' COLLATE utf8mb3_general_ci AS TABLE_NAME"), sql);
+        }
+        assertTrue(sql.contains("table_schema = _utf8mb3'demo' COLLATE utf8mb3_general_ci"), sql);
+        assertFalse(sql.toLowerCase().contains("information_schema"), sql);
+        assertFalse(sql.toLowerCase().contains("database()"), sql);
+    }
+
+    @Test
+    void aliasesJoinsAndSchemataKeepTheirNames() throws PlanException {
+        String sql = sent("SELECT COUNT(1) FROM information_schema.schemata s WHERE s.schema_name='demo' LIMIT 1");
+        assertTrue(sql.contains("AS CATALOG_NAME") && sql.contains(" AS s "), sql);
+        sql = sent("SELECT t.table_name FROM information_schema.tables t JOIN information_schema.schemata s ON s.schema_name = t.table_schema");
+        assertTrue(sql.contains(" AS t ") && sql.contains(" AS s "), sql);
+    }
+
+    @Test
+    void columnsThePartitionsAnswerDifferentlyAreRefused() {
+        assertTrue(refused("SELECT table_name, table_rows FROM information_schema.tables").getMessage().contains("TABLE_ROWS"));
+        refused("SELECT * FROM information_schema.tables");
+        refused("SELECT t.* FROM information_schema.tables t");
+        refused("SELECT auto_increment FROM information_schema.tables WHERE table_name = 'users'");
+        assertTrue(refused("SELECT column_name FROM information_schema.columns").getMessage().contains("COLUMNS"));
+        refused("SELECT u.name FROM users u JOIN information_schema.tables t ON t.table_name = u.name");
+    }
+}
