@@ -67,7 +67,7 @@ final class ScatterPlanner {
     private int hiddenCount;
 
     ScatterPlanner(PlainSelect select, Sources sources, Target target) {
-        this.params = ParamCounter.count(select.toString());
+        this.params = ParamCounter.count(select.toString()) - limitParams(select);
         this.select = select;
         this.sources = sources;
         this.target = target;
@@ -656,12 +656,19 @@ final class ScatterPlanner {
         return new ParamLimit(root, limit[0], limit[1], shardsLimited);
     }
 
-    /** How many '?' the statement has: the shard SQL must have them once each, in order. */
+    /** The '?' of the statement's LIMIT and OFFSET. */
+    private static int limitParams(PlainSelect select) {
+        return (select.getLimit() == null ? 0 : ParamCounter.count(select.getLimit().toString()))
+                + (select.getOffset() == null ? 0 : ParamCounter.count(select.getOffset().toString()));
+    }
+
+    /** How many '?' the statement has outside its LIMIT: the shard SQL must have them once each, in order. */
     private final int params;
 
     private Route route() throws PlanException {
         // an item the merge repeats (a DISTINCT key sorted by, a select item with its sort weight) would repeat its '?'
-        if (ParamCounter.count(select.toString()) != params) {
+        // (the LIMIT's own '?' are the router's: ParamLimit rewrites them, so they are left out of the count)
+        if (ParamCounter.count(select.toString()) - limitParams(select) != params) {
             throw PlanException.unsupported("parameters in select items that the merge over several partitions repeats (DISTINCT, "
                     + "ORDER BY an item) yet");
         }
