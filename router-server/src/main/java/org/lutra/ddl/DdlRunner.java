@@ -367,11 +367,12 @@ public final class DdlRunner {
         return config.transactions().routerName();
     }
 
-    private static String quote(String name) {
+    static String quote(String name) {
         return "`" + name.replace("`", "``") + "`";
     }
 
-    private static void sleep(long millis) throws SQLException {
+    /** Waits {@code millis} (the other routers' catalog leases to run out). */
+    static void sleep(long millis) throws SQLException {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

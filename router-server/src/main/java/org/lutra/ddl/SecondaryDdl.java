@@ -77,12 +77,12 @@ final class SecondaryDdl {
         requireIndex(partitions[0], t, building);
         String type = columnType(partitions[0], t, building.column());
         for (int p : partitions) {
-            apply(p, "DROP TABLE IF EXISTS " + quote(building.indexTable()));
+            apply(p, "DROP TABLE IF EXISTS " + DdlRunner.quote(building.indexTable()));
             apply(p, SecondaryEntries.createSql(building, type));
         }
         long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(building.catalogKey(), building.createText())));
         lease.install(next, version);
-        sleep(lease.waitMillis()); // every router now writes entries for its writes of the table
+        DdlRunner.sleep(lease.waitMillis()); // every router now writes entries for its writes of the table
         long entries = 0;
         try {
             for (int p : partitions) entries += backfill(t, building, p);
@@ -113,10 +113,10 @@ final class SecondaryDdl {
     private void takeOut(Connection store, SecondaryLookup s) throws SQLException {
         long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(s.catalogKey(), null)));
         lease.install(live.current().withoutSecondary(s.name()), version);
-        sleep(lease.waitMillis());
+        DdlRunner.sleep(lease.waitMillis());
         TableDef t = live.current().table(s.table());
         if (t == null) return;
-        for (int p : t.partitioning().partitions()) apply(p, "DROP TABLE IF EXISTS " + quote(s.indexTable()));
+        for (int p : t.partitioning().partitions()) apply(p, "DROP TABLE IF EXISTS " + DdlRunner.quote(s.indexTable()));
     }
 
     /**
@@ -128,7 +128,7 @@ final class SecondaryDdl {
             scan.setAutoCommit(false); // borrow() gives REPEATABLE READ and the pool's innodb_lock_wait_timeout
             try {
                 var values = new ArrayList<Object>();
-                try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + quote(s.column()) + " FROM " + quote(t.name()) + " WHERE " + quote(s.column())
+                try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + DdlRunner.quote(s.column()) + " FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column())
                         + " IS NOT NULL LOCK IN SHARE MODE")) {
                     while (rs.next()) {
                         Object key = s.key(t, t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : rs.getString(1));
@@ -154,7 +154,7 @@ final class SecondaryDdl {
 
     /** Entries (v, p) at {@code home}; for UNIQUE, a value whose entry names another partition that holds it is a duplicate. */
     private void write(TableDef t, SecondaryLookup s, int home, List<Object> values, int p) throws SQLException {
-        String index = quote(s.indexTable());
+        String index = DdlRunner.quote(s.indexTable());
         try (Connection c = backends.placement(home).borrow()) {
             for (int from = 0; from < values.size(); from += BATCH) {
                 var chunk = values.subList(from, Math.min(values.size(), from + BATCH));
@@ -195,7 +195,7 @@ final class SecondaryDdl {
 
     private boolean holds(TableDef t, SecondaryLookup s, int p, Object v) throws SQLException {
         try (Connection c = backends.placement(p).borrow();
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + quote(t.name()) + " WHERE " + quote(s.column()) + " = ? LIMIT 1")) {
+             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column()) + " = ? LIMIT 1")) {
             ps.setObject(1, v);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -244,18 +244,5 @@ final class SecondaryDdl {
 
     private String router() {
         return config.transactions().routerName();
-    }
-
-    private static String quote(String name) {
-        return "`" + name.replace("`", "``") + "`";
-    }
-
-    private static void sleep(long millis) throws SQLException {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SQLException("interrupted while waiting for the other routers' catalog leases", "HY000", 0, e);
-        }
     }
 }
