@@ -6,8 +6,11 @@ import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.parser.feature.Feature;
 import net.sf.jsqlparser.statement.Statement;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,11 +23,19 @@ import java.util.concurrent.TimeUnit;
  * 10,000-term OR chain that takes a second stops 20 ms after a 20 ms deadline). As JSQLParser's
  * own entry point, a statement the simple grammar cannot read is tried once more with complex
  * parsing, within the same deadline.
+ *
+ * <p>The deadline counts the session thread's CPU time, not the clock: a router on a busy machine,
+ * or one whose first statement loads and compiles the parser's classes, must not refuse ordinary
+ * statements because its thread waited for a core (a cold router under load took over 3 s of
+ * wall time for its first parse). Where the JVM cannot measure thread CPU time, the clock counts.
  */
 final class Parsing {
     /** Sets the flag of parsers past their deadline; one daemon thread for the router. */
     private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("lutra-parse-deadlines").unstarted(r));
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
 
     /** The deadline of the statement this thread is planning: every parse while planning it shares one budget. */
     private static final ThreadLocal<long[]> STATEMENT = new ThreadLocal<>();
@@ -38,7 +49,7 @@ final class Parsing {
      */
     static <T> T within(long timeoutMillis, Planning<T> planning) throws PlanException {
         if (STATEMENT.get() != null) return planning.run(); // nested: the outer budget holds
-        STATEMENT.set(new long[] {System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis), timeoutMillis});
+        STATEMENT.set(new long[] {spentNanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis), timeoutMillis});
         try {
             return planning.run();
         } finally {
@@ -53,7 +64,7 @@ final class Parsing {
     /** {@link #parse(String, long)} within the budget of the statement being planned, or {@code timeoutMillis} outside one. */
     static Statement parse(String sql, long timeoutMillis) throws PlanException {
         long[] statement = STATEMENT.get();
-        if (statement == null) return parse(sql, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis), timeoutMillis);
+        if (statement == null) return parse(sql, spentNanos() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis), timeoutMillis);
         return parse(sql, statement[0], statement[1]);
     }
 
@@ -87,11 +98,10 @@ final class Parsing {
     }
 
     private static Statement run(CCJSqlParser parser, long deadline, long timeoutMillis) throws ParseException, PlanException {
-        long left = deadline - System.nanoTime();
+        long left = deadline - spentNanos();
         if (left <= 0) throw timedOut(timeoutMillis);
-        var alarm = DEADLINES.schedule(() -> {
-            parser.interrupted = true;
-        }, left, TimeUnit.NANOSECONDS);
+        var alarm = new Alarm(parser, Thread.currentThread().threadId(), deadline);
+        alarm.schedule(left);
         try {
             Statement statement = parser.Statement();
             // the flag also steers the parser's choices: a statement read after it was set may not be the one sent
@@ -108,7 +118,51 @@ final class Parsing {
             if (e instanceof VirtualMachineError vm) throw vm;
             throw new ParseException(String.valueOf(e.getMessage()));
         } finally {
-            alarm.cancel(false);
+            alarm.cancel();
+        }
+    }
+
+    /** This thread's CPU time (or the clock's time), in nanoseconds: what a parse deadline counts. */
+    private static long spentNanos() {
+        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : System.nanoTime();
+    }
+
+    /**
+     * Sets the parser's flag once its thread has spent the budget. It wakes when the budget would
+     * be spent had the thread run all the time, and sleeps again for what is left when it had not.
+     */
+    private static final class Alarm implements Runnable {
+        private final CCJSqlParser parser;
+        private final long thread;
+        private final long deadline;
+        private volatile boolean cancelled;
+        private volatile ScheduledFuture<?> next;
+
+        Alarm(CCJSqlParser parser, long thread, long deadline) {
+            this.parser = parser;
+            this.thread = thread;
+            this.deadline = deadline;
+        }
+
+        void schedule(long nanos) {
+            next = DEADLINES.schedule(this, nanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void run() {
+            if (cancelled) return;
+            long left = deadline - (CPU_TIME ? THREADS.getThreadCpuTime(thread) : System.nanoTime());
+            if (left <= 0) {
+                parser.interrupted = true;
+            } else {
+                schedule(left);
+            }
+        }
+
+        void cancel() {
+            cancelled = true;
+            var f = next;
+            if (f != null) f.cancel(false);
         }
     }
 

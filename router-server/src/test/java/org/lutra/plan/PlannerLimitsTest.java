@@ -143,6 +143,22 @@ class PlannerLimitsTest {
     }
 
     @Test
+    void theParseDeadlineCountsCpuTimeNotTimeSpentWaiting() throws Exception {
+        for (int i = 0; i < 20; i++) plans(planner(), "SELECT author FROM tweets WHERE id = " + i); // warm, as above
+        // 600 ms asleep (a thread waiting for a core) inside a 150 ms budget: the parse after it is not refused;
+        // with the clock as the budget it was
+        var statement = Parsing.within(150, () -> {
+            try {
+                Thread.sleep(600);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            return Parsing.parse("SELECT author FROM tweets WHERE id = 1", 150);
+        });
+        assertTrue(statement.toString().contains("tweets"), statement.toString());
+    }
+
+    @Test
     void aStackOverflowPastTheGuardsIsTheStatementsErrorNotTheSessions() throws Exception {
         // guards off (limits far above what the stack takes): the last resort catches the overflow
         var planner = new Planner(CATALOG, "demo", new Planner.Limits(4 << 20, 1_000_000, 1_000_000, 10_000, 1 << 20));
