@@ -28,10 +28,13 @@ public final class Backends implements AutoCloseable {
      * per connection because plans repeat. Connector/J would send {@code SET net_write_timeout}
      * before and after every streamed result (two extra round trips per query):
      * netTimeoutForStreamingResults=0 stops that, and the pool's init SQL sets the timeout once.
+     * Connector/J reads the socket unbuffered by default: two read() calls per packet, ten for a
+     * one-row result; useUnbufferedInput=false reads a whole result in one (its read-ahead stream
+     * would ask the socket available() before each read).
      */
     private static final String CONNECTOR_OPTIONS =
             "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192"
-            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0&useReadAheadInput=false";
+            + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0&useReadAheadInput=false&useUnbufferedInput=false";
 
     /** The server's wait for a streaming reader (Connector/J's netTimeoutForStreamingResults default). */
     private static final int STREAMING_WRITE_TIMEOUT_SECONDS = 600;
