@@ -135,6 +135,11 @@ public final class Planner {
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Guards.requireShort(sql, limits.maxStatementChars());
+        // a text planned before (what a prepared statement sends) is neither DDL nor a named lock: those are never cached here
+        Parameterized known = parameterized.getIfPresent(sql);
+        if (known != null && known.params() == clientParams.size()) {
+            return new Bound(known.plan(), clientParams);
+        }
         Plan.Ddl ddl = DdlStatements.plan(sql, database); // before the literals are taken out: DDL goes to the backends as written
         if (ddl != null) {
             if (!clientParams.isEmpty()) throw new PlanException("HY000", 0, "DDL statements take no parameters");
@@ -146,10 +151,6 @@ public final class Planner {
                 throw new PlanException("07001", 0, "the statement has " + lock.paramCount() + " parameter(s) but " + clientParams.size() + " were bound");
             }
             return new Bound(lock, clientParams);
-        }
-        Parameterized known = parameterized.getIfPresent(sql);
-        if (known != null && known.params() == clientParams.size()) {
-            return new Bound(known.plan(), clientParams);
         }
         Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
         try {
