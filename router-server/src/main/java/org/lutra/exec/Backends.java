@@ -44,12 +44,16 @@ public final class Backends implements AutoCloseable {
      * @param scratch a small pool of its own for temporary tables ({@link ScratchConnection}): a
      *                statement holds one while its derived SELECTs borrow from {@code pool}, so that
      *                many such statements at once cannot take every connection they wait for
+     * @param locking a small pool whose connections are never in auto-commit, for the short
+     *                transactions of locking reads ({@link ScratchConnection#transaction}): the read
+     *                itself starts the transaction, with no START TRANSACTION round trip
      * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
      *                answered ({@link BackendWatch})
      * @param waiting the connections borrowed from {@code pool} now, for the {@link BackendWatch}
      * @param carried the session variables each pooled connection (of either pool) carries now
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
+                            HikariDataSource locking,
                             int pingTimeoutMillis, BackendWatch.Waiting waiting, SessionState.Carried carried, RoutingFence fence) {
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
@@ -141,6 +145,7 @@ public final class Backends implements AutoCloseable {
         for (var p : placements) {
             p.pool().getHikariPoolMXBean().softEvictConnections();
             p.scratch().getHikariPoolMXBean().softEvictConnections();
+            p.locking().getHikariPoolMXBean().softEvictConnections();
         }
         log.info("catalog changed: backend connections renewed (their prepared statements knew the old table definitions)");
     }
@@ -182,13 +187,20 @@ public final class Backends implements AutoCloseable {
                 scratch.setPoolName(hikari.getPoolName() + ":scratch");
                 scratch.setMaximumPoolSize(Math.max(2, backend.poolSize() / 4));
                 scratch.setMinimumIdle(0);
+                var locking = new HikariConfig();
+                scratch.copyStateTo(locking);
+                locking.setPoolName(hikari.getPoolName() + ":locks");
+                locking.setAutoCommit(false);
+                locking.setMinimumIdle(1);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
+                        new HikariDataSource(locking),
                         backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {
                 pl.pool().close();
                 pl.scratch().close();
+                pl.locking().close();
             });
             throw e;
         }
@@ -290,11 +302,12 @@ public final class Backends implements AutoCloseable {
         return placements;
     }
 
-    /** Connections borrowed from the partition pools (statement and scratch) right now. */
+    /** Connections borrowed from the partition pools (statement, scratch and locking) right now. */
     public int activeConnections() {
         int active = 0;
         for (var p : placements) {
-            active += p.pool().getHikariPoolMXBean().getActiveConnections() + p.scratch().getHikariPoolMXBean().getActiveConnections();
+            active += p.pool().getHikariPoolMXBean().getActiveConnections() + p.scratch().getHikariPoolMXBean().getActiveConnections()
+                    + p.locking().getHikariPoolMXBean().getActiveConnections();
         }
         return active;
     }
@@ -305,6 +318,7 @@ public final class Backends implements AutoCloseable {
         placements.forEach(p -> {
             p.pool().close();
             p.scratch().close();
+            p.locking().close();
         });
     }
 }

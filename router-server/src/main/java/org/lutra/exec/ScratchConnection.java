@@ -5,6 +5,8 @@ import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
+import com.zaxxer.hikari.HikariDataSource;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,38 +20,39 @@ import java.util.List;
  */
 final class ScratchConnection implements Shards.Scratch {
     private final Backends.Placement placement;
+    private final HikariDataSource pool;
     private final Connection connection;
     private final Deadline deadline;
     private boolean failed;
 
     ScratchConnection(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
+        this(placement, placement.scratch(), deadline, variables);
+    }
+
+    private ScratchConnection(Backends.Placement placement, HikariDataSource pool, Deadline deadline, SessionState variables) throws SQLException {
         this.placement = placement;
+        this.pool = pool;
         this.deadline = deadline;
         try {
-            this.connection = placement.scratch().getConnection();
+            this.connection = pool.getConnection();
         } catch (SQLException e) {
             throw Backends.located(placement, e);
         }
         placement.waiting().add(connection);
         try {
-            placement.carry(connection, variables, placement.scratch()); // the outer statement runs here: with the session's sql_mode, @x, ...
+            placement.carry(connection, variables, pool); // the outer statement runs here: with the session's sql_mode, @x, ...
         } catch (SQLException e) {
             throw Backends.located(placement, e);
         }
     }
 
     /**
-     * A scratch connection in a transaction of its own, committed (its locks released) when closed;
-     * a connection whose commit failed is evicted, never pooled with its transaction open.
+     * A connection of the partition's locking pool (never in auto-commit: its first statement
+     * starts a transaction), committed — its locks released — when closed; a connection whose
+     * commit failed is evicted, never pooled with its transaction open.
      */
     static Shards.Scratch transaction(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
-        var scratch = new ScratchConnection(placement, deadline, variables);
-        try {
-            scratch.plain("START TRANSACTION");
-        } catch (SQLException e) {
-            scratch.close();
-            throw e;
-        }
+        var scratch = new ScratchConnection(placement, placement.locking(), deadline, variables);
         return new Shards.Scratch() {
             @Override
             public void execute(String sql, List<Value> params) throws SQLException {
@@ -64,22 +67,13 @@ final class ScratchConnection implements Shards.Scratch {
             @Override
             public void close() {
                 try {
-                    scratch.plain("COMMIT");
+                    scratch.connection.commit();
                 } catch (SQLException e) {
-                    // failed is set: the connection is evicted, and its server ends the transaction with it
+                    scratch.failed = true; // evicted: its server ends the transaction with it
                 }
                 scratch.close();
             }
         };
-    }
-
-    private void plain(String sql) throws SQLException {
-        try (var st = connection.createStatement()) {
-            st.execute(sql);
-        } catch (SQLException e) {
-            failed = true;
-            throw Backends.located(placement, e, connection);
-        }
     }
 
     @Override
@@ -120,7 +114,7 @@ final class ScratchConnection implements Shards.Scratch {
     public void close() {
         placement.waiting().remove(connection);
         try {
-            if (failed) placement.scratch().evictConnection(connection);
+            if (failed) pool.evictConnection(connection);
             connection.close();
         } catch (SQLException ignored) {
             // the pool copes with a connection that fails to close
