@@ -191,7 +191,6 @@ public final class Backends implements AutoCloseable {
                 scratch.copyStateTo(locking);
                 locking.setPoolName(hikari.getPoolName() + ":locks");
                 locking.setAutoCommit(false);
-                locking.setMinimumIdle(1);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
                         new HikariDataSource(locking),
                         backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));

@@ -59,8 +59,8 @@ public final class PointBench implements Command {
             "Com_set_option", "Com_select", "Com_update", "Com_commit", "Com_rollback", "Com_admin_commands", "Com_xa_start", "Com_xa_end",
             "Com_xa_prepare", "Com_xa_commit", "Com_xa_rollback");
 
-    /** One workload at one client count: router and direct results per round. */
-    record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct,
+    /** One workload at one client count: router, direct and forwarded results per round. */
+    record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, List<ClosedLoop.Result> forwarded,
                 List<Double> cpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
                 List<java.util.Map<String, Long>> counters) {}
 
@@ -133,9 +133,13 @@ public final class PointBench implements Command {
         String routed = shards.createDatabase("lutra_bench_point");
         String reference = shards.createDatabase("lutra_bench_point_ref");
         Path dir = Files.createTempDirectory("lutra-bench-point");
-        try (var router = RouterProcess.start(dir, shards, routed, SCHEMA, jfr)) {
+        var shardAddress = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/").matcher(shards.url(0));
+        if (!shardAddress.find()) throw new IllegalStateException("no host:port in " + shards.url(0));
+        try (var router = RouterProcess.start(dir, shards, routed, SCHEMA, jfr);
+             var forwarder = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
             String routerUrl = router.url();
             String directUrl = shards.url(0, reference);
+            String forwardedUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + forwarder.port() + "/");
             try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password()); var st = c.createStatement()) {
                 st.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL)");
             }
@@ -144,13 +148,14 @@ public final class PointBench implements Command {
             var cells = new ArrayList<Cell>();
             for (String workload : workloads) {
                 for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                        new ArrayList<>()));
+                        new ArrayList<>(), new ArrayList<>()));
             }
             // warm-up until the JIT has compiled the hot path (C2 runs for seconds on a cold router), then pools and caches
             for (int i = 0; i < 2; i++) {
                 for (var cell : cells) {
                     ClosedLoop.run(cell.clients(), warmUpSeconds, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                     ClosedLoop.run(cell.clients(), 1, 7, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    ClosedLoop.run(cell.clients(), 1, 7, () -> client(forwardedUrl, shards.user(), shards.password(), cell.workload(), rows));
                 }
             }
             for (int round = 1; round <= rounds; round++) {
@@ -169,11 +174,13 @@ public final class PointBench implements Command {
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                     long directClient = ownCpuNanos() - directBefore;
-                    for (var r : List.of(viaRouter, direct)) {
+                    var forwarded = ClosedLoop.run(cell.clients(), seconds, round, () -> client(forwardedUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    for (var r : List.of(viaRouter, direct, forwarded)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
                     }
                     cell.router().add(viaRouter);
                     cell.direct().add(direct);
+                    cell.forwarded().add(forwarded);
                     cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.lutraClientMicros().add(lutraClient / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.directClientMicros().add(directClient / 1e3 / Math.max(1, direct.transactions()));
@@ -181,7 +188,8 @@ public final class PointBench implements Command {
                     for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
                     delta.put("statements", viaRouter.transactions());
                     cell.counters().add(delta);
-                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond()));
+                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond(),
+                            forwarded.perSecond()));
                 }
                 err.println(line);
             }
@@ -283,18 +291,22 @@ public final class PointBench implements Command {
                 LocalDate.now(), jfr == null ? "" : " Router recorded with JFR (" + jfr + "): numbers include its overhead."));
         s.append(String.format(Locale.ROOT, "Data: %,d rows in `users`, the router's only partition; the direct baseline is the same rows in "
                 + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
-                + "%d rounds × %s s per cell and path, interleaved; medians over rounds.%n%n", rows, rounds, seconds));
-        s.append("| workload | clients | router /s | direct /s | ratio | added p50 µs | added p99 µs | router CPU µs/stmt "
-                + "| client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The forwarder is the same Connector/J client "
+                + "through a proxy that only copies bytes (two platform threads per connection, in the bench's JVM): what any proxy's "
+                + "extra hop costs on this machine.%n%n", rows, rounds, seconds));
+        s.append("| workload | clients | router /s | direct /s | ratio | forwarder /s | forwarder ratio | router / forwarder | added p50 µs "
+                + "| added p99 µs | router CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
             double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
             double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
+            double f = median(c.forwarded().stream().map(ClosedLoop.Result::perSecond).toList());
             double p50 = median(pairs(c, 0.5));
             double p99 = median(pairs(c, 0.99));
             double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %+.0f | %+.0f | %.1f | %.1f / %.1f | %.2f |%n", c.workload(),
-                    c.clients(), r, d, r / d, p50, p99, median(c.cpuMicros()), median(c.lutraClientMicros()), median(c.directClientMicros()), trips));
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f / %.1f | %.2f |%n",
+                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.lutraClientMicros()),
+                    median(c.directClientMicros()), trips));
         }
         s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");
         for (var c : cells) {

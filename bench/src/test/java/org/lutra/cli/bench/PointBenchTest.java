@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 class PointBenchTest {
-    private static final Pattern ROW = Pattern.compile("\\| (point select|single-row update) \\| 1 \\| ([\\d,]+) \\| ([\\d,]+) \\|.*\\| ([\\d.]+) \\|");
+    private static final Pattern ROW = Pattern.compile(
+            "\\| (point select|single-row update) \\| 1 \\| ([\\d,]+) \\| ([\\d,]+) \\| [\\d.]+× \\| ([\\d,]+) \\|.*\\| ([\\d.]+) \\|");
 
     @Test
     void everyRoutedStatementIsOneBackendStatement(Shards shards) throws Exception {
@@ -34,8 +35,10 @@ class PointBenchTest {
             var m = ROW.matcher(line);
             if (!m.find()) continue;
             cells++;
-            assertTrue(Long.parseLong(m.group(2).replace(",", "")) > 0 && Long.parseLong(m.group(3).replace(",", "")) > 0, line);
-            assertEquals(1.0, Double.parseDouble(m.group(4)), 0.05, "backend round trips per statement: " + line + "\n" + report);
+            for (int path = 2; path <= 4; path++) assertTrue(Long.parseLong(m.group(path).replace(",", "")) > 0, "router, direct, forwarder: " + line);
+            // an extra round trip per statement reads 2.00; the router's own background statements on the shard (its catalog
+            // lease) add a few per second, which weigh more the slower a busy machine runs the loop (1.05-1.08 at 200 /s)
+            assertEquals(1.0, Double.parseDouble(m.group(5)), 0.15, "backend round trips per statement: " + line + "\n" + report);
         }
         assertEquals(2, cells, report + err);
         assertTrue(report.contains("Com_stmt_execute 1.00"), report);
