@@ -10,6 +10,7 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
 import org.lutra.plan.KeyMatch;
 import org.lutra.plan.Plan;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
@@ -202,14 +203,14 @@ public final class Executor {
                     throw e;
                 }
             }
-            throw new SQLException("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan", "0A000", 1235);
+            throw Refusal.of("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan");
         }
         var ctx = Context.explain(params, new Stats(backends.placements().size()));
         List<Explain.Line> lines = switch (plan.statement()) {
             case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
             case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
-            default -> throw new SQLException("EXPLAIN ROUTE of this statement is not supported", "0A000", 1235);
+            default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
         };
         var rows = new ArrayList<org.lutra.protocol.Row>();
         for (var l : lines) {
@@ -541,9 +542,9 @@ public final class Executor {
     // ---- helpers --------------------------------------------------------------------------------
 
     private static SQLException mergeRefusal(Plan.Routed plan, int partitions) {
-        return new SQLException("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
+        return Refusal.of("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
                 + plan.table().name() + " yet (router-side merging); pin the routing column '" + plan.table().partitioning().column()
-                + "' to one value", "0A000", 1235);
+                + "' to one value");
     }
 
     private void record(List<ShardQuery> queries) {

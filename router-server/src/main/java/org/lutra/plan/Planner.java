@@ -23,6 +23,7 @@ import org.lutra.exec.Operator;
 import org.lutra.exec.Route;
 import org.lutra.exec.SelectPlan;
 import org.lutra.exec.Target;
+import org.lutra.protocol.Refusal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -265,7 +266,7 @@ public final class Planner {
             return route(statement, sql);
         } catch (PlanException refused) {
             // a SELECT whose tables all live together on one partition runs there whole, whatever it contains
-            if (!(statement instanceof Select select) || !"0A000".equals(refused.getSQLState())) throw refused;
+            if (!(statement instanceof Select select) || !Refusal.is(refused)) throw refused;
             int partition = wholeOnOnePartition(select);
             if (partition < 0) throw refused;
             String text = select.toString();
@@ -322,7 +323,7 @@ public final class Planner {
         try {
             merged = UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
         } catch (PlanException refused) {
-            if (!"0A000".equals(refused.getSQLState()) || wholeOnOnePartition(list) >= 0) throw refused;
+            if (!Refusal.is(refused) || wholeOnOnePartition(list) >= 0) throw refused;
             try {
                 return DerivedTables.setOperations(original, catalog, this::subquery);
             } catch (PlanException cannot) {
@@ -388,10 +389,10 @@ public final class Planner {
                 try {
                     rounds = roundsJoin(select);
                 } catch (PlanException refused) {
-                    if (!"0A000".equals(refused.getSQLState())) throw refused;
+                    if (!Refusal.is(refused)) throw refused;
                 }
                 if (rounds != null) return rounds;
-                Operator materialized = "0A000".equals(notColocated.getSQLState()) ? materialized(original, notColocated) : null;
+                Operator materialized = Refusal.is(notColocated) ? materialized(original, notColocated) : null;
                 if (materialized == null) throw notColocated;
                 return new Plan.Query(materialized, ParamCounter.count(original));
             }
@@ -420,7 +421,7 @@ public final class Planner {
             scatter = new ScatterPlanner(select, sources, target).build();
         } catch (PlanException e) {
             refusal = e;
-            if ("0A000".equals(e.getSQLState()) && !sources.isJoin() && !inPlace) {
+            if (Refusal.is(e) && !sources.isJoin() && !inPlace) {
                 scatter = materialized(text, e);
                 if (scatter != null) refusal = null;
             }

@@ -16,6 +16,7 @@ import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 import org.lutra.protocol.ResultSet;
 import org.lutra.protocol.Row;
@@ -224,7 +225,7 @@ final class TransactionWorker implements AutoCloseable {
      * on the partitions and recorded.
      */
     private long runDdl(Plan.Ddl statement) throws SQLException {
-        if (ddl == null) throw new SQLException("DDL is not available on this router", "0A000", 1235);
+        if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
         return ddl.run(statement);
     }
