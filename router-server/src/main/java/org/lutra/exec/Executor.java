@@ -113,6 +113,7 @@ public final class Executor {
                 yield new Result.Rows(rows, ctx.partitionsTouched());
             }
             case Plan.Insert insert -> insert(insert, params, connections);
+            case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -239,6 +240,21 @@ public final class Executor {
     }
 
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
+
+    /**
+     * An UPDATE with {@code c = LAST_INSERT_ID(expr)} in its SET, on one partition (or every replica alike):
+     * the session's LAST_INSERT_ID() becomes what the OK packet of the backend that matched rows carried.
+     */
+    private Result settingInsertId(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
+        if (!plan.sets().isEmpty()) {
+            // the secondary lookup's entries are written through the same connections: only the UPDATE's own OK packets may count
+            throw Refusal.of("Lutra does not support LAST_INSERT_ID(expr) in an UPDATE that also sets a secondary lookup's column of "
+                    + plan.table().name());
+        }
+        var reading = new InsertIdReading(c);
+        var done = (Result.Count) routed(plan, params, reading);
+        return new Result.Count(done.count(), done.partitions(), done.keys(), done.generated(), reading.value());
+    }
 
     private Result routed(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         if (plan.sets().isEmpty()) return routedRows(plan, params, c);
@@ -387,6 +403,11 @@ public final class Executor {
     private Result.Count run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
         if (queries.size() > 1 && plan.mergeNeed() != null) {
             throw mergeRefusal(plan, queries.size());
+        }
+        if (queries.size() > 1 && plan.setsInsertId()) {
+            // MySQL's LAST_INSERT_ID() is the value of the last row it updated: which partition's is last is unknown
+            throw Refusal.of("Lutra does not support LAST_INSERT_ID(expr) in an UPDATE over " + queries.size() + " partitions of table "
+                    + plan.table().name() + "; pin the routing column '" + plan.table().partitioning().column() + "' to one value");
         }
         record(queries);
         if (queries.size() > 1) c.atomic();

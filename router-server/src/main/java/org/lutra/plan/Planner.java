@@ -531,10 +531,12 @@ public final class Planner {
         }
         String sql = update.toString();
         Guards.requireNoSubquery(sql, 0);
-        Guards.requireNoSessionState(sql);
+        boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
+        if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
-        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets, secondaryMatch(table, update.getTable(), update.getWhere(), update));
+        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
+                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId);
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -548,7 +550,7 @@ public final class Planner {
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
-                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete));
+                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
     }
 
     private Plan insert(Insert insert) throws PlanException {
