@@ -67,7 +67,8 @@ class FlywayIT {
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        router = new TestRouter(shards, "flywayit", ""); // an empty logical database, as Flyway expects one
+        router = new TestRouter(shards, "flywayit", "");
+        PoolEvictions.clear(); // an empty logical database, as Flyway expects one
         // a HikariCP pool as applications give Flyway: Flyway probes with statements some servers refuse (the router
         // refuses some), and a refusal (42000, 1235) is no broken connection to HikariCP, so nothing is evicted
         var config = new HikariConfig();
@@ -76,6 +77,7 @@ class FlywayIT {
         config.setPassword(TestRouter.PASSWORD);
         config.setMaximumPoolSize(2);
         config.setLeakDetectionThreshold(2_000);
+        config.setExceptionOverrideClassName(PoolEvictions.class.getName());
         pool = new HikariDataSource(config);
         migrations = Files.createTempDirectory("lutra-flyway");
         for (var m : MIGRATIONS.entrySet()) Files.writeString(migrations.resolve(m.getKey()), m.getValue());
@@ -83,8 +85,13 @@ class FlywayIT {
 
     @AfterAll
     void stop() throws Exception {
-        if (pool != null) pool.close();
-        if (router != null) router.close();
+        try {
+            // Flyway's probes the router refuses (42000, 1235) are no broken connection to HikariCP
+            assertEquals(List.of(), PoolEvictions.seen());
+        } finally {
+            if (pool != null) pool.close();
+            if (router != null) router.close();
+        }
     }
 
     /**
