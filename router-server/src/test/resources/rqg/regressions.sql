@@ -1,5 +1,5 @@
 -- Statements that once answered wrongly through Lutra (issue 9), replayed by RandomQueryIT: each must
--- answer as one MariaDB does, or be refused with 0A000.
+-- answer as one MariaDB does, or be refused (42000, 1235).
 -- window functions were broadcast and the per-partition numberings concatenated
 SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM t_hash
 -- a subquery inside UPDATE ran on each partition against that partition's rows only

@@ -206,6 +206,25 @@ public final class LutraConnection extends UnsupportedConnection {
         }
     }
 
+    /** Empty LOBs held in memory, sent as a string or bytes when bound (TEXT and BLOB travel so). */
+    @Override
+    public java.sql.Clob createClob() throws SQLException {
+        checkOpen();
+        return new TextLob("");
+    }
+
+    @Override
+    public java.sql.NClob createNClob() throws SQLException {
+        checkOpen();
+        return new TextLob("");
+    }
+
+    @Override
+    public java.sql.Blob createBlob() throws SQLException {
+        checkOpen();
+        return new BytesLob(new byte[0]);
+    }
+
     @Override
     public java.sql.Savepoint setSavepoint() throws SQLException {
         throw noSavepoints("setSavepoint");

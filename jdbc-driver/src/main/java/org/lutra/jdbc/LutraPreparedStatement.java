@@ -396,6 +396,31 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
         setCharacterStream(i, x, length);
     }
 
+    @Override
+    public void setClob(int i, java.sql.Clob x) throws SQLException {
+        set(i, x == null ? Values.NULL : Values.ofString(x.getSubString(1, Math.toIntExact(x.length()))));
+    }
+
+    @Override
+    public void setNClob(int i, java.sql.NClob x) throws SQLException {
+        setClob(i, x);
+    }
+
+    @Override
+    public void setNClob(int i, Reader x) throws SQLException {
+        setCharacterStream(i, x);
+    }
+
+    @Override
+    public void setNClob(int i, Reader x, long length) throws SQLException {
+        setCharacterStream(i, x, length);
+    }
+
+    @Override
+    public void setBlob(int i, java.sql.Blob x) throws SQLException {
+        set(i, x == null ? Values.NULL : Values.ofBytes(x.getBytes(1, Math.toIntExact(x.length()))));
+    }
+
     private static byte[] readAll(InputStream in, long length) throws SQLException {
         try {
             return length < 0 ? in.readAllBytes() : in.readNBytes(Math.toIntExact(length));

@@ -304,6 +304,39 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
     // ---- by label: first column whose label matches, ignoring case -------------------------
 
     @Override
+    public java.sql.Clob getClob(int i) throws SQLException {
+        String s = getString(i);
+        return s == null ? null : new TextLob(s);
+    }
+
+    @Override
+    public java.sql.NClob getNClob(int i) throws SQLException {
+        String s = getString(i);
+        return s == null ? null : new TextLob(s);
+    }
+
+    @Override
+    public java.sql.Blob getBlob(int i) throws SQLException {
+        byte[] b = getBytes(i);
+        return b == null ? null : new BytesLob(b);
+    }
+
+    @Override
+    public java.sql.Clob getClob(String label) throws SQLException {
+        return getClob(findColumn(label));
+    }
+
+    @Override
+    public java.sql.NClob getNClob(String label) throws SQLException {
+        return getNClob(findColumn(label));
+    }
+
+    @Override
+    public java.sql.Blob getBlob(String label) throws SQLException {
+        return getBlob(findColumn(label));
+    }
+
+    @Override
     public String getString(String label) throws SQLException {
         return getString(findColumn(label));
     }

@@ -2,6 +2,7 @@ package org.lutra.ddl;
 
 import org.lutra.catalog.KeyType;
 import org.lutra.catalog.TableDef;
+import org.lutra.protocol.Refusal;
 
 import java.sql.SQLException;
 import java.util.HashSet;
@@ -12,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Which ALTER TABLE clauses the router runs: those that keep the table's placement. Refused (0A000):
+ * Which ALTER TABLE clauses the router runs: those that keep the table's placement. Refused:
  * dropping, modifying, changing or renaming the routing column; renaming the table; MySQL's own
  * partitioning; CONVERT TO and table default character set or collation changes when the routing
  * column is a string (the router reads its collation from the definition). Anything not recognized
@@ -106,6 +107,6 @@ final class AlterCheck {
 
     static SQLException refused(TableDef table, String clause, String why) {
         String shown = clause.length() > 80 ? clause.substring(0, 77) + "..." : clause;
-        return new SQLException("Lutra does not support ALTER TABLE " + table.name() + " ... " + shown + ": " + why, "0A000", 1235);
+        return Refusal.of("Lutra does not support ALTER TABLE " + table.name() + " ... " + shown + ": " + why);
     }
 }

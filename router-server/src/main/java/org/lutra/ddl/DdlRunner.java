@@ -16,6 +16,7 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.maintain.Collations;
 import org.lutra.plan.Plan;
+import org.lutra.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +78,7 @@ public final class DdlRunner {
     public long run(Plan.Ddl ddl) throws SQLException {
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
-                throw new SQLException("table names beginning with lutra_ are the router's own (" + table + ")", "42000", 1235);
+                throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");
             }
         }
         try (Connection store = Backends.connect(config, 0, 0)) {

@@ -5,6 +5,7 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.SortKey;
 import org.lutra.merge.Values;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -330,8 +331,8 @@ public final class Aggregate implements Operator {
                 if (pieces[i] == null) return NULL;
                 byte[] bytes = pieces[i].toByteArray();
                 if (bytes.length >= limits[i]) {
-                    throw new SQLException("Lutra does not support a GROUP_CONCAT result of group_concat_max_len (" + limits[i]
-                            + ") bytes or more over several partitions yet: MySQL would cut it", "0A000", 1235);
+                    throw Refusal.of("Lutra does not support a GROUP_CONCAT result of group_concat_max_len (" + limits[i]
+                            + ") bytes or more over several partitions yet: MySQL would cut it");
                 }
                 return binary[i] ? Value.newBuilder().setBytesValue(com.google.protobuf.ByteString.copyFrom(bytes)).build()
                         : Value.newBuilder().setStringValue(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).build();

@@ -3,6 +3,7 @@ package org.lutra.exec;
 import org.lutra.plan.AutoFill;
 import org.lutra.plan.Plan;
 import org.lutra.plan.ValueRef;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.math.BigDecimal;
@@ -75,9 +76,8 @@ final class AutoIncrement {
         }
         if (wanted > 0 && (auto.upsert() || auto.ignore() && rows > 1)) {
             // the planner refuses these when the text shows it; here a NULL or 0 came as a parameter
-            throw new SQLException((auto.upsert() ? "INSERT ... ON DUPLICATE KEY UPDATE" : "INSERT IGNORE of several rows") + " into "
-                    + plan.table().name() + " with ids the router generates (" + auto.column() + " is AUTO_INCREMENT) is not supported; give the ids",
-                    "0A000", 1235);
+            throw Refusal.of((auto.upsert() ? "INSERT ... ON DUPLICATE KEY UPDATE" : "INSERT IGNORE of several rows") + " into "
+                    + plan.table().name() + " with ids the router generates (" + auto.column() + " is AUTO_INCREMENT) is not supported; give the ids");
         }
         if (highestExplicit != Long.MIN_VALUE) blocks.written(plan.table(), auto.column(), highestExplicit);
         long[] generated = wanted == 0 ? NONE : blocks.next(plan.table(), auto.column(), wanted);

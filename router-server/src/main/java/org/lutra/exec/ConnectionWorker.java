@@ -33,6 +33,8 @@ final class ConnectionWorker {
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = deadline.run(ps, ps::executeLargeUpdate);
             lease.changed(count);
+            var insertIds = connections.insertIds();
+            if (insertIds != null && count > 0) insertIds.accept(ps.unwrap(com.mysql.cj.jdbc.StatementImpl.class).getLastInsertID());
             warnings(lease.connection(), ps);
             lease.release(null);
             return count;

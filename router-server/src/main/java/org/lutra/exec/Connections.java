@@ -33,6 +33,14 @@ public interface Connections {
         return null;
     }
 
+    /**
+     * Where a write that matched rows reports the last insert id of its backend's OK packet, or null: not
+     * wanted (see {@link InsertIdReading}).
+     */
+    default java.util.function.LongConsumer insertIds() {
+        return null;
+    }
+
     /** The statement's deadline: its backend statements register with it while they run. */
     default Deadline deadline() {
         return Deadline.NONE;

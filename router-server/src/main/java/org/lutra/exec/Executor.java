@@ -10,6 +10,7 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
 import org.lutra.plan.KeyMatch;
 import org.lutra.plan.Plan;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
@@ -112,6 +113,7 @@ public final class Executor {
                 yield new Result.Rows(rows, ctx.partitionsTouched());
             }
             case Plan.Insert insert -> insert(insert, params, connections);
+            case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -202,14 +204,14 @@ public final class Executor {
                     throw e;
                 }
             }
-            throw new SQLException("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan", "0A000", 1235);
+            throw Refusal.of("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan");
         }
         var ctx = Context.explain(params, new Stats(backends.placements().size()));
         List<Explain.Line> lines = switch (plan.statement()) {
             case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
             case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
-            default -> throw new SQLException("EXPLAIN ROUTE of this statement is not supported", "0A000", 1235);
+            default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
         };
         var rows = new ArrayList<org.lutra.protocol.Row>();
         for (var l : lines) {
@@ -238,6 +240,21 @@ public final class Executor {
     }
 
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------
+
+    /**
+     * An UPDATE with {@code c = LAST_INSERT_ID(expr)} in its SET, on one partition (or every replica alike):
+     * the session's LAST_INSERT_ID() becomes what the OK packet of the backend that matched rows carried.
+     */
+    private Result settingInsertId(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
+        if (!plan.sets().isEmpty()) {
+            // the secondary lookup's entries are written through the same connections: only the UPDATE's own OK packets may count
+            throw Refusal.of("Lutra does not support LAST_INSERT_ID(expr) in an UPDATE that also sets a secondary lookup's column of "
+                    + plan.table().name());
+        }
+        var reading = new InsertIdReading(c);
+        var done = (Result.Count) routed(plan, params, reading);
+        return new Result.Count(done.count(), done.partitions(), done.keys(), done.generated(), reading.value());
+    }
 
     private Result routed(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         if (plan.sets().isEmpty()) return routedRows(plan, params, c);
@@ -386,6 +403,11 @@ public final class Executor {
     private Result.Count run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
         if (queries.size() > 1 && plan.mergeNeed() != null) {
             throw mergeRefusal(plan, queries.size());
+        }
+        if (queries.size() > 1 && plan.setsInsertId()) {
+            // MySQL's LAST_INSERT_ID() is the value of the last row it updated: which partition's is last is unknown
+            throw Refusal.of("Lutra does not support LAST_INSERT_ID(expr) in an UPDATE over " + queries.size() + " partitions of table "
+                    + plan.table().name() + "; pin the routing column '" + plan.table().partitioning().column() + "' to one value");
         }
         record(queries);
         if (queries.size() > 1) c.atomic();
@@ -541,9 +563,9 @@ public final class Executor {
     // ---- helpers --------------------------------------------------------------------------------
 
     private static SQLException mergeRefusal(Plan.Routed plan, int partitions) {
-        return new SQLException("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
+        return Refusal.of("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
                 + plan.table().name() + " yet (router-side merging); pin the routing column '" + plan.table().partitioning().column()
-                + "' to one value", "0A000", 1235);
+                + "' to one value");
     }
 
     private void record(List<ShardQuery> queries) {

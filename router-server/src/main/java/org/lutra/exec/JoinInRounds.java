@@ -3,6 +3,7 @@ package org.lutra.exec;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.Values;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -95,8 +96,8 @@ public final class JoinInRounds implements Operator {
             this.innerParams = innerParams;
             this.ctx = ctx;
             if (!Values.isInteger(outerRows.columns().get(outerKey))) {
-                throw new SQLException("Lutra joins across partitions on integer columns only yet ('" + outerRows.columns().get(outerKey).getLabel()
-                        + "' is " + outerRows.columns().get(outerKey).getTypeName() + ")", "0A000", 1235);
+                throw Refusal.of("Lutra joins across partitions on integer columns only yet ('" + outerRows.columns().get(outerKey).getLabel()
+                        + "' is " + outerRows.columns().get(outerKey).getTypeName() + ")");
             }
             fill(); // the first round also tells the inner side's columns
         }

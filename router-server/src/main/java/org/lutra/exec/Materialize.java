@@ -2,6 +2,7 @@ package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -86,8 +87,8 @@ public final class Materialize implements Operator {
                 batch.addAll(row.getValuesList());
                 inBatch++;
                 if (++total > MAX_ROWS) {
-                    throw new SQLException("Lutra does not support materializing more than " + MAX_ROWS + " rows of a derived table, CTE or "
-                            + "joined table over several partitions yet", "0A000", 1235);
+                    throw Refusal.of("Lutra does not support materializing more than " + MAX_ROWS + " rows of a derived table, CTE or "
+                            + "joined table over several partitions yet");
                 }
                 if (inBatch == ROWS_PER_INSERT) {
                     insert(scratch, d.table(), width, inBatch, batch);

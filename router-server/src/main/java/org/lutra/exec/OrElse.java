@@ -1,13 +1,14 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
+import org.lutra.protocol.Refusal;
 
 import java.sql.SQLException;
 import java.util.List;
 
 /**
  * A plan and a slower one that answers the same statement: the first runs; if it refuses when it
- * opens (SQLState 0A000, a fact the planner could not see, such as branches of a UNION whose
+ * opens (a {@link Refusal}, a fact the planner could not see, such as branches of a UNION whose
  * column types differ), the second runs instead. Opening reads no rows for the client, so
  * nothing is answered twice.
  */
@@ -25,7 +26,7 @@ public final class OrElse implements Operator {
         try {
             return first.open(ctx);
         } catch (SQLException e) {
-            if (!"0A000".equals(e.getSQLState())) throw e;
+            if (!Refusal.is(e)) throw e;
             return second.open(ctx);
         }
     }

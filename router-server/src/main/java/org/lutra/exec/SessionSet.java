@@ -1,6 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.plan.Plan;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.math.BigDecimal;
@@ -84,9 +85,9 @@ final class SessionSet {
             if (!mode.isEmpty() && !SQL_MODES.contains(mode.toUpperCase(Locale.ROOT))) refused.add(mode);
         }
         if (!refused.isEmpty()) {
-            throw new SQLException("sql_mode " + String.join(",", refused) + " is not supported through the router: it changes how SQL text"
+            throw Refusal.of("sql_mode " + String.join(",", refused) + " is not supported through the router: it changes how SQL text"
                     + " is read or values computed, and the router reads and rewrites statements itself (taken: "
-                    + String.join(",", new TreeSet<>(SQL_MODES)) + ")", "0A000", 0);
+                    + String.join(",", new TreeSet<>(SQL_MODES)) + ")");
         }
     }
 

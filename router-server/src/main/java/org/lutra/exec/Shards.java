@@ -1,6 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
+import org.lutra.protocol.Refusal;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -25,7 +26,7 @@ public interface Shards {
      * temporary tables live as long as it — outside any transaction of the session.
      */
     default Scratch scratch(int partition) throws SQLException {
-        throw new SQLException("no scratch connections here", "0A000", 1235);
+        throw Refusal.of("no scratch connections here");
     }
 
     /**
@@ -34,12 +35,12 @@ public interface Shards {
      * transaction of a scratch connection, committed on close.
      */
     default Scratch locking(int partition) throws SQLException {
-        throw new SQLException("no locking reads here", "0A000", 1235);
+        throw Refusal.of("no locking reads here");
     }
 
     /** The id of the partition named {@code name} (placement rows name partitions). */
     default int partitionNamed(String name) throws SQLException {
-        throw new SQLException("no partition names here", "0A000", 1235);
+        throw Refusal.of("no partition names here");
     }
 
     /** A connection held for a few statements; closing it gives it back. */

@@ -2,6 +2,7 @@ package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -202,8 +203,8 @@ public final class SubqueryRounds implements Operator {
                 out.add(r.getValues(0));
                 if (sub.kind() == Kind.EXISTS || sub.kind() == Kind.NOT_EXISTS || sub.kind() == Kind.SCALAR && out.size() > 1) break;
                 if (out.size() > MAX_VALUES) {
-                    throw new SQLException("Lutra does not support binding more than " + MAX_VALUES
-                            + " values from a subquery over several partitions yet", "0A000", 1235);
+                    throw Refusal.of("Lutra does not support binding more than " + MAX_VALUES
+                            + " values from a subquery over several partitions yet");
                 }
             }
             return out;

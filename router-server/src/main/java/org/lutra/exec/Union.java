@@ -3,6 +3,7 @@ package org.lutra.exec;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.Values;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -91,9 +92,9 @@ public final class Union implements Operator {
                         .setNullable(a.getNullable() || b.getNullable()).build());
                 continue;
             }
-            throw new SQLException("Lutra does not support a UNION whose branches differ in the type of column " + (c + 1) + " ('"
+            throw Refusal.of("Lutra does not support a UNION whose branches differ in the type of column " + (c + 1) + " ('"
                     + a.getLabel() + "' is " + a.getTypeName() + ", branch " + branch + " gives " + b.getTypeName()
-                    + "): MySQL would convert the values", "0A000", 1235);
+                    + "): MySQL would convert the values");
         }
     }
 

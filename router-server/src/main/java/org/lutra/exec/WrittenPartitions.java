@@ -67,6 +67,11 @@ final class WrittenPartitions implements Connections {
     }
 
     @Override
+    public java.util.function.LongConsumer insertIds() {
+        return inner.insertIds();
+    }
+
+    @Override
     public Deadline deadline() {
         return inner.deadline();
     }

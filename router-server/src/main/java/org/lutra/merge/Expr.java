@@ -1,5 +1,6 @@
 package org.lutra.merge;
 
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -26,8 +27,8 @@ public sealed interface Expr {
             Value v = row.getValues(index);
             if (Values.isNull(v)) return null;
             if (!Values.isNumber(v)) {
-                throw new SQLException("Lutra does not support comparing or computing the non-numeric value of " + text
-                        + " after merging partitions yet", "0A000", 1235);
+                throw Refusal.of("Lutra does not support comparing or computing the non-numeric value of " + text
+                        + " after merging partitions yet");
             }
             return v;
         }

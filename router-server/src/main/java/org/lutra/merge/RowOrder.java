@@ -1,6 +1,7 @@
 package org.lutra.merge;
 
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -30,8 +31,8 @@ public final class RowOrder implements Comparator<Row> {
             if (!byIndex) Values.requireOrderable(c, what);
             if (Values.needsWeight(c)) {
                 if (k.weightColumn() < 0) {
-                    throw new SQLException("Lutra cannot compare the text column '" + c.getLabel() + "' for " + what
-                            + " over several partitions (its collation's order is unknown to the router)", "0A000", 1235);
+                    throw Refusal.of("Lutra cannot compare the text column '" + c.getLabel() + "' for " + what
+                            + " over several partitions (its collation's order is unknown to the router)");
                 }
                 effective[i] = k;
             } else {

@@ -2,6 +2,7 @@ package org.lutra.merge;
 
 import com.google.protobuf.ByteString;
 import org.lutra.protocol.Column;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.math.BigDecimal;
@@ -43,8 +44,8 @@ public final class Values {
     public static void requireOrderable(Column c, String what) throws SQLException {
         String type = c.getTypeName().toUpperCase(Locale.ROOT);
         if (type.startsWith("ENUM") || type.startsWith("SET") || type.startsWith("JSON") || type.startsWith("GEOMETRY")) {
-            throw new SQLException("Lutra does not support " + what + " on a " + type + " column ('" + c.getLabel()
-                    + "') over several partitions", "0A000", 1235);
+            throw Refusal.of("Lutra does not support " + what + " on a " + type + " column ('" + c.getLabel()
+                    + "') over several partitions");
         }
     }
 

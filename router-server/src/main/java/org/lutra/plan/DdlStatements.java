@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Other DDL (views, databases, triggers, routines, RENAME TABLE, temporary tables, CREATE TABLE ... LIKE
- * / AS SELECT) is refused here with 0A000, naming it. A name qualified by another database than the
+ * / AS SELECT) is refused here (a Refusal), naming it. A name qualified by another database than the
  * logical one is refused: the router has one database.
  */
 public final class DdlStatements {

@@ -34,7 +34,7 @@ import java.util.Set;
  * partition keeps it ({@link org.lutra.exec.TableConstraints}). Only the columns the catalog (or that) knows exactly are there. A column each partition's copy answers
  * differently (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CREATE_TIME, ...), a column the catalog does
  * not hold (ENGINE, TABLE_COMMENT, ...), {@code *}, another information_schema table, or a table of
- * the logical database in the same statement is refused (0A000).
+ * the logical database in the same statement is refused.
  */
 final class InformationSchema {
     private static final String SCHEMA = "information_schema";

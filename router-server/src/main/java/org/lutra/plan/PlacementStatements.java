@@ -75,7 +75,7 @@ final class PlacementStatements {
         }
         String rest = m.group(3);
         if (rest.trim().startsWith("=") && rest.trim().substring(1).trim().startsWith("(")) {
-            throw new PlanException("0A000", 1235, "Lutra does not support placing keys on several partitions (SET PARTITION = (p1, p2)) yet");
+            throw PlanException.unsupported("placing keys on several partitions (SET PARTITION = (p1, p2)) yet");
         }
         Matcher where = MOVE.matcher(rest);
         if (!where.matches()) {

@@ -108,10 +108,11 @@ public sealed interface Plan {
      * @param mergeNeed  null when counts from several partitions simply add up; else what would
      *                   need the router to coordinate them ("UPDATE with ORDER BY or LIMIT")
      */
+    /** @param setsInsertId an UPDATE whose SET has {@code c = LAST_INSERT_ID(expr)}: it sets the session's LAST_INSERT_ID() */
     record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount, List<SecondarySet> sets,
-                  SecondaryMatch secondary) implements Plan {
+                  SecondaryMatch secondary, boolean setsInsertId) implements Plan {
         public Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) {
-            this(table, sql, keys, mergeNeed, paramCount, List.of(), null);
+            this(table, sql, keys, mergeNeed, paramCount, List.of(), null, false);
         }
     }
 

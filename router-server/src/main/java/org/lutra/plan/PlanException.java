@@ -1,5 +1,7 @@
 package org.lutra.plan;
 
+import org.lutra.protocol.Refusal;
+
 import java.sql.SQLException;
 
 /** A statement the router refuses at plan time; carries a MySQL-style SQLState and error number. */
@@ -8,8 +10,8 @@ public final class PlanException extends SQLException {
         super(message, sqlState, vendorCode);
     }
 
-    /** 0A000: valid SQL the router cannot run correctly (yet). */
+    /** Valid SQL the router cannot run correctly (yet): a {@link Refusal}. */
     static PlanException unsupported(String what) {
-        return new PlanException("0A000", 1235, "Lutra does not support " + what);
+        return new PlanException(Refusal.SQL_STATE, Refusal.VENDOR_CODE, "Lutra does not support " + what);
     }
 }

@@ -23,6 +23,7 @@ import org.lutra.exec.Operator;
 import org.lutra.exec.Route;
 import org.lutra.exec.SelectPlan;
 import org.lutra.exec.Target;
+import org.lutra.protocol.Refusal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -266,7 +267,7 @@ public final class Planner {
             return route(statement, sql);
         } catch (PlanException refused) {
             // a SELECT whose tables all live together on one partition runs there whole, whatever it contains
-            if (!(statement instanceof Select select) || !"0A000".equals(refused.getSQLState())) throw refused;
+            if (!(statement instanceof Select select) || !Refusal.is(refused)) throw refused;
             int partition = wholeOnOnePartition(select);
             if (partition < 0) throw refused;
             String text = select.toString();
@@ -323,7 +324,7 @@ public final class Planner {
         try {
             merged = UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
         } catch (PlanException refused) {
-            if (!"0A000".equals(refused.getSQLState()) || wholeOnOnePartition(list) >= 0) throw refused;
+            if (!Refusal.is(refused) || wholeOnOnePartition(list) >= 0) throw refused;
             try {
                 return DerivedTables.setOperations(original, catalog, this::subquery);
             } catch (PlanException cannot) {
@@ -389,10 +390,10 @@ public final class Planner {
                 try {
                     rounds = roundsJoin(select);
                 } catch (PlanException refused) {
-                    if (!"0A000".equals(refused.getSQLState())) throw refused;
+                    if (!Refusal.is(refused)) throw refused;
                 }
                 if (rounds != null) return rounds;
-                Operator materialized = "0A000".equals(notColocated.getSQLState()) ? materialized(original, notColocated) : null;
+                Operator materialized = Refusal.is(notColocated) ? materialized(original, notColocated) : null;
                 if (materialized == null) throw notColocated;
                 return new Plan.Query(materialized, ParamCounter.count(original));
             }
@@ -421,7 +422,7 @@ public final class Planner {
             scatter = new ScatterPlanner(select, sources, target).build();
         } catch (PlanException e) {
             refusal = e;
-            if ("0A000".equals(e.getSQLState()) && !sources.isJoin() && !inPlace) {
+            if (Refusal.is(e) && !sources.isJoin() && !inPlace) {
                 scatter = materialized(text, e);
                 if (scatter != null) refusal = null;
             }
@@ -531,10 +532,12 @@ public final class Planner {
         }
         String sql = update.toString();
         Guards.requireNoSubquery(sql, 0);
-        Guards.requireNoSessionState(sql);
+        boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
+        if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
-        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets, secondaryMatch(table, update.getTable(), update.getWhere(), update));
+        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
+                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId);
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -548,7 +551,7 @@ public final class Planner {
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
-                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete));
+                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
     }
 
     private Plan insert(Insert insert) throws PlanException {

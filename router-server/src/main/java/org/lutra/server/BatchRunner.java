@@ -37,8 +37,8 @@ final class BatchRunner {
 
     private final Planner planner;
     private final Updates updates;
-    /** The id LAST_INSERT_ID() gives after the entries that ran: the first one the last entry that generated ids generated; 0 if none did. */
-    private long lastInsertId;
+    /** The id LAST_INSERT_ID() gives after the entries that ran: the first one the last entry that generated ids generated, or the value an entry's LAST_INSERT_ID(expr) set; empty if none did. */
+    private java.util.OptionalLong lastInsertId = java.util.OptionalLong.empty();
     private boolean returnKeys;
 
     BatchRunner(Planner planner, Updates updates) {
@@ -46,7 +46,7 @@ final class BatchRunner {
         this.updates = updates;
     }
 
-    long lastInsertId() {
+    java.util.OptionalLong lastInsertId() {
         return lastInsertId;
     }
 
@@ -106,8 +106,10 @@ final class BatchRunner {
     /** Notes what an entry (or group) generated; its count. */
     private long ran(org.lutra.exec.Result.Count done, boolean group, BatchResult.Builder result) {
         long[] generated = done.generated();
-        if (generated.length > 0) lastInsertId = group ? generated[generated.length - 1] : generated[0];
+        if (generated.length > 0) lastInsertId = java.util.OptionalLong.of(group ? generated[generated.length - 1] : generated[0]);
+        if (done.insertIdSet().isPresent()) lastInsertId = done.insertIdSet(); // UPDATE ... SET c = LAST_INSERT_ID(expr)
         if (returnKeys) for (long key : done.keys()) result.addGeneratedKeys(key);
+        if (returnKeys && done.insertIdSet().orElse(0) != 0) result.addGeneratedKeys(done.insertIdSet().getAsLong());
         return done.count();
     }
 }

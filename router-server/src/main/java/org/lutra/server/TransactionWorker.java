@@ -16,6 +16,7 @@ import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
+import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 import org.lutra.protocol.ResultSet;
 import org.lutra.protocol.Row;
@@ -224,7 +225,7 @@ final class TransactionWorker implements AutoCloseable {
      * on the partitions and recorded.
      */
     private long runDdl(Plan.Ddl statement) throws SQLException {
-        if (ddl == null) throw new SQLException("DDL is not available on this router", "0A000", 1235);
+        if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
         return ddl.run(statement);
     }
@@ -241,6 +242,7 @@ final class TransactionWorker implements AutoCloseable {
             if (lease != null) lease.requireFresh(); // a transaction's pinned connections are not borrowed again: checked here
             var result = executor.execute(plan, params, connections);
             if (result instanceof Result.Count c && c.generated().length > 0) lastInsertId = c.generated()[0];
+            if (result instanceof Result.Count c && c.insertIdSet().isPresent()) lastInsertId = c.insertIdSet().getAsLong();
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
             return reply(result, request, warnings);
         } catch (SQLException | RuntimeException e) {
@@ -310,6 +312,8 @@ final class TransactionWorker implements AutoCloseable {
             case Result.Count c -> {
                 var update = UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()).addAllWarnings(warnings.unsent());
                 if (request.getReturnGeneratedKeys()) for (long key : c.keys()) update.addGeneratedKeys(key);
+                // as Connector/J reads an UPDATE's OK packet: its insert id, when not 0, is the generated key
+                if (request.getReturnGeneratedKeys() && c.insertIdSet().orElse(0) != 0) update.addGeneratedKeys(c.insertIdSet().getAsLong());
                 yield ServerMessage.newBuilder().setUpdateResult(update);
             }
             case Result.Rows r -> {
@@ -420,7 +424,7 @@ final class TransactionWorker implements AutoCloseable {
             start(requestId, deadline);
             var runner = new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline));
             var result = runner.run(request);
-            if (runner.lastInsertId() != 0) lastInsertId = runner.lastInsertId();
+            runner.lastInsertId().ifPresent(id -> lastInsertId = id);
             return ServerMessage.newBuilder().setBatchResult(result);
         } finally {
             running = null;

@@ -36,6 +36,11 @@ final class Differential implements AutoCloseable {
         }
     }
 
+    /** A new session on the reference database (a session of its own: LAST_INSERT_ID() 0). */
+    Connection newReference() throws SQLException {
+        return DriverManager.getConnection(shards.url(0, referenceDatabase), shards.user(), shards.password());
+    }
+
     /** Runs a write on both sides; the update counts must agree. */
     void both(String sql) throws SQLException {
         try (var l = lutra.createStatement(); var r = reference.createStatement()) {

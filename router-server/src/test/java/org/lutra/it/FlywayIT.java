@@ -1,5 +1,7 @@
 package org.lutra.it;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationState;
 import org.junit.jupiter.api.AfterAll;
@@ -9,7 +11,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
-import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,22 +62,36 @@ class FlywayIT {
                     """);
 
     TestRouter router;
-    SimpleDriverDataSource pool;
+    HikariDataSource pool;
     Path migrations;
 
     @BeforeAll
     void start(Shards shards) throws Exception {
-        router = new TestRouter(shards, "flywayit", ""); // an empty logical database, as Flyway expects one
-        // connections as Flyway opens them from a URL (not HikariCP: it closes a connection on SQLState 0A000, the
-        // router's refusals, and Flyway tries statements it expects some servers to refuse; README "Using it from Java")
-        pool = new SimpleDriverDataSource(new org.lutra.jdbc.LutraDriver(), router.url(), TestRouter.USER, TestRouter.PASSWORD);
+        router = new TestRouter(shards, "flywayit", "");
+        PoolEvictions.clear(); // an empty logical database, as Flyway expects one
+        // a HikariCP pool as applications give Flyway: Flyway probes with statements some servers refuse (the router
+        // refuses some), and a refusal (42000, 1235) is no broken connection to HikariCP, so nothing is evicted
+        var config = new HikariConfig();
+        config.setJdbcUrl(router.url());
+        config.setUsername(TestRouter.USER);
+        config.setPassword(TestRouter.PASSWORD);
+        config.setMaximumPoolSize(2);
+        config.setLeakDetectionThreshold(2_000);
+        config.setExceptionOverrideClassName(PoolEvictions.class.getName());
+        pool = new HikariDataSource(config);
         migrations = Files.createTempDirectory("lutra-flyway");
         for (var m : MIGRATIONS.entrySet()) Files.writeString(migrations.resolve(m.getKey()), m.getValue());
     }
 
     @AfterAll
     void stop() throws Exception {
-        if (router != null) router.close();
+        try {
+            // Flyway's probes the router refuses (42000, 1235) are no broken connection to HikariCP
+            assertEquals(List.of(), PoolEvictions.seen());
+        } finally {
+            if (pool != null) pool.close();
+            if (router != null) router.close();
+        }
     }
 
     /**

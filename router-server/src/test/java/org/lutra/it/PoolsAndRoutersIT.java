@@ -159,6 +159,47 @@ class PoolsAndRoutersIT {
         }
     }
 
+    /**
+     * A statement the router refuses is an error of that statement only, as MySQL's "not supported
+     * yet" is: HikariCP keeps the connection (it evicts on 08xxx and on 0A000, the state Lutra used
+     * before) and the application's transaction goes on and commits what it wrote around it.
+     */
+    @Test
+    void refusalsInsideATransactionKeepThePooledConnection() throws Exception {
+        List<String> refused = List.of(
+                "UPDATE account SET id = 1000 WHERE id = 1",              // moving a row by its routing column
+                "SET NAMES latin1",                                       // a session setting the router cannot keep exact
+                "SAVEPOINT s1");
+        try (var pool = pool(router.url(), 1)) {
+            Object physical;
+            try (Connection c = pool.getConnection()) {
+                physical = c.unwrap(org.lutra.jdbc.LutraConnection.class);
+                c.setAutoCommit(false);
+                try (var st = c.createStatement()) {
+                    st.executeUpdate("UPDATE account SET note = 'before' WHERE id = 1");
+                    for (String sql : refused) {
+                        var e = assertThrows(SQLException.class, () -> st.execute(sql), sql);
+                        assertFalse(c.isClosed(), "HikariCP closed the connection after " + e.getSQLState() + " " + e.getMessage());
+                        org.lutra.Refusals.assertRefusal(e, sql);
+                    }
+                    st.executeUpdate("UPDATE account SET note = 'after' WHERE id = 2");
+                }
+                c.commit();
+            }
+            try (Connection other = router.connect(); var st = other.createStatement();
+                 var rs = st.executeQuery("SELECT id, note FROM account WHERE id IN (1, 2) ORDER BY id")) {
+                assertTrue(rs.next() && rs.getInt(1) == 1 && "before".equals(rs.getString(2)), "the write before the refusals was committed");
+                assertTrue(rs.next() && rs.getInt(1) == 2 && "after".equals(rs.getString(2)), "the write after the refusals was committed");
+            }
+            var mx = pool.getHikariPoolMXBean();
+            assertEquals(1, mx.getTotalConnections(), "no connection was evicted as broken");
+            try (Connection again = pool.getConnection()) {
+                assertSame(physical, again.unwrap(org.lutra.jdbc.LutraConnection.class), "the pool hands out the same connection");
+            }
+            assertEquals(0, mx.getActiveConnections());
+        }
+    }
+
     /** Spring's JdbcTemplate and DataSourceTransactionManager over a HikariCP pool of the driver. */
     @Test
     void springJdbcTemplateWithTransactions() throws Exception {

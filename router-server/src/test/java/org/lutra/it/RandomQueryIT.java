@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.protocol.Refusal;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * Differential test of the whole query path: random statements ({@link QueryGenerator}) run
  * through Lutra on four partitions (tables placed by hash, range, lookup with a SAME AS child,
  * replicated) and on one plain MariaDB database holding the same rows; every answer must match
- * (in order where ORDER BY fixes it), or Lutra must refuse with 0A000. A mismatch is shrunk to a
+ * (in order where ORDER BY fixes it), or Lutra must refuse ({@link Refusal}). A mismatch is shrunk to a
  * minimal statement and the test fails listing them; keep each in
  * {@code src/test/resources/rqg/regressions.sql}, which {@link #regressionsStillHold} replays.
  *
@@ -142,7 +143,7 @@ class RandomQueryIT {
 
     private static final String REFUSED = "refused";
 
-    /** Null when both agree, REFUSED when Lutra refused (0A000), else what differs. */
+    /** Null when both agree, REFUSED when Lutra refused, else what differs. */
     private String check(QueryGenerator.Query q) throws SQLException {
         boolean write = q.kind.equals("update") || q.kind.equals("delete");
         return compare(q.sql(), q.ordered(), write ? q.from : null);
@@ -151,14 +152,14 @@ class RandomQueryIT {
     private String compare(String sql, boolean ordered, String writtenTable) throws SQLException {
         if (writtenTable != null) {
             Answer l = update(lutra, sql);
-            if (l.error() != null && "0A000".equals(l.error().getSQLState())) return REFUSED;
+            if (l.error() != null && Refusal.is(l.error())) return REFUSED;
             Answer r = update(reference, sql);
             if ((l.error() == null) != (r.error() == null)) return "errors differ: lutra " + describe(l) + " / mariadb " + describe(r);
             if (l.error() == null && l.count() != r.count()) return "update counts differ: lutra " + l.count() + " / mariadb " + r.count();
             return compare("SELECT * FROM " + writtenTable + " ORDER BY id", true, null);
         }
         Answer l = query(lutra, sql);
-        if (l.error() != null && "0A000".equals(l.error().getSQLState())) return REFUSED;
+        if (l.error() != null && Refusal.is(l.error())) return REFUSED;
         Answer r = query(reference, sql);
         if (l.error() != null || r.error() != null) {
             return l.error() != null && r.error() != null ? null : "errors differ: lutra " + describe(l) + " / mariadb " + describe(r);

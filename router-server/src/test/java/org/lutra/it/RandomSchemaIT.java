@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Differential random query testing (issue 9): random statements over a random schema run through
  * Lutra and on one plain MariaDB database holding the same rows; any difference fails the test,
- * except Lutra refusing with SQLState 0A000, which is counted per feature and printed.
+ * except Lutra refusing (SQLState 42000 with 1235, {@code Refusal.is}), which is counted per feature and printed.
  *
  * <p>System properties (Maven passes {@code -D} options on to the test JVM):
  * <ul>
@@ -48,7 +48,7 @@ class RandomSchemaIT {
      * are still run, but a difference is printed as a warning instead of failing the test, and their
      * regression cases are skipped. Whoever fixes the engine empties this set.
      */
-    static final Set<String> KNOWN_WRONG = Set.of(); // window, dml-subquery and cte were here: now refused or answered right         // WITH x AS (...) SELECT ... FROM x: 42S02 "Table x doesn't exist" instead of an answer or 0A000
+    static final Set<String> KNOWN_WRONG = Set.of(); // window, dml-subquery and cte were here: now refused or answered right         // WITH x AS (...) SELECT ... FROM x: 42S02 "Table x doesn't exist" instead of an answer or a refusal
 
     private static final int SHRUNK_PER_FEATURE = 2;
 

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.lutra.Refusals.assertRefusal;
 
 /**
  * CREATE SECONDARY LOOKUP with three routers on the same shards. Every answer is checked against the rows
@@ -396,7 +397,7 @@ class SecondaryLookupIT {
                     "INSERT IGNORE INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 1)", "REPLACE INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 1)",
                     "UPDATE customers SET region = region + 1 WHERE id = 2", "ALTER TABLE customers DROP COLUMN region")) {
                 var e = assertThrows(SQLException.class, () -> st.executeUpdate(sql), sql);
-                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+                assertRefusal(e, sql + ": " + e.getMessage());
             }
             var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO customers (id, tax_id, region) VALUES (9001, 'I-1', 7.5)"));
             assertEquals(1292, e.getErrorCode(), e.getMessage());

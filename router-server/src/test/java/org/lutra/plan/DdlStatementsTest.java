@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.lutra.Refusals.assertRefusal;
 
 class DdlStatementsTest {
     private static Plan.Ddl plan(String sql) throws PlanException {
@@ -46,7 +47,7 @@ class DdlStatementsTest {
     void otherDdlOtherDatabasesAndSeveralStatementsAreRefused() throws PlanException {
         for (String sql : List.of("CREATE VIEW v AS SELECT 1", "DROP DATABASE demo", "RENAME TABLE a TO b", "CREATE TEMPORARY TABLE t (id INT)",
                 "CREATE TABLE t LIKE u", "CREATE TABLE t AS SELECT 1", "CREATE TRIGGER x BEFORE INSERT ON t FOR EACH ROW SET @a = 1")) {
-            assertEquals("0A000", assertThrows(SQLException.class, () -> plan(sql), sql).getSQLState(), sql);
+            assertRefusal(assertThrows(SQLException.class, () -> plan(sql), sql), sql);
         }
         assertEquals(1044, assertThrows(SQLException.class, () -> plan("DROP TABLE other.t")).getErrorCode());
         assertEquals(1064, assertThrows(SQLException.class, () -> plan("CREATE TABLE a (x INT); DROP TABLE b")).getErrorCode());
@@ -62,7 +63,7 @@ class DdlStatementsTest {
                 "ALTER TABLE t ADD COLUMN x INT" + blanks + ";" + blanks, "TRUNCATE t" + blanks + ";", "DROP INDEX i ON t" + blanks)) {
             assertNotNull(plan(sql));
         }
-        assertEquals("0A000", assertThrows(SQLException.class, () -> plan("CREATE VIEW" + blanks + "v")).getSQLState());
+        assertRefusal(assertThrows(SQLException.class, () -> plan("CREATE VIEW" + blanks + "v")));
         assertTrue(System.nanoTime() - t0 < 20_000_000_000L, (System.nanoTime() - t0) / 1e6 + " ms"); // quadratic would take hours; loose for a shared machine
     }
 

@@ -7,6 +7,7 @@ import org.lutra.catalog.SchemaParser;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.lutra.Refusals.assertRefusal;
 
 /** How the planner prepares INSERTs into tables with an AUTO_INCREMENT column for the router's ids. */
 class InsertIdsTest {
@@ -65,7 +66,7 @@ class InsertIdsTest {
                 "INSERT IGNORE INTO orders (customer) VALUES (1), (2)",
                 "INSERT INTO orders (id, customer) VALUES (1 + 1, 3)")) {
             var e = assertThrows(PlanException.class, () -> planner.plan(sql), sql);
-            assertEquals("0A000", e.getSQLState(), sql);
+            assertRefusal(e, sql);
         }
         for (String sql : List.of("INSERT INTO lines (order_id, qty) VALUES (1)", "INSERT INTO lines (order_id, qty) VALUES (1, 2), (3)")) {
             assertEquals("21S01", assertThrows(PlanException.class, () -> planner.plan(sql), sql).getSQLState(), sql);

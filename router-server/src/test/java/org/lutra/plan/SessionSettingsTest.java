@@ -6,6 +6,7 @@ import org.lutra.catalog.SchemaParser;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.lutra.Refusals.assertRefusal;
 
 /** SET of session variables, SHOW WARNINGS and user variables in statements: what the planner takes, and what it refuses. */
 class SessionSettingsTest {
@@ -21,7 +22,7 @@ class SessionSettingsTest {
 
     private void refused(String sql) {
         var e = assertThrows(PlanException.class, () -> plan(sql), sql);
-        assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+        assertRefusal(e, sql + ": " + e.getMessage());
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import org.lutra.protocol.Refusal;
 
 /** What one connection answered to one statement: rows with their labels, an update count, or an error. */
 public sealed interface Outcome {
@@ -35,7 +36,7 @@ public sealed interface Outcome {
 
     record Error(String state, int code, String message) implements Outcome {
         public boolean refused() {
-            return "0A000".equals(state);
+            return Refusal.is(state, code, message);
         }
 
         @Override

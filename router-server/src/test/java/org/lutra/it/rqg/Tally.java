@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-/** Statements per feature: answered the same as MariaDB, refused with 0A000, or wrong. */
+/** Statements per feature: answered the same as MariaDB, refused by Lutra, or wrong. */
 public final class Tally {
     private final Map<String, int[]> byFeature = new TreeMap<>();
     private int failed;
