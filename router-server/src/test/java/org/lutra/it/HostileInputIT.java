@@ -29,7 +29,12 @@ import static org.junit.jupiter.api.Assertions.*;
 class HostileInputIT {
     /** Small enough to test the refusal with a statement the 1 MiB frame limit lets through. */
     static final int MAX_STATEMENT = 400_000;
-    static final double MAX_SECONDS = 3;
+    /**
+     * What an attack may cost in the router's CPU time (this JVM's, router included). A bound on
+     * runaway work — exponential parsing or planning takes minutes — not a speed test: on a busy
+     * machine the 500-branch UNION took 4–5 s of wall time.
+     */
+    static final double MAX_CPU_SECONDS = 8;
 
     TestRouter router;
 
@@ -166,7 +171,7 @@ class HostileInputIT {
                     }
                     double seconds = (System.nanoTime() - t0) / 1e9;
                     double cpu = (os.getProcessCpuTime() - cpu0) / 1e9;
-                    if (seconds > MAX_SECONDS) failures.add(attack.name() + ": took " + seconds + " s");
+                    if (cpu > MAX_CPU_SECONDS) failures.add(attack.name() + ": took " + cpu + " s of CPU (" + seconds + " s)");
                     report.add(String.format(Locale.ROOT, "| %s | %s | %.0f ms | %.0f ms |", attack.name(), outcome, seconds * 1e3, cpu * 1e3));
                     assertTransactionAlive(c, attack.name(), failures);
                 }
