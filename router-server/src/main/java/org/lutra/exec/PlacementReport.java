@@ -40,6 +40,7 @@ final class PlacementReport {
         return switch (statement) {
             case Plan.ShowPartitions p -> partitions();
             case Plan.ShowLookupTables l -> lookupTables();
+            case Plan.ShowLookupSnapshot s -> s.position() ? logPosition() : snapshot();
             case Plan.ShowLookup l -> lookup(l.table(), l.key().resolve(params, ValueCodec::decode));
         };
     }
@@ -60,10 +61,39 @@ final class PlacementReport {
         return new ListRows(columns, rows);
     }
 
+    /** Per partition, the change-log entry up to which every entry is applied here. */
+    private RowSource logPosition() {
+        long[] positions = stats.logPositions();
+        var rows = new ArrayList<Row>();
+        for (int p = 0; p < positions.length; p++) rows.add(row(text(catalog().partition(p).name()), number(positions[p])));
+        return new ListRows(List.of(varchar("Partition"), bigint("Position")), rows);
+    }
+
+    /** Every entry of every lookup table (owner tables in schema order), keys as text. */
+    private RowSource snapshot() {
+        var rows = new ArrayList<Row>();
+        for (TableDef t : catalog().tablesInSchemaOrder()) {
+            if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !lookup.owner().equalsIgnoreCase(t.name())) continue;
+            var name = text(t.name());
+            lookup.table().forEach(new org.lutra.lookup.EntryVisitor() {
+                @Override
+                public void visit(long key, org.lutra.lookup.PartitionSet partitions) {
+                    rows.add(row(name, text(Long.toString(key)), text(catalog().partition(partitions.first()).name())));
+                }
+
+                @Override
+                public void visit(String key, org.lutra.lookup.PartitionSet partitions) {
+                    rows.add(row(name, text(key), text(catalog().partition(partitions.first()).name())));
+                }
+            });
+        }
+        return new ListRows(List.of(varchar("Table"), varchar("Key"), varchar("Partition")), rows);
+    }
+
     /** One row per lookup table, in schema order: its owner table, the SAME AS tables sharing it, its representation and counters. */
     private RowSource lookupTables() {
         var columns = List.of(varchar("Table"), varchar("Column"), varchar("Same_as"), varchar("Partitions"), bigint("Keys"), varchar("Representation"),
-                bigint("Bytes"), bigint("Hits"), bigint("Misses"), bigint("Broadcasts"), bigint("Fallbacks"), bigint("Learned"), varchar("Reason"));
+                bigint("Bytes"), bigint("Hits"), bigint("Misses"), bigint("Broadcasts"), bigint("Fallbacks"), bigint("Learned"), bigint("Log_applied"), varchar("Reason"));
         var rows = new ArrayList<Row>();
         for (TableDef t : catalog().tablesInSchemaOrder()) {
             if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !lookup.owner().equalsIgnoreCase(t.name())) continue;
@@ -77,7 +107,7 @@ final class PlacementReport {
             var counters = stats.lookup(lookup);
             rows.add(row(text(t.name()), text(lookup.column()), text(sameAs), text(names(lookup.partitions())), number(table.size()),
                     text(serving.getClass().getSimpleName()), bytes < 0 ? NULL : number(bytes), number(counters.hits()), number(counters.misses()),
-                    number(counters.broadcasts()), number(counters.fallbacks()), number(counters.learned()), text(reason)));
+                    number(counters.broadcasts()), number(counters.fallbacks()), number(counters.learned()), number(counters.logApplied()), text(reason)));
         }
         return new ListRows(columns, rows);
     }

@@ -4,6 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Connections;
+import org.lutra.exec.PlacementLog;
 import org.lutra.exec.PlacementRows;
 
 import java.sql.Connection;
@@ -127,6 +128,8 @@ public final class Mover {
                 update(t, home.getKey(), "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(home.getValue().size() - 1)
                         + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", params);
             }
+            // the change's log entries, at the home, after its home row is written or locked (PlacementLog: the order per key)
+            update(t, home.getKey(), PlacementLog.insertSql(home.getValue().size()), PlacementLog.params(lookup.owner(), home.getValue(), targetName));
         }
 
         // the target is now the keys' location: no home row (if it is their home) and no tombstone there
