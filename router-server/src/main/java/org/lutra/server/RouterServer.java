@@ -150,7 +150,7 @@ public final class RouterServer implements AutoCloseable {
         try {
             server.warmUp();
             server.moves.resumeMine(); // the moves this router was running when it stopped
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
             server.close();
             throw e;
         }
