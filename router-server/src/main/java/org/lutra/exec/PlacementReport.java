@@ -69,25 +69,33 @@ final class PlacementReport {
         return new ListRows(List.of(varchar("Partition"), bigint("Position")), rows);
     }
 
-    /** Every entry of every lookup table (owner tables in schema order), keys as text. */
-    private RowSource snapshot() {
+    /** Bytes of one row of SHOW LOOKUP SNAPSHOT: a few rows fill a fetch batch (4 MB), well under a frame. */
+    static final int SNAPSHOT_CHUNK = 1 << 20;
+
+    /**
+     * Every lookup table (owner tables in schema order) in the lookup library's snapshot encoding
+     * ({@code org.lutra.lookup.SnapshotAccess}; partitions as catalog ids), cut into rows of at most
+     * {@link #SNAPSHOT_CHUNK} bytes: (Table, Chunk, Partial, Data). A dense array travels as its pages.
+     */
+    private RowSource snapshot() throws SQLException {
         var rows = new ArrayList<Row>();
         for (TableDef t : catalog().tablesInSchemaOrder()) {
             if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !lookup.owner().equalsIgnoreCase(t.name())) continue;
-            var name = text(t.name());
-            lookup.table().forEach(new org.lutra.lookup.EntryVisitor() {
-                @Override
-                public void visit(long key, org.lutra.lookup.PartitionSet partitions) {
-                    rows.add(row(name, text(Long.toString(key)), text(catalog().partition(partitions.first()).name())));
-                }
-
-                @Override
-                public void visit(String key, org.lutra.lookup.PartitionSet partitions) {
-                    rows.add(row(name, text(key), text(catalog().partition(partitions.first()).name())));
-                }
-            });
+            LookupTable serving = lookup.table() instanceof AdaptiveLookupTable a ? a.current() : lookup.table();
+            var bytes = new java.io.ByteArrayOutputStream();
+            try (var out = new java.io.DataOutputStream(bytes)) {
+                org.lutra.lookup.SnapshotAccess.write(serving, out);
+            } catch (java.io.IOException e) {
+                throw new SQLException("SHOW LOOKUP SNAPSHOT: " + t.name() + ": " + e.getMessage(), "HY000", 0, e);
+            }
+            byte[] all = bytes.toByteArray();
+            for (int from = 0, chunk = 0; from < all.length || chunk == 0; from += SNAPSHOT_CHUNK, chunk++) {
+                var data = com.google.protobuf.ByteString.copyFrom(all, from, Math.min(SNAPSHOT_CHUNK, all.length - from));
+                rows.add(row(text(t.name()), number(chunk), number(serving instanceof org.lutra.lookup.PartialLookupTable ? 1 : 0),
+                        Value.newBuilder().setBytesValue(data).build()));
+            }
         }
-        return new ListRows(List.of(varchar("Table"), varchar("Key"), varchar("Partition")), rows);
+        return new ListRows(List.of(varchar("Table"), bigint("Chunk"), bigint("Partial"), varbinary("Data")), rows);
     }
 
     /** One row per lookup table, in schema order: its owner table, the SAME AS tables sharing it, its representation and counters. */
@@ -178,6 +186,11 @@ final class PlacementReport {
     private static Column varchar(String name) {
         return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR")
                 .setPrecision(1024).setDisplaySize(1024).setNullable(true).build();
+    }
+
+    private static Column varbinary(String name) {
+        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARBINARY).setTypeName("VARBINARY")
+                .setPrecision(SNAPSHOT_CHUNK).setDisplaySize(SNAPSHOT_CHUNK).setNullable(false).build();
     }
 
     private static Column bigint(String name) {

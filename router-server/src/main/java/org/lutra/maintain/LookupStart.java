@@ -7,9 +7,7 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.lookup.AdaptiveLookupTable;
 import org.lutra.lookup.EntryVisitor;
-import org.lutra.lookup.KeyProfile;
 import org.lutra.lookup.LookupTable;
-import org.lutra.lookup.LookupTables;
 import org.lutra.lookup.PartialLookupTable;
 import org.lutra.lookup.PartitionSet;
 import org.lutra.lookup.SnapshotAccess;
@@ -120,8 +118,12 @@ public final class LookupStart {
             int seen = 0;
             try (ResultSet rs = st.executeQuery("SHOW LOOKUP LOG POSITION")) {
                 while (rs.next()) {
-                    positions[catalog.partitionNamed(rs.getString(1)).id()] = rs.getLong(2);
-                    seen++;
+                    // the snapshot names partitions by catalog id: the peer's ids must be this router's
+                    if (seen >= positions.length || !catalog.partition(seen).name().equalsIgnoreCase(rs.getString(1))) {
+                        log.info("lookup tables: peer {} numbers its partitions otherwise; not copied", peer);
+                        return null;
+                    }
+                    positions[seen++] = rs.getLong(2);
                 }
             }
             if (seen != positions.length) {
@@ -132,38 +134,29 @@ public final class LookupStart {
                 log.info("lookup tables: the change log was trimmed past peer {}'s position; not copied", peer);
                 return null;
             }
-            var entries = new HashMap<String, List<Object[]>>();
+            var encoded = new HashMap<String, java.io.ByteArrayOutputStream>();
+            var partial = new HashMap<String, Boolean>();
             try (ResultSet rs = st.executeQuery("SHOW LOOKUP SNAPSHOT")) {
                 while (rs.next()) {
-                    TableDef t = catalog.table(rs.getString(1));
-                    if (t == null) continue;
-                    Object key = t.key(rs.getString(2));
-                    if (key == null) continue;
-                    entries.computeIfAbsent(t.name().toLowerCase(Locale.ROOT), x -> new ArrayList<>())
-                            .add(new Object[] {key, catalog.partitionNamed(rs.getString(3)).id()});
+                    String name = rs.getString(1).toLowerCase(Locale.ROOT);
+                    partial.put(name, rs.getLong(3) != 0);
+                    encoded.computeIfAbsent(name, x -> new java.io.ByteArrayOutputStream()).writeBytes(rs.getBytes(4));
                 }
             }
+            var tables = new HashMap<String, LookupTable>();
             for (TableDef t : owners(catalog)) {
-                var list = entries.getOrDefault(t.name().toLowerCase(Locale.ROOT), List.of());
-                install(catalog, config, t, fill(list), "copied from peer " + peer);
+                String name = t.name().toLowerCase(Locale.ROOT);
+                if (!encoded.containsKey(name) || (partial.get(name) && RouterLoader.partialCapacity(catalog, config, t) == 0)) {
+                    log.info("lookup tables: peer {} has no full table of {}; not copied", peer, t.name());
+                    return null;
+                }
+                try (var in = new DataInputStream(new java.io.ByteArrayInputStream(encoded.get(name).toByteArray()))) {
+                    tables.put(name, SnapshotAccess.read(in));
+                }
             }
+            for (TableDef t : owners(catalog)) install(catalog, config, t, tables.get(t.name().toLowerCase(Locale.ROOT)), "copied from peer " + peer);
             return positions;
         }
-    }
-
-    private static LookupTable fill(List<Object[]> entries) {
-        var profiler = new KeyProfile.Profiler();
-        int maxPartition = 0;
-        for (Object[] e : entries) {
-            int p = (Integer) e[1];
-            maxPartition = Math.max(maxPartition, p);
-            if (e[0] instanceof Long l) profiler.visit(l, PartitionSet.of(p));
-            else profiler.visit((String) e[0], PartitionSet.of(p));
-        }
-        KeyProfile profile = profiler.profile();
-        LookupTable table = LookupTables.create(LookupTables.choose(profile), profile);
-        for (Object[] e : entries) table.put(e[0], (Integer) e[1]);
-        return table;
     }
 
     /** Installs {@code table} for owner {@code t}: into a cache of the configured capacity when the config makes it partial. */
