@@ -83,6 +83,12 @@ public record RouterConfig(
             return new Placement(0, 0, null, 0, null, null, null);
         }
 
+        @Override
+        public String toString() { // the peer password stays out of logs
+            return "Placement[log_poll_ms=" + logPollMillis + ", log_keep_seconds=" + logKeepSeconds + ", snapshot_file=" + snapshotFile
+                    + ", snapshot_interval_seconds=" + snapshotIntervalSeconds + ", peers=" + peers + ", peer_user=" + peerUser + "]";
+        }
+
         Placement resolve(Path dir) {
             return snapshotFile == null ? this
                     : new Placement(logPollMillis, logKeepSeconds, dir.resolve(snapshotFile), snapshotIntervalSeconds, peers, peerUser, peerPassword);
