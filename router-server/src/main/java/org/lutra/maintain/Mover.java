@@ -26,7 +26,8 @@ import java.util.Map;
  *   <li>the target first, so that its branch coordinates the transaction and <b>commits before
  *       every other</b>: the keys' placement rows there locked;
  *   <li>at each key's home: its home row read with FOR UPDATE (where the key is now; none: at
- *       home), then written to name the target; at the target, the keys' placement rows deleted
+ *       home), then written to name the target, and a {@link PlacementLog} entry per key added there
+ *       (other routers' caches hear of the move); at the target, the keys' placement rows deleted
  *       (it becomes their location: no tombstone there, and no home row if it is their home);
  *   <li>at each source other than the home: a tombstone naming the target; then, at every
  *       source, each group table's rows of the keys read with FOR UPDATE, inserted at the target,

@@ -81,6 +81,10 @@ public final class RouterLoader {
             if (t.partitioning() instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(t.name())) {
                 long capacity = partialCapacity(catalog, config, t);
                 if (capacity > 0) {
+                    if (maps.containsKey(t.name().toLowerCase(Locale.ROOT))) {
+                        throw new IOException("lookup table " + t.name() + " is partial (lookups: mode partial): map files fill full tables;"
+                                + " load them with LOAD LOOKUP TABLE through a router, or drop mode partial");
+                    }
                     out.add(installPartial(t, lookup, capacity));
                     continue;
                 }

@@ -111,6 +111,17 @@ class PartialLookupIT {
         }
     }
 
+    @Test
+    void aMapFileForAPartialTableIsRefusedAtStart() throws Exception {
+        var csv = java.nio.file.Files.createTempFile("users", ".csv");
+        java.nio.file.Files.writeString(csv, "5,p1\n");
+        var a = differential.router;
+        var config = TestRouter.configLike(a, "partialMap", "127.0.0.1:0", List.of(new RouterConfig.LookupSource("users", null, null, "partial", 10),
+                new RouterConfig.LookupSource("users", csv, "csv")), RouterConfig.Placement.defaults());
+        var refused = assertThrows(java.io.IOException.class, () -> new TestRouter(a, config));
+        assertTrue(refused.getMessage().contains("partial"), refused.getMessage());
+    }
+
     /** A statement on key {@code k} alone: reads, updates, inserts (new and duplicate) and deletes of users and followers. */
     static String statement(Random r, int k) {
         int n = r.nextInt(1000);
