@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param limits     what one client, and all of them together, may cost the router
  * @param tls        TLS on the client port (README "Security"); null = plaintext
  * @param catalog    the stored catalog's lease and the placement of CREATE TABLE without a placement clause
+ * @param placement  how routers share placement changes and where a starting router takes its lookup tables from
  */
 public record RouterConfig(
         String listen,
@@ -42,7 +43,57 @@ public record RouterConfig(
         Transactions transactions,
         Limits limits,
         Tls tls,
-        CatalogSettings catalog) {
+        CatalogSettings catalog,
+        Placement placement) {
+
+    /** Without placement settings: every one at its default. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions, Limits limits, Tls tls, CatalogSettings catalog) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, tls, catalog, null);
+    }
+
+    /**
+     * Placement among several routers (README "Several routers: the change log, start-up and partial tables").
+     *
+     * @param logPollMillis     how often this router reads every partition's {@code lutra_placement_log} (default 200; negative: never)
+     * @param logKeepSeconds    entries older than this are trimmed (default 3600)
+     * @param snapshotFile      where this router saves its lookup tables (on close and every {@code snapshotIntervalSeconds})
+     *                          and starts from when no peer answers; null: no snapshot file
+     * @param snapshotIntervalSeconds how often the snapshot file is rewritten (default 300; negative: only on close)
+     * @param peers             routers (host:port) asked, in order, for their lookup tables when this one starts
+     * @param peerUser          the login this router uses with its peers (a user of theirs)
+     * @param peerPassword      its password
+     */
+    public record Placement(@JsonProperty("log_poll_ms") int logPollMillis, @JsonProperty("log_keep_seconds") int logKeepSeconds,
+                            @JsonProperty("snapshot_file") Path snapshotFile,
+                            @JsonProperty("snapshot_interval_seconds") int snapshotIntervalSeconds, List<String> peers,
+                            @JsonProperty("peer_user") String peerUser, @JsonProperty("peer_password") String peerPassword) {
+        public Placement {
+            logPollMillis = logPollMillis == 0 ? 200 : logPollMillis;
+            logKeepSeconds = logKeepSeconds <= 0 ? 3600 : logKeepSeconds;
+            snapshotIntervalSeconds = snapshotIntervalSeconds == 0 ? 300 : snapshotIntervalSeconds;
+            peers = peers == null ? List.of() : List.copyOf(peers);
+            if (!peers.isEmpty() && peerUser == null) {
+                throw new IllegalArgumentException("config: placement.peers needs peer_user and peer_password (a login of the peers)");
+            }
+        }
+
+        public static Placement defaults() {
+            return new Placement(0, 0, null, 0, null, null, null);
+        }
+
+        @Override
+        public String toString() { // the peer password stays out of logs
+            return "Placement[log_poll_ms=" + logPollMillis + ", log_keep_seconds=" + logKeepSeconds + ", snapshot_file=" + snapshotFile
+                    + ", snapshot_interval_seconds=" + snapshotIntervalSeconds + ", peers=" + peers + ", peer_user=" + peerUser + "]";
+        }
+
+        Placement resolve(Path dir) {
+            return snapshotFile == null ? this
+                    : new Placement(logPollMillis, logKeepSeconds, dir.resolve(snapshotFile), snapshotIntervalSeconds, peers, peerUser, peerPassword);
+        }
+    }
 
     /** Without catalog settings: every one at its default. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
@@ -177,8 +228,33 @@ public record RouterConfig(
     /** Logical partition {@code name} lives on {@code backend}, in database {@code database} (default: {logical db}_{name}). */
     public record PartitionPlacement(String name, String backend, String database) {}
 
-    /** A map file for one lookup-partitioned table: csv lines {@code key,partition}. */
-    public record LookupSource(String table, Path file, String format) {}
+    /**
+     * A lookup-partitioned table's entry: a map file ({@code file}, csv lines {@code key,partition}) and/or how much of
+     * the table this router keeps ({@code mode}: full, the default, or partial: a cache of {@code capacity} keys).
+     */
+    public record LookupSource(String table, Path file, String format, String mode, long capacity) {
+        public LookupSource(String table, Path file, String format) {
+            this(table, file, format, null, 0);
+        }
+
+        public LookupSource {
+            if (mode != null && !mode.equalsIgnoreCase("full") && !mode.equalsIgnoreCase("partial")) {
+                throw new IllegalArgumentException("config: lookups: table '" + table + "': mode is full or partial, not '" + mode + "'");
+            }
+            if (partial(mode) && capacity <= 0) {
+                throw new IllegalArgumentException("config: lookups: table '" + table + "': mode partial needs capacity (keys kept, > 0)");
+            }
+        }
+
+        private static boolean partial(String mode) {
+            return mode != null && mode.equalsIgnoreCase("partial");
+        }
+
+        /** Whether this router keeps only a cache of {@code capacity} keys of the table. */
+        public boolean partial() {
+            return partial(mode);
+        }
+    }
 
     /**
      * @param routerName       this router's name, stable across restarts and different for every router
@@ -350,6 +426,7 @@ public record RouterConfig(
 
     public RouterConfig {
         catalog = catalog == null ? CatalogSettings.defaults() : catalog;
+        placement = placement == null ? Placement.defaults() : placement;
         limits = limits == null ? Limits.defaults() : limits;
         transactions = transactions == null ? Transactions.defaults() : transactions;
         listen = listen == null ? "127.0.0.1:5307" : listen;
@@ -391,12 +468,12 @@ public record RouterConfig(
         Path dir = file.toAbsolutePath().getParent();
         var lookups = new ArrayList<LookupSource>();
         for (var l : raw.lookups()) {
-            lookups.add(new LookupSource(l.table(), dir.resolve(l.file()), l.format()));
+            lookups.add(new LookupSource(l.table(), l.file() == null ? null : dir.resolve(l.file()), l.format(), l.mode(), l.capacity()));
         }
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
                 raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir),
-                raw.catalog() == null ? null : raw.catalog().resolve(dir));
+                raw.catalog() == null ? null : raw.catalog().resolve(dir), raw.placement() == null ? null : raw.placement().resolve(dir));
         resolved.validate();
         return resolved;
     }

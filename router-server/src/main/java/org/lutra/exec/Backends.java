@@ -240,6 +240,7 @@ public final class Backends implements AutoCloseable {
                 }
             }
             PlacementRows.install(st, catalog, partition);
+            PlacementLog.install(st);
         } catch (SQLException e) {
             throw new SQLException("cannot prepare database " + database + " on backend " + backend.name() + " (" + backend.url() + "): "
                     + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);

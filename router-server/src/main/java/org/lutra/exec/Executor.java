@@ -375,7 +375,7 @@ public final class Executor {
 
     /**
      * Finds the partition that holds {@code key}'s owner row: where the lookup table points if the
-     * row is there, else wherever a probe finds it (learned), else where a new key would go.
+     * row is there, else where the key's home row says (learned), else where a new key would go.
      */
     private int probe(Partitioning.LookedUp lookup, Object key, Connections c) throws SQLException {
         int guess = stats.locate(lookup, key);
@@ -384,20 +384,12 @@ public final class Executor {
         if (fanOut.exists(List.of(new ShardQuery(guess, sql, params)), c)[0]) {
             return guess;
         }
+        // not where the cache (or DEFAULT NEW) points: the key's home row says where it lives (no broadcast); the
+        // placement trigger checks the insert there again
         stats.fallback(lookup, new int[0]);
-        var others = new ArrayList<ShardQuery>();
-        for (int p : lookup.partitions()) {
-            if (p != guess) others.add(new ShardQuery(p, sql, params));
-        }
-        boolean[] found = fanOut.exists(others, c);
-        for (int i = 0; i < found.length; i++) {
-            if (found[i]) {
-                lookup.table().put(key, others.get(i).partition());
-                stats.learn(lookup);
-                return others.get(i).partition();
-            }
-        }
-        return lookup.placeNew(key);
+        resolve(lookup, backends.catalog().table(lookup.owner()), List.of(key), c);
+        int learned = lookup.table().get(key);
+        return learned == LookupTable.MISSING ? lookup.placeNew(key) : learned;
     }
 
     private Result.Count run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
@@ -550,7 +542,7 @@ public final class Executor {
             }
             // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner (the probe counts the miss).
             if (!lookup.owner().equalsIgnoreCase(table.name())) return probe(lookup, key, c);
-            stats.looked(lookup, false);
+            stats.missed(lookup, key);
             return lookup.placeNew(key);
         }
         int p = partitioning.placeNew(key);

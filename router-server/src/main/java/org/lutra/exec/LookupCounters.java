@@ -13,6 +13,7 @@ public final class LookupCounters {
     final LongAdder broadcasts = new LongAdder();
     final LongAdder fallbacks = new LongAdder();
     final LongAdder learned = new LongAdder();
+    final LongAdder logApplied = new LongAdder();
 
     /** Routing keys the table had an entry for. */
     public long hits() {
@@ -37,5 +38,15 @@ public final class LookupCounters {
     /** Entries written from what a fallback found. */
     public long learned() {
         return learned.sum();
+    }
+
+    /** Entries of other routers' placement changes taken from the change log (PlacementLog). */
+    public long logApplied() {
+        return logApplied.sum();
+    }
+
+    /** One change-log entry applied to the table. */
+    public void applied() {
+        logApplied.increment();
     }
 }

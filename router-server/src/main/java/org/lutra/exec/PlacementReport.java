@@ -40,6 +40,7 @@ final class PlacementReport {
         return switch (statement) {
             case Plan.ShowPartitions p -> partitions();
             case Plan.ShowLookupTables l -> lookupTables();
+            case Plan.ShowLookupSnapshot s -> s.position() ? logPosition() : snapshot();
             case Plan.ShowLookup l -> lookup(l.table(), l.key().resolve(params, ValueCodec::decode));
         };
     }
@@ -60,10 +61,47 @@ final class PlacementReport {
         return new ListRows(columns, rows);
     }
 
+    /** Per partition, the change-log entry up to which every entry is applied here. */
+    private RowSource logPosition() {
+        long[] positions = stats.logPositions();
+        var rows = new ArrayList<Row>();
+        for (int p = 0; p < positions.length; p++) rows.add(row(text(catalog().partition(p).name()), number(positions[p])));
+        return new ListRows(List.of(varchar("Partition"), bigint("Position")), rows);
+    }
+
+    /** Bytes of one row of SHOW LOOKUP SNAPSHOT: a few rows fill a fetch batch (4 MB), well under a frame. */
+    static final int SNAPSHOT_CHUNK = 1 << 20;
+
+    /**
+     * Every lookup table (owner tables in schema order) in the lookup library's snapshot encoding
+     * ({@code org.lutra.lookup.SnapshotAccess}; partitions as catalog ids), cut into rows of at most
+     * {@link #SNAPSHOT_CHUNK} bytes: (Table, Chunk, Partial, Data). A dense array travels as its pages.
+     */
+    private RowSource snapshot() throws SQLException {
+        var rows = new ArrayList<Row>();
+        for (TableDef t : catalog().tablesInSchemaOrder()) {
+            if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !lookup.owner().equalsIgnoreCase(t.name())) continue;
+            LookupTable serving = lookup.table() instanceof AdaptiveLookupTable a ? a.current() : lookup.table();
+            var bytes = new java.io.ByteArrayOutputStream();
+            try (var out = new java.io.DataOutputStream(bytes)) {
+                org.lutra.lookup.SnapshotAccess.write(serving, out);
+            } catch (java.io.IOException e) {
+                throw new SQLException("SHOW LOOKUP SNAPSHOT: " + t.name() + ": " + e.getMessage(), "HY000", 0, e);
+            }
+            byte[] all = bytes.toByteArray();
+            for (int from = 0, chunk = 0; from < all.length || chunk == 0; from += SNAPSHOT_CHUNK, chunk++) {
+                var data = com.google.protobuf.ByteString.copyFrom(all, from, Math.min(SNAPSHOT_CHUNK, all.length - from));
+                rows.add(row(text(t.name()), number(chunk), number(serving instanceof org.lutra.lookup.PartialLookupTable ? 1 : 0),
+                        Value.newBuilder().setBytesValue(data).build()));
+            }
+        }
+        return new ListRows(List.of(varchar("Table"), bigint("Chunk"), bigint("Partial"), varbinary("Data")), rows);
+    }
+
     /** One row per lookup table, in schema order: its owner table, the SAME AS tables sharing it, its representation and counters. */
     private RowSource lookupTables() {
         var columns = List.of(varchar("Table"), varchar("Column"), varchar("Same_as"), varchar("Partitions"), bigint("Keys"), varchar("Representation"),
-                bigint("Bytes"), bigint("Hits"), bigint("Misses"), bigint("Broadcasts"), bigint("Fallbacks"), bigint("Learned"), varchar("Reason"));
+                bigint("Bytes"), bigint("Hits"), bigint("Misses"), bigint("Broadcasts"), bigint("Fallbacks"), bigint("Learned"), bigint("Log_applied"), varchar("Reason"));
         var rows = new ArrayList<Row>();
         for (TableDef t : catalog().tablesInSchemaOrder()) {
             if (!(t.partitioning() instanceof Partitioning.LookedUp lookup) || !lookup.owner().equalsIgnoreCase(t.name())) continue;
@@ -77,7 +115,7 @@ final class PlacementReport {
             var counters = stats.lookup(lookup);
             rows.add(row(text(t.name()), text(lookup.column()), text(sameAs), text(names(lookup.partitions())), number(table.size()),
                     text(serving.getClass().getSimpleName()), bytes < 0 ? NULL : number(bytes), number(counters.hits()), number(counters.misses()),
-                    number(counters.broadcasts()), number(counters.fallbacks()), number(counters.learned()), text(reason)));
+                    number(counters.broadcasts()), number(counters.fallbacks()), number(counters.learned()), number(counters.logApplied()), text(reason)));
         }
         return new ListRows(columns, rows);
     }
@@ -148,6 +186,11 @@ final class PlacementReport {
     private static Column varchar(String name) {
         return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR")
                 .setPrecision(1024).setDisplaySize(1024).setNullable(true).build();
+    }
+
+    private static Column varbinary(String name) {
+        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARBINARY).setTypeName("VARBINARY")
+                .setPrecision(SNAPSHOT_CHUNK).setDisplaySize(SNAPSHOT_CHUNK).setNullable(false).build();
     }
 
     private static Column bigint(String name) {

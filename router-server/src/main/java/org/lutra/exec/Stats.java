@@ -22,6 +22,17 @@ public final class Stats {
     /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
     private final ConcurrentHashMap<LookupTable, LookupCounters> lookups = new ConcurrentHashMap<>();
 
+    /** The change-log position this router's lookup tables reflect (the tailer's; none until it runs). */
+    private volatile java.util.function.Supplier<long[]> logPositions = () -> new long[0];
+
+    public void logPositions(java.util.function.Supplier<long[]> positions) {
+        this.logPositions = positions;
+    }
+
+    public long[] logPositions() {
+        return logPositions.get();
+    }
+
     public Stats(int partitions) {
         this.perPartition = new AtomicLongArray(partitions);
     }
@@ -51,13 +62,26 @@ public final class Stats {
             lookup(lookup).hits.increment();
             return cached;
         }
-        lookup(lookup).misses.increment();
+        missed(lookup, key);
         return lookup.placeNew(key);
     }
 
     /** Whether the table had an entry for a routing key, counted. */
     void looked(Partitioning.LookedUp lookup, boolean hit) {
         (hit ? lookup(lookup).hits : lookup(lookup).misses).increment();
+    }
+
+    /**
+     * A routing key the table had no entry for: counted, and a partial (cache) table keeps the key
+     * with where the statement goes now, its DEFAULT NEW home. That entry routes exactly as the miss
+     * did, so it cannot make an answer wrong; a key that lives away is then corrected as any stale
+     * entry is, from its home row (the statement's validation learns it).
+     */
+    void missed(Partitioning.LookedUp lookup, Object key) {
+        lookup(lookup).misses.increment();
+        if (lookup.table() instanceof org.lutra.lookup.AdaptiveLookupTable a && a.current() instanceof org.lutra.lookup.PartialLookupTable) {
+            lookup.table().put(key, lookup.placeNew(key));
+        }
     }
 
     /** A statement on a lookup-placed table went to all its partitions (nothing else counts a broadcast). */

@@ -4,6 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Connections;
+import org.lutra.exec.PlacementLog;
 import org.lutra.exec.PlacementRows;
 
 import java.sql.Connection;
@@ -25,7 +26,8 @@ import java.util.Map;
  *   <li>the target first, so that its branch coordinates the transaction and <b>commits before
  *       every other</b>: the keys' placement rows there locked;
  *   <li>at each key's home: its home row read with FOR UPDATE (where the key is now; none: at
- *       home), then written to name the target; at the target, the keys' placement rows deleted
+ *       home), then written to name the target, and a {@link PlacementLog} entry per key added there
+ *       (other routers' caches hear of the move); at the target, the keys' placement rows deleted
  *       (it becomes their location: no tombstone there, and no home row if it is their home);
  *   <li>at each source other than the home: a tombstone naming the target; then, at every
  *       source, each group table's rows of the keys read with FOR UPDATE, inserted at the target,
@@ -127,6 +129,8 @@ public final class Mover {
                 update(t, home.getKey(), "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(home.getValue().size() - 1)
                         + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", params);
             }
+            // the change's log entries, at the home, after its home row is written or locked (PlacementLog: the order per key)
+            update(t, home.getKey(), PlacementLog.insertSql(home.getValue().size()), PlacementLog.params(lookup.owner(), home.getValue(), targetName));
         }
 
         // the target is now the keys' location: no home row (if it is their home) and no tombstone there

@@ -4,6 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Backends;
+import org.lutra.exec.PlacementLog;
 import org.lutra.exec.PlacementRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,6 +113,7 @@ final class PlacementSync {
                                     del.executeBatch();
                                 }
                             }
+                            logReservations(catalog, lookup, c, batch, found);
                             c.commit();
                         }
                     } catch (SQLException e) {
@@ -128,6 +130,22 @@ final class PlacementSync {
                     lookup.owner(), rejected.size());
         }
         return rejected;
+    }
+
+    /** The reservations kept, in {@link PlacementLog} (same transaction): other routers place those keys without a miss. */
+    private static void logReservations(Catalog catalog, Partitioning.LookedUp lookup, Connection c, List<Entry> batch, Set<Object> found)
+            throws SQLException {
+        var byPartition = new LinkedHashMap<Integer, List<Object>>();
+        for (Entry e : batch) {
+            if (!found.contains(e.key())) byPartition.computeIfAbsent(e.partition(), p -> new ArrayList<>()).add(e.key());
+        }
+        for (var to : byPartition.entrySet()) {
+            var params = PlacementLog.params(lookup.owner(), to.getValue(), catalog.partition(to.getKey()).name());
+            try (PreparedStatement ps = c.prepareStatement(PlacementLog.insertSql(to.getValue().size()))) {
+                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+                ps.executeUpdate();
+            }
+        }
     }
 
     /** The keys of {@code batch} that have rows in any table of the group on {@code c}'s partition (locking read). */

@@ -79,6 +79,15 @@ public final class RouterLoader {
         var out = new ArrayList<Loaded>();
         for (TableDef t : catalog.tables()) {
             if (t.partitioning() instanceof Partitioning.LookedUp lookup && lookup.owner().equalsIgnoreCase(t.name())) {
+                long capacity = partialCapacity(catalog, config, t);
+                if (capacity > 0) {
+                    if (maps.containsKey(t.name().toLowerCase(Locale.ROOT))) {
+                        throw new IOException("lookup table " + t.name() + " is partial (lookups: mode partial): map files fill full tables;"
+                                + " load them with LOAD LOOKUP TABLE through a router, or drop mode partial");
+                    }
+                    out.add(installPartial(t, lookup, capacity));
+                    continue;
+                }
                 KeyProfile scanned = profile(t, lookup, backends);
                 var awayRows = new ArrayList<PlacementSync.Entry>();
                 var reservations = new ArrayList<PlacementSync.Entry>();
@@ -95,6 +104,33 @@ public final class RouterLoader {
             }
         }
         return out;
+    }
+
+    /**
+     * The capacity of a partial (cache) table the config asks for owner {@code owner} (an entry naming the owner or
+     * one of its SAME AS tables with {@code mode: partial}), or 0: the full table.
+     */
+    public static long partialCapacity(Catalog catalog, RouterConfig config, TableDef owner) {
+        for (var source : config.lookups()) {
+            if (!source.partial() || source.table() == null) continue;
+            TableDef named = catalog.table(source.table());
+            if (named != null && named.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(owner.name())) {
+                return source.capacity();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Installs an empty cache of {@code capacity} keys for {@code owner}: nothing is scanned. A miss goes to the
+     * key's home, and the home rows correct it (README "Partial lookup tables").
+     */
+    public static Loaded installPartial(TableDef owner, Partitioning.LookedUp lookup, long capacity) {
+        String reason = "partial: a cache of at most " + capacity + " keys (config lookups: mode partial); misses go home and the home rows correct them";
+        var cache = org.lutra.lookup.PartialLookupTable.ofEntries(capacity);
+        if (lookup.table() instanceof AdaptiveLookupTable installed) installed.replace(cache, reason);
+        log.info("lookup table {}: {}", owner.name(), reason);
+        return new Loaded(owner.name(), 0, 0, cache.getClass().getSimpleName(), reason);
     }
 
     /**
@@ -185,6 +221,7 @@ public final class RouterLoader {
             throws IOException {
         var out = new LinkedHashMap<String, List<RouterConfig.LookupSource>>();
         for (var source : sources) {
+            if (source.file() == null) continue; // only a mode (partial) for the table
             TableDef t = source.table() == null ? null : catalog.table(source.table());
             if (t == null || !(t.partitioning() instanceof Partitioning.LookedUp lookup)) {
                 throw new IOException("lookup map " + source.file() + ": table '" + source.table() + "' is not partitioned by lookup");

@@ -19,6 +19,8 @@ final class PlacementStatements {
     private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
     private static final Pattern SHOW_PARTITIONS = Pattern.compile("(?is)\\s*SHOW\\s+PARTITIONS" + END);
     private static final Pattern SHOW_LOOKUP_TABLES = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+TABLES" + END);
+    private static final Pattern SHOW_LOOKUP_SNAPSHOT = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+SNAPSHOT" + END);
+    private static final Pattern SHOW_LOOKUP_POSITION = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+LOG\\s+POSITION" + END);
     /** The key is everything after FOR, read by {@link #key}: a regular expression over a long quoted key would recurse per character. */
     private static final Pattern SHOW_LOOKUP = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+FOR\\s+(.*)");
     private static final Pattern OURS = Pattern.compile("(?is)\\s*SHOW\\s+(?:PARTITIONS|LOOKUP)\\b.*");
@@ -43,6 +45,8 @@ final class PlacementStatements {
         if (!OURS.matcher(sql).matches()) return null;
         if (SHOW_PARTITIONS.matcher(sql).matches()) return new Plan.ShowPartitions();
         if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new Plan.ShowLookupTables();
+        if (SHOW_LOOKUP_SNAPSHOT.matcher(sql).matches()) return new Plan.ShowLookupSnapshot(false);
+        if (SHOW_LOOKUP_POSITION.matcher(sql).matches()) return new Plan.ShowLookupSnapshot(true);
         Matcher m = SHOW_LOOKUP.matcher(sql);
         if (!m.matches()) throw syntax(sql);
         if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {

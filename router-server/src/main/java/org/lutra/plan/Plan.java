@@ -183,6 +183,18 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * SHOW LOOKUP SNAPSHOT: every entry of every lookup table, (Table, Key, Partition); SHOW LOOKUP LOG POSITION: per
+     * partition, the change-log entry up to which this router has applied every entry. A table copied after reading the
+     * position reflects at least it: what a starting router asks a peer for (README "Several routers").
+     */
+    record ShowLookupSnapshot(boolean position) implements ShowPlacement {
+        @Override
+        public int paramCount() {
+            return 0;
+        }
+    }
+
     /** SHOW LOOKUP t FOR key: where the placement puts {@code key} of {@code table} (hash or range rule, lookup entry or DEFAULT NEW). */
     record ShowLookup(TableDef table, ValueRef key) implements ShowPlacement {
         @Override

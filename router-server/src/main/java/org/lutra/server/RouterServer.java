@@ -58,7 +58,10 @@ public final class RouterServer implements AutoCloseable {
     private final org.lutra.maintain.MoveJobs moves;
     private final Transactions transactions;
     private final BackendIdentity backendIdentity;
-    private final List<RouterLoader.Loaded> loaded;
+    private volatile List<RouterLoader.Loaded> loaded = List.of();
+    /** Where the lookup tables came from at start (null while warming up). */
+    private volatile org.lutra.maintain.LookupStart.Started started;
+    private final org.lutra.maintain.PlacementTailer tailer;
     private final ServerSocket listener;
     /** TLS on the client port, or null for plaintext. */
     private final ClientTls tls;
@@ -93,11 +96,11 @@ public final class RouterServer implements AutoCloseable {
             // In-doubt branches are resolved first, so the key scan below sees what they committed.
             this.transactions = txns = new Transactions(backends, config.transactions());
             org.lutra.maintain.Collations.learn(start, backends); // before any key is routed or loaded
-            this.loaded = RouterLoader.load(start, backends, config);
             var limits = config.limits();
             this.planner = new Planner(start, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
                     limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
             this.executor = new Executor(backends);
+            this.tailer = new org.lutra.maintain.PlacementTailer(catalog, backends, executor.stats(), config.placement().logKeepSeconds());
             catalog.listen(new LiveCatalog.Listener() {
                 @Override
                 public void tableAdded(org.lutra.catalog.TableDef table) {
@@ -145,8 +148,9 @@ public final class RouterServer implements AutoCloseable {
         var server = new RouterServer(config);
         server.acceptor.start();
         try {
+            server.warmUp();
             server.moves.resumeMine(); // the moves this router was running when it stopped
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | IOException | RuntimeException e) {
             server.close();
             throw e;
         }
@@ -160,6 +164,54 @@ public final class RouterServer implements AutoCloseable {
                 config.database(), server.catalog.current().partitions().size(),
                 server.tls == null ? "plaintext (no tls in the config)" : "TLS only, certificate " + server.tls.description());
         return server;
+    }
+
+    /**
+     * Loads the lookup tables (a peer's, the snapshot file's or a backend scan: LookupStart) while the router already
+     * answers: until they are in, every key misses and goes to its home, where the home rows say where it lives. Then
+     * tails the change log from the position the tables reflect, and saves the snapshot file periodically.
+     */
+    private void warmUp() throws SQLException, IOException {
+        org.lutra.txn.FailPoints.reach(org.lutra.txn.FailPoints.BEFORE_LOOKUP_LOAD);
+        var from = org.lutra.maintain.LookupStart.load(catalog.current(), backends, config);
+        tailer.seek(from.positions());
+        try {
+            tailer.pollOnce();
+        } catch (SQLException e) {
+            log.warn("placement log: {} (tailing goes on)", e.getMessage());
+        }
+        this.loaded = from.loaded();
+        this.started = from;
+        executor.stats().logPositions(tailer::positions);
+        var placement = config.placement();
+        tailer.start(placement.logPollMillis());
+        if (placement.snapshotFile() != null && placement.snapshotIntervalSeconds() > 0) {
+            deadlines.scheduleWithFixedDelay(this::saveSnapshot, placement.snapshotIntervalSeconds(), placement.snapshotIntervalSeconds(),
+                    java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** Writes the snapshot file (placement.snapshot_file), if there is one; a failure is logged, never fatal. */
+    public void saveSnapshot() {
+        var file = config.placement().snapshotFile();
+        if (file == null || started == null) return;
+        try {
+            long begin = System.nanoTime();
+            org.lutra.maintain.LookupStart.save(catalog.current(), tailer.positions(), file);
+            log.info("lookup snapshot written to {} in {} ms", file, (System.nanoTime() - begin) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            log.warn("lookup snapshot {} not written: {}", file, e.getMessage());
+        }
+    }
+
+    /** Where this router's lookup tables came from at start, and how long that took; null while it is warming up. */
+    public org.lutra.maintain.LookupStart.Started started() {
+        return started;
+    }
+
+    /** The change-log tailer (tests stop or step it). */
+    public org.lutra.maintain.PlacementTailer tailer() {
+        return tailer;
     }
 
     private void acceptLoop() {
@@ -314,6 +366,10 @@ public final class RouterServer implements AutoCloseable {
         values.put("statements_multi_partition", executor.stats().multiPartition());
         values.put("lookup_fallbacks", executor.stats().fallbacks());
         values.put("lookup_learned", executor.stats().learned());
+        var from = started;
+        values.put("lookup_start_source", from == null ? "warming up" : from.source());
+        values.put("lookup_start_ms", from == null ? "" : from.millis());
+        values.put("lookup_log_position", java.util.Arrays.toString(tailer.positions()));
         values.put("txn_one_phase_commits", txn.onePhaseCommits.sum());
         values.put("txn_two_phase_commits", txn.twoPhaseCommits.sum());
         values.put("txn_rollbacks", txn.rollbacks.sum());
@@ -362,6 +418,8 @@ public final class RouterServer implements AutoCloseable {
         moves.close();
         sessions.forEach(Session::close);
         deadlines.shutdownNow();
+        saveSnapshot();
+        tailer.close();
         lease.close();
         transactions.close();
         backends.close();

@@ -13,6 +13,9 @@ public final class FailPoints {
     /** The commit decision is durable; no branch is committed yet. */
     public static final String AFTER_DECISION = "after-decision";
 
+    /** A starting router listens; its lookup tables are not loaded yet (statements go through the home rows). */
+    public static final String BEFORE_LOOKUP_LOAD = "before-lookup-load";
+
     private static final String HALT_AT = System.getProperty("lutra.failpoint", "");
     private static volatile Consumer<String> hook = point -> {};
 
@@ -24,7 +27,7 @@ public final class FailPoints {
         return () -> hook = point -> {};
     }
 
-    static void reach(String point) {
+    public static void reach(String point) {
         if (HALT_AT.equals(point)) {
             System.err.println("lutra: failpoint " + point + " reached: halting");
             Runtime.getRuntime().halt(86);

@@ -114,6 +114,27 @@ final class TestRouter implements AutoCloseable {
         this.server = RouterServer.start(config);
     }
 
+    /** Another router on the same backends and databases with {@code config} (derived from {@code first.config}). */
+    TestRouter(TestRouter first, RouterConfig config) throws IOException, SQLException {
+        this.shards = first.shards;
+        this.servers = first.servers;
+        this.database = first.database;
+        this.config = config;
+        config.validate();
+        this.server = RouterServer.start(config);
+    }
+
+    /** {@code first}'s config for another router named {@code name}, listening on {@code listen}, with these lookups and placement settings. */
+    static RouterConfig configLike(TestRouter first, String name, String listen, List<RouterConfig.LookupSource> lookups,
+                                   RouterConfig.Placement placement) {
+        var c = first.config;
+        var t = c.transactions();
+        var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+        return new RouterConfig(listen, c.database(), c.schema(), c.users(), c.backends(), c.partitions(), lookups,
+                c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls(), c.catalog(), placement);
+    }
+
     String url() {
         return "jdbc:lutra://127.0.0.1:" + server.port() + "/" + database;
     }
