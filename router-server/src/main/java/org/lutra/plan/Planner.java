@@ -174,7 +174,10 @@ public final class Planner {
     private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
-        Plan plan = cache.getIfPresent(normalized.text());
+        // the labels are the client's text, comments included, which the rewrite turned into blanks: such
+        // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
+        String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
+        Plan plan = cache.getIfPresent(key);
         if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
@@ -182,7 +185,7 @@ public final class Planner {
         }
         if (plan == null) {
             plan = build(normalized.text(), new Labels.Source(sql, rewritten));
-            cache.put(normalized.text(), plan);
+            cache.put(key, plan);
         }
         if (normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
         return new Bound(plan, normalized.bind(clientParams));
@@ -257,7 +260,17 @@ public final class Planner {
         }
         Statement statement;
         statement = Parsing.parse(sql, limits.parseTimeoutMillis());
-        Labels.pin(statement, sql, labels);
+        var standIns = Labels.pin(statement, sql, labels);
+        return relabelled(planStatement(statement, sql), standIns);
+    }
+
+    /** The plan's result columns named by the labels the statement text could not carry ({@link Labels#pin}). */
+    private static Plan relabelled(Plan plan, java.util.Map<String, String> standIns) {
+        if (standIns.isEmpty() || !(plan instanceof Plan.Query q)) return plan;
+        return new Plan.Query(new org.lutra.exec.Relabel(q.root(), standIns), q.paramCount());
+    }
+
+    private Plan planStatement(Statement statement, String sql) throws PlanException {
         Plan informationSchema = InformationSchema.plan(statement, catalog, database);
         if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
