@@ -565,9 +565,10 @@ public final class Planner {
 
     private Plan insert(Insert insert) throws PlanException {
         TableDef table = dmlTable(insert.getTable());
-        if (!(insert.getSelect() instanceof Values values) || insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
-            throw PlanException.unsupported("INSERT ... SELECT or INSERT ... SET yet; use INSERT ... VALUES");
+        if (insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
+            throw PlanException.unsupported("INSERT ... SET yet; use INSERT ... VALUES");
         }
+        if (!(insert.getSelect() instanceof Values values)) return insertSelect(insert, table);
         String routing = table.partitioning().column();
         if (insert.getDuplicateUpdateSets() != null && routing != null) {
             for (UpdateSet set : insert.getDuplicateUpdateSets()) {
@@ -638,6 +639,45 @@ public final class Planner {
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }
         return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries);
+    }
+
+    /**
+     * {@code INSERT [IGNORE] INTO t [(cols)] SELECT ...}: the SELECT planned as
+     * a statement of its own (any SELECT the router answers), the rows inserted by the plans of the same
+     * INSERT over VALUES rows of parameters, which route, place, number and index each row as any INSERT.
+     */
+    private Plan insertSelect(Insert insert, TableDef table) throws PlanException {
+        if (insert.getDuplicateUpdateSets() != null) {
+            // its expressions may name the SELECT's columns, which VALUES rows do not have
+            throw PlanException.unsupported("INSERT ... SELECT ... ON DUPLICATE KEY UPDATE yet; use INSERT IGNORE ... SELECT, or VALUES");
+        }
+        if (insert.getWithItemsList() != null && !insert.getWithItemsList().isEmpty() || insert.getSelect() == null) {
+            throw PlanException.unsupported("this form of INSERT ... SELECT (" + insert + ")");
+        }
+        var names = new ArrayList<String>();
+        if (insert.getColumns() == null || insert.getColumns().isEmpty()) {
+            for (var c : table.columns()) names.add(c.name());
+        } else {
+            for (Column c : insert.getColumns()) names.add(KeyFinder.unquote(c.getColumnName()));
+        }
+        String selectText = insert.getSelect().toString();
+        if (ParamCounter.count(selectText) != ParamCounter.count(insert.toString())) {
+            throw PlanException.unsupported("parameters outside the SELECT of an INSERT ... SELECT");
+        }
+        if (!(plan(selectText) instanceof Plan.Query select)) {
+            throw PlanException.unsupported("INSERT ... " + selectText + " (its SELECT is not a query the router reads rows with)");
+        }
+        String head = "INSERT" + (insert.isModifierIgnore() ? " IGNORE" : "") + " INTO `" + table.name().replace("`", "``") + "` ("
+                + String.join(", ", names.stream().map(n -> "`" + n.replace("`", "``") + "`").toList()) + ") VALUES ";
+        String row = "(" + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")";
+        Plan.Batches batches = rows -> {
+            if (!(plan(head + String.join(", ", java.util.Collections.nCopies(rows, row))) instanceof Plan.Insert one)) {
+                throw PlanException.unsupported("INSERT ... SELECT into " + table.name());
+            }
+            return one;
+        };
+        batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
+        return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount());
     }
 
     private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {
