@@ -542,7 +542,7 @@ public final class Planner {
             }
         }
         String sql = update.toString();
-        Guards.requireNoSubquery(sql, 0);
+        requireNoSubquery(sql, "UPDATE");
         Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
@@ -555,7 +555,7 @@ public final class Planner {
         }
         TableDef table = dmlTable(delete.getTable());
         String sql = delete.toString();
-        Guards.requireNoSubquery(sql, 0);
+        requireNoSubquery(sql, "DELETE");
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
@@ -581,7 +581,7 @@ public final class Planner {
         }
         List<ExpressionList<?>> rows = rows(values.getExpressions());
         String original = insert.toString();
-        Guards.requireNoSubquery(original, 0);
+        requireNoSubquery(original, "INSERT ... VALUES");
         Guards.requireNoSessionState(original);
         InsertIds ids = InsertIds.prepare(table, insert, rows); // may add the AUTO_INCREMENT column and parameters for its ids
         int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
@@ -678,6 +678,19 @@ public final class Planner {
         };
         batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
         return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount());
+    }
+
+    /**
+     * A write holding a subquery is refused naming it: run per partition it would read only that partition's
+     * rows, and run first it would need the subquery's rows bound into the write (not done yet).
+     */
+    private static void requireNoSubquery(String sql, String statement) throws PlanException {
+        try {
+            Guards.requireNoSubquery(sql, 0);
+        } catch (PlanException e) {
+            throw PlanException.unsupported("subqueries inside " + statement + " yet (in SET, WHERE or VALUES): run the SELECT first and"
+                    + " bind its values" + (statement.startsWith("INSERT") ? ", or use INSERT ... SELECT" : ""));
+        }
     }
 
     private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {
