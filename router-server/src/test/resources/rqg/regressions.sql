@@ -11,6 +11,9 @@ SELECT LAST_INSERT_ID()
 -- result labels were the re-printed expression ('abs(a - 5)'), not the text the client wrote
 SELECT abs(a-5), a+1, COALESCE(a,-1) FROM t_hash WHERE id = 3
 SELECT abs(a-5), COUNT(*) FROM t_hash GROUP BY abs(a-5)
+-- a label spanning a comment lost the comment's closing marker ('a /* c  + 1'); a comment after a comma is part of the next label
+SELECT a /* c */ + 1, /* lead */ abs(a-5) FROM t_hash WHERE id = 3
+SELECT id, (SELECT MAX(a) FROM t_rep WHERE s = 'x' /* c */), /* s */ (SELECT MIN(a) FROM t_hash) FROM t_range ORDER BY id
 -- a TINYINT(1) holding 5 read back as 1 (checked value by value in ValuesIT)
 SELECT * FROM t_range WHERE id IN (3, 30, 60)
 -- MIN/MAX of a numeric expression compared the (NULL) weight strings instead of the values

@@ -114,6 +114,7 @@ public final class Executor {
             }
             case Plan.Insert insert -> insert(insert, params, connections);
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
+            case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -491,6 +492,35 @@ public final class Executor {
             SecondaryEntries.write(shards(c), table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
         }
         return ids.result(count, touched.size());
+    }
+
+    /**
+     * INSERT ... SELECT: one transaction (the session's, or one the router starts) holds the read and
+     * every insert; all rows are read before the first goes in (MySQL reads its own target table as
+     * before the statement), at most {@link SelectedRows#MAX_ROWS} rows and {@link SelectedRows#MAX_BYTES}.
+     */
+    private Result insertSelect(Plan.InsertSelect plan, List<Value> params, Connections c) throws SQLException {
+        c.atomic();
+        var rows = SelectedRows.read(plan, new Context(params, shards(c), stats));
+        long count = 0;
+        int partitions = 0;
+        var keys = new java.util.ArrayList<long[]>();
+        var generated = new java.util.ArrayList<long[]>();
+        for (int from = 0; from < rows.size(); from += org.lutra.plan.Plan.InsertSelect.BATCH) {
+            var batch = rows.subList(from, Math.min(rows.size(), from + org.lutra.plan.Plan.InsertSelect.BATCH));
+            var values = new ArrayList<Value>(batch.size() * plan.columns());
+            for (var row : batch) values.addAll(row.getValuesList());
+            var done = (Result.Count) insert(plan.batches().rows(batch.size()), values, c);
+            count += done.count();
+            partitions = Math.max(partitions, done.partitions());
+            keys.add(done.keys());
+            generated.add(done.generated());
+        }
+        return new Result.Count(count, partitions, concat(keys), concat(generated));
+    }
+
+    private static long[] concat(List<long[]> parts) {
+        return parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
     }
 
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */

@@ -29,7 +29,49 @@ final class Dialect {
          */
         String original(String sql, int begin, int end) {
             if (begin >= end) return "";
-            return sql.substring(origin[begin], origin[end - 1] + 1).replaceAll("/\\*M?!\\d*|\\*/", "");
+            return withoutExecutableMarkers(sql.substring(origin[begin], origin[end - 1] + 1));
+        }
+
+        /**
+         * {@code text} with the markers of executable comments ({@code /*!50001}, {@code /*M!}, their
+         * closing {@code *}{@code /}) taken out and everything else kept: plain comments, their closing
+         * marker included, and quoted text.
+         */
+        static String withoutExecutableMarkers(String text) {
+            var out = new StringBuilder(text.length());
+            boolean executable = false;
+            int i = 0;
+            while (i < text.length()) {
+                char c = text.charAt(i);
+                if (c == '\'' || c == '"' || c == '`') {
+                    int j = i + 1;
+                    while (j < text.length() && text.charAt(j) != c) j += text.charAt(j) == '\\' && c != '`' ? 2 : 1;
+                    j = Math.min(j + 1, text.length());
+                    out.append(text, i, j);
+                    i = j;
+                } else if (text.startsWith("/*!", i) || text.startsWith("/*M!", i)) {
+                    i += text.charAt(i + 2) == 'M' ? 4 : 3;
+                    while (i < text.length() && Character.isDigit(text.charAt(i))) i++;
+                    executable = true;
+                } else if (executable && text.startsWith("*/", i)) {
+                    i += 2;
+                    executable = false;
+                } else if (text.startsWith("/*", i)) {
+                    int close = text.indexOf("*/", i + 2);
+                    int j = close < 0 ? text.length() : close + 2;
+                    out.append(text, i, j);
+                    i = j;
+                } else if (c == '#' || text.startsWith("--", i) && (i + 2 == text.length() || Character.isWhitespace(text.charAt(i + 2)))) {
+                    int eol = text.indexOf('\n', i);
+                    int j = eol < 0 ? text.length() : eol;
+                    out.append(text, i, j);
+                    i = j;
+                } else {
+                    out.append(c);
+                    i++;
+                }
+            }
+            return out.toString();
         }
     }
 

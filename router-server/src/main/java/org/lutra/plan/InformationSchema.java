@@ -11,6 +11,7 @@ import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.PartitionSchemaRows;
 import org.lutra.exec.Route;
 import org.lutra.exec.Target;
 
@@ -22,7 +23,7 @@ import java.util.Set;
 
 /**
  * SELECTs over {@code information_schema.TABLES}, {@code SCHEMATA} (and the empty VIEWS, TRIGGERS,
- * ROUTINES, EVENTS: see {@link #GIVEN}), answered
+ * ROUTINES, EVENTS: see {@link #GIVEN}) and the tables of {@link #FROM_PARTITIONS}, answered
  * for the logical database as one server holding it would (ORMs and migration tools ask them:
  * Hibernate's sequence lookup, Flyway's schema checks). Each reference becomes a derived table of
  * literal rows built from the catalog — the logical database and its tables, with
@@ -30,8 +31,9 @@ import java.util.Set;
  * the logical database's name; MySQL on one partition then evaluates the statement over them, so
  * its WHERE, joins, ORDER BY and functions mean what they mean on one server.
  *
- * <p>TABLE_CONSTRAINTS is read from the partitions when the statement runs, each table's rows where its first
- * partition keeps it ({@link org.lutra.exec.TableConstraints}). Only the columns the catalog (or that) knows exactly are there. A column each partition's copy answers
+ * <p>COLUMNS, STATISTICS, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS are read from the
+ * partitions when the statement runs, each table's rows where its first partition keeps it
+ * ({@link PartitionSchemaRows}), all their columns but STATISTICS.CARDINALITY. Of the others only the columns the catalog knows exactly are there. A column each partition's copy answers
  * differently (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CREATE_TIME, ...), a column the catalog does
  * not hold (ENGINE, TABLE_COMMENT, ...), {@code *}, another information_schema table, or a table of
  * the logical database in the same statement is refused.
@@ -46,16 +48,21 @@ final class InformationSchema {
             "TRIGGERS", List.of("TRIGGER_CATALOG", "TRIGGER_SCHEMA", "TRIGGER_NAME", "EVENT_MANIPULATION", "EVENT_OBJECT_CATALOG",
                     "EVENT_OBJECT_SCHEMA", "EVENT_OBJECT_TABLE"),
             "ROUTINES", List.of("SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME", "ROUTINE_TYPE"),
-            "EVENTS", List.of("EVENT_CATALOG", "EVENT_SCHEMA", "EVENT_NAME"),
-            "TABLE_CONSTRAINTS", List.of("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME", "TABLE_SCHEMA", "TABLE_NAME",
-                    "CONSTRAINT_TYPE"));
+            "EVENTS", List.of("EVENT_CATALOG", "EVENT_SCHEMA", "EVENT_NAME"));
+    /**
+     * The tables only the partitions can answer (each table's definition: its columns, indexes, keys), by the
+     * column naming a row's database; read when the statement runs ({@link PartitionSchemaRows}), all columns.
+     */
+    private static final Map<String, String> FROM_PARTITIONS = Map.of("COLUMNS", "TABLE_SCHEMA", "STATISTICS", "TABLE_SCHEMA",
+            "KEY_COLUMN_USAGE", "TABLE_SCHEMA", "TABLE_CONSTRAINTS", "TABLE_SCHEMA", "REFERENTIAL_CONSTRAINTS", "CONSTRAINT_SCHEMA");
     // Views, triggers, routines and events cannot be created in the logical database (the router refuses
     // the DDL; the triggers it keeps on lookup tables are its own, as its lutra_ tables are): those are empty.
     /** The other columns of those tables (MariaDB 11 and MySQL 8), refused by name. */
     private static final Set<String> NOT_GIVEN = Set.of("ENGINE", "VERSION", "ROW_FORMAT", "TABLE_ROWS", "AVG_ROW_LENGTH",
             "DATA_LENGTH", "MAX_DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CREATE_TIME", "UPDATE_TIME",
             "CHECK_TIME", "TABLE_COLLATION", "CHECKSUM", "CREATE_OPTIONS", "TABLE_COMMENT", "MAX_INDEX_LENGTH", "TEMPORARY",
-            "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT", "DEFAULT_ENCRYPTION");
+            "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT", "DEFAULT_ENCRYPTION",
+            "CARDINALITY" /* STATISTICS: each partition's own estimate of its own rows */);
 
     private InformationSchema() {}
 
@@ -72,13 +79,17 @@ final class InformationSchema {
         if (found.otherTables) {
             throw PlanException.unsupported("a statement joining information_schema with tables of the logical database");
         }
+        boolean starRefused = false;
         for (Table t : found.schemaTables) {
-            if (!GIVEN.containsKey(name(t))) {
-                throw PlanException.unsupported("information_schema." + name(t) + " through the router (" + String.join(", ", new java.util.TreeSet<>(GIVEN.keySet()))
-                        + " are answered for the logical database; SHOW COLUMNS, SHOW INDEX and DatabaseMetaData for the rest)");
+            if (!GIVEN.containsKey(name(t)) && !FROM_PARTITIONS.containsKey(name(t))) {
+                var answered = new java.util.TreeSet<>(GIVEN.keySet());
+                answered.addAll(FROM_PARTITIONS.keySet());
+                throw PlanException.unsupported("information_schema." + name(t) + " through the router (" + String.join(", ", answered)
+                        + " are answered for the logical database)");
             }
+            starRefused |= !FROM_PARTITIONS.containsKey(name(t)) || name(t).equals("STATISTICS");
         }
-        if (found.star) {
+        if (found.star && starRefused) {
             throw PlanException.unsupported("SELECT * on information_schema through the router: name the columns (of TABLES: "
                     + String.join(", ", GIVEN.get("TABLES")) + "; of SCHEMATA: " + String.join(", ", GIVEN.get("SCHEMATA")) + ")");
         }
@@ -89,16 +100,15 @@ final class InformationSchema {
                         + String.join(", ", GIVEN.get("SCHEMATA")) + ")");
             }
         }
-        // TABLE_CONSTRAINTS only the partitions know: read when the statement runs (exec.TableConstraints)
-        String constraints = "lutra_constraints_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
-        boolean readsConstraints = false;
+        // the tables only the partitions know are read when the statement runs (exec.PartitionSchemaRows)
+        var reads = new java.util.LinkedHashMap<String, PartitionSchemaRows.Read>();
         for (Table t : found.schemaTables) {
-            readsConstraints |= name(t).equals("TABLE_CONSTRAINTS");
             String alias = t.getAlias() != null ? t.getAlias().getName() : "`" + name(t) + "`";
             String rows = switch (name(t)) {
                 case "TABLES" -> tables(catalog, database);
                 case "SCHEMATA" -> schemata(database);
-                case "TABLE_CONSTRAINTS" -> constraints;
+                case String n when FROM_PARTITIONS.containsKey(n) -> reads.computeIfAbsent(n, x -> new PartitionSchemaRows.Read("lutra_schema_"
+                        + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62), n, FROM_PARTITIONS.get(n))).marker();
                 default -> empty(GIVEN.get(name(t)));
             };
             // the deparser prints a table's name as given: the derived table takes its place, under its name or alias
@@ -106,18 +116,39 @@ final class InformationSchema {
             t.setName(rows);
             t.setAlias(new Alias(alias, true));
         }
+        labelAsWritten(statement);
         // DATABASE() is a function call in the tree: marked there, replaced in the text (a nonce no client text holds)
         String marker = "lutra_database_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
         found.databaseCalls.forEach(f -> f.setName(marker));
         String text = statement.toString().replace(marker + "()", text(database));
         Guards.requireNoSessionState(text);
         var anywhere = new Target(new TableDef("(information_schema)", List.of(), new Partitioning.Replicated(new int[] {0}), ""), null);
-        if (!readsConstraints) return new Plan.Query(new Route(anywhere, text, null), ParamCounter.count(text));
+        if (reads.isEmpty()) return new Plan.Query(new Route(anywhere, text, null), ParamCounter.count(text));
         var tablesAt = new java.util.TreeMap<Integer, List<String>>();
         for (TableDef t : catalog.tables()) tablesAt.computeIfAbsent(t.partitioning().partitions()[0], p -> new ArrayList<>()).add(t.name());
         tablesAt.replaceAll((p, names) -> List.copyOf(names));
-        return new Plan.Query(new org.lutra.exec.TableConstraints(text, constraints, database, tablesAt, anywhere),
-                ParamCounter.count(text.replace(constraints, "")));
+        String counted = text;
+        for (var read : reads.values()) counted = counted.replace(read.marker(), "");
+        return new Plan.Query(new PartitionSchemaRows(text, List.copyOf(reads.values()), database, tablesAt, anywhere), ParamCounter.count(counted));
+    }
+
+    /**
+     * MySQL labels a column of information_schema as the statement spells it ({@code table_name});
+     * read from a derived table it would be labelled as the derived table spells it: each plain column item gets its written name.
+     */
+    private static void labelAsWritten(Statement statement) {
+        switch (statement) {
+            case PlainSelect p -> {
+                for (var item : p.getSelectItems()) {
+                    if (item.getAlias() == null && item.getExpression() instanceof Column c) {
+                        item.setAlias(new Alias("`" + KeyFinder.unquote(c.getColumnName()).replace("`", "``") + "`", true));
+                    }
+                }
+            }
+            case net.sf.jsqlparser.statement.select.SetOperationList list when !list.getSelects().isEmpty() -> labelAsWritten(list.getSelects().getFirst());
+            case net.sf.jsqlparser.statement.select.ParenthesedSelect p -> labelAsWritten(p.getSelect());
+            default -> { }
+        }
     }
 
     private static String tables(Catalog catalog, String database) {
@@ -141,7 +172,7 @@ final class InformationSchema {
 
     /** A literal as information_schema's columns hold it: utf8mb3, compared case-insensitively. */
     private static String text(String value) {
-        return org.lutra.exec.TableConstraints.text(value);
+        return PartitionSchemaRows.text(value);
     }
 
     private static String name(Table t) {

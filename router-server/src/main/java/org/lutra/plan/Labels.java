@@ -8,6 +8,9 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * MySQL labels an unaliased select item with the text the client wrote ({@code abs(b-c)}); the
  * router re-prints statements from the syntax tree ({@code abs(b - c)}), so where the two differ
@@ -29,13 +32,24 @@ final class Labels {
 
     private Labels() {}
 
-    static void pin(Statement statement, String sql, Source source) {
+    /**
+     * Pins the labels of {@code statement}'s select items; returns the one-line stand-ins given to labels
+     * over several lines (the parser takes no line break in a quoted alias), each with its label, which
+     * the result's columns get back ({@link org.lutra.exec.Relabel}).
+     */
+    static Map<String, String> pin(Statement statement, String sql, Source source) {
+        var standIns = new LinkedHashMap<String, String>();
+        pin(statement, sql, source, standIns);
+        return standIns;
+    }
+
+    private static void pin(Statement statement, String sql, Source source, Map<String, String> standIns) {
         switch (statement) {
-            case PlainSelect p -> pinItems(p, sql, source);
+            case PlainSelect p -> pinItems(p, sql, source, standIns);
             case SetOperationList list -> {
-                if (!list.getSelects().isEmpty()) pin((Statement) list.getSelects().getFirst(), sql, source); // the union's labels are the first branch's
+                if (!list.getSelects().isEmpty()) pin((Statement) list.getSelects().getFirst(), sql, source, standIns); // the union's labels are the first branch's
             }
-            case ParenthesedSelect p -> pin((Statement) p.getSelect(), sql, source);
+            case ParenthesedSelect p -> pin((Statement) p.getSelect(), sql, source, standIns);
             default -> { }
         }
     }
@@ -49,8 +63,17 @@ final class Labels {
         }
     }
 
-    private static void pinItems(PlainSelect select, String sql, Source source) {
+    /*
+     * MariaDB's label of an item is the client's text from its start to the end of its last token
+     * (comments inside kept, a comment after it not). An item after a comma starts right after the
+     * comma, its leading blanks skipped: a comment before it is part of its label ("/* x *\/ 5*6");
+     * the first item starts at its first token. Checked over JDBC on MariaDB 11.4 (RandomQueryIT).
+     */
+    private static void pinItems(PlainSelect select, String sql, Source source, Map<String, String> standIns) {
+        boolean first = true;
         for (var item : select.getSelectItems()) {
+            boolean after = !first;
+            first = false;
             Object e = unwrapped(item.getExpression());
             // columns are labelled by name, string literals by their value, as the shard labels them too
             if (item.getAlias() != null || e instanceof Column || e instanceof net.sf.jsqlparser.expression.StringValue
@@ -60,10 +83,21 @@ final class Labels {
             int begin = node.jjtGetFirstToken().absoluteBegin - 1;
             int end = node.jjtGetLastToken().absoluteEnd - 1;
             if (begin < 0 || end > sql.length() || begin >= end) continue;
+            if (after) {
+                int comma = begin - 1;
+                while (comma >= 0 && Character.isWhitespace(sql.charAt(comma))) comma--;
+                if (comma >= 0 && sql.charAt(comma) == ',') begin = comma + 1;
+            }
             String written = source == null ? sql.substring(begin, end) : source.written(sql, begin, end);
-            // a label over several lines: left to the shard (MariaDB's own rule for those was not matched)
-            if (written == null || written.indexOf('\n') >= 0 || written.indexOf('\r') >= 0 || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
-            item.setAlias(new Alias("`" + written.replace("`", "``") + "`", true));
+            if (written == null) continue;
+            written = written.stripLeading();
+            if (written.isEmpty() || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
+            String label = written;
+            if (written.indexOf('\n') >= 0 || written.indexOf('\r') >= 0) {
+                label = "lutra_label_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
+                standIns.put(label, written);
+            }
+            item.setAlias(new Alias("`" + label.replace("`", "``") + "`", true));
         }
     }
 }

@@ -144,6 +144,24 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * {@code INSERT ... SELECT}: the SELECT's rows read first through the router's own read path (so the
+     * statement's own table is read as before the insert, as MySQL materializes it), then inserted by
+     * the plans of {@code INSERT ... VALUES} for that many rows that {@code batches} gives, all in one transaction.
+     *
+     * @param columns    the values each row gives (the INSERT's column list, or the table's columns)
+     * @param paramCount the client's parameters, all the SELECT's
+     */
+    record InsertSelect(TableDef table, Query select, int columns, Batches batches, int paramCount) implements Plan {
+        /** Rows inserted per statement. */
+        public static final int BATCH = 500;
+    }
+
+    /** The plan inserting {@code rows} rows of parameters. */
+    interface Batches {
+        Insert rows(int rows) throws PlanException;
+    }
+
     /** {@code SELECT LAST_INSERT_ID()}: the session's own value, answered by the router ({@code label} as written). */
     record LastInsertId(String label) implements Plan {
         @Override

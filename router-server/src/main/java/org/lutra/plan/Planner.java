@@ -176,7 +176,10 @@ public final class Planner {
     private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
-        Plan plan = cache.getIfPresent(normalized.text());
+        // the labels are the client's text, comments included, which the rewrite turned into blanks: such
+        // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
+        String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
+        Plan plan = cache.getIfPresent(key);
         if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
@@ -184,7 +187,7 @@ public final class Planner {
         }
         if (plan == null) {
             plan = build(normalized.text(), new Labels.Source(sql, rewritten));
-            cache.put(normalized.text(), plan);
+            cache.put(key, plan);
         }
         if (normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
         return new Bound(plan, normalized.bind(clientParams));
@@ -259,7 +262,17 @@ public final class Planner {
         }
         Statement statement;
         statement = Parsing.parse(sql, limits.parseTimeoutMillis());
-        Labels.pin(statement, sql, labels);
+        var standIns = Labels.pin(statement, sql, labels);
+        return relabelled(planStatement(statement, sql), standIns);
+    }
+
+    /** The plan's result columns named by the labels the statement text could not carry ({@link Labels#pin}). */
+    private static Plan relabelled(Plan plan, java.util.Map<String, String> standIns) {
+        if (standIns.isEmpty() || !(plan instanceof Plan.Query q)) return plan;
+        return new Plan.Query(new org.lutra.exec.Relabel(q.root(), standIns), q.paramCount());
+    }
+
+    private Plan planStatement(Statement statement, String sql) throws PlanException {
         Plan informationSchema = InformationSchema.plan(statement, catalog, database);
         if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
@@ -531,7 +544,7 @@ public final class Planner {
             }
         }
         String sql = update.toString();
-        Guards.requireNoSubquery(sql, 0);
+        requireNoSubquery(sql, "UPDATE");
         boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
         if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
@@ -546,7 +559,7 @@ public final class Planner {
         }
         TableDef table = dmlTable(delete.getTable());
         String sql = delete.toString();
-        Guards.requireNoSubquery(sql, 0);
+        requireNoSubquery(sql, "DELETE");
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
@@ -556,9 +569,10 @@ public final class Planner {
 
     private Plan insert(Insert insert) throws PlanException {
         TableDef table = dmlTable(insert.getTable());
-        if (!(insert.getSelect() instanceof Values values) || insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
-            throw PlanException.unsupported("INSERT ... SELECT or INSERT ... SET yet; use INSERT ... VALUES");
+        if (insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
+            throw PlanException.unsupported("INSERT ... SET yet; use INSERT ... VALUES");
         }
+        if (!(insert.getSelect() instanceof Values values)) return insertSelect(insert, table);
         String routing = table.partitioning().column();
         if (insert.getDuplicateUpdateSets() != null && routing != null) {
             for (UpdateSet set : insert.getDuplicateUpdateSets()) {
@@ -571,7 +585,7 @@ public final class Planner {
         }
         List<ExpressionList<?>> rows = rows(values.getExpressions());
         String original = insert.toString();
-        Guards.requireNoSubquery(original, 0);
+        requireNoSubquery(original, "INSERT ... VALUES");
         Guards.requireNoSessionState(original);
         InsertIds ids = InsertIds.prepare(table, insert, rows); // may add the AUTO_INCREMENT column and parameters for its ids
         int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
@@ -629,6 +643,58 @@ public final class Planner {
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }
         return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries);
+    }
+
+    /**
+     * {@code INSERT [IGNORE] INTO t [(cols)] SELECT ...}: the SELECT planned as
+     * a statement of its own (any SELECT the router answers), the rows inserted by the plans of the same
+     * INSERT over VALUES rows of parameters, which route, place, number and index each row as any INSERT.
+     */
+    private Plan insertSelect(Insert insert, TableDef table) throws PlanException {
+        if (insert.getDuplicateUpdateSets() != null) {
+            // its expressions may name the SELECT's columns, which VALUES rows do not have
+            throw PlanException.unsupported("INSERT ... SELECT ... ON DUPLICATE KEY UPDATE yet; use INSERT IGNORE ... SELECT, or VALUES");
+        }
+        if (insert.getWithItemsList() != null && !insert.getWithItemsList().isEmpty() || insert.getSelect() == null) {
+            throw PlanException.unsupported("this form of INSERT ... SELECT (" + insert + ")");
+        }
+        var names = new ArrayList<String>();
+        if (insert.getColumns() == null || insert.getColumns().isEmpty()) {
+            for (var c : table.columns()) names.add(c.name());
+        } else {
+            for (Column c : insert.getColumns()) names.add(KeyFinder.unquote(c.getColumnName()));
+        }
+        String selectText = insert.getSelect().toString();
+        if (ParamCounter.count(selectText) != ParamCounter.count(insert.toString())) {
+            throw PlanException.unsupported("parameters outside the SELECT of an INSERT ... SELECT");
+        }
+        if (!(plan(selectText) instanceof Plan.Query select)) {
+            throw PlanException.unsupported("INSERT ... " + selectText + " (its SELECT is not a query the router reads rows with)");
+        }
+        String head = "INSERT" + (insert.isModifierIgnore() ? " IGNORE" : "") + " INTO `" + table.name().replace("`", "``") + "` ("
+                + String.join(", ", names.stream().map(n -> "`" + n.replace("`", "``") + "`").toList()) + ") VALUES ";
+        String row = "(" + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")";
+        Plan.Batches batches = rows -> {
+            if (!(plan(head + String.join(", ", java.util.Collections.nCopies(rows, row))) instanceof Plan.Insert one)) {
+                throw PlanException.unsupported("INSERT ... SELECT into " + table.name());
+            }
+            return one;
+        };
+        batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
+        return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount());
+    }
+
+    /**
+     * A write holding a subquery is refused naming it: run per partition it would read only that partition's
+     * rows, and run first it would need the subquery's rows bound into the write (not done yet).
+     */
+    private static void requireNoSubquery(String sql, String statement) throws PlanException {
+        try {
+            Guards.requireNoSubquery(sql, 0);
+        } catch (PlanException e) {
+            throw PlanException.unsupported("subqueries inside " + statement + " yet (in SET, WHERE or VALUES): run the SELECT first and"
+                    + " bind its values" + (statement.startsWith("INSERT") ? ", or use INSERT ... SELECT" : ""));
+        }
     }
 
     private static List<ExpressionList<?>> rows(ExpressionList<?> expressions) throws PlanException {

@@ -251,8 +251,7 @@ final class QueryGenerator {
         q.items.remove("ROW_NUMBER() OVER (ORDER BY id)");
         if (q.items.isEmpty()) q.items.add("id");
         for (int i = 0, n = 1 + r.nextInt(2); i < n; i++) {
-            // (comments are left out: a label spanning a comment is not the client's text yet)
-            String item = scalarItem(q.from, !q.distinct).replace(" /* c */", "");
+            String item = scalarItem(q.from, !q.distinct);
             // at any place in the list; ORDER BY names the other items, so it stays total
             q.items.add(r.nextInt(q.items.size() + 1), item + (r.nextBoolean() ? " AS q" + i : ""));
         }

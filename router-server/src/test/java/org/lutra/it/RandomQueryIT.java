@@ -134,6 +134,37 @@ class RandomQueryIT {
         assertTrue(mismatches.isEmpty(), String.join("\n", mismatches));
     }
 
+    /** Select items holding comments, on one partition and across several, in select-list subqueries too, some over several lines. */
+    static final List<String> COMMENTED_LABELS = List.of(
+            "SELECT a /* c */ + 1, id FROM t_hash WHERE id = 3",
+            "SELECT /* lead */ a+1, /* lead2 */ id FROM t_hash WHERE id = 3",
+            "SELECT a+1 /* trailing */, id FROM t_hash WHERE id = 3",
+            "SELECT abs(a /* c */ - 5), COUNT(*) FROM t_hash GROUP BY abs(a /* c */ - 5)",
+            "SELECT id, (SELECT MAX(a) FROM t_rep WHERE s = 'x' /* c */) FROM t_hash WHERE id = 3",
+            "SELECT id, (SELECT MAX(a) /* m */ FROM t_rep) AS m, (SELECT COUNT(*) FROM t_rep WHERE a > 3 /* c */) FROM t_hash WHERE id < 9 ORDER BY id",
+            "SELECT id, (SELECT /* x */ COUNT(*) FROM t_rep) FROM t_hash ORDER BY id",
+            "SELECT id, /* s */ (SELECT MIN(a) FROM t_hash) FROM t_range ORDER BY id",
+            "SELECT a # hash\n+ 1, id FROM t_hash WHERE id = 3",
+            "SELECT a -- dash\n+ 1, id FROM t_hash WHERE id = 3",
+            "SELECT a+/*! 1 + */ 2, id FROM t_hash WHERE id = 3",
+            "SELECT COUNT(*) /* n */, SUM(a) /* s */ FROM t_hash",
+            "SELECT 'x' /* c */, 1 /* one */, id FROM t_hash WHERE id = 3",
+            "SELECT a\n  + 1, id FROM t_hash WHERE id = 3",
+            "SELECT id, (SELECT COUNT(*)\n FROM t_rep /* two\nlines */) FROM t_hash ORDER BY id");
+
+    @Test
+    void labelsOfItemsWithCommentsAreMariaDbs() {
+        var mismatches = new ArrayList<String>();
+        for (String sql : COMMENTED_LABELS) {
+            Answer l = query(lutra, sql);
+            Answer r = query(reference, sql);
+            if (r.error() != null) mismatches.add(sql + "\n    mariadb: " + r.error().getMessage());
+            else if (l.error() != null) mismatches.add(sql + "\n    lutra: " + l.error().getMessage());
+            else if (!l.labels().equals(r.labels())) mismatches.add(sql + "\n    lutra " + l.labels() + " / mariadb " + r.labels());
+        }
+        assertTrue(mismatches.isEmpty(), String.join("\n", mismatches));
+    }
+
     private static String table(String dml) {
         var m = java.util.regex.Pattern.compile("(?i)(?:UPDATE|DELETE\\s+FROM)\\s+(\\w+)").matcher(dml);
         return m.find() ? m.group(1) : null;

@@ -47,4 +47,12 @@ class DialectTest {
         int q = r.text().indexOf("'q'");
         assertEquals("\"q\"", r.original(sql, q, q + 3));
     }
+
+    @Test
+    void labelsKeepPlainCommentsAndLoseOnlyExecutableMarkers() {
+        assertEquals("a /* c */ + 1", Dialect.Rewritten.withoutExecutableMarkers("a /* c */ + 1"));
+        assertEquals("a+ 1 + 2", Dialect.Rewritten.withoutExecutableMarkers("a+/*! 1 + */2"));
+        assertEquals("x   /* y */ 'q*/'", Dialect.Rewritten.withoutExecutableMarkers("x /*!50001 */ /* y */ 'q*/'"));
+        assertEquals("a -- x */\n+ 1", Dialect.Rewritten.withoutExecutableMarkers("a -- x */\n+ 1"));
+    }
 }

@@ -1,0 +1,43 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.plan.Plan;
+import org.lutra.protocol.Row;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The rows of an INSERT ... SELECT's SELECT, read whole into the router before any is inserted. */
+final class SelectedRows {
+    static final int MAX_ROWS = 1_000_000;
+    static final long MAX_BYTES = 64L << 20;
+
+    private SelectedRows() {}
+
+    static List<Row> read(Plan.InsertSelect plan, Context ctx) throws SQLException {
+        RowSource source;
+        try {
+            source = ctx.releasing(plan.select().root().open(ctx));
+        } catch (SQLException | RuntimeException e) {
+            ctx.release();
+            throw e;
+        }
+        var rows = new ArrayList<Row>();
+        try (source) {
+            if (source.columns().size() != plan.columns()) {
+                throw new SQLException("Column count doesn't match value count at row 1", "21S01", 1136);
+            }
+            long bytes = 0;
+            for (Row r = source.next(); r != null; r = source.next()) {
+                bytes += r.getSerializedSize();
+                if (rows.size() == MAX_ROWS || bytes > MAX_BYTES) {
+                    throw org.lutra.protocol.Refusal.of("Lutra does not support INSERT ... SELECT of more than " + MAX_ROWS + " rows or " + (MAX_BYTES >> 20)
+                            + " MB (the router holds the selected rows before inserting them): nothing was inserted; insert in parts (WHERE ranges)");
+                }
+                rows.add(r);
+            }
+        }
+        return rows;
+    }
+}
