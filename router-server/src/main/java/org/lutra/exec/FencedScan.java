@@ -22,8 +22,9 @@ import java.util.Map;
  *   <li>the queries, each on its partition's snapshot; each transaction is committed when its rows
  *       are read or closed.
  * </ol>
- * Costs: the fence's three statements on partition 0 and one START TRANSACTION per partition (in
- * parallel) before the queries, one COMMIT per partition after.
+ * Costs: the fence's two statements on partition 0 and one START TRANSACTION per partition (in
+ * parallel) before the queries; the fence's COMMIT and each partition's COMMIT run off the
+ * statement's path, on threads of their own.
  */
 final class FencedScan {
     private FencedScan() {}
@@ -31,8 +32,11 @@ final class FencedScan {
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries)
             throws SQLException {
         List<Connections.Lease> opened;
-        try (var fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables())) {
+        MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+        try {
             opened = fanOut.each(queries, statement, p -> snapshot(backends.placement(p), statement), lease -> end(lease, null));
+        } finally {
+            Thread.ofVirtual().name("lutra-fence-release").start(fence::close); // off the statement's path: holding it longer is safe
         }
         var unused = new HashMap<Integer, Connections.Lease>();
         for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
@@ -107,7 +111,8 @@ final class FencedScan {
 
             @Override
             public void release(SQLException failure) {
-                end(lease, failure);
+                // the rows are read: the COMMIT of a read-only snapshot need not delay the client's answer
+                Thread.ofVirtual().name("lutra-snapshot-end").start(() -> end(lease, failure));
             }
 
             @Override
