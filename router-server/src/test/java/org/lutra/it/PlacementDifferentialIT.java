@@ -5,9 +5,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -256,6 +259,78 @@ class PlacementDifferentialIT {
                 + " hash-placed %.2f ms; p90 %.2f vs %.2f ms%n", SCAN_KEYS, fenced.length, fenced[fenced.length / 2] / 1e6, plain[plain.length / 2] / 1e6,
                 fenced[fenced.length * 9 / 10] / 1e6, plain[plain.length * 9 / 10] / 1e6);
     }
+
+    /**
+     * Readers through two routers while a third applies a partitioner's map (LOAD LOOKUP TABLE ...
+     * APPLY, moving most keys in the background, batch after batch): scans and reads by key, every
+     * answer compared with the plain database's (computed before: nothing else writes meanwhile).
+     */
+    @Test
+    void readsThroughTwoRoutersDuringLoadApplyAnswerAsOneDatabase() throws Exception {
+        var random = new Random(SEED + 11);
+        for (int from = LOAD_KEYS_FROM; from < LOAD_KEYS_FROM + LOAD_KEYS; from += 50) {
+            var users = new java.util.StringJoiner(", ");
+            var tweets = new java.util.StringJoiner(", ");
+            for (int id = from; id < from + 50; id++) {
+                users.add("(" + id + ", 'l" + id + "', " + random.nextInt(100) + ")");
+                tweets.add("(" + (id * 10L) + ", " + id + ", " + random.nextInt(1000) + ")");
+            }
+            differential.both("INSERT INTO users (id, name, karma) VALUES " + users);
+            differential.both("INSERT INTO tweets (id, author, likes) VALUES " + tweets);
+        }
+        var reads = new ArrayList<>(SCANS);
+        for (int i = 0; i < 40; i++) {
+            int k = LOAD_KEYS_FROM + random.nextInt(LOAD_KEYS);
+            reads.add("SELECT id, name, karma FROM users WHERE id = " + k);
+            reads.add("SELECT id, likes FROM tweets WHERE author IN (" + k + ", " + (LOAD_KEYS_FROM + random.nextInt(LOAD_KEYS)) + ") ORDER BY id");
+        }
+        var expected = new java.util.HashMap<String, List<String>>();
+        for (String sql : reads) expected.put(sql, outcome(differential.reference, sql));
+
+        Path maps = Files.createTempDirectory("lutra-maps");
+        var map = new StringBuilder();
+        for (int id = LOAD_KEYS_FROM; id < LOAD_KEYS_FROM + LOAD_KEYS; id++) map.append(id).append(",p").append(random.nextInt(4)).append('\n');
+        Files.writeString(maps.resolve("diff.csv"), map);
+        var stop = new AtomicBoolean();
+        var checked = new AtomicLong();
+        var threads = Executors.newFixedThreadPool(2);
+        // stopped, not closed, at the end: closing a TestRouter drops the databases the others still use
+        TestRouter d = new TestRouter(differential.router, "placediffD", new RouterConfig.CatalogSettings(0, null, maps, 20));
+        try {
+            var work = new ArrayList<Future<?>>();
+            for (TestRouter router : new TestRouter[] {b, c}) {
+                work.add(threads.submit(() -> {
+                    var r = new Random(SEED + 13 + checked.get());
+                    try (Connection lutra = router.connect()) {
+                        while (!stop.get()) {
+                            String sql = reads.get(r.nextInt(reads.size()));
+                            assertEquals(expected.get(sql), outcome(lutra, sql), "seed " + SEED + ", read " + checked.get() + " during LOAD ... APPLY: " + sql);
+                            checked.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            long id;
+            try (Connection admin = d.connect()) {
+                id = MoveJobsIT.load(admin, "LOAD LOOKUP TABLE users FROM 'diff.csv' FORMAT csv APPLY").move();
+            }
+            assertTrue(id > 0, "the map moves keys");
+            MoveJobsIT.awaitState(d, id, "done", 180_000);
+            stop.set(true);
+            for (var f : work) f.get();
+            System.out.printf("PlacementDifferentialIT: seed %d, %d reads through 2 routers during LOAD ... APPLY of %d keys (move %d), all as one database%n",
+                    SEED, checked.get(), LOAD_KEYS, id);
+            assertTrue(checked.get() > 50, checked.get() + " reads");
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            d.stopRouter();
+        }
+    }
+
+    static final int LOAD_KEYS_FROM = 5001;
+    static final int LOAD_KEYS = 1000;
 
     static final int SCAN_KEYS_FROM = 1001;
     static final int SCAN_KEYS = 200;
