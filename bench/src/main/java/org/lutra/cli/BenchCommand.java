@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lutra.cli.bench.InsertBench;
 import org.lutra.cli.bench.LoadBench;
 import org.lutra.cli.bench.MoveBench;
 import org.lutra.cli.bench.PointBench;
@@ -32,7 +33,8 @@ final class BenchCommand implements Command {
                 new QueryBench(out, err),
                 new PointBench(out, err),
                 new LoadBench(out, err),
-                new MoveBench(out, err)
+                new MoveBench(out, err),
+                new InsertBench(out, err)
         );
     }
 
@@ -43,7 +45,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move, insert (./lutra bench help)";
     }
 
     @Override

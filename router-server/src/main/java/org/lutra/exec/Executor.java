@@ -128,6 +128,13 @@ public final class Executor {
             }
 
             @Override
+            public List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
+                // inside a transaction each partition's snapshot is the transaction's, from its first read there (README)
+                if (connections.transactional() || queries.size() < 2) return fanOut.query(queries, connections);
+                return FencedScan.query(fanOut, backends, connections, group, queries);
+            }
+
+            @Override
             public long[] update(List<ShardQuery> queries) throws SQLException {
                 return fanOut.update(queries, connections);
             }

@@ -49,6 +49,16 @@ final class FanOut {
         }, c -> {}).stream().mapToLong(Long::longValue).toArray();
     }
 
+    /** Runs {@code task} for each query's partition at once; if any fails, the others' results go to {@code release} and the first error is thrown. */
+    <T> List<T> each(List<ShardQuery> queries, Connections connections, PartitionTask<T> task, java.util.function.Consumer<T> release)
+            throws SQLException {
+        return all(queries, connections, (w, q) -> task.run(q.partition()), release);
+    }
+
+    interface PartitionTask<T> {
+        T run(int partition) throws SQLException;
+    }
+
     /** For each query, whether it returned at least one row. */
     boolean[] exists(List<ShardQuery> queries, Connections connections) throws SQLException {
         var found = all(queries, connections, (w, q) -> {

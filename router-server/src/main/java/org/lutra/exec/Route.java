@@ -48,7 +48,8 @@ public final class Route implements Operator {
         var queries = shardQueries(ctx);
         ctx.stats().statement(queries.stream().mapToInt(ShardQuery::partition).toArray());
         ctx.touched(queries);
-        return ctx.shards().query(queries);
+        String group = target.scannedGroup(ctx.resolved(target));
+        return group != null ? ctx.shards().scan(group, queries) : ctx.shards().query(queries);
     }
 
     @Override

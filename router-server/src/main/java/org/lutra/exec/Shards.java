@@ -15,6 +15,15 @@ public interface Shards {
     /** Runs every query on its partition (in parallel); one row stream per query, in order. */
     List<RowSource> query(List<ShardQuery> queries) throws SQLException;
 
+    /**
+     * As {@link #query}, for a read of several partitions of lookup group {@code group} that does
+     * not name its keys: every partition read in a snapshot no move of the group straddles
+     * ({@link MoveFence}).
+     */
+    default List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
+        return query(queries);
+    }
+
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
     long[] update(List<ShardQuery> queries) throws SQLException;
 

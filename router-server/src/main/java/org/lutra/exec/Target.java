@@ -62,6 +62,17 @@ public final class Target {
         return keys != null && table.partitioning().needsValidation();
     }
 
+    /**
+     * The lookup group whose rows {@code r} reads on several partitions without naming their keys
+     * (a scan, or the partitions a secondary lookup names), which must see each moving row once
+     * ({@link MoveFence}); null when the keys are named (their home rows pin them, {@link HomeRows})
+     * or one partition is read.
+     */
+    String scannedGroup(Resolution r) {
+        if (r == null || r.keys() != null || r.size() < 2) return null;
+        return table.partitioning() instanceof Partitioning.LookedUp lookup ? lookup.owner() : null;
+    }
+
     /** Integer ranges up to this many keys on a hash or lookup column are routed as the list of their keys. */
     static final int MAX_RANGE_KEYS = 256;
     private static final Object[] NO_KEYS = new Object[0];

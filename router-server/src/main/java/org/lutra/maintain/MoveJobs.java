@@ -55,6 +55,7 @@ public final class MoveJobs implements AutoCloseable {
     private final long pauseMillis;
     private volatile boolean closed;
     private final Mover.Copied copied;
+    private final org.lutra.exec.MoveFence fence;
 
     /**
      * @param begin       a transaction of the router's own, one per batch
@@ -64,6 +65,7 @@ public final class MoveJobs implements AutoCloseable {
     public MoveJobs(Backends backends, String router, Supplier<Mover.Transaction> begin, RouterConfig.CatalogSettings settings, Mover.Copied copied) {
         this.backends = backends;
         this.copied = copied;
+        this.fence = new org.lutra.exec.MoveFence(backends);
         this.moves = new MoveLog(backends.placement(0));
         this.router = router;
         this.begin = begin;
@@ -71,9 +73,10 @@ public final class MoveJobs implements AutoCloseable {
         this.pauseMillis = Math.max(0, settings.movePauseMillis());
     }
 
-    /** Creates the move tables if they are missing. */
+    /** Creates the move tables and the move fence's if they are missing. */
     public void install() throws SQLException {
         moves.install();
+        fence.install();
     }
 
     /** Resumes, in the background, the moves this router was running when it stopped (call once it serves clients). */
@@ -267,7 +270,7 @@ public final class MoveJobs implements AutoCloseable {
         for (var s : batch) keys.add(owner.key(s.key()));
         for (int attempt = 1; ; attempt++) {
             try {
-                return new Mover(catalog, lookup, copied).move(keys, target, begin).rows();
+                return new Mover(catalog, lookup, copied, fence).move(keys, target, begin).rows();
             } catch (SQLException e) {
                 boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState());
                 if (!contention || attempt == ATTEMPTS || closed) throw e;

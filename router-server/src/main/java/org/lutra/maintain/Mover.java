@@ -4,6 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Connections;
+import org.lutra.exec.MoveFence;
 import org.lutra.exec.PlacementLog;
 import org.lutra.exec.PlacementRows;
 
@@ -37,7 +38,9 @@ import java.util.Map;
  * <p>The reader's rule, from the commit order: a reader that finds a key's rows no longer at the
  * partition it asked (the source committed) asks the others, and the target, committed before the
  * source, has them. A reader that reads the source before its commit still sees the rows there
- * (its old version). A read of one key never misses the rows; see README for scans.
+ * (its old version). A read of one key never misses the rows. A scan, which names no keys, reads
+ * every partition in snapshots taken while the group's {@link MoveFence} is held: this batch holds
+ * it exclusively from before its first branch commits until its last one has.
  */
 public final class Mover {
     /** Keys per transaction: each batch holds its rows' locks until it commits. */
@@ -49,6 +52,7 @@ public final class Mover {
     private final Catalog catalog;
     private final Partitioning.LookedUp lookup;
     private final Copied copied;
+    private final MoveFence fence;
 
     /**
      * Hears each table's rows copied to the target, inside the batch's transaction, after they left the
@@ -58,14 +62,12 @@ public final class Mover {
         void copied(Connections t, TableDef table, String[] columns, List<Object[]> rows, int to) throws SQLException;
     }
 
-    public Mover(Catalog catalog, Partitioning.LookedUp lookup) {
-        this(catalog, lookup, (t, table, columns, rows, to) -> {});
-    }
-
-    public Mover(Catalog catalog, Partitioning.LookedUp lookup, Copied copied) {
+    /** @param fence held exclusively over each batch's commit, so that no scan's snapshots straddle it */
+    public Mover(Catalog catalog, Partitioning.LookedUp lookup, Copied copied, MoveFence fence) {
         this.catalog = catalog;
         this.lookup = lookup;
         this.copied = copied;
+        this.fence = fence;
     }
 
     /** A transaction of the router's own: leases, then commit or rollback. */
@@ -83,13 +85,17 @@ public final class Mover {
             var batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
             Transaction t = begin.get();
             long[] done;
+            MoveFence.Held fenced;
             try {
                 done = moveBatch(batch, target, t);
+                fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
             } catch (SQLException | RuntimeException e) {
                 t.rollback();
                 throw e;
             }
-            t.commit(); // ends the transaction either way: a failed commit rolled it back (or recovery finishes it)
+            try (fenced) {
+                t.commit(); // ends the transaction either way: a failed commit rolled it back (or recovery finishes it)
+            }
             for (Object k : batch) lookup.table().put(k, target);
             moved += done[0];
             rows += done[1];

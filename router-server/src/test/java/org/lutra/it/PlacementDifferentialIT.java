@@ -5,9 +5,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -38,6 +41,8 @@ class PlacementDifferentialIT {
               PARTITION BY lookup(source) SAME AS users;
             CREATE TABLE tweets (id BIGINT PRIMARY KEY, author INT NOT NULL, likes INT NOT NULL DEFAULT 0, KEY (author))
               PARTITION BY lookup(author) SAME AS users;
+            CREATE TABLE hashed_users (id INT PRIMARY KEY, name VARCHAR(64) NOT NULL, karma INT NOT NULL DEFAULT 0)
+              PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
     static final int KEYS = 30;
     static final long SEED = Long.getLong("lutra.placement.seed", System.nanoTime());
@@ -126,6 +131,209 @@ class PlacementDifferentialIT {
             assertTrue(holding.size() <= 1, "key " + key + " has rows on " + holding);
         }
     }
+
+    /** Scans that name no keys, over the owner table and its SAME AS tables: each reads every partition. */
+    static final List<String> SCANS = List.of(
+            "SELECT COUNT(*) FROM users",
+            "SELECT COUNT(*), SUM(karma) FROM users",
+            "SELECT COUNT(*), SUM(likes) FROM tweets",
+            "SELECT COUNT(*) FROM followers",
+            "SELECT * FROM users ORDER BY id",
+            "SELECT author, COUNT(*), SUM(likes) FROM tweets GROUP BY author ORDER BY author",
+            "SELECT destination, COUNT(*) FROM followers GROUP BY destination ORDER BY destination",
+            "SELECT u.id, COUNT(*) FROM users u JOIN followers f ON f.source = u.id GROUP BY u.id ORDER BY u.id");
+
+    /**
+     * Scans through three routers, three readers at once, while two other routers move keys nonstop:
+     * moves change where rows are, never what they are, and nothing else writes, so every scan must
+     * answer exactly what the plain database answers (computed once before). A scan whose partitions'
+     * snapshots straddle a move's commits counts the moved rows twice or not at all (the move fence
+     * is what prevents it: exec.MoveFence).
+     */
+    @Test
+    void scansThroughThreeRoutersWhileKeysMoveNonstopAnswerAsOneDatabase() throws Exception {
+        var random = new Random(SEED + 2);
+        for (int id = SCAN_KEYS_FROM; id < SCAN_KEYS_FROM + SCAN_KEYS; id++) {
+            differential.both("INSERT INTO users (id, name, karma) VALUES (" + id + ", 's" + id + "', " + random.nextInt(100) + ")");
+            for (int f = random.nextInt(4); f > 0; f--) {
+                differential.both("INSERT IGNORE INTO followers (source, destination) VALUES (" + id + ", " + random.nextInt(50) + ")");
+            }
+            for (int t = random.nextInt(4); t > 0; t--) {
+                differential.both("INSERT INTO tweets (id, author, likes) VALUES (" + (id * 10L + t) + ", " + id + ", " + random.nextInt(1000) + ")");
+            }
+        }
+        var expected = new java.util.LinkedHashMap<String, List<String>>();
+        for (String sql : SCANS) expected.put(sql, outcome(differential.reference, sql));
+
+        var stop = new AtomicBoolean();
+        var moves = new AtomicLong();
+        var scans = new AtomicLong();
+        var contention = new AtomicLong();
+        var threads = Executors.newFixedThreadPool(5);
+        var work = new ArrayList<Future<?>>();
+        try {
+            TestRouter[] movers = {differential.router, b};
+            for (int m = 0; m < movers.length; m++) {
+                int parity = m;
+                TestRouter router = movers[m];
+                work.add(threads.submit(() -> {
+                    var r = new Random(SEED + 3 + parity);
+                    try (Connection admin = router.connect(); var st = admin.createStatement()) {
+                        while (!stop.get()) {
+                            var keys = new java.util.StringJoiner(", ");
+                            for (int n = 1 + r.nextInt(20); n > 0; n--) keys.add(String.valueOf(SCAN_KEYS_FROM + 2 * r.nextInt(SCAN_KEYS / 2) + parity));
+                            try {
+                                st.executeUpdate("ALTER TABLE users SET PARTITION = p" + r.nextInt(4) + " WHERE id IN (" + keys + ")");
+                                moves.incrementAndGet();
+                            } catch (SQLException e) {
+                                if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205) throw e;
+                                contention.incrementAndGet();
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (TestRouter router : new TestRouter[] {differential.router, b, c}) {
+                work.add(threads.submit(() -> {
+                    var r = new Random(SEED + 7 + scans.get());
+                    try (Connection lutra = router.connect()) {
+                        while (!stop.get()) {
+                            String sql = SCANS.get(r.nextInt(SCANS.size()));
+                            var answered = outcome(lutra, sql);
+                            assertEquals(expected.get(sql), answered, "seed " + SEED + ", scan " + scans.get() + " (" + moves.get() + " moves so far): " + sql);
+                            scans.incrementAndGet();
+                            Thread.sleep(2); // leaves the movers some of a small machine's CPU
+                        }
+                    }
+                    return null;
+                }));
+            }
+            // at least 15 s and 30 moves (a loaded machine moves slowly), at most 90 s
+            long started = System.nanoTime();
+            while (work.stream().noneMatch(Future::isDone) && System.nanoTime() - started < 90_000_000_000L
+                    && (System.nanoTime() - started < 15_000_000_000L || moves.get() < 30)) {
+                Thread.sleep(100);
+            }
+            stop.set(true);
+            for (var f : work) f.get();
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+        }
+        System.out.printf("PlacementDifferentialIT: seed %d, %d scans through 3 routers while 2 routers made %d moves (%d retried after contention),"
+                + " all as one database%n", SEED, scans.get(), moves.get(), contention.get());
+        assertTrue(moves.get() > 20, moves.get() + " moves");
+        assertTrue(scans.get() > 100, scans.get() + " scans");
+        fenceCost();
+    }
+
+    /**
+     * What the fence costs a scan, nothing else running: the same COUNT(*) over the same rows in a
+     * lookup-placed table (fenced) and a hash-placed one (not), alternately; medians printed.
+     */
+    void fenceCost() throws SQLException {
+        var values = new java.util.StringJoiner(", ");
+        try (var st = differential.lutra.createStatement(); var rs = st.executeQuery("SELECT id, name, karma FROM users WHERE id >= " + SCAN_KEYS_FROM)) {
+            while (rs.next()) values.add("(" + rs.getInt(1) + ", '" + rs.getString(2) + "', " + rs.getInt(3) + ")");
+        }
+        try (var st = differential.lutra.createStatement()) {
+            assertEquals(SCAN_KEYS, st.executeUpdate("INSERT INTO hashed_users (id, name, karma) VALUES " + values));
+        }
+        var fenced = new long[400];
+        var plain = new long[400];
+        try (var st = differential.lutra.createStatement()) {
+            for (int i = 0; i < fenced.length; i++) {
+                long t0 = System.nanoTime();
+                st.executeQuery("SELECT COUNT(*) FROM users WHERE id >= " + SCAN_KEYS_FROM).close();
+                long t1 = System.nanoTime();
+                st.executeQuery("SELECT COUNT(*) FROM hashed_users").close();
+                long t2 = System.nanoTime();
+                fenced[i] = t1 - t0;
+                plain[i] = t2 - t1;
+            }
+        }
+        java.util.Arrays.sort(fenced);
+        java.util.Arrays.sort(plain);
+        System.out.printf("PlacementDifferentialIT: COUNT(*) of %d rows on 4 partitions, median over %d: lookup-placed (fenced) %.2f ms,"
+                + " hash-placed %.2f ms; p90 %.2f vs %.2f ms%n", SCAN_KEYS, fenced.length, fenced[fenced.length / 2] / 1e6, plain[plain.length / 2] / 1e6,
+                fenced[fenced.length * 9 / 10] / 1e6, plain[plain.length * 9 / 10] / 1e6);
+    }
+
+    /**
+     * Readers through two routers while a third applies a partitioner's map (LOAD LOOKUP TABLE ...
+     * APPLY, moving most keys in the background, batch after batch): scans and reads by key, every
+     * answer compared with the plain database's (computed before: nothing else writes meanwhile).
+     */
+    @Test
+    void readsThroughTwoRoutersDuringLoadApplyAnswerAsOneDatabase() throws Exception {
+        var random = new Random(SEED + 11);
+        for (int from = LOAD_KEYS_FROM; from < LOAD_KEYS_FROM + LOAD_KEYS; from += 50) {
+            var users = new java.util.StringJoiner(", ");
+            var tweets = new java.util.StringJoiner(", ");
+            for (int id = from; id < from + 50; id++) {
+                users.add("(" + id + ", 'l" + id + "', " + random.nextInt(100) + ")");
+                tweets.add("(" + (id * 10L) + ", " + id + ", " + random.nextInt(1000) + ")");
+            }
+            differential.both("INSERT INTO users (id, name, karma) VALUES " + users);
+            differential.both("INSERT INTO tweets (id, author, likes) VALUES " + tweets);
+        }
+        var reads = new ArrayList<>(SCANS);
+        for (int i = 0; i < 40; i++) {
+            int k = LOAD_KEYS_FROM + random.nextInt(LOAD_KEYS);
+            reads.add("SELECT id, name, karma FROM users WHERE id = " + k);
+            reads.add("SELECT id, likes FROM tweets WHERE author IN (" + k + ", " + (LOAD_KEYS_FROM + random.nextInt(LOAD_KEYS)) + ") ORDER BY id");
+        }
+        var expected = new java.util.HashMap<String, List<String>>();
+        for (String sql : reads) expected.put(sql, outcome(differential.reference, sql));
+
+        Path maps = Files.createTempDirectory("lutra-maps");
+        var map = new StringBuilder();
+        for (int id = LOAD_KEYS_FROM; id < LOAD_KEYS_FROM + LOAD_KEYS; id++) map.append(id).append(",p").append(random.nextInt(4)).append('\n');
+        Files.writeString(maps.resolve("diff.csv"), map);
+        var stop = new AtomicBoolean();
+        var checked = new AtomicLong();
+        var threads = Executors.newFixedThreadPool(2);
+        // stopped, not closed, at the end: closing a TestRouter drops the databases the others still use
+        TestRouter d = new TestRouter(differential.router, "placediffD", new RouterConfig.CatalogSettings(0, null, maps, 20));
+        try {
+            var work = new ArrayList<Future<?>>();
+            for (TestRouter router : new TestRouter[] {b, c}) {
+                work.add(threads.submit(() -> {
+                    var r = new Random(SEED + 13 + checked.get());
+                    try (Connection lutra = router.connect()) {
+                        while (!stop.get()) {
+                            String sql = reads.get(r.nextInt(reads.size()));
+                            assertEquals(expected.get(sql), outcome(lutra, sql), "seed " + SEED + ", read " + checked.get() + " during LOAD ... APPLY: " + sql);
+                            checked.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            long id;
+            try (Connection admin = d.connect()) {
+                id = MoveJobsIT.load(admin, "LOAD LOOKUP TABLE users FROM 'diff.csv' FORMAT csv APPLY").move();
+            }
+            assertTrue(id > 0, "the map moves keys");
+            MoveJobsIT.awaitState(d, id, "done", 180_000);
+            stop.set(true);
+            for (var f : work) f.get();
+            System.out.printf("PlacementDifferentialIT: seed %d, %d reads through 2 routers during LOAD ... APPLY of %d keys (move %d), all as one database%n",
+                    SEED, checked.get(), LOAD_KEYS, id);
+            assertTrue(checked.get() > 50, checked.get() + " reads");
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+            d.stopRouter();
+        }
+    }
+
+    static final int LOAD_KEYS_FROM = 5001;
+    static final int LOAD_KEYS = 1000;
+
+    static final int SCAN_KEYS_FROM = 1001;
+    static final int SCAN_KEYS = 200;
 
     /** A random statement over a few keys, so that inserts collide and reads find, miss and race moves. */
     static String statement(Random r) {

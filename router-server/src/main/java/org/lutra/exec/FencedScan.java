@@ -1,0 +1,139 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An auto-commit scan of a lookup group over several partitions, read in snapshots that no move
+ * of the group straddles ({@link MoveFence}):
+ * <ol>
+ *   <li>the group's fence row locked shared;
+ *   <li>on every partition at once, a connection of the statement (its session variables carried)
+ *       and {@code START TRANSACTION WITH CONSISTENT SNAPSHOT} on it, at REPEATABLE READ (for one
+ *       read-only statement every level's consistent read is one snapshot; READ COMMITTED would
+ *       take it at the first read instead of here);
+ *   <li>the fence released;
+ *   <li>the queries, each on its partition's snapshot; each transaction is committed when its rows
+ *       are read or closed.
+ * </ol>
+ * Costs: the fence's two statements on partition 0 and one START TRANSACTION per partition (in
+ * parallel) before the queries; the fence's COMMIT and each partition's COMMIT run off the
+ * statement's path, on threads of their own.
+ */
+final class FencedScan {
+    private FencedScan() {}
+
+    static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries)
+            throws SQLException {
+        List<Connections.Lease> opened;
+        MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+        try {
+            opened = fanOut.each(queries, statement, p -> snapshot(backends.placement(p), statement), lease -> end(lease, null));
+        } finally {
+            Thread.ofVirtual().name("lutra-fence-release").start(fence::close); // off the statement's path: holding it longer is safe
+        }
+        var unused = new HashMap<Integer, Connections.Lease>();
+        for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
+        try {
+            return fanOut.query(queries, on(unused, statement));
+        } finally {
+            unused.values().forEach(lease -> end(lease, null)); // a query that never asked for its lease (none, unless it failed first)
+        }
+    }
+
+    /** The statement's connections, but each partition's snapshot lease once. */
+    private static Connections on(Map<Integer, Connections.Lease> snapshots, Connections statement) {
+        return new Connections() {
+            @Override
+            public Lease lease(int partition, boolean write) throws SQLException {
+                Lease lease;
+                synchronized (snapshots) {
+                    lease = snapshots.remove(partition);
+                }
+                if (lease == null) throw new IllegalStateException("a fenced scan asked twice for partition " + partition);
+                return committing(lease);
+            }
+
+            @Override
+            public SessionState variables() {
+                return statement.variables();
+            }
+
+            @Override
+            public Warnings warnings() {
+                return statement.warnings();
+            }
+
+            @Override
+            public Deadline deadline() {
+                return statement.deadline();
+            }
+        };
+    }
+
+    private static Connections.Lease snapshot(Backends.Placement placement, Connections statement) throws SQLException {
+        Connections.Lease lease = statement.lease(placement.partition(), false);
+        Connection c = lease.connection();
+        try (Statement st = c.createStatement()) {
+            if (c.getTransactionIsolation() != Connection.TRANSACTION_REPEATABLE_READ) st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+            return lease;
+        } catch (SQLException e) {
+            SQLException located = Backends.located(placement, e, c);
+            lease.release(located);
+            throw located;
+        }
+    }
+
+    /** The lease, whose release first ends its snapshot's transaction. */
+    private static Connections.Lease committing(Connections.Lease lease) {
+        return new Connections.Lease() {
+            @Override
+            public Connection connection() {
+                return lease.connection();
+            }
+
+            @Override
+            public boolean streaming() {
+                return lease.streaming();
+            }
+
+            @Override
+            public void changed(long rows) {
+                lease.changed(rows);
+            }
+
+            @Override
+            public void release(SQLException failure) {
+                // the rows are read: the COMMIT of a read-only snapshot need not delay the client's answer
+                Thread.ofVirtual().name("lutra-snapshot-end").start(() -> end(lease, failure));
+            }
+
+            @Override
+            public void abandon() {
+                lease.abandon(); // the connection is closed: its server rolls the transaction back
+            }
+        };
+    }
+
+    /** Ends the snapshot's transaction and releases the lease; a connection that cannot end it is closed, never pooled with it open. */
+    private static void end(Connections.Lease lease, SQLException failure) {
+        try (Statement st = lease.connection().createStatement()) {
+            st.execute(failure == null ? "COMMIT" : "ROLLBACK");
+        } catch (SQLException e) {
+            if (lease.streaming()) {
+                lease.abandon();
+                return;
+            }
+            lease.release(e);
+            return;
+        }
+        lease.release(failure);
+    }
+}

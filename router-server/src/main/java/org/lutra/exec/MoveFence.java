@@ -1,0 +1,120 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Value;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The move fence: what keeps a scan of a lookup group (a read of several partitions that does not
+ * name its keys, so {@link HomeRows} cannot pin them) from seeing a moving row on both partitions
+ * or on neither.
+ *
+ * <p>A move batch commits its branches one after another (target first, see {@code maintain.Mover}).
+ * A scan reads each partition in a snapshot of its own; if one snapshot is taken between the
+ * target's commit and the source's and another one not, the scan counts the moved rows twice or
+ * not at all. The fence is one row per lookup group in {@value #TABLE} on partition 0:
+ * <ul>
+ *   <li>a move batch locks its group's row <b>exclusively</b> from before its first branch commits
+ *       until its last branch has committed ({@link #exclusive}), in a short transaction of its own;
+ *   <li>a scan locks the row <b>shared</b> ({@link #shared}), starts a consistent snapshot on every
+ *       partition it reads ({@code START TRANSACTION WITH CONSISTENT SNAPSHOT}: the snapshot exists
+ *       when the statement returns), and only then releases the row ({@link FencedScan}).
+ * </ul>
+ * While a scan holds the row no move of the group is between its first and last commit, so every
+ * snapshot of the scan is either before all of a batch's commits or after all of them: each row
+ * is seen once.
+ *
+ * <p>Lock order, so that the fence adds no deadlock: a move takes the fence last, after every row
+ * and home-row lock of its batch, and then only commits. A scan takes it first and, while it
+ * holds it, only borrows connections and starts snapshots, which wait for no row lock. So a fence
+ * holder never waits for what a fence waiter holds.
+ *
+ * <p>The row is made on first use (a scan that finds none inserts it in a statement of its own and
+ * locks it then; a move upserts it), so groups created by DDL after the router started need nothing more.
+ * Every router uses the backends' row, so the fence works across routers.
+ */
+public final class MoveFence {
+    public static final String TABLE = "lutra_move_fence";
+
+    /** A held fence: closing it (COMMIT) releases it. */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    private final Backends.Placement p0;
+
+    public MoveFence(Backends backends) {
+        this.p0 = backends.placement(0);
+    }
+
+    /** Creates the fence table on partition 0 if it is missing. */
+    public void install() throws SQLException {
+        try (Connection c = p0.borrow(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (owner VARCHAR(64) NOT NULL PRIMARY KEY) ENGINE=InnoDB");
+        }
+    }
+
+    /**
+     * The fence of {@code owner}'s group held exclusively (a move batch, from before its first commit
+     * until its last): the upsert locks the row exclusively whether or not it existed.
+     */
+    public Held exclusive(String owner) throws SQLException {
+        Connection c = p0.scratch().getConnection();
+        try {
+            try (Statement st = c.createStatement()) {
+                st.execute("START TRANSACTION");
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE + " (owner) VALUES (?) ON DUPLICATE KEY UPDATE owner = VALUES(owner)")) {
+                ps.setString(1, name(owner));
+                ps.executeUpdate();
+            }
+        } catch (SQLException e) {
+            p0.scratch().evictConnection(c); // its server ends the transaction with the connection
+            throw Backends.located(p0, e);
+        }
+        return () -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("COMMIT");
+                c.close();
+            } catch (SQLException e) {
+                p0.scratch().evictConnection(c); // the lock goes with the connection
+            }
+        };
+    }
+
+    /**
+     * The fence of {@code owner}'s group held shared (a scan, until its snapshots exist), in a short
+     * transaction of a scratch connection. A missing row is inserted first in a statement of its own:
+     * two scans inserting it inside their locking transactions would deadlock on each other's gap lock.
+     */
+    static Held shared(Backends.Placement p0, String owner, Deadline deadline, SessionState variables) throws SQLException {
+        List<Value> key = List.of(Value.newBuilder().setStringValue(name(owner)).build());
+        for (boolean inserted = false; ; inserted = true) {
+            Shards.Scratch s = ScratchConnection.transaction(p0, deadline, variables);
+            boolean found;
+            try (RowSource rows = s.query("SELECT owner FROM " + TABLE + " WHERE owner = ? LOCK IN SHARE MODE", key)) {
+                found = rows.next() != null;
+            } catch (SQLException | RuntimeException e) {
+                s.close();
+                throw e;
+            }
+            if (found) return s::close;
+            s.close();
+            if (inserted) throw new SQLException("the move fence row of " + owner + " is missing on " + p0.name() + " right after it was inserted", "HY000", 0);
+            try (var plain = new ScratchConnection(p0, deadline, variables)) {
+                plain.execute("INSERT IGNORE INTO " + TABLE + " (owner) VALUES (?)", key); // auto-commit: no gap lock held before it
+            }
+        }
+    }
+
+    private static String name(String owner) {
+        return owner.toLowerCase(Locale.ROOT);
+    }
+}
