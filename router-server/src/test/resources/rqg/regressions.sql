@@ -18,3 +18,5 @@ SELECT id, (SELECT MAX(a) FROM t_rep WHERE s = 'x' /* c */), /* s */ (SELECT MIN
 SELECT * FROM t_range WHERE id IN (3, 30, 60)
 -- MIN/MAX of a numeric expression compared the (NULL) weight strings instead of the values
 SELECT MIN(a + 1), MAX(b * 2), MAX(abs(a-5)) FROM t_hash
+-- a co-located scalar subquery pushed down with LIMIT offset+count: a partition evaluated rows the OFFSET drops (1242 where MariaDB answers)
+SELECT (SELECT a FROM t_rep WHERE a > 19) AS q0 FROM t_range WHERE id IN (8, 53, 61) ORDER BY d DESC, id LIMIT 6 OFFSET 3

@@ -378,6 +378,18 @@ public final class Planner {
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
+        if (inPlace && select.getLimit() != null && wholeOnOnePartition(select) < 0) {
+            // each partition evaluates the rows of its own LIMIT (offset + count), more than the merged LIMIT returns: a
+            // scalar subquery of more than one row would give MySQL's 1242 for rows MySQL never evaluates (found by
+            // RandomQueryIT: LIMIT 6 OFFSET 3 over three rows). Uncorrelated ones run first instead, and raise it only
+            // once a row is returned; correlated ones would need the rows first.
+            int scalars = SubqueryPlanner.scalars(select, catalog);
+            if (scalars == 2) {
+                throw PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition would"
+                        + " evaluate rows the LIMIT drops)");
+            }
+            if (scalars == 1) inPlace = false;
+        }
         if (!inPlace && SubqueryPlanner.hasSubquery(select)) {
             if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
             return SubqueryPlanner.plan(select, catalog, this::subquery, outer -> ((Plan.Query) plan(outer)).root());

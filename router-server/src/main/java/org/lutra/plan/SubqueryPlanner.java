@@ -45,6 +45,17 @@ final class SubqueryPlanner {
         return !find(select).isEmpty();
     }
 
+    /** The scalar subqueries of the select list, WHERE and HAVING: 0 when none, 2 when one is correlated, else 1. */
+    static int scalars(PlainSelect select, Catalog catalog) {
+        int found = 0;
+        for (Found f : find(select)) {
+            if (f.kind() != SubqueryRounds.Kind.SCALAR) continue;
+            if (!(f.select() instanceof PlainSelect p) || correlated(p, catalog)) return 2;
+            found = 1;
+        }
+        return found;
+    }
+
     static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
         var found = find(select);
         var subqueries = new ArrayList<SubqueryRounds.Subquery>();
