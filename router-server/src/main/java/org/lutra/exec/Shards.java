@@ -42,6 +42,11 @@ public interface Shards {
         throw new SQLException("no partition names here", "0A000", 1235);
     }
 
+    /** The name of partition {@code id} (placement rows name partitions). */
+    default String partitionName(int id) throws SQLException {
+        throw new SQLException("no partition names here", "0A000", 1235);
+    }
+
     /** A connection held for a few statements; closing it gives it back. */
     interface Scratch extends AutoCloseable {
         void execute(String sql, List<org.lutra.protocol.Value> params) throws SQLException;
