@@ -10,7 +10,7 @@ import java.util.List;
  * Writes of a replicated key's rows (a key whose home row names several partitions): the same
  * statement on every partition of its set, in one transaction (two-phase), while the statement holds
  * the key's home row with a shared lock in that transaction — so no move can change the set before
- * it commits — and with {@link PlacementRows#ALL_REPLICAS} set on each of those connections, which
+ * it commits — and with the transaction marked on each of them ({@link PlacementRows#MARK}), which
  * the placement triggers require of any write of such a key. The copies therefore stay identical;
  * a router that writes one copy alone (a stale cache) is refused by the trigger and comes here.
  */
@@ -26,19 +26,26 @@ final class ReplicaWrites {
         var partitions = new LinkedHashSet<Integer>();
         counted.forEach(q -> partitions.add(q.partition()));
         copies.forEach(q -> partitions.add(q.partition()));
-        fanOut.update(flag(partitions, "1"), c);
+        fanOut.update(each(partitions, PlacementRows.MARK), c);
+        long[] counts;
         try {
-            long[] counts = fanOut.update(counted, c);
+            counts = fanOut.update(counted, c);
             if (!copies.isEmpty()) fanOut.update(copies, c);
-            return counts;
-        } finally {
-            fanOut.update(flag(partitions, "NULL"), c); // the connection goes back to the pool (or the next statement) without it
+        } catch (SQLException | RuntimeException e) {
+            try {
+                fanOut.update(each(partitions, PlacementRows.UNMARK), c); // a transaction that goes on does so unmarked
+            } catch (SQLException | RuntimeException again) {
+                e.addSuppressed(again); // the transaction is failed: its rollback takes the marks back
+            }
+            throw e;
         }
+        fanOut.update(each(partitions, PlacementRows.UNMARK), c);
+        return counts;
     }
 
-    private static List<ShardQuery> flag(Iterable<Integer> partitions, String value) {
+    private static List<ShardQuery> each(Iterable<Integer> partitions, String sql) {
         var out = new ArrayList<ShardQuery>();
-        for (int p : partitions) out.add(new ShardQuery(p, "SET " + PlacementRows.ALL_REPLICAS + " = " + value, List.of()));
+        for (int p : partitions) out.add(new ShardQuery(p, sql, List.of()));
         return out;
     }
 

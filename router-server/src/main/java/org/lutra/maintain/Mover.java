@@ -94,12 +94,7 @@ public final class Mover {
                 done = moveBatch(batch, targets, t, flagged);
                 unflag(t, flagged);
             } catch (SQLException | RuntimeException e) {
-                try {
-                    unflag(t, flagged);
-                } catch (SQLException | RuntimeException ignored) {
-                    // the rollback below gives the connections back; a broken one is not reused
-                }
-                t.rollback();
+                t.rollback(); // takes the marks back with the rest
                 throw e;
             }
             t.commit(); // ends the transaction either way: a failed commit rolled it back (or recovery finishes it)
@@ -197,14 +192,14 @@ public final class Mover {
 
     /**
      * The batch writes rows of replicated keys (and copies of them), which the placement triggers let through only
-     * with {@link PlacementRows#ALL_REPLICAS} set: set on each of its partitions once, cleared before it ends.
+     * in a marked transaction ({@link PlacementRows#MARK}): marked on each of its partitions once, unmarked before it commits.
      */
     private static void flag(Transaction t, int partition, java.util.Set<Integer> flagged) throws SQLException {
-        if (flagged.add(partition)) update(t, partition, "SET " + PlacementRows.ALL_REPLICAS + " = 1", List.of());
+        if (flagged.add(partition)) update(t, partition, PlacementRows.MARK, List.of());
     }
 
     private static void unflag(Transaction t, java.util.Set<Integer> flagged) throws SQLException {
-        for (int p : flagged) update(t, p, "SET " + PlacementRows.ALL_REPLICAS + " = NULL", List.of());
+        for (int p : flagged) update(t, p, PlacementRows.UNMARK, List.of());
         flagged.clear();
     }
 

@@ -241,12 +241,12 @@ class ReplicatedKeysIT {
                 Connection lutra = routers.get(random.nextInt(routers.size()));
                 String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
                 var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
-                var answered = PlacementDifferentialIT.outcome(lutra, sql);
+                var answered = outcome(lutra, sql);
                 for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
                     deadlocks.incrementAndGet();
-                    answered = PlacementDifferentialIT.outcome(lutra, sql);
+                    answered = outcome(lutra, sql);
                 }
-                assertEquals(expected, answered, context);
+                assertEquals(expected, answered, context + " (the router's error, if any: " + lastError + ")");
                 statements++;
                 if (statements % 60 == 0) {
                     rest.set(true);
@@ -336,6 +336,33 @@ class ReplicatedKeysIT {
         var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
         assertEquals(expected, PlacementDifferentialIT.outcome(lutra, sql), sql);
         assertFalse(expected.getFirst().startsWith("error"), sql + ": " + expected);
+    }
+
+    /** The last error {@link #outcome} saw, for the failure message. */
+    static volatile String lastError;
+
+    /** {@link PlacementDifferentialIT#outcome}, keeping the error's message for the failure's. */
+    static List<String> outcome(Connection connection, String sql) {
+        var out = new ArrayList<String>();
+        try (var st = connection.createStatement()) {
+            if (st.execute(sql)) {
+                try (var rs = st.getResultSet()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        var row = new StringBuilder();
+                        for (int i = 1; i <= n; i++) row.append(rs.getString(i)).append('|');
+                        out.add(row.toString());
+                    }
+                }
+                if (!sql.contains("ORDER BY")) out.sort(null);
+            } else {
+                out.add("count " + st.getUpdateCount());
+            }
+        } catch (SQLException e) {
+            lastError = e.getSQLState() + " " + e.getMessage();
+            out.add("error " + e.getErrorCode());
+        }
+        return out;
     }
 
     static int error(Connection lutra, String sql) {
