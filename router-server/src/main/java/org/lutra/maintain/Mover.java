@@ -243,6 +243,7 @@ public final class Mover {
                         + deleted + " at " + catalog.partition(source).name() + "; rolled back", "HY000", 0);
             }
         }
+        for (int to : toAll) copied.copied(t, table, columns, rows, to); // after the deletes: a unique entry's check must not find the rows where they were
         return rows.size();
     }
 
@@ -256,7 +257,6 @@ public final class Mover {
             chunk.forEach(r -> params.addAll(java.util.Arrays.asList(r)));
             update(t, to, "INSERT INTO `" + table.name() + "` (" + names + ") VALUES " + (one + ", ").repeat(chunk.size() - 1) + one, params);
         }
-        copied.copied(t, table, columns, rows, to);
     }
 
     /**
