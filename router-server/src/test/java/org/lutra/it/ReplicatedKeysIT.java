@@ -39,6 +39,7 @@ class ReplicatedKeysIT {
     static final long SEED = Long.getLong("lutra.replicas.seed", System.nanoTime());
     static final String[] GROUP = {"users:id", "followers:source", "tweets:author"};
 
+    Shards shards;
     Differential differential;
     TestRouter b;
     TestRouter c;
@@ -47,6 +48,7 @@ class ReplicatedKeysIT {
 
     @BeforeAll
     void start(Shards shards) throws Exception {
+        this.shards = shards;
         differential = new Differential(shards, "replkeys", SCHEMA);
         b = new TestRouter(differential.router, "replkeysB", List.of());
         c = new TestRouter(differential.router, "replkeysC", List.of());
@@ -274,6 +276,75 @@ class ReplicatedKeysIT {
             assertEquals(PlacementDifferentialIT.outcome(differential.reference, sql), PlacementDifferentialIT.outcome(differential.lutra, sql), sql);
         }
         for (int key = 1; key <= KEYS; key++) assertCopiesIdentical(key);
+    }
+
+    /** A replication is a move job: paused after its first batch (the statement says how to go on), resumed, done; then un-replicated. */
+    @Test
+    @Order(4)
+    void aReplicationIsAJobThatIsPausedAndResumed() throws Exception {
+        String database = ("replpause_" + Long.toString(new Random().nextLong() >>> 24, 36)).toLowerCase();
+        try (TestRouter a = new TestRouter(shards, database, MoveJobsIT.SCHEMA, null, shards.size(), null, 8, 0,
+                new org.lutra.config.RouterConfig.CatalogSettings(0, null, null, 40))) {
+            MoveJobsIT.users(a, 1, 600);
+            var failure = new java.util.concurrent.CompletableFuture<SQLException>();
+            var replicating = Thread.ofPlatform().start(() -> {
+                try (Connection x = a.connect()) {
+                    x.createStatement().executeUpdate("ALTER TABLE users SET PARTITION = (p1, p3) WHERE id <= 600");
+                    failure.complete(null);
+                } catch (SQLException e) {
+                    failure.complete(e);
+                }
+            });
+            long id = 0;
+            try (Connection x = a.connect(); var st = x.createStatement()) {
+                long until = System.currentTimeMillis() + 60_000;
+                while (id == 0 && System.currentTimeMillis() < until) {
+                    Thread.sleep(20);
+                    try (var rs = st.executeQuery("SHOW MOVES")) {
+                        if (rs.next() && rs.getString("Statement").contains("(p1, p3)")) id = rs.getLong("Id");
+                    }
+                }
+                assertNotEquals(0, id, "SHOW MOVES lists the replication");
+                MoveJobsIT.awaitDone(a, id, 100);
+                st.execute("PAUSE MOVE " + id);
+                SQLException e = failure.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertNotNull(e, "the statement reports the pause");
+                assertTrue(e.getMessage().contains("RESUME MOVE " + id), e.getMessage());
+                replicating.join();
+                st.execute("RESUME MOVE " + id);
+                MoveJobsIT.awaitState(a, id, "done", 120_000);
+                var users = MoveJobsIT.onShards(a, "users", "id");
+                var followers = MoveJobsIT.onShards(a, "followers", "source");
+                for (int k = 1; k <= 600; k++) {
+                    assertEquals(List.of(1, 3), users.get(k).stream().sorted().toList(), "user " + k);
+                    assertEquals(List.of(1, 1, 3, 3), followers.get(k).stream().sorted().toList(), "followers of " + k);
+                }
+                try (var rs = st.executeQuery("SELECT COUNT(*), SUM(id) FROM users")) {
+                    assertTrue(rs.next());
+                    assertEquals(600, rs.getLong(1), "each replicated user counted once");
+                    assertEquals(600 * 601 / 2, rs.getLong(2));
+                }
+                try (var rs = st.executeQuery("SELECT COUNT(*) FROM followers WHERE destination = 2")) {
+                    assertTrue(rs.next());
+                    assertEquals(600, rs.getLong(1));
+                }
+                assertEquals(600, st.executeUpdate("UPDATE users SET name = CONCAT(name, '!') WHERE id IN (" + range(1, 600) + ")"));
+                assertEquals(1800, st.executeUpdate("ALTER TABLE users SET PARTITION = p0 WHERE id <= 600"), "600 users and 1200 followers leave p1");
+            }
+            var all = new java.util.HashMap<Integer, Integer>();
+            for (int k = 1; k <= 600; k++) all.put(k, 0);
+            MoveJobsIT.assertPlaced(a, 1, 600, all);
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT COUNT(*) FROM users WHERE name LIKE '%!'")) {
+                assertTrue(rs.next());
+                assertEquals(600, rs.getLong(1), "the update reached the copy that stayed");
+            }
+        }
+    }
+
+    static String range(int from, int to) {
+        var sb = new StringBuilder();
+        for (int k = from; k <= to; k++) sb.append(k == from ? "" : ", ").append(k);
+        return sb.toString();
     }
 
     // ---- checks on the shards, past the routers -------------------------------------------------
