@@ -18,7 +18,12 @@ import java.util.Map;
 
 /**
  * Moves keys of a lookup group — the owner's rows and every SAME AS table's rows with that key —
- * to one partition, a batch of keys per transaction (two-phase when it spans partitions).
+ * to one partition, or replicates them on several (the first is their primary), a batch of keys per
+ * transaction (two-phase when it spans partitions). A key's rows are copied to every target that
+ * lacks them and deleted wherever it no longer belongs; with several targets, the home row, every
+ * target and every partition left keep a placement row naming the whole set (see README,
+ * "Replicated keys"), and the batch marks its transaction on each partition it writes, as the
+ * placement triggers require of writes of replicated keys ({@code PlacementRows.MARK}).
  *
  * <p>Per batch, in this order (see {@link PlacementRows} for why each write comes before the read):
  * <ol>
