@@ -156,6 +156,11 @@ public final class Executor {
             }
 
             @Override
+            public String partitionName(int id) {
+                return backends.catalog().partition(id).name();
+            }
+
+            @Override
             public int partitionNamed(String name) throws SQLException {
                 try {
                     return backends.catalog().partitionNamed(name).id();
@@ -361,8 +366,32 @@ public final class Executor {
             home.learn(keys, stats);
             var located = home.byPartition(keys);
             if (!located.equals(guessed)) stats.fallback(lookup, new int[0]); // not where the cache pointed
+            if (home.anyReplicated(keys)) return onEveryReplica(plan, lookup, keys, params, c);
             return run(plan, Routes.cut(plan, located, params), c);
         }
+    }
+
+    /**
+     * A write of keys of which one (or more) lives on several partitions: on all of them, in the statement's
+     * transaction, with the home rows locked in it until it ends ({@link ReplicaWrites}). The count is the rows
+     * matched at one partition per key, as one database would count them.
+     */
+    private Result.Count onEveryReplica(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, List<Value> params, Connections c)
+            throws SQLException {
+        if (plan.mergeNeed() != null) {
+            throw new SQLException("Lutra does not support " + plan.mergeNeed() + " in a write of " + plan.table().name() + " rows whose key is"
+                    + " replicated (SET PARTITION = (p1, p2)): the copies could pick different rows", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
+        }
+        c.atomic();
+        Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
+        var locks = new HomeRows.Locks(shards);
+        HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
+        var counted = home.byPartition(keys);
+        var counting = Routes.cut(plan, counted, params);
+        var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);
+        record(counting);
+        record(copies);
+        return new Result.Count(ReplicaWrites.sum(ReplicaWrites.run(fanOut, c, counting, copies)), counting.size() + copies.size());
     }
 
     /**
@@ -373,7 +402,13 @@ public final class Executor {
                              long expected, List<Value> params, Connections c) throws SQLException {
         var first = Routes.cut(plan, primary, params);
         record(first);
-        long count = sum(fanOut.update(first, c));
+        long count;
+        try {
+            count = sum(fanOut.update(first, c));
+        } catch (SQLException e) {
+            if (PlacementRows.misplaced(e) == null) throw e;
+            count = -1; // the trigger refused: the key is replicated (its copies change together) — where its home row says
+        }
         if (count >= expected) {
             return new Result.Count(count, first.size());
         }
@@ -411,7 +446,15 @@ public final class Executor {
         }
         record(queries);
         if (queries.size() > 1) c.atomic();
-        return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
+        try {
+            return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
+        } catch (SQLException e) {
+            if (PlacementRows.misplaced(e) == null || !(plan.table().partitioning() instanceof Partitioning.LookedUp)) throw e;
+            // only a write by key can reach every copy of a replicated key's rows, and count them once
+            throw new SQLException("Lutra does not support UPDATE or DELETE of " + plan.table().name() + " rows of a replicated key"
+                    + " (SET PARTITION = (p1, p2)) other than by the routing column '" + plan.table().partitioning().column() + "' (= or IN):"
+                    + " the statement matched such a row (" + e.getMessage() + ")", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE, e);
+        }
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -488,11 +531,17 @@ public final class Executor {
                         + " (rows being moved): statement rolled back, retry it", "40001", 1213);
             }
             var lookup = (Partitioning.LookedUp) partitioning;
-            resolve(lookup, table, misplaced.stream().map(r -> keys[r]).distinct().toList(), c);
+            var replicated = resolve(lookup, table, misplaced.stream().map(r -> keys[r]).distinct().toList(), c);
+            if (!replicated.isEmpty()) {
+                var copied = misplaced.stream().filter(r -> replicated.contains(keys[r])).toList();
+                misplaced.removeAll(copied);
+                count += insertOnEveryReplica(plan, params, lookup, keys, copied, touched, c);
+            }
             byPartition = new LinkedHashMap<>();
             for (int row : misplaced) {
                 byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
             }
+            if (byPartition.isEmpty()) break;
         }
         for (int i = 0; i < secondaryKeys.size(); i++) {
             Object[] values = secondaryKeys.get(i);
@@ -530,6 +579,37 @@ public final class Executor {
         return parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
     }
 
+    /**
+     * Rows whose key is replicated: inserted on every partition of the key's set, with the home rows locked in
+     * the statement's transaction ({@link ReplicaWrites}); counted once. Returns the rows inserted.
+     */
+    private long insertOnEveryReplica(Plan.Insert plan, List<Value> params, Partitioning.LookedUp lookup, Object[] keys, List<Integer> rows,
+                                      java.util.Set<Integer> touched, Connections c) throws SQLException {
+        if (!plan.secondaries().isEmpty()) {
+            throw new SQLException("Lutra does not support secondary lookups on " + plan.table().name() + " with replicated keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
+        }
+        c.atomic();
+        Shards shards = shards(c);
+        var rowKeys = new Object[rows.size()];
+        for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
+        HomeRows home = HomeRows.lock(new HomeRows.Locks(shards), shards, plan.table(), lookup, rowKeys); // held until the transaction ends
+        var counted = home.byPartition(rowKeys);
+        var counting = new ArrayList<ShardQuery>();
+        var copies = new ArrayList<ShardQuery>();
+        for (var e : counted.entrySet()) counting.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
+        for (var e : home.otherReplicas(rowKeys, counted).entrySet()) copies.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
+        record(counting);
+        record(copies);
+        counting.forEach(q -> touched.add(q.partition()));
+        copies.forEach(q -> touched.add(q.partition()));
+        return sum(ReplicaWrites.run(fanOut, c, counting, copies));
+    }
+
+    private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
+        int[] chosen = indexes.stream().mapToInt(rows::get).toArray();
+        return new ShardQuery(partition, plan.rows().render(chosen), plan.rows().params(params, chosen));
+    }
+
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */
     private static final int MAX_PLACEMENT_TRIES = 4;
 
@@ -545,7 +625,7 @@ public final class Executor {
      * Sets the cache entries of {@code keys} to where the backends say they live: a key's home row
      * names its partitions when it lives away from home ({@link PlacementRows}); no row, at home.
      */
-    private void resolve(Partitioning.LookedUp lookup, TableDef table, List<Object> keys, Connections c) throws SQLException {
+    private java.util.Set<Object> resolve(Partitioning.LookedUp lookup, TableDef table, List<Object> keys, Connections c) throws SQLException {
         var byHome = new LinkedHashMap<Integer, List<Object>>();
         for (Object k : keys) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
         var queries = new ArrayList<ShardQuery>();
@@ -554,13 +634,15 @@ public final class Executor {
                     e.getValue().stream().map(KeyParams::toValue).toList()));
         }
         var away = new java.util.HashMap<Object, Integer>();
+        var replicated = new java.util.HashSet<Object>();
         for (RowSource answer : fanOut.query(queries, c)) {
             try (RowSource rows = answer) {
                 org.lutra.protocol.Row row;
                 while ((row = rows.next()) != null) {
                     Object key = table.key(ValueCodec.decode(row.getValues(0)));
-                    String first = row.getValues(1).getStringValue().split(",")[0];
-                    away.put(key, backends.catalog().partitionNamed(first).id());
+                    String partitions = row.getValues(1).getStringValue();
+                    away.put(key, backends.catalog().partitionNamed(partitions.split(",")[0]).id());
+                    if (PlacementRows.replicated(partitions)) replicated.add(key);
                 }
             }
         }
@@ -568,6 +650,7 @@ public final class Executor {
             lookup.table().put(k, away.getOrDefault(k, lookup.placeNew(k)));
             stats.learn(lookup);
         }
+        return replicated;
     }
 
     private int placeRow(Partitioning partitioning, TableDef table, Object key, Connections c) throws SQLException {

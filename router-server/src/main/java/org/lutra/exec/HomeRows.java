@@ -33,10 +33,11 @@ import java.util.Map;
  * elsewhere.
  */
 public final class HomeRows {
-    private final Map<Object, Integer> away;
+    /** Keys that live away from home, or on several partitions: the partitions their home row names (the first: the primary). */
+    private final Map<Object, int[]> away;
     private final Partitioning.LookedUp lookup;
 
-    private HomeRows(Partitioning.LookedUp lookup, Map<Object, Integer> away) {
+    private HomeRows(Partitioning.LookedUp lookup, Map<Object, int[]> away) {
         this.lookup = lookup;
         this.away = away;
     }
@@ -76,7 +77,7 @@ public final class HomeRows {
         for (Object k : keys) {
             if (k != null) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
         }
-        var away = new HashMap<Object, Integer>();
+        var away = new HashMap<Object, int[]>();
         for (var home : byHome.entrySet()) {
             var distinct = home.getValue().stream().distinct().toList();
             String sql = PlacementRows.resolveSql(lookup.owner(), distinct.size()) + " LOCK IN SHARE MODE";
@@ -84,25 +85,55 @@ public final class HomeRows {
                 Row row;
                 while ((row = rows.next()) != null) {
                     Object key = table.key(ValueCodec.decode(row.getValues(0)));
-                    String first = row.getValues(1).getStringValue().split(",")[0];
-                    away.put(key, shards.partitionNamed(first));
+                    String[] names = row.getValues(1).getStringValue().split(",");
+                    int[] partitions = new int[names.length];
+                    for (int i = 0; i < names.length; i++) partitions[i] = shards.partitionNamed(names[i]);
+                    away.put(key, partitions);
                 }
             }
         }
         return new HomeRows(lookup, away);
     }
 
-    /** The partition that holds {@code key}'s rows while this is open. */
+    /** The partition that holds {@code key}'s rows while this is open (a replicated key's primary). */
     public int partitionOf(Object key) {
-        Integer p = away.get(key);
-        return p != null ? p : lookup.placeNew(key);
+        int[] p = away.get(key);
+        return p != null ? p[0] : lookup.placeNew(key);
     }
 
-    /** For each partition, the indexes of the {@code keys} that live there. */
+    /** Every partition that holds {@code key}'s rows while this is open (several for a replicated key). */
+    public int[] replicasOf(Object key) {
+        int[] p = away.get(key);
+        return p != null ? p : new int[] {lookup.placeNew(key)};
+    }
+
+    /** Whether one of {@code keys} lives on several partitions. */
+    public boolean anyReplicated(Object[] keys) {
+        for (Object k : keys) if (k != null && replicasOf(k).length > 1) return true;
+        return false;
+    }
+
+    /**
+     * For each partition, the indexes of the {@code keys} that live there; a replicated key is read at its primary,
+     * the first partition of its set: a move that adds partitions to the set commits there first (it coordinates),
+     * the others may commit after the home row's lock is released, so only the primary is sure to have the rows.
+     */
     public Map<Integer, List<Integer>> byPartition(Object[] keys) {
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] != null) out.computeIfAbsent(partitionOf(keys[i]), p -> new ArrayList<>()).add(i);
+        }
+        return out;
+    }
+
+    /** For each partition, the indexes of the replicated {@code keys} whose copies there {@link #byPartition} does not read. */
+    public Map<Integer, List<Integer>> otherReplicas(Object[] keys, Map<Integer, List<Integer>> read) {
+        var out = new LinkedHashMap<Integer, List<Integer>>();
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] == null) continue;
+            for (int p : replicasOf(keys[i])) {
+                if (!read.getOrDefault(p, List.of()).contains(i)) out.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
+            }
         }
         return out;
     }
@@ -117,10 +148,15 @@ public final class HomeRows {
             if (k == null) continue;
             int p = partitionOf(k);
             int cached = lookup.table().get(k);
-            if (cached != p && (cached != org.lutra.lookup.LookupTable.MISSING || away.containsKey(k))) {
+            if (cached != p && (cached != org.lutra.lookup.LookupTable.MISSING || away.containsKey(k)) && !contains(replicasOf(k), cached)) {
                 lookup.table().put(k, p);
                 stats.learn(lookup);
             }
         }
+    }
+
+    private static boolean contains(int[] partitions, int p) {
+        for (int q : partitions) if (q == p) return true;
+        return false;
     }
 }

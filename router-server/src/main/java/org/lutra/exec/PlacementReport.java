@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
 /**
  * The rows of the placement statements ({@link Plan.ShowPlacement}), read from the router's own
  * state when the statement runs: the catalog, the partition pools, the lookup tables and their
- * counters. Nothing here asks a shard: SHOW LOOKUP says what this router's lookup table holds, a
- * cache that statements validate against the shards (README, "What the router does with a statement").
+ * counters. SHOW LOOKUP says what this router's lookup table holds, a cache that statements validate
+ * against the shards (README, "What the router does with a statement"); it asks the key's home partition
+ * only whether the key is replicated (its set lives there, not in the cache).
  */
 final class PlacementReport {
     private final Backends backends;
@@ -148,6 +149,11 @@ final class PlacementReport {
                         : one(columns, table, keyValue, p, "range(" + column + ") rule");
             }
             case Partitioning.LookedUp l -> {
+                String replicas = replicas(l, key);
+                if (replicas != null) {
+                    yield new ListRows(columns, List.of(row(text(table.name()), keyValue, text(replicas.replace(",", ", ")),
+                            text("home row: replicated, primary " + replicas.split(",")[0] + (l.owner().equalsIgnoreCase(table.name()) ? "" : " (lookup table of " + l.owner() + ")")))));
+                }
                 var entry = l.table().getAll(key);
                 String of = l.owner().equalsIgnoreCase(table.name()) ? "" : " (lookup table of " + l.owner() + ")";
                 if (entry.isEmpty()) yield one(columns, table, keyValue, l.placeNew(key), "no entry" + of + ": DEFAULT NEW hash(" + l.ownerColumn() + ")");
@@ -155,6 +161,21 @@ final class PlacementReport {
             }
             case Partitioning.Replicated r -> one(columns, table, keyValue, r.partitions()[0], "replicated: every partition");
         };
+    }
+
+    /**
+     * The partitions {@code key}'s home row names if they are several (a replicated key), else null. The one
+     * question SHOW LOOKUP asks a shard: this router's lookup table holds one partition per key (the primary).
+     */
+    private String replicas(Partitioning.LookedUp lookup, Object key) throws SQLException {
+        try (var c = backends.placement(lookup.placeNew(key)).pool().getConnection();
+             var ps = c.prepareStatement(PlacementRows.resolveSql(lookup.owner(), 1))) {
+            ps.setObject(1, key);
+            try (var rs = ps.executeQuery()) {
+                if (rs.next() && PlacementRows.replicated(rs.getString(2))) return rs.getString(2);
+            }
+        }
+        return null;
     }
 
     private RowSource one(List<Column> columns, TableDef table, Value key, int partition, String source) {

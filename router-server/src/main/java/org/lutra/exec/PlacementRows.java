@@ -79,7 +79,57 @@ public final class PlacementRows {
                     + "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = message;\n"
                     + "  END IF;\n"
                     + "END");
+            // a key on several partitions (replicated): its rows change only in a write the router sent to every one of
+            // them, in one transaction, under its home row's lock ({@link #MARK}); any other is refused
+            st.execute("CREATE TABLE IF NOT EXISTS `" + MARKS + "` (conn BIGINT UNSIGNED NOT NULL PRIMARY KEY) ENGINE=InnoDB");
+            for (String[] event : new String[][] {{"i", "AFTER INSERT", "NEW"}, {"u", "BEFORE UPDATE", "OLD"}, {"d", "BEFORE DELETE", "OLD"}}) {
+                String name = "lutra_copies_" + event[0] + "_" + t.name().toLowerCase(Locale.ROOT);
+                if (name.length() > 64) throw new SQLException("table name '" + t.name() + "' is too long for its placement triggers (64 characters)", "42000", 1059);
+                st.execute("CREATE TRIGGER IF NOT EXISTS `" + name + "` " + event[1] + " ON `" + t.name() + "` FOR EACH ROW BEGIN\n"
+                        + "  DECLARE placed VARCHAR(1024) DEFAULT NULL;\n"
+                        + "  DECLARE message VARCHAR(1100);\n"
+                        + "  DECLARE CONTINUE HANDLER FOR NOT FOUND SET placed = NULL;\n"
+                        + "  IF NOT EXISTS (SELECT 1 FROM `" + MARKS + "` WHERE conn = CONNECTION_ID()) THEN\n"
+                        + "    SELECT partitions INTO placed FROM `" + placeTable + "` WHERE k = " + event[2] + ".`" + lookup.column() + "` LOCK IN SHARE MODE;\n"
+                        + "    IF placed LIKE '%,%' THEN\n"
+                        + "      SET message = CONCAT('" + MISPLACED + "', placed);\n"
+                        + "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = message;\n"
+                        + "    END IF;\n"
+                        + "  END IF;\n"
+                        + "END");
+            }
         }
+    }
+
+    /**
+     * A writer of a replicated key's rows on every partition of its set (holding the key's home row with a shared
+     * lock, so the set cannot change before it commits) marks its transaction on each of them with {@link #MARK}, and
+     * takes the mark back ({@link #UNMARK}) before it commits: the triggers let a marked transaction through. The mark
+     * is an uncommitted row, seen by its own transaction only, and gone with it if it rolls back — a connection never
+     * goes back to its pool still marked (a session variable would, after a failed statement).
+     */
+    static final String MARKS = "lutra_replica_writes";
+    public static final String MARK = "INSERT INTO `" + MARKS + "` (conn) VALUES (CONNECTION_ID())";
+    public static final String UNMARK = "DELETE FROM `" + MARKS + "` WHERE conn = CONNECTION_ID()";
+
+    /** Whether a placement row's partition list names several partitions (a replicated key). */
+    public static boolean replicated(String partitions) {
+        return partitions.indexOf(',') >= 0;
+    }
+
+    /**
+     * The condition a scan's shard SQL adds on {@code partition} for the routing column {@code column}
+     * of a table of {@code owner}'s group: not a copy of a replicated key whose first partition (its
+     * primary) is another. Every replicated key is then counted once, at its primary.
+     */
+    public static String notACopy(String owner, String column, String partitionName) {
+        return column + " NOT IN (SELECT k FROM `" + table(owner) + "` WHERE partitions LIKE '%,%' AND SUBSTRING_INDEX(partitions, ',', 1) <> '"
+                + partitionName + "')";
+    }
+
+    /** Whether {@code owner}'s placement table on a partition holds a replicated key's row (SQL, no parameters). */
+    public static String anyReplicatedSql(String owner) {
+        return "SELECT 1 FROM `" + table(owner) + "` WHERE partitions LIKE '%,%' LIMIT 1";
     }
 
     private static boolean placedOn(Partitioning.LookedUp lookup, int partition) {

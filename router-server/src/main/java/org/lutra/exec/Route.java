@@ -59,7 +59,11 @@ public final class Route implements Operator {
             r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);
             ctx.remember(target, r);
         }
-        return target.cut(r, sql, template, ctx.params());
+        var queries = target.cut(r, sql, template, ctx.params());
+        if (r.keys() == null && !ctx.explaining() && target.table().partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp lookup) {
+            return ReplicaScans.filter(ctx, target.table(), lookup, queries); // no key named: each replicated key's rows once
+        }
+        return queries;
     }
 
     @Override

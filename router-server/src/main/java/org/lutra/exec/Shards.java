@@ -52,6 +52,11 @@ public interface Shards {
         throw Refusal.of("no partition names here");
     }
 
+    /** The name of partition {@code id} (placement rows name partitions). */
+    default String partitionName(int id) throws SQLException {
+        throw new SQLException("no partition names here", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
+    }
+
     /** A connection held for a few statements; closing it gives it back. */
     interface Scratch extends AutoCloseable {
         void execute(String sql, List<org.lutra.protocol.Value> params) throws SQLException;

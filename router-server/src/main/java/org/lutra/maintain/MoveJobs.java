@@ -91,10 +91,11 @@ public final class MoveJobs implements AutoCloseable {
         }
     }
 
-    /** ALTER TABLE ... SET PARTITION: records the move of {@code keys} to {@code target} and runs it here; returns the rows moved. */
-    public long move(TableDef owner, String statement, List<Object> keys, int target) throws SQLException {
+    /** ALTER TABLE ... SET PARTITION: records the move of {@code keys} to {@code targets} and runs it here; returns the rows moved. */
+    public long move(TableDef owner, String statement, List<Object> keys, int[] targets) throws SQLException {
         if (keys.isEmpty()) return 0;
-        String name = catalog().partition(target).name();
+        var catalog = catalog();
+        String name = String.join(",", java.util.Arrays.stream(targets).mapToObj(p -> catalog.partition(p).name()).toList()); // several: replicated
         var plan = new ArrayList<MoveLog.Step>(keys.size());
         for (Object k : keys) plan.add(new MoveLog.Step(plan.size(), text(k), name));
         long id = moves.create(owner.name(), statement, router, plan);
@@ -265,12 +266,14 @@ public final class MoveJobs implements AutoCloseable {
         if (owner == null || !(owner.partitioning() instanceof Partitioning.LookedUp lookup)) {
             throw new SQLException("table '" + ownerName + "' is no longer placed by a lookup table: the move cannot go on", "HY000", 0);
         }
-        int target = catalog.partitionNamed(batch.getFirst().target()).id();
+        String[] names = batch.getFirst().target().split(","); // several: the keys are replicated there
+        int[] targets = new int[names.length];
+        for (int i = 0; i < names.length; i++) targets[i] = catalog.partitionNamed(names[i]).id();
         var keys = new ArrayList<Object>(batch.size());
         for (var s : batch) keys.add(owner.key(s.key()));
         for (int attempt = 1; ; attempt++) {
             try {
-                return new Mover(catalog, lookup, copied, fence).move(keys, target, begin).rows();
+                return new Mover(catalog, lookup, copied, fence).move(keys, targets, begin).rows();
             } catch (SQLException e) {
                 boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState());
                 if (!contention || attempt == ATTEMPTS || closed) throw e;

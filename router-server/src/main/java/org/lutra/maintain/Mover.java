@@ -20,7 +20,12 @@ import java.util.Map;
 
 /**
  * Moves keys of a lookup group — the owner's rows and every SAME AS table's rows with that key —
- * to one partition, a batch of keys per transaction (two-phase when it spans partitions).
+ * to one partition, or replicates them on several (the first is their primary), a batch of keys per
+ * transaction (two-phase when it spans partitions). A key's rows are copied to every target that
+ * lacks them and deleted wherever it no longer belongs; with several targets, the home row, every
+ * target and every partition left keep a placement row naming the whole set (see README,
+ * "Replicated keys"), and the batch marks its transaction on each partition it writes, as the
+ * placement triggers require of writes of replicated keys ({@code PlacementRows.MARK}).
  *
  * <p>Per batch, in this order (see {@link PlacementRows} for why each write comes before the read):
  * <ol>
@@ -79,99 +84,151 @@ public final class Mover {
 
     /** Moves {@code keys} (normalized, distinct) to {@code target}, a transaction from {@code begin} per batch. */
     public Moved move(List<Object> keys, int target, java.util.function.Supplier<Transaction> begin) throws SQLException {
+        return move(keys, new int[] {target}, begin);
+    }
+
+    /**
+     * Places {@code keys} (normalized, distinct) on {@code targets} — one partition (a move), or several (the keys
+     * are replicated there; the first is their primary) — a transaction from {@code begin} per batch.
+     */
+    public Moved move(List<Object> keys, int[] targets, java.util.function.Supplier<Transaction> begin) throws SQLException {
         long moved = 0;
         long rows = 0;
         for (int from = 0; from < keys.size(); from += BATCH) {
             var batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
             Transaction t = begin.get();
+            var flagged = new java.util.LinkedHashSet<Integer>();
             long[] done;
             MoveFence.Held fenced;
             try {
-                done = moveBatch(batch, target, t);
+                done = moveBatch(batch, targets, t, flagged);
+                unflag(t, flagged);
                 fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
             } catch (SQLException | RuntimeException e) {
-                t.rollback();
+                t.rollback(); // takes the marks back with the rest
                 throw e;
             }
             try (fenced) {
                 t.commit(); // ends the transaction either way: a failed commit rolled it back (or recovery finishes it)
             }
-            for (Object k : batch) lookup.table().put(k, target);
+            for (Object k : batch) lookup.table().put(k, targets[0]);
             moved += done[0];
             rows += done[1];
         }
         return new Moved(moved, rows);
     }
 
-    private long[] moveBatch(List<Object> keys, int target, Transaction t) throws SQLException {
+    private long[] moveBatch(List<Object> keys, int[] targets, Transaction t, java.util.Set<Integer> flagged) throws SQLException {
         String place = "`" + PlacementRows.table(lookup.owner()) + "`";
-        String targetName = catalog.partition(target).name();
-        // 1. the target first: it coordinates, and so commits before the sources (its placement rows locked now, deleted below)
-        try (var lease = new Lease(t, target, true);
-             PreparedStatement ps = lease.prepare("SELECT k FROM " + place + " WHERE k IN (" + marks(keys.size()) + ") FOR UPDATE", keys)) {
-            ps.executeQuery().close();
+        boolean replicated = targets.length > 1;
+        String targetNames = String.join(",", java.util.Arrays.stream(targets).mapToObj(p -> catalog.partition(p).name()).toList());
+        // 1. the targets first: the first coordinates, and so commits before the sources (their placement rows locked now, written below)
+        for (int target : targets) {
+            flag(t, target, flagged);
+            try (var lease = new Lease(t, target, true);
+                 PreparedStatement ps = lease.prepare("SELECT k FROM " + place + " WHERE k IN (" + marks(keys.size()) + ") FOR UPDATE", keys)) {
+                ps.executeQuery().close();
+            }
         }
 
-        // 2. homes: where each key is now, then the home row names the target
+        // 2. homes: where each key is now, then the home row names the targets
         var byHome = group(keys, lookup::placeNew);
-        var source = new LinkedHashMap<Object, Integer>();
+        var sources = new LinkedHashMap<Object, int[]>();
         for (var home : byHome.entrySet()) {
-            var away = new java.util.HashMap<Object, Integer>();
+            flag(t, home.getKey(), flagged);
+            var away = new java.util.HashMap<Object, int[]>();
             try (var lease = new Lease(t, home.getKey(), true);
                  PreparedStatement ps = lease.prepare("SELECT k, partitions FROM " + place + " WHERE k IN (" + marks(home.getValue().size()) + ") FOR UPDATE",
                          home.getValue());
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    away.put(normalized(rs.getObject(1)), catalog.partitionNamed(rs.getString(2).split(",")[0]).id());
+                    String[] names = rs.getString(2).split(",");
+                    int[] at = new int[names.length];
+                    for (int i = 0; i < names.length; i++) at[i] = catalog.partitionNamed(names[i]).id();
+                    away.put(normalized(rs.getObject(1)), at);
                 }
             }
-            for (Object k : home.getValue()) source.put(k, away.getOrDefault(k, home.getKey()));
-            if (home.getKey() != target) {
-                var params = new ArrayList<Object>();
-                for (Object k : home.getValue()) {
-                    params.add(k);
-                    params.add(targetName);
-                }
-                update(t, home.getKey(), "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(home.getValue().size() - 1)
-                        + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", params);
-            }
-            // the change's log entries, at the home, after its home row is written or locked (PlacementLog: the order per key)
-            update(t, home.getKey(), PlacementLog.insertSql(home.getValue().size()), PlacementLog.params(lookup.owner(), home.getValue(), targetName));
+            for (Object k : home.getValue()) sources.put(k, away.getOrDefault(k, new int[] {home.getKey()}));
+            if (replicated || home.getKey() != targets[0]) upsert(t, home.getKey(), place, home.getValue(), targetNames);
+            // the change's log entries, at the home, after its home row is written or locked (PlacementLog: the order per key;
+            // a set is logged whole, and a router's cache takes its first partition, the primary)
+            update(t, home.getKey(), PlacementLog.insertSql(home.getValue().size()), PlacementLog.params(lookup.owner(), home.getValue(), targetNames));
         }
 
-        // the target is now the keys' location: no home row (if it is their home) and no tombstone there
-        update(t, target, "DELETE FROM " + place + " WHERE k IN (" + marks(keys.size()) + ")", keys);
+        // the targets are now the keys' location: one target keeps no row (no home row, if it is their home, and no tombstone);
+        // several keep the set, which the triggers read there (a write of one copy alone is refused) and scans (copies left out)
+        for (int target : targets) {
+            if (replicated) {
+                upsert(t, target, place, keys, targetNames);
+            } else {
+                update(t, target, "DELETE FROM " + place + " WHERE k IN (" + marks(keys.size()) + ")", keys);
+            }
+        }
 
-        // 3. sources: tombstones, then the rows, copied and deleted
-        var bySource = new LinkedHashMap<Integer, List<Object>>();
-        source.forEach((k, s) -> {
-            if (s != target) bySource.computeIfAbsent(s, x -> new ArrayList<>()).add(k);
+        // 3. sources, per set of partitions the keys are on now: tombstones where they leave, the rows copied to the
+        //    targets that lack them (read at the first source, locked) and deleted where they leave
+        var bySources = new LinkedHashMap<String, List<Object>>();
+        var setOf = new java.util.HashMap<String, int[]>();
+        sources.forEach((k, s) -> {
+            String id = java.util.Arrays.toString(s);
+            setOf.put(id, s);
+            bySources.computeIfAbsent(id, x -> new ArrayList<>()).add(k);
         });
         long moved = 0;
         long rows = 0;
-        for (var s : bySource.entrySet()) {
-            int from = s.getKey();
-            var tombstones = new ArrayList<Object>();
-            for (Object k : s.getValue()) {
-                if (lookup.placeNew(k) != from) {
-                    tombstones.add(k);
-                    tombstones.add(targetName);
-                }
+        for (var e : bySources.entrySet()) {
+            int[] now = setOf.get(e.getKey());
+            var group = e.getValue();
+            int[] adding = java.util.Arrays.stream(targets).filter(p -> !contains(now, p)).toArray();
+            int[] leaving = java.util.Arrays.stream(now).filter(p -> !contains(targets, p)).toArray();
+            if (adding.length == 0 && leaving.length == 0) continue; // already placed so
+            for (int from : leaving) {
+                flag(t, from, flagged);
+                var tombstones = new ArrayList<Object>();
+                for (Object k : group) if (lookup.placeNew(k) != from) tombstones.add(k);
+                if (!tombstones.isEmpty()) upsert(t, from, place, tombstones, targetNames);
             }
-            if (!tombstones.isEmpty()) {
-                update(t, from, "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(tombstones.size() / 2 - 1)
-                        + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", tombstones);
-            }
-            for (TableDef g : group()) {
-                rows += copy(t, g, s.getValue(), from, target);
-            }
-            moved += s.getValue().size();
+            flag(t, now[0], flagged);
+            for (TableDef g : group()) rows += copy(t, g, group, now[0], adding, leaving);
+            moved += group.size();
         }
         return new long[] {moved, rows};
     }
 
-    /** Copies {@code table}'s rows of {@code keys} from {@code from} to {@code to} and deletes them at {@code from}; returns how many. */
-    private long copy(Transaction t, TableDef table, List<Object> keys, int from, int to) throws SQLException {
+    /** Rows with the placement {@code names} for {@code keys} at {@code partition}, replacing what was there. */
+    private void upsert(Transaction t, int partition, String place, List<Object> keys, String names) throws SQLException {
+        var params = new ArrayList<Object>();
+        for (Object k : keys) {
+            params.add(k);
+            params.add(names);
+        }
+        update(t, partition, "INSERT INTO " + place + " (k, partitions) VALUES " + "(?, ?), ".repeat(keys.size() - 1)
+                + "(?, ?) ON DUPLICATE KEY UPDATE partitions = VALUES(partitions)", params);
+    }
+
+    /**
+     * The batch writes rows of replicated keys (and copies of them), which the placement triggers let through only
+     * in a marked transaction ({@link PlacementRows#MARK}): marked on each of its partitions once, unmarked before it commits.
+     */
+    private static void flag(Transaction t, int partition, java.util.Set<Integer> flagged) throws SQLException {
+        if (flagged.add(partition)) update(t, partition, PlacementRows.MARK, List.of());
+    }
+
+    private static void unflag(Transaction t, java.util.Set<Integer> flagged) throws SQLException {
+        for (int p : flagged) update(t, p, PlacementRows.UNMARK, List.of());
+        flagged.clear();
+    }
+
+    private static boolean contains(int[] partitions, int p) {
+        for (int q : partitions) if (q == p) return true;
+        return false;
+    }
+
+    /**
+     * Copies {@code table}'s rows of {@code keys}, read at {@code from} with a locking read, to each partition of {@code to}
+     * and deletes them at each of {@code leaving} (every one of which must hold the same rows); returns how many rows.
+     */
+    private long copy(Transaction t, TableDef table, List<Object> keys, int from, int[] toAll, int[] leaving) throws SQLException {
         String col = "`" + table.partitioning().column() + "`";
         String where = " WHERE " + col + " IN (" + marks(keys.size()) + ")";
         var rows = new ArrayList<Object[]>();
@@ -194,6 +251,19 @@ public final class Mover {
             }
         }
         if (rows.isEmpty()) return 0;
+        for (int to : toAll) insert(t, table, columns, rows, to);
+        for (int source : leaving) {
+            long deleted = update(t, source, "DELETE FROM `" + table.name() + "`" + where, keys);
+            if (deleted != rows.size()) {
+                throw new SQLException("move of " + table.name() + " rows: read " + rows.size() + " rows at " + catalog.partition(from).name() + " but deleted "
+                        + deleted + " at " + catalog.partition(source).name() + "; rolled back", "HY000", 0);
+            }
+        }
+        for (int to : toAll) copied.copied(t, table, columns, rows, to); // after the deletes: a unique entry's check must not find the rows where they were
+        return rows.size();
+    }
+
+    private void insert(Transaction t, TableDef table, String[] columns, List<Object[]> rows, int to) throws SQLException {
         var names = new StringBuilder();
         for (String c : columns) names.append(names.isEmpty() ? "" : ", ").append('`').append(c.replace("`", "``")).append('`');
         String one = "(" + marks(columns.length) + ")";
@@ -203,12 +273,6 @@ public final class Mover {
             chunk.forEach(r -> params.addAll(java.util.Arrays.asList(r)));
             update(t, to, "INSERT INTO `" + table.name() + "` (" + names + ") VALUES " + (one + ", ").repeat(chunk.size() - 1) + one, params);
         }
-        long deleted = update(t, from, "DELETE FROM `" + table.name() + "`" + where, keys);
-        if (deleted != rows.size()) {
-            throw new SQLException("move of " + table.name() + " rows: read " + rows.size() + " rows but deleted " + deleted + "; rolled back", "HY000", 0);
-        }
-        copied.copied(t, table, columns, rows, to);
-        return rows.size();
     }
 
     /**

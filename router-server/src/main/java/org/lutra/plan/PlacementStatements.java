@@ -25,7 +25,7 @@ final class PlacementStatements {
     private static final Pattern SHOW_LOOKUP = Pattern.compile("(?is)\\s*SHOW\\s+LOOKUP\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+FOR\\s+(.*)");
     private static final Pattern OURS = Pattern.compile("(?is)\\s*SHOW\\s+(?:PARTITIONS|LOOKUP)\\b.*");
     private static final Pattern SET_PARTITION = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(?:" + NAME + "\\.)?" + NAME + "\\s+SET\\s+PARTITION\\b(.*)");
-    private static final Pattern MOVE = Pattern.compile("(?is)\\s*=\\s*`?(\\w+)`?\\s+WHERE\\s+(.+?)" + END);
+    private static final Pattern MOVE = Pattern.compile("(?is)\\s*=\\s*(?:`?(\\w+)`?|\\(\\s*([`\\w]+(?:\\s*,\\s*[`\\w]+)*)\\s*\\))\\s+WHERE\\s+(.+?)" + END);
     private static final Pattern LOAD = Pattern.compile("(?is)\\s*LOAD\\s+LOOKUP\\s+TABLE\\s+(?:" + NAME + "\\.)?" + NAME
             + "\\s+FROM\\s+'((?:[^'\\\\]|\\\\.|'')*+)'\\s+FORMAT\\s+(\\w+)(\\s+APPLY)?" + END);
     private static final Pattern LOAD_OURS = Pattern.compile("(?is)\\s*LOAD\\s+LOOKUP\\b.*");
@@ -78,22 +78,38 @@ final class PlacementStatements {
                     + lookup.owner() + " rows (ALTER TABLE " + lookup.owner() + " SET PARTITION ...), its rows follow");
         }
         String rest = m.group(3);
-        if (rest.trim().startsWith("=") && rest.trim().substring(1).trim().startsWith("(")) {
-            throw PlanException.unsupported("placing keys on several partitions (SET PARTITION = (p1, p2)) yet");
-        }
         Matcher where = MOVE.matcher(rest);
         if (!where.matches()) {
-            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected ALTER TABLE t SET PARTITION = p WHERE condition");
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected ALTER TABLE t SET PARTITION = p WHERE condition"
+                    + " or SET PARTITION = (p1, p2, ...) WHERE condition");
         }
-        int target = -1;
-        for (var p : catalog.partitions()) if (p.name().equalsIgnoreCase(where.group(1))) target = p.id();
-        final int t = target;
-        if (target < 0 || java.util.Arrays.stream(lookup.partitions()).noneMatch(p -> p == t)) {
-            throw new PlanException("HY000", 1735, "Unknown partition '" + where.group(1) + "' for table '" + table.name() + "' (its partitions: "
-                    + String.join(", ", java.util.Arrays.stream(lookup.partitions()).mapToObj(p -> catalog.partition(p).name()).toList()) + ")");
+        String list = where.group(1) != null ? where.group(1) : where.group(2);
+        var names = list.split("\\s*,\\s*");
+        var targets = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            String name = names[i].trim().replace("`", "");
+            int target = -1;
+            for (var p : catalog.partitions()) if (p.name().equalsIgnoreCase(name)) target = p.id();
+            final int t = target;
+            if (target < 0 || java.util.Arrays.stream(lookup.partitions()).noneMatch(p -> p == t)) {
+                throw new PlanException("HY000", 1735, "Unknown partition '" + name + "' for table '" + table.name() + "' (its partitions: "
+                        + String.join(", ", java.util.Arrays.stream(lookup.partitions()).mapToObj(p -> catalog.partition(p).name()).toList()) + ")");
+            }
+            for (int j = 0; j < i; j++) {
+                if (targets[j] == target) throw new PlanException("HY000", 1735, "partition '" + name + "' is named twice in SET PARTITION");
+            }
+            targets[i] = target;
         }
-        String keysSql = "SELECT DISTINCT `" + lookup.column() + "` FROM `" + table.name() + "` WHERE " + where.group(2);
-        return new Plan.Move(table, target, keysSql, planner.plan(keysSql));
+        if (targets.length > 1) {
+            for (TableDef g : catalog.tablesInSchemaOrder()) {
+                if (g.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(lookup.owner()) && !catalog.secondariesOf(g.name()).isEmpty()) {
+                    throw new PlanException(org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE, "Lutra does not support replicated keys (SET PARTITION = (p1, p2)) in a lookup group with"
+                            + " secondary lookups ('" + g.name() + "' has " + catalog.secondariesOf(g.name()).getFirst().name() + ")");
+                }
+            }
+        }
+        String keysSql = "SELECT DISTINCT `" + lookup.column() + "` FROM `" + table.name() + "` WHERE " + where.group(3);
+        return new Plan.Move(table, targets, keysSql, planner.plan(keysSql));
     }
 
     /** LOAD LOOKUP TABLE, SHOW MOVES, PAUSE MOVE n, RESUME MOVE n; null for anything else. */

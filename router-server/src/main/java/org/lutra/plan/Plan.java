@@ -223,11 +223,11 @@ public sealed interface Plan {
 
     /**
      * {@code ALTER TABLE owner SET PARTITION = p WHERE ...}: moves the keys {@code keys} selects
-     * (with every SAME AS row) to {@code target}; the session runs it (a transaction per batch).
+     * (with every SAME AS row) to {@code targets} (several: the keys are replicated there, the first their primary); the session runs it (a transaction per batch).
      *
      * @param keys {@code SELECT DISTINCT key FROM owner WHERE ...}, planned like any query
      */
-    record Move(TableDef table, int target, String keysSql, Plan keys) implements Plan {
+    record Move(TableDef table, int[] targets, String keysSql, Plan keys) implements Plan {
         @Override
         public int paramCount() {
             return keys.paramCount();

@@ -270,7 +270,7 @@ final class TransactionWorker implements AutoCloseable {
             }
         }
         statement.succeeded();
-        return new Result.Count(moves.move(move.table(), sql.strip(), keys, move.target()), 0);
+        return new Result.Count(moves.move(move.table(), sql.strip(), keys, move.targets()), 0);
     }
 
     /**

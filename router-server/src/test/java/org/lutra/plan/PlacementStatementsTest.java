@@ -125,4 +125,18 @@ class PlacementStatementsTest {
         refused("RESUME MOVE x", "42000", 1064);
         refused("SHOW MOVES LIKE 'x'", "42000", 1064);
     }
+
+    @Test
+    void setPartitionTakesOnePartitionOrAListThatReplicates() throws PlanException {
+        var one = assertInstanceOf(Plan.Move.class, plan("ALTER TABLE users SET PARTITION = p2 WHERE id = 7"));
+        assertArrayEquals(new int[] {2}, one.targets());
+        var several = assertInstanceOf(Plan.Move.class, plan("alter table users set partition = ( p3 ,`p1` ) where id in (7, 8);"));
+        assertArrayEquals(new int[] {3, 1}, several.targets(), "the first named is the primary");
+        assertEquals("SELECT DISTINCT `id` FROM `users` WHERE id in (7, 8)", several.keysSql());
+        refused("ALTER TABLE users SET PARTITION = (p1, p9) WHERE id = 7", "HY000", 1735);
+        refused("ALTER TABLE users SET PARTITION = (p1, p1) WHERE id = 7", "HY000", 1735);
+        refused("ALTER TABLE users SET PARTITION = (p1,) WHERE id = 7", "42000", 1064);
+        refused("ALTER TABLE users SET PARTITION = () WHERE id = 7", "42000", 1064);
+        refused("ALTER TABLE followers SET PARTITION = (p1, p2) WHERE source = 7", "HY000", 1505);
+    }
 }

@@ -1,0 +1,55 @@
+package org.lutra.exec;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * Writes of a replicated key's rows (a key whose home row names several partitions): the same
+ * statement on every partition of its set, in one transaction (two-phase), while the statement holds
+ * the key's home row with a shared lock in that transaction — so no move can change the set before
+ * it commits — and with the transaction marked on each of them ({@link PlacementRows#MARK}), which
+ * the placement triggers require of any write of such a key. The copies therefore stay identical;
+ * a router that writes one copy alone (a stale cache) is refused by the trigger and comes here.
+ */
+final class ReplicaWrites {
+    private ReplicaWrites() {}
+
+    /**
+     * Runs {@code counted} (one partition per key: the rows the client's count is made of) and {@code copies}
+     * (the same statement on the keys' other partitions) in the statement's transaction; returns {@code counted}'s counts.
+     */
+    static long[] run(FanOut fanOut, Connections c, List<ShardQuery> counted, List<ShardQuery> copies) throws SQLException {
+        c.atomic();
+        var partitions = new LinkedHashSet<Integer>();
+        counted.forEach(q -> partitions.add(q.partition()));
+        copies.forEach(q -> partitions.add(q.partition()));
+        fanOut.update(each(partitions, PlacementRows.MARK), c);
+        long[] counts;
+        try {
+            counts = fanOut.update(counted, c);
+            if (!copies.isEmpty()) fanOut.update(copies, c);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                fanOut.update(each(partitions, PlacementRows.UNMARK), c); // a transaction that goes on does so unmarked
+            } catch (SQLException | RuntimeException again) {
+                e.addSuppressed(again); // the transaction is failed: its rollback takes the marks back
+            }
+            throw e;
+        }
+        fanOut.update(each(partitions, PlacementRows.UNMARK), c);
+        return counts;
+    }
+
+    private static List<ShardQuery> each(Iterable<Integer> partitions, String sql) {
+        var out = new ArrayList<ShardQuery>();
+        for (int p : partitions) out.add(new ShardQuery(p, sql, List.of()));
+        return out;
+    }
+
+    static long sum(long[] counts) {
+        return Arrays.stream(counts).sum();
+    }
+}

@@ -1,0 +1,447 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Replicated keys ({@code ALTER TABLE t SET PARTITION = (p1, p3) WHERE ...}) through three routers on the
+ * same shards, checked against one plain MariaDB holding the same rows and on the shards themselves: every
+ * copy identical after writes through a stale router, SAME AS inserts on every copy, scans counting each row
+ * once, un-replication; and a random run while a mover replicates and un-replicates keys.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplicatedKeysIT {
+    static final String SCHEMA = PlacementDifferentialIT.SCHEMA;
+    static final int KEYS = PlacementDifferentialIT.KEYS;
+    static final long SEED = Long.getLong("lutra.replicas.seed", System.nanoTime());
+    static final String[] GROUP = {"users:id", "followers:source", "tweets:author"};
+
+    Shards shards;
+    Differential differential;
+    TestRouter b;
+    TestRouter c;
+    Connection viaB;
+    Connection viaC;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        this.shards = shards;
+        differential = new Differential(shards, "replkeys", SCHEMA);
+        b = new TestRouter(differential.router, "replkeysB", List.of());
+        c = new TestRouter(differential.router, "replkeysC", List.of());
+        viaB = b.connect();
+        viaC = c.connect();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (Connection x : new Connection[] {viaB, viaC}) if (x != null) x.close();
+        for (TestRouter r : new TestRouter[] {c, b}) if (r != null) r.server.close();
+        if (differential != null) differential.close();
+    }
+
+    @Test
+    @Order(1)
+    void replicatedKeysReadWriteAndScanAsOneDatabase() throws Exception {
+        for (int k = 1; k <= 12; k++) {
+            differential.both("INSERT INTO users (id, name, karma) VALUES (" + k + ", 'u" + k + "', " + k * 10 + ")");
+            differential.both("INSERT INTO followers (source, destination) VALUES (" + k + ", " + (k % 5 + 1) + "), (" + k + ", " + (k % 7 + 20) + ")");
+            differential.both("INSERT INTO tweets (id, author, likes) VALUES (" + (k * 100) + ", " + k + ", " + k + ")");
+        }
+        // B caches where keys 1..6 are now (their home), so it is stale once they are replicated
+        same(viaB, "SELECT id, name FROM users WHERE id IN (1, 2, 3, 4, 5, 6) ORDER BY id");
+
+        try (var st = differential.lutra.createStatement()) {
+            // 3 keys x (1 user + 2 followers + 1 tweet) = 12 rows, copied where they are not yet
+            long rows = st.executeUpdate("ALTER TABLE users SET PARTITION = (p1, p3) WHERE id IN (1, 2, 3)");
+            assertTrue(rows > 0 && rows <= 12, rows + " rows");
+        }
+        for (int k = 1; k <= 3; k++) assertReplicas(k, List.of(1, 3));
+        try (var st = viaC.createStatement(); var rs = st.executeQuery("SHOW LOOKUP users FOR 2")) {
+            assertTrue(rs.next());
+            assertEquals("p1, p3", rs.getString("Partition"));
+            assertTrue(rs.getString("Source").contains("replicated"), rs.getString("Source"));
+        }
+        try (var st = viaB.createStatement(); var rs = st.executeQuery("SHOW LOOKUP followers FOR 1")) {
+            assertTrue(rs.next());
+            assertEquals("p1, p3", rs.getString("Partition"));
+        }
+
+        // reads through the stale router, one key, several keys, SAME AS rows, aggregates by key
+        for (Connection r : List.of(viaB, viaC, differential.lutra)) {
+            same(r, "SELECT id, name, karma FROM users WHERE id = 1");
+            same(r, "SELECT id, name FROM users WHERE id IN (1, 2, 5, 9) ORDER BY id");
+            same(r, "SELECT destination FROM followers WHERE source = 3 ORDER BY destination");
+            same(r, "SELECT COUNT(*), SUM(likes) FROM tweets WHERE author IN (1, 2)");
+        }
+
+        // writes through every router: all copies change in one transaction, counted once
+        write(viaC, "UPDATE users SET karma = karma + 5 WHERE id = 1");
+        write(viaB, "UPDATE users SET name = 'renamed' WHERE id IN (2, 7)");
+        write(viaB, "UPDATE tweets SET likes = likes + 1 WHERE author = 3");
+        write(viaB, "INSERT INTO followers (source, destination) VALUES (1, 99), (8, 99)");
+        write(viaC, "INSERT INTO tweets (id, author, likes) VALUES (101, 1, 7)");
+        write(viaB, "DELETE FROM followers WHERE source = 2 AND destination = " + (2 % 5 + 1));
+        write(viaC, "DELETE FROM users WHERE id = 3");
+        write(differential.lutra, "INSERT INTO users (id, name) VALUES (3, 'again')");
+        assertEquals(1062, error(viaB, "INSERT INTO users (id, name) VALUES (1, 'duplicate')"));
+        for (int k = 1; k <= 3; k++) assertReplicas(k, List.of(1, 3));
+        assertOnePartition(8);
+
+        // inside a transaction: the copies change with it, and roll back with it
+        try (var st = viaB.createStatement(); var ref = differential.reference.createStatement()) {
+            viaB.setAutoCommit(false);
+            differential.reference.setAutoCommit(false);
+            for (String sql : List.of("UPDATE users SET karma = 1000 WHERE id = 2", "INSERT INTO followers (source, destination) VALUES (2, 77)")) {
+                assertEquals(ref.executeUpdate(sql), st.executeUpdate(sql), sql);
+            }
+            viaB.rollback();
+            differential.reference.rollback();
+            assertEquals(ref.executeUpdate("UPDATE users SET karma = 2000 WHERE id = 2"), st.executeUpdate("UPDATE users SET karma = 2000 WHERE id = 2"));
+            viaB.commit();
+            differential.reference.commit();
+        } finally {
+            viaB.setAutoCommit(true);
+            differential.reference.setAutoCommit(true);
+        }
+        assertReplicas(2, List.of(1, 3));
+
+        // scans: each replicated row once (the differential would see a double count)
+        for (Connection r : List.of(viaB, viaC, differential.lutra)) {
+            same(r, "SELECT COUNT(*), SUM(karma) FROM users");
+            same(r, "SELECT COUNT(*) FROM followers");
+            same(r, "SELECT author, SUM(likes) FROM tweets GROUP BY author ORDER BY author");
+            same(r, "SELECT id, name, karma FROM users ORDER BY id");
+            same(r, "SELECT * FROM followers f WHERE destination = 99 ORDER BY source");
+            same(r, "SELECT name FROM users WHERE karma > 40 ORDER BY name LIMIT 3");
+        }
+        // what does not yet leave the copies out is refused, not answered twice
+        assertEquals(1235, error(viaC, "SELECT COUNT(*) FROM users u JOIN followers f ON f.source = u.id"));
+        assertEquals(1235, error(viaC, "UPDATE users SET karma = 0 WHERE name = 'renamed'"));
+        same(viaC, "SELECT id, karma FROM users WHERE id IN (2, 7) ORDER BY id"); // the refused write changed nothing
+        assertEquals(1235, error(viaC, "UPDATE users SET karma = 0 WHERE id = 1 ORDER BY name LIMIT 1"));
+
+        // un-replicate: back to one partition, a move like any other
+        try (var st = viaC.createStatement()) {
+            st.executeUpdate("ALTER TABLE users SET PARTITION = p2 WHERE id IN (1, 2)");
+            st.executeUpdate("ALTER TABLE users SET PARTITION = (p3, p0) WHERE id = 3"); // p3 stays, p1 leaves, p0 comes
+        }
+        assertOnePartition(1);
+        assertOnePartition(2);
+        assertReplicas(3, List.of(0, 3));
+        for (Connection r : List.of(viaB, viaC, differential.lutra)) {
+            same(r, "SELECT COUNT(*), SUM(karma) FROM users");
+            same(r, "SELECT source, destination FROM followers ORDER BY source, destination");
+            same(r, "SELECT id, name, karma FROM users WHERE id IN (1, 2, 3) ORDER BY id");
+        }
+        write(viaB, "UPDATE users SET karma = karma + 1 WHERE id IN (1, 2, 3)");
+        assertReplicas(3, List.of(0, 3));
+        try (var st = viaB.createStatement(); var rs = st.executeQuery("SHOW LOOKUP users FOR 1")) {
+            assertTrue(rs.next());
+            assertEquals("p2", rs.getString("Partition"));
+        }
+        try (var st = viaB.createStatement(); var rs = st.executeQuery("SHOW MOVES")) {
+            boolean listed = false;
+            while (rs.next()) listed |= rs.getString("Statement").contains("(p1, p3)") && rs.getString("State").equals("done");
+            assertTrue(listed, "SHOW MOVES lists the replication");
+        }
+        try (var st = viaC.createStatement()) {
+            st.executeUpdate("ALTER TABLE users SET PARTITION = p0 WHERE id = 3");
+        }
+        assertOnePartition(3);
+    }
+
+    @Test
+    @Order(2)
+    void badTargetsAreRefusedAndChangeNothing() throws Exception {
+        try (var st = viaB.createStatement()) {
+            for (String sql : List.of("ALTER TABLE users SET PARTITION = (p1, p9) WHERE id = 4", "ALTER TABLE users SET PARTITION = (p1, p1) WHERE id = 4",
+                    "ALTER TABLE followers SET PARTITION = (p1, p2) WHERE source = 4")) {
+                var e = assertThrows(SQLException.class, () -> st.executeUpdate(sql), sql);
+                assertTrue(e.getMessage().contains("partition") || e.getMessage().contains("SAME AS"), e.getMessage());
+            }
+        }
+        assertOnePartition(4);
+    }
+
+    /**
+     * Random statements through three routers, each also run on the plain database, while a fourth client replicates
+     * random keys on two or three partitions and moves them back to one; scans are compared while the mover rests
+     * (a scan during a move's commit may see a row on both or neither partition, as README says).
+     */
+    @Test
+    @Order(3)
+    void randomStatementsWhileKeysAreReplicatedAndUnreplicatedAnswerAsOneDatabase() throws Exception {
+        differential.both("DELETE FROM followers");
+        differential.both("DELETE FROM tweets");
+        differential.both("DELETE FROM users");
+        var random = new Random(SEED);
+        var stop = new AtomicBoolean();
+        var rest = new AtomicBoolean();
+        var resting = new AtomicBoolean();
+        var moves = new AtomicLong();
+        var deadlocks = new AtomicLong();
+        var mover = Executors.newSingleThreadExecutor();
+        List<Connection> routers = List.of(differential.lutra, viaB, viaC);
+        int statements = 0;
+        int scans = 0;
+        try {
+            Future<?> moving = mover.submit(() -> {
+                var r = new Random(SEED + 1);
+                try (Connection admin = differential.router.connect(); var st = admin.createStatement()) {
+                    while (!stop.get()) {
+                        if (rest.get()) {
+                            resting.set(true);
+                            Thread.sleep(5);
+                            continue;
+                        }
+                        resting.set(false);
+                        int key = 1 + r.nextInt(KEYS);
+                        String where = r.nextInt(4) == 0 ? "id IN (" + key + ", " + (1 + r.nextInt(KEYS)) + ")" : "id = " + key;
+                        var set = new TreeSet<Integer>();
+                        int size = r.nextInt(3) + 1;
+                        while (set.size() < size) set.add(r.nextInt(4));
+                        var names = set.stream().map(p -> "p" + p).toList();
+                        String to = names.size() == 1 ? names.getFirst() : "(" + String.join(", ", r.nextBoolean() ? names : names.reversed()) + ")";
+                        try {
+                            st.executeUpdate("ALTER TABLE users SET PARTITION = " + to + " WHERE " + where);
+                            moves.incrementAndGet();
+                        } catch (SQLException e) {
+                            if (e.getErrorCode() != 1213 && e.getErrorCode() != 1205 && !e.getMessage().contains("Deadlock")) throw e;
+                            deadlocks.incrementAndGet();
+                        }
+                    }
+                }
+                return null;
+            });
+            long until = System.nanoTime() + 20_000_000_000L;
+            while (System.nanoTime() < until || statements < 300) {
+                String sql = PlacementDifferentialIT.statement(random);
+                Connection lutra = routers.get(random.nextInt(routers.size()));
+                String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
+                var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
+                var answered = outcome(lutra, sql);
+                for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
+                    deadlocks.incrementAndGet();
+                    answered = outcome(lutra, sql);
+                }
+                assertEquals(expected, answered, context + " (the router's error, if any: " + lastError + ")");
+                statements++;
+                if (statements % 60 == 0) {
+                    rest.set(true);
+                    while (!resting.get() && !moving.isDone()) Thread.sleep(2);
+                    for (String scan : List.of("SELECT COUNT(*), SUM(karma) FROM users", "SELECT COUNT(*) FROM followers",
+                            "SELECT author, COUNT(*), SUM(likes) FROM tweets GROUP BY author ORDER BY author")) {
+                        Connection r = routers.get(random.nextInt(routers.size()));
+                        assertEquals(PlacementDifferentialIT.outcome(differential.reference, scan), PlacementDifferentialIT.outcome(r, scan), context + "; " + scan);
+                        scans++;
+                    }
+                    rest.set(false);
+                }
+            }
+            stop.set(true);
+            moving.get();
+        } finally {
+            stop.set(true);
+            mover.shutdownNow();
+        }
+        System.out.printf("ReplicatedKeysIT: seed %d, %d statements and %d scans through 3 routers, %d replications/moves meanwhile,"
+                + " %d deadlocks retried, all as one database%n", SEED, statements, scans, moves.get(), deadlocks.get());
+        assertTrue(moves.get() > 20, moves.get() + " moves");
+        for (String table : List.of("users ORDER BY id", "followers ORDER BY source, destination", "tweets ORDER BY id")) {
+            String sql = "SELECT * FROM " + table;
+            assertEquals(PlacementDifferentialIT.outcome(differential.reference, sql), PlacementDifferentialIT.outcome(differential.lutra, sql), sql);
+        }
+        for (int key = 1; key <= KEYS; key++) assertCopiesIdentical(key);
+    }
+
+    /** A replication is a move job: paused after its first batch (the statement says how to go on), resumed, done; then un-replicated. */
+    @Test
+    @Order(4)
+    void aReplicationIsAJobThatIsPausedAndResumed() throws Exception {
+        String database = ("replpause_" + Long.toString(new Random().nextLong() >>> 24, 36)).toLowerCase();
+        try (TestRouter a = new TestRouter(shards, database, MoveJobsIT.SCHEMA, null, shards.size(), null, 8, 0,
+                new org.lutra.config.RouterConfig.CatalogSettings(0, null, null, 40))) {
+            MoveJobsIT.users(a, 1, 600);
+            var failure = new java.util.concurrent.CompletableFuture<SQLException>();
+            var replicating = Thread.ofPlatform().start(() -> {
+                try (Connection x = a.connect()) {
+                    x.createStatement().executeUpdate("ALTER TABLE users SET PARTITION = (p1, p3) WHERE id <= 600");
+                    failure.complete(null);
+                } catch (SQLException e) {
+                    failure.complete(e);
+                }
+            });
+            long id = 0;
+            try (Connection x = a.connect(); var st = x.createStatement()) {
+                long until = System.currentTimeMillis() + 60_000;
+                while (id == 0 && System.currentTimeMillis() < until) {
+                    Thread.sleep(20);
+                    try (var rs = st.executeQuery("SHOW MOVES")) {
+                        if (rs.next() && rs.getString("Statement").contains("(p1, p3)")) id = rs.getLong("Id");
+                    }
+                }
+                assertNotEquals(0, id, "SHOW MOVES lists the replication");
+                MoveJobsIT.awaitDone(a, id, 100);
+                st.execute("PAUSE MOVE " + id);
+                SQLException e = failure.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertNotNull(e, "the statement reports the pause");
+                assertTrue(e.getMessage().contains("RESUME MOVE " + id), e.getMessage());
+                replicating.join();
+                st.execute("RESUME MOVE " + id);
+                MoveJobsIT.awaitState(a, id, "done", 120_000);
+                var users = MoveJobsIT.onShards(a, "users", "id");
+                var followers = MoveJobsIT.onShards(a, "followers", "source");
+                for (int k = 1; k <= 600; k++) {
+                    assertEquals(List.of(1, 3), users.get(k).stream().sorted().toList(), "user " + k);
+                    assertEquals(List.of(1, 1, 3, 3), followers.get(k).stream().sorted().toList(), "followers of " + k);
+                }
+                try (var rs = st.executeQuery("SELECT COUNT(*), SUM(id) FROM users")) {
+                    assertTrue(rs.next());
+                    assertEquals(600, rs.getLong(1), "each replicated user counted once");
+                    assertEquals(600 * 601 / 2, rs.getLong(2));
+                }
+                try (var rs = st.executeQuery("SELECT COUNT(*) FROM followers WHERE destination = 2")) {
+                    assertTrue(rs.next());
+                    assertEquals(600, rs.getLong(1));
+                }
+                assertEquals(600, st.executeUpdate("UPDATE users SET name = CONCAT(name, '!') WHERE id IN (" + range(1, 600) + ")"));
+                assertEquals(1800, st.executeUpdate("ALTER TABLE users SET PARTITION = p0 WHERE id <= 600"), "600 users and 1200 followers leave p1");
+            }
+            var all = new java.util.HashMap<Integer, Integer>();
+            for (int k = 1; k <= 600; k++) all.put(k, 0);
+            MoveJobsIT.assertPlaced(a, 1, 600, all);
+            try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT COUNT(*) FROM users WHERE name LIKE '%!'")) {
+                assertTrue(rs.next());
+                assertEquals(600, rs.getLong(1), "the update reached the copy that stayed");
+            }
+        }
+    }
+
+    static String range(int from, int to) {
+        var sb = new StringBuilder();
+        for (int k = from; k <= to; k++) sb.append(k == from ? "" : ", ").append(k);
+        return sb.toString();
+    }
+
+    // ---- checks on the shards, past the routers -------------------------------------------------
+
+    /** The key's rows of every group table are on exactly {@code partitions}, identical on each. */
+    void assertReplicas(int key, List<Integer> partitions) throws SQLException {
+        var holding = holding(key);
+        assertEquals(new TreeSet<>(partitions), holding, "key " + key + " is on " + holding);
+        assertCopiesIdentical(key);
+    }
+
+    void assertOnePartition(int key) throws SQLException {
+        var holding = holding(key);
+        assertTrue(holding.size() <= 1, "key " + key + " is on " + holding);
+    }
+
+    /** Every partition holding any row of the key holds the same rows of every group table. */
+    void assertCopiesIdentical(int key) throws SQLException {
+        var holding = holding(key);
+        for (String g : GROUP) {
+            String[] tc = g.split(":");
+            List<String> first = null;
+            for (int p : holding) {
+                var rows = rows(p, "SELECT * FROM " + tc[0] + " WHERE " + tc[1] + " = " + key + " ORDER BY 1, 2");
+                if (first == null) first = rows;
+                assertEquals(first, rows, "key " + key + ": " + tc[0] + " on p" + p + " differs from p" + holding.first());
+            }
+        }
+    }
+
+    TreeSet<Integer> holding(int key) throws SQLException {
+        var out = new TreeSet<Integer>();
+        for (int p = 0; p < 4; p++) {
+            for (String g : GROUP) {
+                String[] tc = g.split(":");
+                if (!rows(p, "SELECT 1 FROM " + tc[0] + " WHERE " + tc[1] + " = " + key + " LIMIT 1").isEmpty()) out.add(p);
+            }
+        }
+        return out;
+    }
+
+    List<String> rows(int partition, String sql) throws SQLException {
+        try (Connection shard = differential.router.partition(partition); var st = shard.createStatement(); var rs = st.executeQuery(sql)) {
+            var out = new ArrayList<String>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                var row = new StringBuilder();
+                for (int i = 1; i <= n; i++) row.append(rs.getString(i)).append('|');
+                out.add(row.toString());
+            }
+            return out;
+        }
+    }
+
+    void same(Connection lutra, String sql) {
+        assertEquals(PlacementDifferentialIT.outcome(differential.reference, sql), PlacementDifferentialIT.outcome(lutra, sql), sql);
+    }
+
+    void write(Connection lutra, String sql) {
+        var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
+        assertEquals(expected, PlacementDifferentialIT.outcome(lutra, sql), sql);
+        assertFalse(expected.getFirst().startsWith("error"), sql + ": " + expected);
+    }
+
+    /** The last error {@link #outcome} saw, for the failure message. */
+    static volatile String lastError;
+
+    /** {@link PlacementDifferentialIT#outcome}, keeping the error's message for the failure's. */
+    static List<String> outcome(Connection connection, String sql) {
+        var out = new ArrayList<String>();
+        try (var st = connection.createStatement()) {
+            if (st.execute(sql)) {
+                try (var rs = st.getResultSet()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        var row = new StringBuilder();
+                        for (int i = 1; i <= n; i++) row.append(rs.getString(i)).append('|');
+                        out.add(row.toString());
+                    }
+                }
+                if (!sql.contains("ORDER BY")) out.sort(null);
+            } else {
+                out.add("count " + st.getUpdateCount());
+            }
+        } catch (SQLException e) {
+            lastError = e.getSQLState() + " " + e.getMessage();
+            out.add("error " + e.getErrorCode());
+        }
+        return out;
+    }
+
+    static int error(Connection lutra, String sql) {
+        try (var st = lutra.createStatement()) {
+            st.execute(sql);
+            return 0;
+        } catch (SQLException e) {
+            return e.getErrorCode();
+        }
+    }
+}
