@@ -91,6 +91,50 @@ public interface Connections {
         }
     }
 
+    /** A lease that passes everything on to another: a wrapper overrides only what it changes. */
+    abstract class ForwardingLease implements Lease {
+        protected final Lease inner;
+
+        protected ForwardingLease(Lease inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Connection connection() {
+            return inner.connection();
+        }
+
+        @Override
+        public boolean streaming() {
+            return inner.streaming();
+        }
+
+        @Override
+        public boolean pinned() {
+            return inner.pinned();
+        }
+
+        @Override
+        public void streams(Drain drain) {
+            inner.streams(drain);
+        }
+
+        @Override
+        public void changed(long rows) {
+            inner.changed(rows);
+        }
+
+        @Override
+        public void release(SQLException failure) {
+            inner.release(failure);
+        }
+
+        @Override
+        public void abandon() {
+            inner.abandon();
+        }
+    }
+
     /** Auto-commit: every sub-query borrows a pooled connection and returns it when done. */
     static Connections pooled(Backends backends, int isolation) {
         return (partition, write) -> {

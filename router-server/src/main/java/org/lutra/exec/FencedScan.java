@@ -93,22 +93,7 @@ final class FencedScan {
 
     /** The lease, whose release first ends its snapshot's transaction. */
     private static Connections.Lease committing(Connections.Lease lease) {
-        return new Connections.Lease() {
-            @Override
-            public Connection connection() {
-                return lease.connection();
-            }
-
-            @Override
-            public boolean streaming() {
-                return lease.streaming();
-            }
-
-            @Override
-            public void changed(long rows) {
-                lease.changed(rows);
-            }
-
+        return new Connections.ForwardingLease(lease) {
             @Override
             public void release(SQLException failure) {
                 // the rows are read: the COMMIT of a read-only snapshot need not delay the client's answer

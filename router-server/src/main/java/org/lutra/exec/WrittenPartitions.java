@@ -22,31 +22,11 @@ final class WrittenPartitions implements Connections {
     public Lease lease(int partition, boolean write) throws SQLException {
         Lease lease = inner.lease(partition, write);
         if (!write) return lease;
-        return new Lease() {
-            @Override
-            public Connection connection() {
-                return lease.connection();
-            }
-
-            @Override
-            public boolean streaming() {
-                return lease.streaming();
-            }
-
+        return new ForwardingLease(lease) {
             @Override
             public void changed(long rows) {
                 if (rows > 0) written.add(partition);
                 lease.changed(rows);
-            }
-
-            @Override
-            public void release(SQLException failure) {
-                lease.release(failure);
-            }
-
-            @Override
-            public void abandon() {
-                lease.abandon();
             }
         };
     }
