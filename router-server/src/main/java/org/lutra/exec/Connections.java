@@ -46,6 +46,50 @@ public interface Connections {
         return Deadline.NONE;
     }
 
+    /** Connections that pass everything on to others: a wrapper overrides only what it changes. */
+    abstract class Forwarding implements Connections {
+        protected final Connections inner;
+
+        protected Forwarding(Connections inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public Lease lease(int partition, boolean write) throws SQLException {
+            return inner.lease(partition, write);
+        }
+
+        @Override
+        public void atomic() throws SQLException {
+            inner.atomic();
+        }
+
+        @Override
+        public boolean transactional() {
+            return inner.transactional();
+        }
+
+        @Override
+        public SessionState variables() {
+            return inner.variables();
+        }
+
+        @Override
+        public Warnings warnings() {
+            return inner.warnings();
+        }
+
+        @Override
+        public java.util.function.LongConsumer insertIds() {
+            return inner.insertIds();
+        }
+
+        @Override
+        public Deadline deadline() {
+            return inner.deadline();
+        }
+    }
+
     /** Reads the rest of an open stream into the router, so that its connection is free again. */
     interface Drain {
         void drain() throws SQLException;

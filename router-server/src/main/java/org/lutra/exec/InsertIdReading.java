@@ -12,12 +12,11 @@ import java.util.function.LongConsumer;
  * matched leaves the session's value as it was, as in MySQL. The executor runs such an UPDATE on
  * one partition or on every replica of a replicated table, which compute the same value.
  */
-final class InsertIdReading implements Connections {
-    private final Connections inner;
+final class InsertIdReading extends Connections.Forwarding {
     private volatile OptionalLong value = OptionalLong.empty();
 
     InsertIdReading(Connections inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     OptionalLong value() {
@@ -27,35 +26,5 @@ final class InsertIdReading implements Connections {
     @Override
     public LongConsumer insertIds() {
         return id -> value = OptionalLong.of(id);
-    }
-
-    @Override
-    public Lease lease(int partition, boolean write) throws java.sql.SQLException {
-        return inner.lease(partition, write);
-    }
-
-    @Override
-    public void atomic() throws java.sql.SQLException {
-        inner.atomic();
-    }
-
-    @Override
-    public boolean transactional() {
-        return inner.transactional();
-    }
-
-    @Override
-    public SessionState variables() {
-        return inner.variables();
-    }
-
-    @Override
-    public Warnings warnings() {
-        return inner.warnings();
-    }
-
-    @Override
-    public Deadline deadline() {
-        return inner.deadline();
     }
 }
