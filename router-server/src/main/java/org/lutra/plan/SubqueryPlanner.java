@@ -45,15 +45,38 @@ final class SubqueryPlanner {
         return !find(select).isEmpty();
     }
 
-    /** The scalar subqueries of the select list, WHERE and HAVING: 0 when none, 2 when one is correlated, else 1. */
+    /**
+     * The scalar subqueries of the select list, WHERE and HAVING that may return more than one row
+     * (MySQL's 1242): 0 when none, 2 when one of them is correlated, else 1.
+     */
     static int scalars(PlainSelect select, Catalog catalog) {
         int found = 0;
         for (Found f : find(select)) {
             if (f.kind() != SubqueryRounds.Kind.SCALAR) continue;
+            if (f.select() instanceof PlainSelect p && atMostOneRow(p)) continue;
             if (!(f.select() instanceof PlainSelect p) || correlated(p, catalog)) return 2;
             found = 1;
         }
         return found;
+    }
+
+    private static final java.util.Set<String> AGGREGATES = java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT",
+            "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP");
+
+    /** LIMIT 0 or 1, or only aggregates and no GROUP BY: one row at most, whatever the data. */
+    private static boolean atMostOneRow(PlainSelect p) {
+        if (p.getLimit() != null && p.getLimit().getOffset() == null
+                && p.getLimit().getRowCount() instanceof net.sf.jsqlparser.expression.LongValue n && n.getValue() <= 1) {
+            return true;
+        }
+        if (p.getGroupBy() != null || p.getHaving() != null) return false;
+        for (var item : p.getSelectItems()) {
+            if (!(item.getExpression() instanceof net.sf.jsqlparser.expression.Function fn)
+                    || !AGGREGATES.contains(fn.getName().toUpperCase(Locale.ROOT))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
