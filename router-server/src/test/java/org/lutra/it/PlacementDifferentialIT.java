@@ -304,7 +304,13 @@ class PlacementDifferentialIT {
                     try (Connection lutra = router.connect()) {
                         while (!stop.get()) {
                             String sql = reads.get(r.nextInt(reads.size()));
-                            assertEquals(expected.get(sql), outcome(lutra, sql), "seed " + SEED + ", read " + checked.get() + " during LOAD ... APPLY: " + sql);
+                            var answered = outcome(lutra, sql);
+                            // two keys whose home rows are on two partitions can deadlock with a batch across servers:
+                            // the lock wait timeout ends the read (1205), as README says, and the application retries
+                            for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
+                                answered = outcome(lutra, sql);
+                            }
+                            assertEquals(expected.get(sql), answered, "seed " + SEED + ", read " + checked.get() + " during LOAD ... APPLY: " + sql);
                             checked.incrementAndGet();
                         }
                     }
