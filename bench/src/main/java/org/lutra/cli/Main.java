@@ -26,6 +26,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        quietLogs(args);
         int status;
         try {
             status = run(Arrays.asList(args));
@@ -36,6 +37,18 @@ public final class Main {
         }
         System.out.flush();
         System.exit(status);
+    }
+
+    /**
+     * The commands print their own report; the router's start-up lines (info) would run through
+     * it. Only {@code ./lutra router}, whose log is its output, keeps them; elsewhere warnings and
+     * errors still reach the terminal, and {@code LUTRA_LOG=info} (or debug) brings the rest back.
+     * Set before the first logger is made: slf4j-simple reads its level once.
+     */
+    private static void quietLogs(String[] args) {
+        String level = System.getenv("LUTRA_LOG");
+        if (level == null && (args.length == 0 || !args[0].equals("router"))) level = "warn";
+        if (level != null) System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", level);
     }
 
     static int run(List<String> args) throws Exception {
