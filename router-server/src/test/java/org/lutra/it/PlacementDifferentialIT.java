@@ -98,13 +98,7 @@ class PlacementDifferentialIT {
                 Connection lutra = routers.get(random.nextInt(routers.size()));
                 String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
                 var expected = outcome(reference, sql);
-                var answered = outcome(lutra, sql);
-                // a deadlock with a move (InnoDB's 1213, or a lock wait past its timeout) rolled the
-                // statement back whole: what MySQL under concurrency answers too; the application retries
-                for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
-                    deadlocks.incrementAndGet();
-                    answered = outcome(lutra, sql);
-                }
+                var answered = retrying(lutra, sql, deadlocks, e -> {});
                 assertEquals(expected, answered, context);
                 statements++;
             }
@@ -304,12 +298,8 @@ class PlacementDifferentialIT {
                     try (Connection lutra = router.connect()) {
                         while (!stop.get()) {
                             String sql = reads.get(r.nextInt(reads.size()));
-                            var answered = outcome(lutra, sql);
-                            // two keys whose home rows are on two partitions can deadlock with a batch across servers:
-                            // the lock wait timeout ends the read (1205), as README says, and the application retries
-                            for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
-                                answered = outcome(lutra, sql);
-                            }
+                            // two keys whose home rows are on two partitions can deadlock with a batch across servers
+                            var answered = retrying(lutra, sql, new AtomicLong(), e -> {});
                             assertEquals(expected.get(sql), answered, "seed " + SEED + ", read " + checked.get() + " during LOAD ... APPLY: " + sql);
                             checked.incrementAndGet();
                         }
@@ -363,8 +353,27 @@ class PlacementDifferentialIT {
         };
     }
 
+    /**
+     * {@link #outcome} through a router, tried again (up to 5 times, each counted in {@code retries}) when a deadlock
+     * with a move rolled it back whole (InnoDB's 1213, or a lock wait past its timeout, 1205): what MySQL under
+     * concurrency answers too, and the application retries.
+     */
+    static List<String> retrying(Connection lutra, String sql, AtomicLong retries, java.util.function.Consumer<SQLException> errors) {
+        var answered = outcome(lutra, sql, errors);
+        for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
+            retries.incrementAndGet();
+            answered = outcome(lutra, sql, errors);
+        }
+        return answered;
+    }
+
     /** What a statement answered: its rows (sorted when the statement does not order them), its update count, or its error code. */
     static List<String> outcome(Connection connection, String sql) {
+        return outcome(connection, sql, e -> {});
+    }
+
+    /** {@link #outcome(Connection, String)}, handing each error to {@code errors} too. */
+    static List<String> outcome(Connection connection, String sql, java.util.function.Consumer<SQLException> errors) {
         var out = new ArrayList<String>();
         try (var st = connection.createStatement()) {
             if (st.execute(sql)) {
@@ -381,6 +390,7 @@ class PlacementDifferentialIT {
                 out.add("count " + st.getUpdateCount());
             }
         } catch (SQLException e) {
+            errors.accept(e);
             out.add("error " + e.getErrorCode());
         }
         return out;

@@ -243,11 +243,7 @@ class ReplicatedKeysIT {
                 Connection lutra = routers.get(random.nextInt(routers.size()));
                 String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
                 var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
-                var answered = outcome(lutra, sql);
-                for (int retry = 0; retry < 5 && (answered.equals(List.of("error 1213")) || answered.equals(List.of("error 1205"))); retry++) {
-                    deadlocks.incrementAndGet();
-                    answered = outcome(lutra, sql);
-                }
+                var answered = PlacementDifferentialIT.retrying(lutra, sql, deadlocks, ReplicatedKeysIT::noteError);
                 assertEquals(expected, answered, context + " (the router's error, if any: " + lastError + ")");
                 statements++;
                 if (statements % 60 == 0) {
@@ -414,26 +410,11 @@ class ReplicatedKeysIT {
 
     /** {@link PlacementDifferentialIT#outcome}, keeping the error's message for the failure's. */
     static List<String> outcome(Connection connection, String sql) {
-        var out = new ArrayList<String>();
-        try (var st = connection.createStatement()) {
-            if (st.execute(sql)) {
-                try (var rs = st.getResultSet()) {
-                    int n = rs.getMetaData().getColumnCount();
-                    while (rs.next()) {
-                        var row = new StringBuilder();
-                        for (int i = 1; i <= n; i++) row.append(rs.getString(i)).append('|');
-                        out.add(row.toString());
-                    }
-                }
-                if (!sql.contains("ORDER BY")) out.sort(null);
-            } else {
-                out.add("count " + st.getUpdateCount());
-            }
-        } catch (SQLException e) {
-            lastError = e.getSQLState() + " " + e.getMessage();
-            out.add("error " + e.getErrorCode());
-        }
-        return out;
+        return PlacementDifferentialIT.outcome(connection, sql, ReplicatedKeysIT::noteError);
+    }
+
+    private static void noteError(SQLException e) {
+        lastError = e.getSQLState() + " " + e.getMessage();
     }
 
     static int error(Connection lutra, String sql) {
