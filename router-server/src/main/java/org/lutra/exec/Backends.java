@@ -170,8 +170,10 @@ public final class Backends implements AutoCloseable {
                 createSchema(backend, database, id, catalog);
                 var hikari = new HikariConfig();
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
-                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
-                hikari.setJdbcUrl(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis());
+                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever;
+                // the sockets stay in blocking mode all the same (BlockingSocketFactory: one read() per result, not three)
+                hikari.setJdbcUrl(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis()
+                        + "&socketFactory=" + BlockingSocketFactory.class.getName());
                 hikari.setUsername(backend.user());
                 hikari.setPassword(backend.password());
                 hikari.setMaximumPoolSize(backend.poolSize());

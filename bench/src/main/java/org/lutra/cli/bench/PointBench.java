@@ -61,7 +61,7 @@ public final class PointBench implements Command {
 
     /** One workload at one client count: router, direct and forwarded results per round. */
     record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, List<ClosedLoop.Result> forwarded,
-                List<Double> cpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
+                List<Double> cpuMicros, List<Double> forwarderCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
                 List<java.util.Map<String, Long>> counters) {}
 
     private final PrintStream out;
@@ -148,7 +148,7 @@ public final class PointBench implements Command {
             var cells = new ArrayList<Cell>();
             for (String workload : workloads) {
                 for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                        new ArrayList<>(), new ArrayList<>()));
+                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
             }
             // warm-up until the JIT has compiled the hot path (C2 runs for seconds on a cold router), then pools and caches
             for (int i = 0; i < 2; i++) {
@@ -174,6 +174,7 @@ public final class PointBench implements Command {
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                     long directClient = ownCpuNanos() - directBefore;
+                    long forwarderBefore = forwarder.cpuNanos();
                     var forwarded = ClosedLoop.run(cell.clients(), seconds, round, () -> client(forwardedUrl, shards.user(), shards.password(), cell.workload(), rows));
                     for (var r : List.of(viaRouter, direct, forwarded)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
@@ -182,6 +183,7 @@ public final class PointBench implements Command {
                     cell.direct().add(direct);
                     cell.forwarded().add(forwarded);
                     cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
+                    cell.forwarderCpuMicros().add((forwarder.cpuNanos() - forwarderBefore) / 1e3 / Math.max(1, forwarded.transactions()));
                     cell.lutraClientMicros().add(lutraClient / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.directClientMicros().add(directClient / 1e3 / Math.max(1, direct.transactions()));
                     var delta = new java.util.LinkedHashMap<String, Long>();
@@ -293,10 +295,11 @@ public final class PointBench implements Command {
                 + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
                 + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The forwarder is the same Connector/J client "
                 + "through a proxy that only copies bytes (two platform threads per connection, in the bench's JVM): what any proxy's "
-                + "extra hop costs on this machine.%n%n", rows, rounds, seconds));
+                + "extra hop costs on this machine; its CPU µs per statement are its copying threads' CPU time, the floor of any "
+                + "proxy's CPU per statement here.%n%n", rows, rounds, seconds));
         s.append("| workload | clients | router /s | direct /s | ratio | forwarder /s | forwarder ratio | router / forwarder | added p50 µs "
-                + "| added p99 µs | router CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "| added p99 µs | router CPU µs/stmt | forwarder CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
             double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
             double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
@@ -304,8 +307,8 @@ public final class PointBench implements Command {
             double p50 = median(pairs(c, 0.5));
             double p99 = median(pairs(c, 0.99));
             double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f / %.1f | %.2f |%n",
-                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.lutraClientMicros()),
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f | %.1f / %.1f | %.2f |%n",
+                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.forwarderCpuMicros()), median(c.lutraClientMicros()),
                     median(c.directClientMicros()), trips));
         }
         s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");

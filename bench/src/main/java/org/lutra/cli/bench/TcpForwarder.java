@@ -3,18 +3,27 @@ package org.lutra.cli.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A proxy that does nothing but copy bytes: each accepted connection gets a connection to the
  * target and two platform threads copying in each direction. {@code bench point} reads the shard
  * through it as the yardstick of what any proxy costs on this machine (the extra hop's system
- * calls, wake-ups and loopback traffic) before a router does any work.
+ * calls, wake-ups and loopback traffic) before a router does any work. {@link #cpuNanos()} is the
+ * CPU time its copying threads used: the floor of any proxy's CPU per statement on this machine.
  */
 final class TcpForwarder implements AutoCloseable {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private final ServerSocket server;
+    private final Set<Thread> copying = ConcurrentHashMap.newKeySet();
+    private final LongAdder finishedCpuNanos = new LongAdder();
     private final String targetHost;
     private final int targetPort;
 
@@ -44,10 +53,17 @@ final class TcpForwarder implements AutoCloseable {
         }
     }
 
-    private static void copy(Socket from, Socket to) throws IOException {
+    /** CPU time of the copying threads so far, those that ended included. */
+    long cpuNanos() {
+        long total = finishedCpuNanos.sum();
+        for (Thread t : copying) total += Math.max(0, THREADS.getThreadCpuTime(t.threadId()));
+        return total;
+    }
+
+    private void copy(Socket from, Socket to) throws IOException {
         InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream();
-        Thread.ofPlatform().daemon().name("forwarder-copy").start(() -> {
+        Thread thread = Thread.ofPlatform().daemon().name("forwarder-copy").unstarted(() -> {
             byte[] buf = new byte[64 * 1024];
             try {
                 int n;
@@ -57,8 +73,14 @@ final class TcpForwarder implements AutoCloseable {
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);
+                // a reading of cpuNanos() between these two lines counts this thread twice: readings are taken
+                // after a run, while its clients' closes end these threads, and the error is one thread's last microseconds
+                finishedCpuNanos.add(THREADS.getCurrentThreadCpuTime());
+                copying.remove(Thread.currentThread());
             }
         });
+        copying.add(thread);
+        thread.start();
     }
 
     private static void closeQuietly(Socket s) {
