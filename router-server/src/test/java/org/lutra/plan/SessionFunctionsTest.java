@@ -21,6 +21,21 @@ class SessionFunctionsTest {
     }
 
     @Test
+    void thePreCheckPassesEveryStatementWithACall() {
+        var call = java.util.regex.Pattern.compile("(?i)(USER|SESSION_USER|SYSTEM_USER|CURRENT_USER)\\s*\\(\\s*\\)|CURRENT_USER(?![\\w$\\x{80}-\\x{10FFFF}])");
+        String[] parts = {"user", "USER", "uSeR", "users", "current_user", "session_", "(", ")", " ", "_", "$", "x", "é", ",", "'", "SELECT ", "\n"};
+        var random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            var sql = new StringBuilder();
+            for (int n = random.nextInt(1, 7); n > 0; n--) sql.append(parts[random.nextInt(parts.length)]);
+            if (call.matcher(sql).find()) assertTrue(SessionFunctions.mayCall(sql.toString()), sql.toString());
+        }
+        assertFalse(SessionFunctions.mayCall("SELECT id, name FROM users WHERE id = ?"));
+        assertFalse(SessionFunctions.mayCall("SELECT user_id FROM t"));
+        assertEquals("SELECT current_useré FROM t", s("SELECT current_useré FROM t"), "an identifier, not the function");
+    }
+
+    @Test
     void quotedTextIdentifiersAndCommentsStay() {
         for (String sql : new String[] {"SELECT 'USER()' FROM t", "SELECT `user`() FROM t", "SELECT \"CURRENT_USER\"", "SELECT user FROM t",
                 "SELECT t.user() FROM t", "SELECT 1 -- USER()\n", "SELECT 1 /* CURRENT_USER */", "SELECT my_user() FROM t",
