@@ -170,10 +170,8 @@ public final class Backends implements AutoCloseable {
                 createSchema(backend, database, id, catalog);
                 var hikari = new HikariConfig();
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
-                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever;
-                // the sockets stay in blocking mode all the same (BlockingSocketFactory: one read() per result, not three)
-                hikari.setJdbcUrl(withDatabase(backend.url(), database) + "&connectTimeout=" + backend.pingTimeoutMillis()
-                        + "&socketFactory=" + BlockingSocketFactory.class.getName());
+                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
+                hikari.setJdbcUrl(withDatabase(backend.url(), database) + timeLimits(backend));
                 hikari.setUsername(backend.user());
                 hikari.setPassword(backend.password());
                 hikari.setMaximumPoolSize(backend.poolSize());
@@ -225,8 +223,13 @@ public final class Backends implements AutoCloseable {
     public static Connection connect(RouterConfig config, int partition, int socketTimeoutMillis) throws SQLException {
         var p = config.partitions().get(partition);
         var backend = config.backend(p.backend());
-        return DriverManager.getConnection(withDatabase(backend.url(), config.databaseOf(p)) + "&connectTimeout=" + backend.pingTimeoutMillis()
+        return DriverManager.getConnection(withDatabase(backend.url(), config.databaseOf(p)) + timeLimits(backend)
                 + (socketTimeoutMillis > 0 ? "&socketTimeout=" + socketTimeoutMillis : ""), backend.user(), backend.password());
+    }
+
+    /** The connect timeout, kept by sockets that stay in blocking mode all the same ({@link BlockingSocketFactory}: one read() per result, not three). */
+    private static String timeLimits(RouterConfig.Backend backend) {
+        return "&connectTimeout=" + backend.pingTimeoutMillis() + "&socketFactory=" + BlockingSocketFactory.class.getName();
     }
 
     private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {

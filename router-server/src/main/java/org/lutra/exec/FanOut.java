@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Runs sub-queries on several partitions at once, one virtual thread each (JDBC blocks; a
- * virtual thread per sub-query keeps that simple). One sub-query runs on the caller's thread.
+ * Runs sub-queries on several partitions at once, one thread each (JDBC blocks; platform threads
+ * from {@link BackendThreads}, since a virtual one would leave the pooled connection's socket
+ * non-blocking). One sub-query runs on the caller's thread.
  * If any fails, the others' results are released and the first error is thrown.
  */
 final class FanOut {
@@ -21,7 +21,7 @@ final class FanOut {
     }
 
     private final Backends backends;
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService threads = BackendThreads.pool("lutra-fan-out");
 
     FanOut(Backends backends) {
         this.backends = backends;

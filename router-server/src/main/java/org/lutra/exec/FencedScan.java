@@ -27,6 +27,9 @@ import java.util.Map;
  * statement's path, on threads of their own.
  */
 final class FencedScan {
+    /** Where a scan's snapshots are committed once its rows are read, off the client's path. */
+    private static final java.util.concurrent.ExecutorService SNAPSHOT_ENDS = BackendThreads.pool("lutra-snapshot-end");
+
     private FencedScan() {}
 
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries)
@@ -97,7 +100,7 @@ final class FencedScan {
             @Override
             public void release(SQLException failure) {
                 // the rows are read: the COMMIT of a read-only snapshot need not delay the client's answer
-                Thread.ofVirtual().name("lutra-snapshot-end").start(() -> end(lease, failure));
+                SNAPSHOT_ENDS.execute(() -> end(lease, failure));
             }
 
             @Override

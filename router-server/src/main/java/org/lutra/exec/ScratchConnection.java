@@ -64,17 +64,27 @@ final class ScratchConnection implements Shards.Scratch {
                 return scratch.query(sql, params);
             }
 
+            /**
+             * Commits off the caller's path: the locks guarded a statement that has ended (an auto-commit
+             * write committed before this), so holding them a little longer is safe and the client's
+             * answer need not wait for the COMMIT's round trip.
+             */
             @Override
             public void close() {
-                try {
-                    scratch.connection.commit();
-                } catch (SQLException e) {
-                    scratch.failed = true; // evicted: its server ends the transaction with it
-                }
-                scratch.close();
+                RELEASES.execute(() -> {
+                    try {
+                        scratch.connection.commit();
+                    } catch (SQLException e) {
+                        scratch.failed = true; // evicted: its server ends the transaction with it
+                    }
+                    scratch.close();
+                });
             }
         };
     }
+
+    /** Where locking transactions commit, off the client's path. */
+    private static final java.util.concurrent.ExecutorService RELEASES = BackendThreads.pool("lutra-lock-release");
 
     @Override
     public void execute(String sql, List<Value> params) throws SQLException {

@@ -56,7 +56,7 @@ final class RouterNameLock implements AutoCloseable {
         this.router = router;
         this.lockName = lockName(router, placement.database());
         this.connection = connection;
-        this.watcher = Thread.ofVirtual().name("lutra-router-name").unstarted(this::watch);
+        this.watcher = Thread.ofPlatform().daemon().name("lutra-router-name").unstarted(this::watch); // platform: see BackendThreads
     }
 
     /** Takes {@code router}'s name on {@code placement}'s server, or fails saying who holds it. */

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -26,7 +25,7 @@ public final class Transactions implements AutoCloseable {
     private final RouterConfig.Transactions config;
     private final GlobalId.Factory ids;
     private final TxnStats stats = new TxnStats();
-    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+    private final ExecutorService threads = org.lutra.exec.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
     private final RouterNameLock name;
     private final Recovery recovery;
 

@@ -203,6 +203,8 @@ class DeadlineIT {
         try (var c = router.connect(); var rs = c.createStatement().executeQuery("SELECT k, n FROM ledger ORDER BY k")) {
             while (rs.next()) assertEquals(acknowledged.get(), rs.getLong(2), "row " + rs.getInt(1) + " against the clients' ledger");
         }
+        long settle = System.nanoTime() + 5_000_000_000L; // locking transactions and snapshots end off the client's path
+        while (router.server.activeBackendConnections() != 0 && System.nanoTime() < settle) Thread.sleep(50);
         assertEquals(0, router.server.activeBackendConnections(), "no backend connection stays borrowed");
     }
 
