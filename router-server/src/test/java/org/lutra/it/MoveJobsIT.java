@@ -59,7 +59,14 @@ class MoveJobsIT {
 
     /** Users from..to (each with two followers rows) inserted through the router, where DEFAULT NEW puts them. */
     static void users(TestRouter r, int from, int to) throws SQLException {
-        try (Connection c = r.connect(); Statement st = c.createStatement()) {
+        try (Connection c = r.connect()) {
+            users(c, from, to);
+        }
+    }
+
+    /** The same rows through {@code c} (a router, or a plain database to compare with). */
+    static void users(Connection c, int from, int to) throws SQLException {
+        try (Statement st = c.createStatement()) {
             for (int start = from; start <= to; start += 250) {
                 var u = new StringBuilder("INSERT INTO users (id, name) VALUES ");
                 var f = new StringBuilder("INSERT INTO followers (source, destination) VALUES ");
