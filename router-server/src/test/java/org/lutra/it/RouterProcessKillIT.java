@@ -174,7 +174,7 @@ class RouterProcessKillIT {
     static final int KEYS = 1500;
     static final int MOVED = 1200;
 
-    /** Starts {@code sql} (a SET PARTITION) on the process and kills it with SIGKILL once its move is past the third batch; returns the move's id. */
+    /** Starts {@code sql} (a SET PARTITION) on the process and kills it with SIGKILL somewhere past its move's third batch; returns the move's id. */
     private long killMidStatement(TestRouter r, Process p, int port, String sql) throws Exception {
         long before = lastMove(r);
         var statement = Thread.ofPlatform().start(() -> {
@@ -192,7 +192,8 @@ class RouterProcessKillIT {
         }
         assertNotEquals(before, id, "the statement recorded its move");
         long[] progress = progress(r, id);
-        while (progress[0] < 300 && System.nanoTime() < until) {
+        long at = 300 + 100 * new Random().nextInt(6); // past the third batch and before the last, at no chosen point inside a batch
+        while (progress[0] < at && System.nanoTime() < until) {
             Thread.sleep(5);
             progress = progress(r, id);
         }
