@@ -694,6 +694,14 @@ class MoveJobsIT {
             }
             var syntax = assertThrows(SQLException.class, () -> st.executeQuery("LOAD LOOKUP TABLE users 'x.csv'"));
             assertEquals("42000", syntax.getSQLState());
+            // a line of two partitions where the group has a secondary lookup (its entries name one partition a row)
+            st.execute("CREATE INDEX by_destination ON followers (destination)");
+            st.execute("CREATE SECONDARY LOOKUP follower_dest ON followers (destination)");
+            Files.writeString(maps.resolve("secondary.csv"), "1,p1\n2,p1,p3\n");
+            var secondary = assertThrows(SQLException.class, () -> st.executeQuery("LOAD LOOKUP TABLE users FROM 'secondary.csv' FORMAT csv APPLY"));
+            assertTrue(secondary.getMessage().contains("secondary.csv:2: key 2 is placed on p1, p3, but Lutra does not support replicated keys in a"
+                    + " lookup group with secondary lookups ('followers' has follower_dest)"), secondary.getMessage());
+            st.execute("DROP SECONDARY LOOKUP follower_dest");
             assertPlaced(a, 1, 100, Map.of());
             for (int p = 0; p < 4; p++) {
                 try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_place_users")) {
