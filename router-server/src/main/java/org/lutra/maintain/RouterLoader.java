@@ -404,6 +404,14 @@ public final class RouterLoader {
         }
 
         private void deliver(Object key, PartitionSet partitions) {
+            if (key instanceof Long value) {
+                var column = t.column(t.partitioning().column());
+                var range = column == null ? null : org.lutra.catalog.IntegerRange.of(column.typeName());
+                if (range != null && !range.holds(value)) {
+                    throw new IllegalArgumentException("key " + value + " is out of the range of " + t.name() + "." + lookup.column() + " ("
+                            + column.typeName() + "): no row can have it");
+                }
+            }
             int[] ps = partitions.toArray();
             for (int p : ps) {
                 if (Arrays.stream(lookup.partitions()).noneMatch(q -> q == p)) {

@@ -574,8 +574,8 @@ class MoveJobsIT {
     }
 
     /**
-     * Random malformed map files (bad numbers, unknown partitions, a key placed twice, truncated lines, huge values, too many
-     * fields, binary junk), each with one bad line among good ones: every LOAD fails with 22000 naming the file and that line,
+     * Random malformed map files (bad numbers, unknown partitions, a key placed twice, truncated lines, huge values, keys beyond
+     * the column's range, too many fields, binary junk), each with one bad line among good ones: every LOAD fails with 22000 naming the file and that line,
      * and nothing changes — no row moves, no placement row or move is written, the router's lookup table is as it was.
      */
     @Test
@@ -606,7 +606,7 @@ class MoveJobsIT {
                     lines.add((prefix + k + "," + parts).getBytes());
                 }
                 int badAt = rnd.nextInt(lines.size() + 1); // 0-based index of the bad line
-                byte[] bad = switch (rnd.nextInt(11)) {
+                byte[] bad = switch (rnd.nextInt(12)) {
                     case 0 -> (prefix + keys.get(good) + ",p" + (4 + rnd.nextInt(100))).getBytes(); // no such partition
                     case 1 -> (prefix + keys.get(good) + "," + (4 + rnd.nextInt(1000))).getBytes(); // a partition id the table is not on
                     case 2 -> (prefix + "x" + rnd.nextInt(1000) + ",p1").getBytes(); // not a number
@@ -616,6 +616,7 @@ class MoveJobsIT {
                     case 6 -> (prefix + keys.get(good) + ",").getBytes(); // truncated: an empty partition
                     case 7 -> (prefix + keys.get(good) + ",p1,p9").getBytes(); // replicated, on an unknown partition
                     case 8 -> (prefix + keys.get(good) + ",p0".repeat(70)).getBytes(); // more fields than a line may have
+                    case 10 -> (prefix + (rnd.nextBoolean() ? 2147483648L + rnd.nextInt(1000) : -2147483649L - rnd.nextInt(1000)) + ",p1").getBytes(); // beyond INT
                     case 9 -> { // binary junk where the key is: never a comment or blank, never UTF-8 (a Schism line names its table first)
                         byte[] junk = new byte[1 + rnd.nextInt(5000)];
                         rnd.nextBytes(junk);
@@ -673,6 +674,8 @@ class MoveJobsIT {
             Files.writeString(maps.resolve("badkey.csv"), "1,p1\nseven,p2\n");
             Files.writeString(maps.resolve("short.csv"), "1,p1\n2\n");
             Files.writeString(maps.resolve("twice.csv"), "5,p1\n6,p2\n5,p3\n");
+            Files.writeString(maps.resolve("range.csv"), "1,p1\n2147483647,p2\n3000000000,p2\n"); // INT's largest, then beyond it
+            Files.writeString(maps.resolve("negative.csv"), "-2147483648,p1\n-2147483649,p2\n");
             Files.writeString(maps.resolve("short.graph.part.4"), "1\n2\n3\n");
             Files.writeString(maps.resolve("short.graph.vertices"), "1\n2\n");
             Path outside = Files.createTempFile("outside", ".csv");
@@ -688,6 +691,13 @@ class MoveJobsIT {
                     "LOAD LOOKUP TABLE users FROM 'missing.csv' FORMAT csv APPLY", "not found",
                     "LOAD LOOKUP TABLE users FROM 'badkey.csv' FORMAT parquet APPLY", "unknown map FORMAT 'parquet'",
                     "LOAD LOOKUP TABLE nosuch FROM 'badkey.csv' FORMAT csv", "doesn't exist");
+            var outOfRange = Map.of( // keys the column cannot hold: no row can have them, and the placement table's column could not either
+                    "LOAD LOOKUP TABLE users FROM 'range.csv' FORMAT csv APPLY", "range.csv:3: key 3000000000 is out of the range of users.id (INT)",
+                    "LOAD LOOKUP TABLE users FROM 'negative.csv' FORMAT csv APPLY", "negative.csv:2: key -2147483649 is out of the range of users.id (INT)");
+            for (var e : outOfRange.entrySet()) {
+                var thrown = assertThrows(SQLException.class, () -> st.executeQuery(e.getKey()), e.getKey());
+                assertTrue(thrown.getMessage().contains(e.getValue()), e.getKey() + " -> " + thrown.getMessage());
+            }
             for (var e : cases.entrySet()) {
                 var thrown = assertThrows(SQLException.class, () -> st.executeQuery(e.getKey()), e.getKey());
                 assertTrue(thrown.getMessage().contains(e.getValue()), e.getKey() + " -> " + thrown.getMessage());
