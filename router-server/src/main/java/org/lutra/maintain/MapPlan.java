@@ -28,32 +28,61 @@ import java.util.Map;
 final class MapPlan {
     private static final int CHUNK = 500;
 
-    /** One key of the map: where the map wants it, where it is, and how many rows it has there. */
-    record Key(Object key, int target, int location, long rows) {}
+    /**
+     * One key of the map: where the map wants it and where it is — one partition, or several for a replicated key (the first is
+     * its primary; a map's set is sorted, so its primary is its lowest-numbered partition) — and how many rows it has at its primary.
+     */
+    record Key(Object key, int[] target, int[] location, long rows) {
+        boolean inPlace() {
+            return java.util.Arrays.equals(target, location);
+        }
+    }
 
     private MapPlan() {}
 
     /**
-     * The map's entries, keys normalized as the owner's column compares them, in file order.
-     * A key placed twice on different partitions is an error of the second line.
+     * The map's entries, keys normalized as the owner's column compares them, in file order: the partitions of each (sorted;
+     * several: the key is replicated there). A key placed twice on different partitions is an error of the second line; so is a
+     * key on several partitions in a lookup group with secondary lookups (whose entries name one partition a row).
      */
-    static Map<Object, Integer> read(Catalog catalog, TableDef named, Partitioning.LookedUp lookup, MapSource source) throws IOException {
-        var entries = new LinkedHashMap<Object, Integer>();
+    static Map<Object, int[]> read(Catalog catalog, TableDef named, Partitioning.LookedUp lookup, MapSource source) throws IOException {
+        var entries = new LinkedHashMap<Object, int[]>();
+        String secondaries = secondaries(catalog, lookup);
         new MapLoader(MapLoader.Progress.NONE, RouterLoader.partitionNames(catalog)).scan(source,
-                new RouterLoader.MapEntries(catalog, named, lookup, (key, p) -> {
-                    Integer earlier = entries.putIfAbsent(key, p);
-                    if (earlier != null && earlier != p) {
-                        throw new IllegalArgumentException("key " + key + " is placed on " + catalog.partition(p).name()
-                                + " here but on " + catalog.partition(earlier).name() + " by an earlier line");
+                new RouterLoader.MapEntries(catalog, named, lookup, new RouterLoader.KeySink() {
+                    @Override
+                    public void accept(Object key, int partition) {
+                        accept(key, new int[] {partition}, catalog);
+                    }
+
+                    @Override
+                    public void accept(Object key, int[] partitions, Catalog c) {
+                        if (partitions.length > 1 && secondaries != null) {
+                            throw new IllegalArgumentException("key " + key + " is placed on " + RouterLoader.names(catalog, partitions) + ", but Lutra"
+                                    + " does not support replicated keys in a lookup group with secondary lookups (" + secondaries + "): name one partition");
+                        }
+                        int[] earlier = entries.putIfAbsent(key, partitions);
+                        if (earlier != null && !java.util.Arrays.equals(earlier, partitions)) {
+                            throw new IllegalArgumentException("key " + key + " is placed on " + RouterLoader.names(catalog, partitions)
+                                    + " here but on " + RouterLoader.names(catalog, earlier) + " by an earlier line");
+                        }
                     }
                 }));
         return entries;
     }
 
+    /** "'t' has s" for the first table of the group with a secondary lookup, or null. */
+    private static String secondaries(Catalog catalog, Partitioning.LookedUp lookup) {
+        for (TableDef g : group(catalog, lookup)) {
+            if (!catalog.secondariesOf(g.name()).isEmpty()) return "'" + g.name() + "' has " + catalog.secondariesOf(g.name()).getFirst().name();
+        }
+        return null;
+    }
+
     /** Where each key of {@code entries} is now and its rows there (read without locks: the move re-reads under its own). */
-    static List<Key> locate(Catalog catalog, TableDef owner, Partitioning.LookedUp lookup, Backends backends, Map<Object, Integer> entries)
+    static List<Key> locate(Catalog catalog, TableDef owner, Partitioning.LookedUp lookup, Backends backends, Map<Object, int[]> entries)
             throws SQLException {
-        var location = new HashMap<Object, Integer>();
+        var location = new HashMap<Object, int[]>();
         var byHome = new LinkedHashMap<Integer, List<Object>>();
         for (Object k : entries.keySet()) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
         String place = "`" + PlacementRows.table(lookup.owner()) + "`";
@@ -62,13 +91,21 @@ final class MapPlan {
                 try (Connection c = backends.placement(home.getKey()).borrow();
                      PreparedStatement ps = prepare(c, "SELECT k, partitions FROM " + place + " WHERE k IN (" + marks(chunk.size()) + ")", chunk);
                      ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) location.put(owner.key(rs.getObject(1)), catalog.partitionNamed(rs.getString(2).split(",")[0]).id());
+                    while (rs.next()) {
+                        String[] names = rs.getString(2).split(",");
+                        int[] at = new int[names.length];
+                        for (int i = 0; i < at.length; i++) at[i] = catalog.partitionNamed(names[i]).id();
+                        location.put(owner.key(rs.getObject(1)), at);
+                    }
                 }
             }
         }
         var byLocation = new LinkedHashMap<Integer, List<Object>>();
         for (var e : byHome.entrySet()) {
-            for (Object k : e.getValue()) byLocation.computeIfAbsent(location.getOrDefault(k, e.getKey()), x -> new ArrayList<>()).add(k);
+            for (Object k : e.getValue()) {
+                int[] at = location.get(k);
+                byLocation.computeIfAbsent(at == null ? e.getKey() : at[0], x -> new ArrayList<>()).add(k); // rows counted at the primary
+            }
         }
         var rows = new HashMap<Object, Long>();
         for (var at : byLocation.entrySet()) {
@@ -85,7 +122,7 @@ final class MapPlan {
             }
         }
         var out = new ArrayList<Key>(entries.size());
-        entries.forEach((k, target) -> out.add(new Key(k, target, location.getOrDefault(k, lookup.placeNew(k)), rows.getOrDefault(k, 0L))));
+        entries.forEach((k, target) -> out.add(new Key(k, target, location.getOrDefault(k, new int[] {lookup.placeNew(k)}), rows.getOrDefault(k, 0L))));
         return out;
     }
 

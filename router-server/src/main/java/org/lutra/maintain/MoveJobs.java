@@ -107,7 +107,7 @@ public final class MoveJobs implements AutoCloseable {
         Catalog catalog = catalog();
         var lookup = (Partitioning.LookedUp) load.table().partitioning();
         TableDef owner = catalog.table(lookup.owner());
-        Map<Object, Integer> entries;
+        Map<Object, int[]> entries;
         try {
             entries = MapPlan.read(catalog, load.table(), lookup, RouterLoader.mapSource(new RouterConfig.LookupSource(load.table().name(),
                     mapFile(load.file(), load.format()), load.format())));
@@ -123,7 +123,7 @@ public final class MoveJobs implements AutoCloseable {
         var steps = new ArrayList<MapPlan.Key>();
         for (var k : MapPlan.locate(catalog, owner, lookup, backends, entries)) {
             String action;
-            if (k.location() == k.target()) {
+            if (k.inPlace()) {
                 action = "in place";
             } else if (k.rows() == 0) {
                 action = "place";
@@ -134,17 +134,17 @@ public final class MoveJobs implements AutoCloseable {
             } else {
                 action = "would move";
             }
-            boolean here = k.location() == k.target();
-            var sum = summary.computeIfAbsent(List.of(action, here ? "" : catalog.partition(k.location()).name(),
-                    catalog.partition(k.target()).name()), x -> new long[2]);
+            var sum = summary.computeIfAbsent(List.of(action, k.inPlace() ? "" : RouterLoader.names(catalog, k.location()),
+                    RouterLoader.names(catalog, k.target())), x -> new long[2]);
             sum[0]++;
             sum[1] += k.rows();
         }
-        steps.sort(Comparator.comparingInt(MapPlan.Key::target).thenComparingInt(MapPlan.Key::location));
+        // a batch goes to one set of partitions: the plan sorted by it (Arrays.compare: lexicographic)
+        steps.sort(Comparator.comparing(MapPlan.Key::target, java.util.Arrays::compare).thenComparing(MapPlan.Key::location, java.util.Arrays::compare));
         Long id = null;
         if (!steps.isEmpty()) {
             var plan = new ArrayList<MoveLog.Step>(steps.size());
-            for (var k : steps) plan.add(new MoveLog.Step(plan.size(), text(k.key()), catalog.partition(k.target()).name()));
+            for (var k : steps) plan.add(new MoveLog.Step(plan.size(), text(k.key()), RouterLoader.names(catalog, k.target()).replace(", ", ",")));
             id = moves.create(owner.name(), load.text(), router, plan);
             if (load.apply()) {
                 background(id, 1);
@@ -241,7 +241,7 @@ public final class MoveJobs implements AutoCloseable {
                     if ("done".equals(moves.job(id).state())) moves.forgetPlan(id);
                     return new Outcome("done", rows);
                 }
-                int same = 1; // a batch goes to one partition: the plan is sorted by target, so batches are whole but at a change of target
+                int same = 1; // a batch goes to one target (a partition, or a set): the plan is sorted by target, so batches are whole but at a change of target
                 while (same < steps.size() && steps.get(same).target().equals(steps.getFirst().target())) same++;
                 var batch = steps.subList(0, same);
                 long moved = moveBatch(job.owner(), batch);

@@ -70,6 +70,27 @@ public final class RouterLoader {
     @FunctionalInterface
     interface KeySink {
         void accept(Object key, int partition);
+
+        /**
+         * A map line's partitions (sorted, each one of the table's). One partition a key, but for LOAD LOOKUP TABLE (MapPlan),
+         * which replicates a key named with several: the config's map files reserve placements for keys without rows at start,
+         * and a replicated placement is written with the keys' rows, by a move.
+         */
+        default void accept(Object key, int[] partitions, Catalog catalog) {
+            if (partitions.length != 1) {
+                throw new IllegalArgumentException("key " + key + " is placed on " + names(catalog, partitions) + ": the config's map files place"
+                        + " a key on one partition; replicate it with LOAD LOOKUP TABLE ... FROM this file, or ALTER TABLE ... SET PARTITION = ("
+                        + names(catalog, partitions) + ") WHERE ...");
+            }
+            accept(key, partitions[0]);
+        }
+    }
+
+    /** "p1, p3". */
+    static String names(Catalog catalog, int[] ids) {
+        var sb = new StringBuilder();
+        for (int id : ids) sb.append(sb.isEmpty() ? "" : ", ").append(id < catalog.partitions().size() ? catalog.partition(id).name() : "" + id);
+        return sb.toString();
     }
 
     private RouterLoader() {}
@@ -363,8 +384,8 @@ public final class RouterLoader {
     }
 
     /**
-     * A map file's entries as the catalog sees them: keys normalized to the column's type, one
-     * partition of the table's ON list each. A refusal becomes the loader's line-numbered error.
+     * A map file's entries as the catalog sees them: keys normalized to the column's type, partitions
+     * of the table's ON list. A refusal becomes the loader's line-numbered error.
      */
     record MapEntries(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeySink sink) implements EntryVisitor {
         @Override
@@ -383,24 +404,26 @@ public final class RouterLoader {
         }
 
         private void deliver(Object key, PartitionSet partitions) {
-            if (partitions.size() != 1) {
-                throw new IllegalArgumentException("key " + key + " is on " + partitions.size()
-                        + " partitions; the router's lookup tables hold one partition a key");
+            if (key instanceof Long value) {
+                var column = t.column(t.partitioning().column());
+                var range = column == null ? null : org.lutra.catalog.IntegerRange.of(column.typeName());
+                if (range != null && !range.holds(value)) {
+                    throw new IllegalArgumentException("key " + value + " is out of the range of " + t.name() + "." + lookup.column() + " ("
+                            + column.typeName() + "): no row can have it");
+                }
             }
-            int p = partitions.first();
-            if (Arrays.stream(lookup.partitions()).noneMatch(q -> q == p)) {
-                throw new IllegalArgumentException("partition " + (p < catalog.partitions().size() ? catalog.partition(p).name() : p)
-                        + " is not one of the partitions of " + t.name() + " (" + names(lookup.partitions()) + ")");
+            int[] ps = partitions.toArray();
+            for (int p : ps) {
+                if (Arrays.stream(lookup.partitions()).noneMatch(q -> q == p)) {
+                    throw new IllegalArgumentException("partition " + (p < catalog.partitions().size() ? catalog.partition(p).name() : p)
+                            + " is not one of the partitions of " + t.name() + " (" + names(lookup.partitions()) + ")");
+                }
             }
-            sink.accept(key, p);
+            sink.accept(key, ps, catalog);
         }
 
         private String names(int[] ids) {
-            var sb = new StringBuilder();
-            for (int id : ids) {
-                sb.append(sb.isEmpty() ? "" : ", ").append(catalog.partition(id).name());
-            }
-            return sb.toString();
+            return RouterLoader.names(catalog, ids);
         }
     }
 }

@@ -74,7 +74,7 @@ final class Session implements Runnable {
                 out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
                 try {
                     user = new Login(id, cancelKey, server, in, out, address()).run();
-                    worker.identify(user, address());
+                    worker.identify(user, address(), user != null && user.equals(server.config().placement().peerUser()));
                 } finally {
                     deadline.cancel(false);
                 }

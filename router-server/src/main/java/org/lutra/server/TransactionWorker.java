@@ -86,6 +86,7 @@ final class TransactionWorker implements AutoCloseable {
     /** Who the session is (USER() answers it), once logged in. */
     private volatile String user;
     private volatile String host;
+    private volatile boolean peer;
     /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
     private final SessionLocks locks;
 
@@ -104,10 +105,14 @@ final class TransactionWorker implements AutoCloseable {
         this.routerStatus = routerStatus;
     }
 
-    /** The login user and the client's address, for USER() ({@link org.lutra.plan.SessionFunctions}). */
-    void identify(String user, String host) {
+    /**
+     * The login user and the client's address, for USER() ({@link org.lutra.plan.SessionFunctions}); {@code peer}: the user is this
+     * router's {@code placement.peer_user}, the login routers use with each other, which alone may copy the lookup tables.
+     */
+    void identify(String user, String host, boolean peer) {
         this.user = user;
         this.host = host;
+        this.peer = peer;
     }
 
     ServerMessage.Builder execute(Execute request, long requestId) throws SQLException {
@@ -153,6 +158,11 @@ final class TransactionWorker implements AutoCloseable {
         }
         if (plan instanceof Plan.LastInsertId last) {
             return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
+        }
+        if (plan instanceof Plan.ShowLookupSnapshot && !peer) {
+            // the whole placement map, for a starting router: only the routers' own login gets it (README "Security")
+            throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
+                    + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
         }
         if (plan instanceof Plan.ShowPlacement show) {
             // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins

@@ -70,8 +70,7 @@ class LookupStartTimesIT {
     }
 
     TestRouter router(String name, Path snapshot, List<String> peers) throws Exception {
-        var placement = new RouterConfig.Placement(100, 0, snapshot, -1, peers, peers.isEmpty() ? null : TestRouter.USER,
-                peers.isEmpty() ? null : TestRouter.PASSWORD);
+        var placement = new RouterConfig.Placement(100, 0, snapshot, -1, peers, TestRouter.USER, TestRouter.PASSWORD); // a peer answers only its peer_user
         var r = new TestRouter(a, TestRouter.configLike(a, name, "127.0.0.1:0", List.of(), placement));
         others.add(r);
         return r;

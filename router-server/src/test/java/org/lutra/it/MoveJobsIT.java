@@ -59,7 +59,14 @@ class MoveJobsIT {
 
     /** Users from..to (each with two followers rows) inserted through the router, where DEFAULT NEW puts them. */
     static void users(TestRouter r, int from, int to) throws SQLException {
-        try (Connection c = r.connect(); Statement st = c.createStatement()) {
+        try (Connection c = r.connect()) {
+            users(c, from, to);
+        }
+    }
+
+    /** The same rows through {@code c} (a router, or a plain database to compare with). */
+    static void users(Connection c, int from, int to) throws SQLException {
+        try (Statement st = c.createStatement()) {
             for (int start = from; start <= to; start += 250) {
                 var u = new StringBuilder("INSERT INTO users (id, name) VALUES ");
                 var f = new StringBuilder("INSERT INTO followers (source, destination) VALUES ");
@@ -278,6 +285,73 @@ class MoveJobsIT {
         }
     }
 
+    /**
+     * A replication (a LOAD ... APPLY whose lines name two partitions) cut inside a batch's two-phase commit — every branch
+     * prepared and no decision (recovery rolls the batch back), or the decision logged and no branch committed (recovery commits
+     * it) — by the router stopping under it; started again under the same name, the router settles the batch, resumes, and every
+     * key is on both partitions of its line, once on each, with placement rows naming the set.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {FailPoints.AFTER_PREPARE, FailPoints.AFTER_DECISION})
+    void aReplicationCutInsideItsTwoPhaseCommitIsSettledAndResumed(String cut) throws Exception {
+        TestRouter a = router("replcrash", 40);
+        TestRouter again = null;
+        var frozen = new java.util.concurrent.CountDownLatch(1);
+        try {
+            users(a, 1, 1000);
+            var rnd = new Random(cut.hashCode());
+            var sets = new HashMap<Integer, List<Integer>>();
+            var csv = new StringBuilder();
+            for (int k = 1; k <= 1000; k++) {
+                int p = rnd.nextInt(4);
+                int q = (p + 1 + rnd.nextInt(3)) % 4;
+                sets.put(k, List.of(Math.min(p, q), Math.max(p, q)));
+                csv.append(k).append(",p").append(p).append(",p").append(q).append('\n');
+            }
+            Files.writeString(maps.resolve("replcrash.csv"), csv);
+            var commits = new java.util.concurrent.atomic.AtomicInteger();
+            var hookCrash = new java.util.concurrent.CompletableFuture<Void>();
+            try (var hook = FailPoints.install(point -> {
+                if (point.equals(cut) && Thread.currentThread().getName().startsWith("lutra-move-") && commits.incrementAndGet() == 3) {
+                    Thread.ofPlatform().start(() -> {
+                        a.stopRouter();
+                        hookCrash.complete(null);
+                        frozen.countDown();
+                    });
+                    try {
+                        frozen.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new IllegalStateException("the router died here");
+                }
+            })) {
+                long id;
+                try (Connection c = a.connect()) {
+                    id = load(c, "LOAD LOOKUP TABLE users FROM 'replcrash.csv' FORMAT csv APPLY").move();
+                }
+                hookCrash.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(preparedBranches(a) > 0, "the cut batch left prepared branches");
+                again = new TestRouter(a, "router", new RouterConfig.CatalogSettings(0, null, maps, -1)); // same name: resumes at start
+                awaitState(again, id, "done", 120_000);
+            }
+            RouterProcessKillIT.assertPlacement(again, sets);
+            assertEquals(0, preparedBranches(again), "recovery settled the cut batch");
+            try (Connection c = again.connect(); var rs = c.createStatement().executeQuery("SELECT COUNT(*), SUM(id) FROM users")) {
+                assertTrue(rs.next());
+                assertEquals(1000, rs.getLong(1), "each replicated user counted once");
+                assertEquals(1000 * 1001 / 2, rs.getLong(2));
+            }
+        } finally {
+            frozen.countDown();
+            if (again != null) {
+                again.close(); // and the databases
+            } else {
+                a.close();
+            }
+        }
+    }
+
     /** XA branches prepared and not yet decided on the shards of this test's partitions. */
     static long preparedBranches(TestRouter r) throws SQLException {
         long n = 0;
@@ -439,6 +513,159 @@ class MoveJobsIT {
         }
     }
 
+    /**
+     * A map line naming several partitions replicates its key (as SET PARTITION = (p1, p3)): LOAD plans it, APPLY copies the
+     * key's user and followers rows to each partition of the line, a key without rows gets its placement, so that a new row of
+     * it lands on every copy; a second LOAD finds everything in place.
+     */
+    @Test
+    void aMapLineWithSeveralPartitionsReplicatesTheKey() throws Exception {
+        try (TestRouter a = router("loadrepl", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
+            users(a, 1, 300);
+            var csv = new StringBuilder("# key,partition[,partition...]\n");
+            for (int k = 1; k <= 100; k++) csv.append(k).append(",p3,p1\n"); // any order: the set's lowest partition is the primary
+            for (int k = 101; k <= 200; k++) csv.append(k).append(",p2\n");
+            for (int k = 401; k <= 420; k++) csv.append(k).append(",p0,2\n"); // no rows yet; a partition by name or id
+            Files.writeString(maps.resolve("replicas.csv"), csv);
+            var plan = load(c, "LOAD LOOKUP TABLE users FROM 'replicas.csv' FORMAT csv");
+            assertEquals(100 + 75, plan.actions().get("would move")[0], "every replicated key, and the moved ones not at home on p2: " + plan.actions());
+            assertEquals(20, plan.actions().get("place")[0]);
+            assertEquals(25, plan.actions().get("in place")[0]);
+            try (var rs = st.executeQuery("LOAD LOOKUP TABLE users FROM 'replicas.csv' FORMAT csv")) {
+                var targets = new java.util.HashSet<String>();
+                while (rs.next()) targets.add(rs.getString("To_partition"));
+                assertTrue(targets.containsAll(List.of("p1, p3", "p2")), "the plan names the set: " + targets);
+            }
+            long id = load(c, "LOAD LOOKUP TABLE users FROM 'replicas.csv' FORMAT csv APPLY").move();
+            awaitState(a, id, "done", 120_000);
+            var users = onShards(a, "users", "id");
+            var followers = onShards(a, "followers", "source");
+            for (int k = 1; k <= 300; k++) {
+                List<Integer> want = k <= 100 ? List.of(1, 3) : k <= 200 ? List.of(2) : List.of(k % 4);
+                assertEquals(want, users.get(k).stream().sorted().toList(), "user " + k);
+                var twice = new ArrayList<Integer>();
+                for (int p : want) twice.addAll(List.of(p, p));
+                assertEquals(twice, followers.get(k).stream().sorted().toList(), "followers of " + k);
+            }
+            try (var rs = st.executeQuery("SHOW LOOKUP users FOR 7")) {
+                assertTrue(rs.next());
+                assertEquals("p1, p3", rs.getString("Partition"));
+            }
+            // the placed keys: their first rows land on both partitions of their line
+            for (int k = 401; k <= 420; k++) {
+                assertEquals(1, st.executeUpdate("INSERT INTO users (id, name) VALUES (" + k + ", 'late')"));
+                assertEquals(2, st.executeUpdate("INSERT INTO followers (source, destination) VALUES (" + k + ", 1), (" + k + ", 2)"));
+            }
+            users = onShards(a, "users", "id");
+            for (int k = 401; k <= 420; k++) assertEquals(List.of(0, 2), users.get(k).stream().sorted().toList(), "user " + k);
+            try (var rs = st.executeQuery("SELECT COUNT(*), SUM(id) FROM users")) {
+                assertTrue(rs.next());
+                assertEquals(320, rs.getLong(1), "each replicated user counted once");
+                assertEquals(300 * 301 / 2 + (401 + 420) * 10, rs.getLong(2));
+            }
+            try (var rs = st.executeQuery("SELECT COUNT(*) FROM followers WHERE destination = 2")) {
+                assertTrue(rs.next());
+                assertEquals(320, rs.getLong(1));
+            }
+            plan = load(c, "LOAD LOOKUP TABLE users FROM 'replicas.csv' FORMAT csv APPLY");
+            assertEquals(Map.of("in place", 220L), Map.of("in place", plan.actions().get("in place")[0]), "nothing left to do: " + plan.actions());
+            assertEquals(1, plan.actions().size(), "nothing left to do: " + plan.actions().keySet());
+        }
+    }
+
+    /**
+     * Random malformed map files (bad numbers, unknown partitions, a key placed twice, truncated lines, huge values, keys beyond
+     * the column's range, too many fields, binary junk), each with one bad line among good ones: every LOAD fails with 22000 naming the file and that line,
+     * and nothing changes — no row moves, no placement row or move is written, the router's lookup table is as it was.
+     */
+    @Test
+    void randomMalformedMapFilesChangeNothing() throws Exception {
+        long seed = Long.getLong("lutra.mapfuzz.seed", System.nanoTime());
+        System.out.println("MoveJobsIT map fuzz: seed " + seed + " (-Dlutra.mapfuzz.seed= repeats it)");
+        var rnd = new Random(seed);
+        try (TestRouter a = router("loadfuzz", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
+            users(a, 1, 100);
+            var owner = a.server.catalog().table("users");
+            var lookup = (org.lutra.catalog.Partitioning.LookedUp) owner.partitioning();
+            var before = new HashMap<Integer, Integer>();
+            for (int k = 1; k <= 120; k++) before.put(k, lookup.table().get(owner.key(k)));
+            for (int file = 0; file < 40; file++) {
+                boolean schism = rnd.nextInt(4) == 0;
+                String prefix = schism ? "users," : "";
+                var keys = new ArrayList<Integer>();
+                for (int k = 1; k <= 120; k++) keys.add(k);
+                java.util.Collections.shuffle(keys, rnd);
+                var lines = new ArrayList<byte[]>();
+                var placed = new HashMap<Integer, String>();
+                if (rnd.nextBoolean()) lines.add("# a partitioner's output".getBytes());
+                int good = 1 + rnd.nextInt(30);
+                for (int i = 0; i < good; i++) {
+                    int k = keys.get(i);
+                    String parts = rnd.nextInt(5) == 0 ? "p" + rnd.nextInt(2) + ",p" + (2 + rnd.nextInt(2)) : (rnd.nextBoolean() ? "p" : "") + rnd.nextInt(4);
+                    placed.put(k, parts);
+                    lines.add((prefix + k + "," + parts).getBytes());
+                }
+                int badAt = rnd.nextInt(lines.size() + 1); // 0-based index of the bad line
+                byte[] bad = switch (rnd.nextInt(12)) {
+                    case 0 -> (prefix + keys.get(good) + ",p" + (4 + rnd.nextInt(100))).getBytes(); // no such partition
+                    case 1 -> (prefix + keys.get(good) + "," + (4 + rnd.nextInt(1000))).getBytes(); // a partition id the table is not on
+                    case 2 -> (prefix + "x" + rnd.nextInt(1000) + ",p1").getBytes(); // not a number
+                    case 3 -> (prefix + "1" + "0".repeat(30 + rnd.nextInt(1000)) + ",p1").getBytes(); // a huge number
+                    case 4 -> (prefix + keys.get(good) + ",99999999999999999999").getBytes(); // a huge partition id
+                    case 5 -> (prefix + keys.get(good)).getBytes(); // truncated: no partition
+                    case 6 -> (prefix + keys.get(good) + ",").getBytes(); // truncated: an empty partition
+                    case 7 -> (prefix + keys.get(good) + ",p1,p9").getBytes(); // replicated, on an unknown partition
+                    case 8 -> (prefix + keys.get(good) + ",p0".repeat(70)).getBytes(); // more fields than a line may have
+                    case 10 -> (prefix + (rnd.nextBoolean() ? 2147483648L + rnd.nextInt(1000) : -2147483649L - rnd.nextInt(1000)) + ",p1").getBytes(); // beyond INT
+                    case 9 -> { // binary junk where the key is: never a comment or blank, never UTF-8 (a Schism line names its table first)
+                        byte[] junk = new byte[1 + rnd.nextInt(5000)];
+                        rnd.nextBytes(junk);
+                        for (int i = 0; i < junk.length; i++) if (junk[i] == '\n' || junk[i] == '\r') junk[i] = 0;
+                        junk[0] = (byte) 0xFF;
+                        var line = new java.io.ByteArrayOutputStream();
+                        line.writeBytes(prefix.getBytes());
+                        line.writeBytes(junk);
+                        yield line.toByteArray();
+                    }
+                    default -> { // the same key on other partitions than an earlier line's (needs an earlier line)
+                        if (badAt <= lines.size() - good) badAt = lines.size();
+                        int k = keys.get(0);
+                        String other = placed.get(k).equals("p3") || placed.get(k).equals("3") ? "p1" : "p3";
+                        yield (prefix + k + "," + other).getBytes();
+                    }
+                };
+                lines.add(badAt, bad);
+                var out = new java.io.ByteArrayOutputStream();
+                for (byte[] line : lines) {
+                    out.write(line);
+                    out.write('\n');
+                }
+                if (rnd.nextBoolean()) out.write((prefix + keys.get(119) + ",p1").getBytes()); // a last line without its newline
+                String name = "fuzz" + file + (schism ? ".schism" : ".csv");
+                Files.write(maps.resolve(name), out.toByteArray());
+                String sql = "LOAD LOOKUP TABLE users FROM '" + name + "' FORMAT " + (schism ? "schism" : "csv") + (rnd.nextBoolean() ? " APPLY" : "");
+                var e = assertThrows(SQLException.class, () -> st.executeQuery(sql).close(), sql + " (seed " + seed + ")");
+                String where = name + ":" + (badAt + 1) + ": ";
+                assertEquals("22000", e.getSQLState(), sql + " (seed " + seed + "): " + e.getMessage());
+                assertTrue(e.getMessage().contains("nothing loaded") && e.getMessage().contains(where),
+                        sql + " (seed " + seed + "): expected " + where + " in: " + e.getMessage());
+                assertTrue(e.getMessage().length() < 1000, "a readable message: " + e.getMessage().length() + " characters");
+                System.out.println("MoveJobsIT map fuzz: " + sql + " -> " + e.getMessage().substring(0, Math.min(200, e.getMessage().length())));
+            }
+            assertPlaced(a, 1, 100, Map.of());
+            for (int p = 0; p < 4; p++) {
+                try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_place_users")) {
+                    rs.next();
+                    assertEquals(0, rs.getLong(1), "no placement row written on p" + p);
+                }
+            }
+            try (var rs = st.executeQuery("SHOW MOVES")) {
+                assertFalse(rs.next(), "no move recorded");
+            }
+            for (int k = 1; k <= 120; k++) assertEquals(before.get(k), lookup.table().get(owner.key(k)), "lookup entry of " + k);
+        }
+    }
+
     @Test
     void malformedMapFilesAndPathsChangeNothing() throws Exception {
         try (TestRouter a = router("loadbad", 1); Connection c = a.connect(); Statement st = c.createStatement()) {
@@ -447,6 +674,8 @@ class MoveJobsIT {
             Files.writeString(maps.resolve("badkey.csv"), "1,p1\nseven,p2\n");
             Files.writeString(maps.resolve("short.csv"), "1,p1\n2\n");
             Files.writeString(maps.resolve("twice.csv"), "5,p1\n6,p2\n5,p3\n");
+            Files.writeString(maps.resolve("range.csv"), "1,p1\n2147483647,p2\n3000000000,p2\n"); // INT's largest, then beyond it
+            Files.writeString(maps.resolve("negative.csv"), "-2147483648,p1\n-2147483649,p2\n");
             Files.writeString(maps.resolve("short.graph.part.4"), "1\n2\n3\n");
             Files.writeString(maps.resolve("short.graph.vertices"), "1\n2\n");
             Path outside = Files.createTempFile("outside", ".csv");
@@ -462,12 +691,27 @@ class MoveJobsIT {
                     "LOAD LOOKUP TABLE users FROM 'missing.csv' FORMAT csv APPLY", "not found",
                     "LOAD LOOKUP TABLE users FROM 'badkey.csv' FORMAT parquet APPLY", "unknown map FORMAT 'parquet'",
                     "LOAD LOOKUP TABLE nosuch FROM 'badkey.csv' FORMAT csv", "doesn't exist");
+            var outOfRange = Map.of( // keys the column cannot hold: no row can have them, and the placement table's column could not either
+                    "LOAD LOOKUP TABLE users FROM 'range.csv' FORMAT csv APPLY", "range.csv:3: key 3000000000 is out of the range of users.id (INT)",
+                    "LOAD LOOKUP TABLE users FROM 'negative.csv' FORMAT csv APPLY", "negative.csv:2: key -2147483649 is out of the range of users.id (INT)");
+            for (var e : outOfRange.entrySet()) {
+                var thrown = assertThrows(SQLException.class, () -> st.executeQuery(e.getKey()), e.getKey());
+                assertTrue(thrown.getMessage().contains(e.getValue()), e.getKey() + " -> " + thrown.getMessage());
+            }
             for (var e : cases.entrySet()) {
                 var thrown = assertThrows(SQLException.class, () -> st.executeQuery(e.getKey()), e.getKey());
                 assertTrue(thrown.getMessage().contains(e.getValue()), e.getKey() + " -> " + thrown.getMessage());
             }
             var syntax = assertThrows(SQLException.class, () -> st.executeQuery("LOAD LOOKUP TABLE users 'x.csv'"));
             assertEquals("42000", syntax.getSQLState());
+            // a line of two partitions where the group has a secondary lookup (its entries name one partition a row)
+            st.execute("CREATE INDEX by_destination ON followers (destination)");
+            st.execute("CREATE SECONDARY LOOKUP follower_dest ON followers (destination)");
+            Files.writeString(maps.resolve("secondary.csv"), "1,p1\n2,p1,p3\n");
+            var secondary = assertThrows(SQLException.class, () -> st.executeQuery("LOAD LOOKUP TABLE users FROM 'secondary.csv' FORMAT csv APPLY"));
+            assertTrue(secondary.getMessage().contains("secondary.csv:2: key 2 is placed on p1, p3, but Lutra does not support replicated keys in a"
+                    + " lookup group with secondary lookups ('followers' has follower_dest)"), secondary.getMessage());
+            st.execute("DROP SECONDARY LOOKUP follower_dest");
             assertPlaced(a, 1, 100, Map.of());
             for (int p = 0; p < 4; p++) {
                 try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_place_users")) {

@@ -73,8 +73,8 @@ class PlacementLogIT {
     }
 
     static RouterConfig.Placement placement(int pollMillis, Path snapshot, List<String> peers) {
-        return new RouterConfig.Placement(pollMillis, 0, snapshot, -1, peers, peers.isEmpty() ? null : TestRouter.USER,
-                peers.isEmpty() ? null : TestRouter.PASSWORD);
+        // every router of the test names the same peer login, as routers sharing a config do: a peer answers only it
+        return new RouterConfig.Placement(pollMillis, 0, snapshot, -1, peers, TestRouter.USER, TestRouter.PASSWORD);
     }
 
     /** Where {@code id}'s user row is, read on the shards. */
@@ -226,6 +226,58 @@ class PlacementLogIT {
         assertTrue(after.get("Fallbacks") > before.get("Fallbacks"), "the stale entry cost a validation miss: " + after);
         assertEquals(0, after.get("Log_applied"));
         assertEquals("p" + to, cached(c, id), "and was learned from the home row");
+    }
+
+    /**
+     * SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION hand out the whole placement map: a router answers them only to its
+     * {@code placement.peer_user}; any other user (an application's) gets MySQL's 1227, and so does everyone where no peer
+     * user is configured. A router starting with another login is refused by the peer and scans the backends instead.
+     */
+    @Test
+    void theLookupSnapshotIsForThePeerLoginOnly() throws Exception {
+        for (String sql : List.of("SHOW LOOKUP SNAPSHOT", "SHOW LOOKUP LOG POSITION")) assertAccessDenied(a.connect(), sql); // no peer_user
+        var users = List.of(new RouterConfig.User(TestRouter.USER, TestRouter.PASSWORD), new RouterConfig.User("lutra_peer", "peer-secret"));
+        var peerLogin = new RouterConfig.Placement(100, 0, null, -1, List.of(), "lutra_peer", "peer-secret");
+        TestRouter peer = router(withUsers(TestRouter.configLike(a, "logPeerOnly", "127.0.0.1:0", List.of(), peerLogin), users));
+        String url = "jdbc:lutra://127.0.0.1:" + peer.server.port() + "/" + a.database;
+        for (String sql : List.of("SHOW LOOKUP SNAPSHOT", "SHOW LOOKUP LOG POSITION")) {
+            assertAccessDenied(java.sql.DriverManager.getConnection(url, TestRouter.USER, TestRouter.PASSWORD), sql);
+            try (Connection c = java.sql.DriverManager.getConnection(url, "lutra_peer", "peer-secret"); var rs = c.createStatement().executeQuery(sql)) {
+                assertTrue(rs.next(), sql + " answers the peer login");
+            }
+        }
+        // the ordinary statements stay open to the application's user
+        try (Connection c = java.sql.DriverManager.getConnection(url, TestRouter.USER, TestRouter.PASSWORD);
+             var rs = c.createStatement().executeQuery("SHOW LOOKUP users FOR 17")) {
+            assertTrue(rs.next());
+        }
+        String peerAddress = "127.0.0.1:" + peer.server.port();
+        TestRouter wrongLogin = router(withUsers(TestRouter.configLike(a, "logWrongLogin", "127.0.0.1:0", List.of(),
+                placement(100, null, List.of(peerAddress))), users)); // logs in to the peer as the application's user
+        assertEquals("backend scan", wrongLogin.server.started().source(), "the peer refused it");
+        TestRouter rightLogin = router(withUsers(TestRouter.configLike(a, "logRightLogin", "127.0.0.1:0", List.of(),
+                new RouterConfig.Placement(100, 0, null, -1, List.of(peerAddress), "lutra_peer", "peer-secret")), users));
+        assertEquals("peer " + peerAddress, rightLogin.server.started().source());
+    }
+
+    static void assertAccessDenied(Connection c, String sql) throws SQLException {
+        try (c) {
+            var e = assertThrows(SQLException.class, () -> c.createStatement().executeQuery(sql).close(), sql);
+            assertEquals(1227, e.getErrorCode(), sql + ": " + e.getMessage());
+            assertEquals("42000", e.getSQLState(), sql + ": " + e.getMessage());
+            assertTrue(e.getMessage().startsWith("Access denied; you need") && e.getMessage().contains("placement.peer_user"), e.getMessage());
+        }
+    }
+
+    TestRouter router(RouterConfig config) throws Exception {
+        var r = new TestRouter(a, config);
+        others.add(r);
+        return r;
+    }
+
+    static RouterConfig withUsers(RouterConfig c, List<RouterConfig.User> users) {
+        return new RouterConfig(c.listen(), c.database(), c.schema(), users, c.backends(), c.partitions(), c.lookups(), c.maxFrameBytes(),
+                c.planCacheSize(), c.transactions(), c.limits(), c.tls(), c.catalog(), c.placement());
     }
 
     @Test

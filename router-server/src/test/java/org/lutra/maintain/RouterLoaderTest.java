@@ -152,7 +152,10 @@ class RouterLoaderTest {
         List<String[]> cases = new ArrayList<>(List.of(
                 new String[] {"1,p0\n2,p1\n3,p4\n", "3", "partition p4 is not one of the partitions of users (p0, p1, p2, p3)"},
                 new String[] {"1,p0\nbob,p1\n", "2", "key 'bob' is not an integer"},
-                new String[] {"1,p0\n2,p1\n\n4,p1,p2\n", "4", "on 2 partitions"},
+                new String[] {"1,p0\n2,p1\n\n4,p2,p1\n", "4", "key 4 is placed on p1, p2: the config's map files place a key on one partition;"
+                        + " replicate it with LOAD LOOKUP TABLE ... FROM this file, or ALTER TABLE ... SET PARTITION = (p1, p2) WHERE ..."},
+                new String[] {"1,p0\n2,p1\n\n4" + ",p1".repeat(70) + "\n", "4", "more than 66 fields"},
+                new String[] {"1,p0\n\u0001\u0002,p1\n", "2", "key '\\x01\\x02' is not an integer"},
                 new String[] {"1,p0\n2,p7\n", "2", "not a partition id: 'p7'"}));
         for (String[] c : cases) {
             var e = assertThrows(MapFormatException.class, () -> fill("users", Map.of(9L, 0), map("users", "bad.csv", "csv", c[0])));

@@ -51,6 +51,8 @@ public final class MapLoader {
     }
 
     static final long REPORT_EVERY = 1 << 20;
+    /** Fields a map line may have: Schism's table and key, and a partition each for a key replicated on up to 64 partitions. */
+    static final int MAX_FIELDS = 66;
 
     private final Progress progress;
     private final PartitionNames names;
@@ -119,7 +121,7 @@ public final class MapLoader {
         long entries = 0;
         byte[] wantedTable = source.table() == null ? null : source.table().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         try (var in = new LineReader(open(source.file()))) {
-            int[] fields = new int[16];
+            int[] fields = new int[2 * MAX_FIELDS];
             while (in.next()) {
                 if ((in.lineNumber & (REPORT_EVERY - 1)) == 0) {
                     progress.update(in.lineNumber, in.bytesRead(), total);
@@ -128,10 +130,13 @@ public final class MapLoader {
                     continue;
                 }
                 int n = split(in, fields, (byte) ',');
+                if (n > MAX_FIELDS) {
+                    throw error(source, in, "more than " + MAX_FIELDS + " fields (a key on more than " + (MAX_FIELDS - 2) + " partitions?)");
+                }
                 int first = 0;
                 if (schism) {
-                    if (n != 3) {
-                        throw error(source, in, "expected table,key,partition but found " + n + " fields");
+                    if (n < 3) {
+                        throw error(source, in, "expected table,key,partition[,partition...] but found " + n + " fields");
                     }
                     if (wantedTable != null && !Arrays.equals(wantedTable, bytes(in, fields[0], fields[1]))) {
                         continue;
