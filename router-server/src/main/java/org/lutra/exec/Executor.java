@@ -128,10 +128,10 @@ public final class Executor {
             }
 
             @Override
-            public List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
+            public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
                 // inside a transaction each partition's snapshot is the transaction's, from its first read there (README)
-                if (connections.transactional() || queries.size() < 2) return fanOut.query(queries, connections);
-                return FencedScan.query(fanOut, backends, connections, group, queries);
+                if (connections.transactional() || queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+                return FencedScan.query(fanOut, backends, connections, group, queries, copies);
             }
 
             @Override

@@ -18,10 +18,11 @@ public interface Shards {
     /**
      * As {@link #query}, for a read of several partitions of lookup group {@code group} that does
      * not name its keys: every partition read in a snapshot no move of the group straddles
-     * ({@link MoveFence}).
+     * ({@link MoveFence}), each partition asked about replicated keys in the snapshot it is read in
+     * ({@link ReplicaScans}).
      */
-    default List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
-        return query(queries);
+    default List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+        return query(ReplicaScans.filter(this, copies, queries));
     }
 
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
