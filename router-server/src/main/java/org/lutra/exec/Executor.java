@@ -129,8 +129,8 @@ public final class Executor {
 
             @Override
             public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
-                // inside a transaction each partition's snapshot is the transaction's, from its first read there (README)
-                if (connections.transactional() || queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+                if (queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+                if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies);
                 return FencedScan.query(fanOut, backends, connections, group, queries, copies);
             }
 
