@@ -135,6 +135,13 @@ public final class Executor {
             }
 
             @Override
+            public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
+                if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return;
+                var earlier = partitions.stream().filter(connections::begun).map(p -> new ShardQuery(p, "", List.of())).toList();
+                if (!earlier.isEmpty()) fanOut.each(earlier, connections, p -> TransactionScan.sameBatches(backends.placement(p), connections, group), x -> {});
+            }
+
+            @Override
             public long[] update(List<ShardQuery> queries) throws SQLException {
                 return fanOut.update(queries, connections);
             }

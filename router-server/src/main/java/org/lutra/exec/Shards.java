@@ -25,6 +25,14 @@ public interface Shards {
         return query(ReplicaScans.filter(this, copies, queries));
     }
 
+    /**
+     * Before a read of lookup group {@code group}'s keys at {@code partitions}, where their home rows (locked) say they
+     * live: inside a REPEATABLE READ transaction whose snapshot of one of those partitions predates a move batch of the
+     * group there (which may have brought the keys), refused with 40001 and the transaction failed; else nothing. A
+     * snapshot made by this statement is never older than the move (the home rows' lock waited for it).
+     */
+    default void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {}
+
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
     long[] update(List<ShardQuery> queries) throws SQLException;
 

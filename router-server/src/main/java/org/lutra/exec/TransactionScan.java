@@ -56,7 +56,7 @@ final class TransactionScan {
             default -> {
                 MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
                 try {
-                    fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group, copies), x -> {});
+                    fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
                 } finally {
                     Thread.ofVirtual().name("lutra-fence-release").start(fence::close);
                 }
@@ -70,7 +70,7 @@ final class TransactionScan {
      * group's last move batch there (the fence is held: none commits meanwhile); refused and the transaction
      * failed otherwise.
      */
-    private static Boolean sameBatches(Backends.Placement placement, Connections statement, String group, ReplicaScans.Copies copies) throws SQLException {
+    static Boolean sameBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
         boolean before = statement.begun(placement.partition()); // asked before the lease below begins the branch
         Connections.Lease lease = statement.lease(placement.partition(), false);
         Long seen;
@@ -98,8 +98,8 @@ final class TransactionScan {
             return true;
         }
         // 40001 and MySQL's deadlock code: applications and pools retry it as they retry a deadlock victim
-        var moved = new SQLException("rows of " + copies.table().name() + "'s lookup group were moved on " + placement.name() + " after this transaction"
-                + " first read there: a read of " + copies.table().name() + " over several partitions could see them twice or not at all; retry the transaction",
+        var moved = new SQLException("rows of " + group + "'s lookup group were moved on " + placement.name() + " after this transaction"
+                + " first read there, and its snapshot there does not have them as they are now (a read could see them twice or not at all); retry the transaction",
                 "40001", 1213);
         lease.release(moved); // the transaction fails: it is rolled back, as after a deadlock
         throw moved;

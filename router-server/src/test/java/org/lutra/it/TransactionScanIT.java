@@ -63,7 +63,7 @@ class TransactionScanIT {
             }
         }
         var statements = new ArrayList<>(PlacementDifferentialIT.SCANS);
-        if (Boolean.parseBoolean(System.getProperty("lutra.txscan.points", "false"))) for (int id = 1; id <= USERS; id += 7) statements.add("SELECT id, name, karma FROM users WHERE id = " + id);
+        if (Boolean.parseBoolean(System.getProperty("lutra.txscan.points", "true"))) for (int id = 1; id <= USERS; id += 7) statements.add("SELECT id, name, karma FROM users WHERE id = " + id);
         Map<String, List<String>> expected = new LinkedHashMap<>();
         for (String sql : statements) expected.put(sql, PlacementDifferentialIT.outcome(differential.reference, sql));
 
