@@ -32,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class TransactionScanIT {
     static final long SEED = Long.getLong("lutra.txscan.seed", System.nanoTime());
     static final int USERS = 120;
@@ -54,6 +55,7 @@ class TransactionScanIT {
     }
 
     @Test
+    @org.junit.jupiter.api.Order(1)
     void transactionsScanningWhileRowsMoveAnswerAsOneDatabaseOrAreRefusedRetryably() throws Exception {
         var random = new Random(SEED);
         for (int id = 1; id <= USERS; id++) {
@@ -148,7 +150,51 @@ class TransactionScanIT {
         assertTrue(committed.get() > 50, committed.get() + " transactions committed");
     }
 
+    /**
+     * What a scan costs, nothing else running: COUNT(*) of the same rows lookup-placed (fenced) and hash-placed (not),
+     * in auto-commit and inside a REPEATABLE READ transaction (its first statement, and again once it has read every
+     * partition), taking turns; medians and p90 printed (README, BENCHMARKS.md).
+     */
     @Test
+    @org.junit.jupiter.api.Order(2)
+    void whatAScanCosts() throws Exception {
+        try (var st = differential.lutra.createStatement()) {
+            st.executeUpdate("DELETE FROM hashed_users");
+            assertTrue(st.executeUpdate("INSERT INTO hashed_users (id, name, karma) SELECT id, name, karma FROM users") >= USERS);
+        }
+        int n = 300;
+        long[][] t = new long[6][n];
+        try (Connection lutra = b.connect(); var st = lutra.createStatement()) {
+            for (int i = 0; i < n; i++) {
+                int column = 0;
+                for (String table : List.of("users", "hashed_users")) {
+                    long t0 = System.nanoTime();
+                    st.executeQuery("SELECT COUNT(*) FROM " + table).close();
+                    t[column++][i] = System.nanoTime() - t0;
+                    lutra.setAutoCommit(false);
+                    t0 = System.nanoTime();
+                    st.executeQuery("SELECT COUNT(*) FROM " + table).close(); // the transaction's first statement
+                    long t1 = System.nanoTime();
+                    st.executeQuery("SELECT COUNT(*) FROM " + table).close(); // every partition read before
+                    long t2 = System.nanoTime();
+                    lutra.commit();
+                    lutra.setAutoCommit(true);
+                    t[column++][i] = t1 - t0;
+                    t[column++][i] = t2 - t1;
+                }
+            }
+        }
+        String[] labels = {"auto-commit", "transaction, first statement", "transaction, partitions read before"};
+        for (int k = 0; k < 3; k++) {
+            java.util.Arrays.sort(t[k]);
+            java.util.Arrays.sort(t[k + 3]);
+            System.out.printf("TransactionScanIT: COUNT(*) of %d rows on 4 partitions, %s, median over %d: lookup-placed %.2f ms, hash-placed %.2f ms;"
+                    + " p90 %.2f vs %.2f ms%n", USERS, labels[k], n, t[k][n / 2] / 1e6, t[k + 3][n / 2] / 1e6, t[k][n * 9 / 10] / 1e6, t[k + 3][n * 9 / 10] / 1e6);
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Order(3)
     void aScanInAReadUncommittedTransactionIsRefused() throws Exception {
         try (Connection lutra = b.connect()) {
             lutra.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
