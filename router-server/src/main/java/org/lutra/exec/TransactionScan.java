@@ -67,11 +67,19 @@ final class TransactionScan {
 
     /**
      * The transaction's snapshot of the partition, made now if it had none, and checked to be no older than the
-     * group's last move batch there (the fence is held: none commits meanwhile); refused and the transaction
-     * failed otherwise.
+     * group's last move batch there (under the fence none commits meanwhile; without it, one that does only makes
+     * the counts differ); refused and the transaction failed otherwise.
      */
     static Boolean sameBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
         boolean before = statement.begun(placement.partition()); // asked before the lease below begins the branch
+        // the latest count read at the same time as the snapshot's (either order: only a batch committing in between
+        // makes them differ, and then the snapshot is older than it anyway)
+        var latestRead = before ? new java.util.concurrent.FutureTask<>(() -> {
+            try (Connection c = placement.borrow()) {
+                return batches(c, group);
+            }
+        }) : null;
+        if (latestRead != null) Thread.ofVirtual().name("lutra-move-count").start(latestRead);
         Connections.Lease lease = statement.lease(placement.partition(), false);
         Long seen;
         try {
@@ -81,15 +89,17 @@ final class TransactionScan {
             lease.release(located);
             throw located;
         }
-        if (!before) {
+        if (latestRead == null) {
             lease.release(null);
             return true;
         }
         Long latest;
-        try (Connection c = placement.borrow()) {
-            latest = batches(c, group);
-        } catch (SQLException e) {
-            SQLException located = Backends.located(placement, e);
+        try {
+            latest = latestRead.get();
+        } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            SQLException located = Backends.located(placement, e.getCause() instanceof SQLException s ? s
+                    : new SQLException("reading the move count failed", "HY000", 0, e));
             lease.release(null);
             throw located;
         }
