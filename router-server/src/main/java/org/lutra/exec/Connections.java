@@ -23,6 +23,19 @@ public interface Connections {
         return false;
     }
 
+    /** The isolation level of the statement's transaction (a java.sql.Connection constant); meaningful when {@link #transactional}. */
+    default int isolation() {
+        return Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    /**
+     * Whether the statement's transaction already has a branch on {@code partition} from an earlier statement (its
+     * snapshot there may be older than this statement); false outside a transaction.
+     */
+    default boolean begun(int partition) {
+        return false;
+    }
+
     /** The session variables every backend connection of the statement carries (scratch connections too). */
     default SessionState variables() {
         return SessionState.EMPTY;
@@ -67,6 +80,16 @@ public interface Connections {
         @Override
         public boolean transactional() {
             return inner.transactional();
+        }
+
+        @Override
+        public int isolation() {
+            return inner.isolation();
+        }
+
+        @Override
+        public boolean begun(int partition) {
+            return inner.begun(partition);
         }
 
         @Override

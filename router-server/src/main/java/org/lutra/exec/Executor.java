@@ -128,10 +128,17 @@ public final class Executor {
             }
 
             @Override
-            public List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
-                // inside a transaction each partition's snapshot is the transaction's, from its first read there (README)
-                if (connections.transactional() || queries.size() < 2) return fanOut.query(queries, connections);
-                return FencedScan.query(fanOut, backends, connections, group, queries);
+            public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+                if (queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+                if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies);
+                return FencedScan.query(fanOut, backends, connections, group, queries, copies);
+            }
+
+            @Override
+            public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
+                if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return;
+                var earlier = partitions.stream().filter(connections::begun).map(p -> new ShardQuery(p, "", List.of())).toList();
+                if (!earlier.isEmpty()) fanOut.each(earlier, connections, p -> TransactionScan.sameBatches(backends.placement(p), connections, group), x -> {});
             }
 
             @Override

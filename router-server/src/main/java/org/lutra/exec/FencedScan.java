@@ -1,6 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
+import org.lutra.txn.FailPoints;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -19,12 +20,16 @@ import java.util.Map;
  *       read-only statement every level's consistent read is one snapshot; READ COMMITTED would
  *       take it at the first read instead of here);
  *   <li>the fence released;
- *   <li>the queries, each on its partition's snapshot; each transaction is committed when its rows
- *       are read or closed.
+ *   <li>on every partition at once, in its snapshot, whether it holds a replicated key of the group
+ *       ({@link ReplicaScans}): asked in the snapshot the rows are read in, so that a replication
+ *       committing meanwhile is either in both the answer and the rows or in neither;
+ *   <li>the queries (without the copies, if any partition said yes), each on its partition's
+ *       snapshot; each transaction is committed when its rows are read or closed.
  * </ol>
  * Costs: the fence's two statements on partition 0 and one START TRANSACTION per partition (in
- * parallel) before the queries; the fence's COMMIT and each partition's COMMIT run off the
- * statement's path, on threads of their own.
+ * parallel) before the queries, then the replicated-keys question per partition (in parallel; it
+ * was asked before the fence until it had to be in the snapshot); the fence's COMMIT and each
+ * partition's COMMIT run off the statement's path, on threads of their own.
  */
 final class FencedScan {
     /** Where a scan's snapshots are committed once its rows are read, off the client's path. */
@@ -32,8 +37,8 @@ final class FencedScan {
 
     private FencedScan() {}
 
-    static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries)
-            throws SQLException {
+    static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries,
+                                 ReplicaScans.Copies copies) throws SQLException {
         List<Connections.Lease> opened;
         MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
         try {
@@ -44,7 +49,10 @@ final class FencedScan {
         var unused = new HashMap<Integer, Connections.Lease>();
         for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
         try {
-            return fanOut.query(queries, on(unused, statement));
+            boolean replicated = false;
+            for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql()), yes -> {})) replicated |= yes;
+            FailPoints.reach(FailPoints.SCAN_ASKED_ABOUT_COPIES);
+            return fanOut.query(copies.apply(queries, replicated), on(unused, statement));
         } finally {
             unused.values().forEach(lease -> end(lease, null)); // a query that never asked for its lease (none, unless it failed first)
         }
@@ -91,6 +99,13 @@ final class FencedScan {
             SQLException located = Backends.located(placement, e, c);
             lease.release(located);
             throw located;
+        }
+    }
+
+    /** Whether the snapshot of {@code lease} holds a replicated key ({@code sql} answers a row). */
+    private static boolean holdsReplicated(Connections.Lease lease, String sql) throws SQLException {
+        try (Statement st = lease.connection().createStatement(); var rs = st.executeQuery(sql)) {
+            return rs.next();
         }
     }
 

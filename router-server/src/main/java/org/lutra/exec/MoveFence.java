@@ -35,12 +35,33 @@ import java.util.Locale;
  * holds it, only borrows connections and starts snapshots, which wait for no row lock. So a fence
  * holder never waits for what a fence waiter holds.
  *
+ * <p>Inside a transaction a partition's snapshot may be older than the scan (taken at the transaction's
+ * first read there), so the fence alone does not make a scan exact: each partition also has a table
+ * {@value #VERSIONS}, one row per group counting the move batches that committed there. A batch, once
+ * it holds the fence, adds one on every partition it wrote, in its own transaction, so the count
+ * commits with its rows. A scan in a transaction compares, under the shared fence, the count its
+ * snapshot of a partition sees with the latest committed one: equal on every partition it reads, no
+ * batch committed there since its snapshot, and none can commit until the fence is released
+ * ({@link TransactionScan}). The rows are written only by fence holders, so no batch waits for another's.
+ *
  * <p>The row is made on first use (a scan that finds none inserts it in a statement of its own and
  * locks it then; a move upserts it), so groups created by DDL after the router started need nothing more.
  * Every router uses the backends' row, so the fence works across routers.
  */
 public final class MoveFence {
     public static final String TABLE = "lutra_move_fence";
+    /** On every partition: per lookup group, how many move batches committed there. */
+    public static final String VERSIONS = "lutra_move_version";
+
+    /**
+     * A move batch that holds the fence counts itself on a partition it wrote, in its transaction (parameter:
+     * {@link #group}). Run in partition order: a first insert may wait for another group's batch on the
+     * index gap, never the other way round at a second partition.
+     */
+    public static final String COUNT_BATCH = "INSERT INTO " + VERSIONS + " (owner, moves) VALUES (?, 1) ON DUPLICATE KEY UPDATE moves = moves + 1";
+
+    /** The move batches of a group committed on a partition, as the reading snapshot sees them (parameter: {@link #group}; no row: none). */
+    static final String BATCHES = "SELECT moves FROM " + VERSIONS + " WHERE owner = ?";
 
     /** A held fence: closing it (COMMIT) releases it. */
     public interface Held extends AutoCloseable {
@@ -48,16 +69,25 @@ public final class MoveFence {
         void close();
     }
 
+    private final Backends backends;
     private final Backends.Placement p0;
 
     public MoveFence(Backends backends) {
+        this.backends = backends;
         this.p0 = backends.placement(0);
     }
 
-    /** Creates the fence table on partition 0 if it is missing. */
+    /** Creates the fence table on partition 0 and the batch counts on every partition, where they are missing. */
     public void install() throws SQLException {
         try (Connection c = p0.borrow(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (owner VARCHAR(64) NOT NULL PRIMARY KEY) ENGINE=InnoDB");
+        }
+        for (Backends.Placement p : backends.placements()) {
+            try (Connection c = p.borrow(); Statement st = c.createStatement()) {
+                st.execute("CREATE TABLE IF NOT EXISTS " + VERSIONS + " (owner VARCHAR(64) NOT NULL PRIMARY KEY, moves BIGINT NOT NULL) ENGINE=InnoDB");
+            } catch (SQLException e) {
+                throw Backends.located(p, e);
+            }
         }
     }
 
@@ -112,6 +142,11 @@ public final class MoveFence {
                 plain.execute("INSERT IGNORE INTO " + TABLE + " (owner) VALUES (?)", key); // auto-commit: no gap lock held before it
             }
         }
+    }
+
+    /** The group's name in the fence's tables. */
+    public static String group(String owner) {
+        return name(owner);
     }
 
     private static String name(String owner) {

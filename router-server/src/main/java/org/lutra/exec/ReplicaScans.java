@@ -25,23 +25,42 @@ import java.util.regex.Pattern;
  * indexed-free read of the group's small placement table). None anywhere: the scan runs as written.
  * Otherwise a single-table SELECT reads its table through a derived table without the copies here; any
  * other scan (a join, a subquery) is refused, since leaving out copies there is not yet done.
+ *
+ * <p>The question must be asked in the snapshot the scan reads in: asked before it, a replication that
+ * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
+ * scan ({@link FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
+ * the transaction's connection is that snapshot.
  */
 final class ReplicaScans {
     private ReplicaScans() {}
 
-    static List<ShardQuery> filter(Context ctx, TableDef table, Partitioning.LookedUp lookup, List<ShardQuery> scans) throws SQLException {
+    /** One scan's question and rewrite: the table it reads, and the shards that name its partitions. */
+    record Copies(TableDef table, Partitioning.LookedUp lookup, Shards names) {
+        /** Whether a partition holds a replicated key of the group (SQL, no parameters; a row: yes). */
+        String checkSql() {
+            return PlacementRows.anyReplicatedSql(lookup.owner());
+        }
+
+        /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
+        List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
+            if (!anyReplicated) return scans;
+            var out = new ArrayList<ShardQuery>(scans.size());
+            for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), table, lookup, names.partitionName(q.partition())), q.params()));
+            return out;
+        }
+    }
+
+    /** The check and the rewrite on {@code shards}' own connections: exact where those connections are the read's snapshot. */
+    static List<ShardQuery> filter(Shards shards, Copies copies, List<ShardQuery> scans) throws SQLException {
         var checks = new ArrayList<ShardQuery>();
-        for (var q : scans) checks.add(new ShardQuery(q.partition(), PlacementRows.anyReplicatedSql(lookup.owner()), List.of()));
+        for (var q : scans) checks.add(new ShardQuery(q.partition(), copies.checkSql(), List.of()));
         boolean any = false;
-        for (RowSource answer : ctx.shards().query(checks)) {
+        for (RowSource answer : shards.query(checks)) {
             try (RowSource rows = answer) {
                 if (rows.next() != null) any = true;
             }
         }
-        if (!any) return scans;
-        var out = new ArrayList<ShardQuery>(scans.size());
-        for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), table, lookup, ctx.shards().partitionName(q.partition())), q.params()));
-        return out;
+        return copies.apply(scans, any);
     }
 
     /** MariaDB's sort keys the scatter planner adds, which the SQL parser does not read: taken out of the copy it reads. */

@@ -45,25 +45,36 @@ public final class Route implements Operator {
 
     /** One row stream per partition, in the order the partitions resolved. */
     public List<RowSource> openEach(Context ctx) throws SQLException {
-        var queries = shardQueries(ctx);
+        Target.Resolution r = resolution(ctx);
+        String group = target.scannedGroup(r);
+        var queries = group != null ? target.cut(r, sql, template, ctx.params()) : shardQueries(ctx);
         ctx.stats().statement(queries.stream().mapToInt(ShardQuery::partition).toArray());
         ctx.touched(queries);
-        String group = target.scannedGroup(ctx.resolved(target));
-        return group != null ? ctx.shards().scan(group, queries) : ctx.shards().query(queries);
+        // a scan asks about replicated keys in the snapshots it reads in, not before them (ReplicaScans)
+        return group != null ? ctx.shards().scan(group, queries, copies(ctx)) : ctx.shards().query(queries);
     }
 
     @Override
     public List<ShardQuery> shardQueries(Context ctx) throws SQLException {
+        Target.Resolution r = resolution(ctx);
+        var queries = target.cut(r, sql, template, ctx.params());
+        if (r.keys() == null && !ctx.explaining() && target.table().partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp) {
+            return ReplicaScans.filter(ctx.shards(), copies(ctx), queries); // no key named: each replicated key's rows once
+        }
+        return queries;
+    }
+
+    private Target.Resolution resolution(Context ctx) throws SQLException {
         Target.Resolution r = ctx.resolved(target);
         if (r == null) {
             r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);
             ctx.remember(target, r);
         }
-        var queries = target.cut(r, sql, template, ctx.params());
-        if (r.keys() == null && !ctx.explaining() && target.table().partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp lookup) {
-            return ReplicaScans.filter(ctx, target.table(), lookup, queries); // no key named: each replicated key's rows once
-        }
-        return queries;
+        return r;
+    }
+
+    private ReplicaScans.Copies copies(Context ctx) {
+        return new ReplicaScans.Copies(target.table(), (org.lutra.catalog.Partitioning.LookedUp) target.table().partitioning(), ctx.shards());
     }
 
     @Override

@@ -99,6 +99,7 @@ public final class SelectPlan implements Operator {
         home.learn(keys, ctx.stats());
         var located = home.byPartition(keys);
         if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
+        ctx.shards().noMoveSinceSnapshot(lookup.owner(), located.keySet()); // a transaction's older snapshot there may not have them
         var queries = target.cut(new Target.Resolution(located, keys), pushdown.sql(), pushdown.template(), ctx.params());
         ctx.touched(queries);
         RowSource rows = new UnionRows(ctx.shards().query(queries));

@@ -18,11 +18,20 @@ public interface Shards {
     /**
      * As {@link #query}, for a read of several partitions of lookup group {@code group} that does
      * not name its keys: every partition read in a snapshot no move of the group straddles
-     * ({@link MoveFence}).
+     * ({@link MoveFence}), each partition asked about replicated keys in the snapshot it is read in
+     * ({@link ReplicaScans}).
      */
-    default List<RowSource> scan(String group, List<ShardQuery> queries) throws SQLException {
-        return query(queries);
+    default List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+        return query(ReplicaScans.filter(this, copies, queries));
     }
+
+    /**
+     * Before a read of lookup group {@code group}'s keys at {@code partitions}, where their home rows (locked) say they
+     * live: inside a REPEATABLE READ transaction whose snapshot of one of those partitions predates a move batch of the
+     * group there (which may have brought the keys), refused with 40001 and the transaction failed; else nothing. A
+     * snapshot made by this statement is never older than the move (the home rows' lock waited for it).
+     */
+    default void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {}
 
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
     long[] update(List<ShardQuery> queries) throws SQLException;

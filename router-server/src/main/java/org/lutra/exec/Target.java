@@ -165,6 +165,7 @@ public final class Target {
         home.learn(values, ctx.stats());
         var located = home.byPartition(values);
         if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
+        ctx.shards().noMoveSinceSnapshot(lookup.owner(), located.keySet()); // a transaction's older snapshot there may not have them
         return new Resolution(located, values);
     }
 

@@ -102,8 +102,16 @@ public final class Mover {
             MoveFence.Held fenced;
             try {
                 done = moveBatch(batch, targets, t, flagged);
+                var wrote = new java.util.TreeSet<>(flagged);
                 unflag(t, flagged);
                 fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
+                try {
+                    // counted where it wrote, committing with it: a transaction's scan sees whether its snapshot predates it (MoveFence)
+                    for (int p : wrote) update(t, p, MoveFence.COUNT_BATCH, List.of(MoveFence.group(lookup.owner())));
+                } catch (SQLException | RuntimeException e) {
+                    fenced.close();
+                    throw e;
+                }
             } catch (SQLException | RuntimeException e) {
                 t.rollback(); // takes the marks back with the rest
                 throw e;

@@ -16,6 +16,9 @@ public final class FailPoints {
     /** A starting router listens; its lookup tables are not loaded yet (statements go through the home rows). */
     public static final String BEFORE_LOOKUP_LOAD = "before-lookup-load";
 
+    /** A scan of a lookup group knows whether the group has replicated keys; it has not read its rows yet. */
+    public static final String SCAN_ASKED_ABOUT_COPIES = "scan-asked-about-copies";
+
     private static final String HALT_AT = System.getProperty("lutra.failpoint", "");
     private static volatile Consumer<String> hook = point -> {};
 

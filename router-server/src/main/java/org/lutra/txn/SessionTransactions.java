@@ -319,6 +319,18 @@ public final class SessionTransactions implements AutoCloseable {
         }
 
         @Override
+        public int isolation() {
+            TransactionState t = txn != null ? txn : implicit;
+            return t != null ? t.isolation() : sessionIsolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : sessionIsolation;
+        }
+
+        @Override
+        public boolean begun(int partition) {
+            TransactionState t = txn != null ? txn : implicit;
+            return t != null && t.begun(partition);
+        }
+
+        @Override
         public void atomic() {
             if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
         }

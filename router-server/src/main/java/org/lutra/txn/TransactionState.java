@@ -127,6 +127,18 @@ public final class TransactionState implements Connections {
         return failure;
     }
 
+    /** The transaction's isolation level (a java.sql.Connection constant; TRANSACTION_NONE: the backends' default). */
+    @Override
+    public int isolation() {
+        return isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation; // Backends.borrow sets NONE as REPEATABLE READ
+    }
+
+    /** Whether a statement of this transaction already ran on {@code partition}. */
+    @Override
+    public synchronized boolean begun(int partition) {
+        return branches.containsKey(partition);
+    }
+
     synchronized int partitions() {
         return branches.size();
     }

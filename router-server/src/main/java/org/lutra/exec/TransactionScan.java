@@ -1,0 +1,126 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Refusal;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A scan of a lookup group over several partitions inside a transaction (the client's, or a statement's
+ * own): exact while rows move, or refused when a move committed where the transaction's snapshot is older.
+ * The transaction's connections are used as they are (its snapshots, its locks); what it does depends on
+ * the transaction's isolation level:
+ * <ul>
+ *   <li><b>REPEATABLE READ</b>: each partition's snapshot is the transaction's, taken at its first read
+ *       there, maybe before this statement. With the group's fence held shared ({@link MoveFence}), on
+ *       every partition at once: the group's batch count read in the transaction (a consistent read, which
+ *       makes the snapshot now where there was none) and, where the transaction ran a statement before, the
+ *       latest committed count too. A difference: a batch committed there after the snapshot, which then
+ *       holds the moved rows as they were and another partition's snapshot maybe not; the statement is
+ *       refused ({@code 40001}, the transaction rolled back: retry it). No difference: no batch is between
+ *       any two of the snapshots, so each moved row is in exactly one. Then the fence is released and the
+ *       queries run (the replicated-keys question first, in the same snapshots).
+ *   <li><b>READ COMMITTED</b>: every statement reads in snapshots of its own, taken as it starts; the
+ *       fence is held shared until every query has started (as long as the queries take to answer their
+ *       first rows).
+ *   <li><b>SERIALIZABLE</b>: the backends read with shared locks (the latest rows, locked), which a move's
+ *       locks order as they order any writer's; no fence.
+ *   <li><b>READ UNCOMMITTED</b>: refused: the scan would see a move's rows on both partitions before it commits.
+ * </ul>
+ */
+final class TransactionScan {
+    private TransactionScan() {}
+
+    static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, Shards shards, String group, List<ShardQuery> queries,
+                                 ReplicaScans.Copies copies) throws SQLException {
+        switch (statement.isolation()) {
+            case Connection.TRANSACTION_SERIALIZABLE -> {
+                return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
+            }
+            case Connection.TRANSACTION_READ_UNCOMMITTED -> throw Refusal.of("a read of " + copies.table().name()
+                    + " over several partitions in a READ UNCOMMITTED transaction would see rows being moved on both partitions;"
+                    + " use READ COMMITTED or REPEATABLE READ, or pin the routing column '" + copies.table().partitioning().column() + "'");
+            case Connection.TRANSACTION_READ_COMMITTED -> {
+                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                try {
+                    return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement); // each query's snapshot taken under the fence
+                } finally {
+                    Thread.ofVirtual().name("lutra-fence-release").start(fence::close);
+                }
+            }
+            default -> {
+                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                try {
+                    fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                } finally {
+                    Thread.ofVirtual().name("lutra-fence-release").start(fence::close);
+                }
+                return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
+            }
+        }
+    }
+
+    /**
+     * The transaction's snapshot of the partition, made now if it had none, and checked to be no older than the
+     * group's last move batch there (under the fence none commits meanwhile; without it, one that does only makes
+     * the counts differ); refused and the transaction failed otherwise.
+     */
+    static Boolean sameBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
+        boolean before = statement.begun(placement.partition()); // asked before the lease below begins the branch
+        // the latest count read at the same time as the snapshot's (either order: only a batch committing in between
+        // makes them differ, and then the snapshot is older than it anyway)
+        var latestRead = before ? new java.util.concurrent.FutureTask<>(() -> {
+            try (Connection c = placement.borrow()) {
+                return batches(c, group);
+            }
+        }) : null;
+        if (latestRead != null) Thread.ofVirtual().name("lutra-move-count").start(latestRead);
+        Connections.Lease lease = statement.lease(placement.partition(), false);
+        Long seen;
+        try {
+            seen = batches(lease.connection(), group);
+        } catch (SQLException e) {
+            SQLException located = Backends.located(placement, e, lease.connection());
+            lease.release(located);
+            throw located;
+        }
+        if (latestRead == null) {
+            lease.release(null);
+            return true;
+        }
+        Long latest;
+        try {
+            latest = latestRead.get();
+        } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+            SQLException located = Backends.located(placement, e.getCause() instanceof SQLException s ? s
+                    : new SQLException("reading the move count failed", "HY000", 0, e));
+            lease.release(null);
+            throw located;
+        }
+        if (Objects.equals(seen, latest)) {
+            lease.release(null);
+            return true;
+        }
+        // 40001 and MySQL's deadlock code: applications and pools retry it as they retry a deadlock victim
+        var moved = new SQLException("rows of " + group + "'s lookup group were moved on " + placement.name() + " after this transaction"
+                + " first read there, and its snapshot there does not have them as they are now (a read could see them twice or not at all); retry the transaction",
+                "40001", 1213);
+        lease.release(moved); // the transaction fails: it is rolled back, as after a deadlock
+        throw moved;
+    }
+
+    private static Long batches(Connection c, String group) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(MoveFence.BATCHES)) {
+            ps.setString(1, MoveFence.group(group));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+}
