@@ -13,6 +13,16 @@ import java.util.concurrent.Executors;
 public final class BackendThreads {
     private BackendThreads() {}
 
+    private static final ExecutorService LATER = pool("lutra-background");
+
+    /**
+     * Runs {@code work} soon on a background thread: what need not delay the client's answer
+     * (committing a read-only snapshot, releasing a fence row or home-row locks).
+     */
+    public static void later(Runnable work) {
+        LATER.execute(work);
+    }
+
     /** A pool of daemon platform threads named {@code name-N}, as many as there are tasks at once. */
     public static ExecutorService pool(String name) {
         return Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name(name + "-", 0).factory());

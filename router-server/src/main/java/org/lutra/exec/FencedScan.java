@@ -32,8 +32,6 @@ import java.util.Map;
  * partition's COMMIT run off the statement's path, on threads of their own.
  */
 final class FencedScan {
-    /** Where a scan's snapshots are committed once its rows are read, off the client's path. */
-    private static final java.util.concurrent.ExecutorService SNAPSHOT_ENDS = BackendThreads.pool("lutra-snapshot-end");
 
     private FencedScan() {}
 
@@ -44,7 +42,7 @@ final class FencedScan {
         try {
             opened = fanOut.each(queries, statement, p -> snapshot(backends.placement(p), statement), lease -> end(lease, null));
         } finally {
-            Thread.ofVirtual().name("lutra-fence-release").start(fence::close); // off the statement's path: holding it longer is safe
+            BackendThreads.later(fence::close); // off the statement's path: holding it longer is safe
         }
         var unused = new HashMap<Integer, Connections.Lease>();
         for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
@@ -115,7 +113,7 @@ final class FencedScan {
             @Override
             public void release(SQLException failure) {
                 // the rows are read: the COMMIT of a read-only snapshot need not delay the client's answer
-                SNAPSHOT_ENDS.execute(() -> end(lease, failure));
+                BackendThreads.later(() -> end(lease, failure));
             }
 
             @Override

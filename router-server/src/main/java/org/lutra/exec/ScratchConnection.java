@@ -71,7 +71,7 @@ final class ScratchConnection implements Shards.Scratch {
              */
             @Override
             public void close() {
-                RELEASES.execute(() -> {
+                BackendThreads.later(() -> {
                     try {
                         scratch.connection.commit();
                     } catch (SQLException e) {
@@ -83,8 +83,6 @@ final class ScratchConnection implements Shards.Scratch {
         };
     }
 
-    /** Where locking transactions commit, off the client's path. */
-    private static final java.util.concurrent.ExecutorService RELEASES = BackendThreads.pool("lutra-lock-release");
 
     @Override
     public void execute(String sql, List<Value> params) throws SQLException {

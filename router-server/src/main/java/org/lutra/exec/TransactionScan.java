@@ -50,7 +50,7 @@ final class TransactionScan {
                 try {
                     return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement); // each query's snapshot taken under the fence
                 } finally {
-                    Thread.ofVirtual().name("lutra-fence-release").start(fence::close);
+                    BackendThreads.later(fence::close);
                 }
             }
             default -> {
@@ -58,7 +58,7 @@ final class TransactionScan {
                 try {
                     fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
                 } finally {
-                    Thread.ofVirtual().name("lutra-fence-release").start(fence::close);
+                    BackendThreads.later(fence::close);
                 }
                 return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
             }
@@ -79,7 +79,7 @@ final class TransactionScan {
                 return batches(c, group);
             }
         }) : null;
-        if (latestRead != null) Thread.ofVirtual().name("lutra-move-count").start(latestRead);
+        if (latestRead != null) BackendThreads.later(latestRead);
         Connections.Lease lease = statement.lease(placement.partition(), false);
         Long seen;
         try {
