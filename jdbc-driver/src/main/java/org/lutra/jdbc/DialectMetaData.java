@@ -171,7 +171,7 @@ abstract class DialectMetaData implements DatabaseMetaData {
     @Override public boolean dataDefinitionIgnoredInTransactions() { return false; }
     @Override public boolean supportsDataDefinitionAndDataManipulationTransactions() { return false; }
     @Override public boolean supportsDataManipulationTransactionsOnly() { return false; }
-    @Override public boolean supportsSavepoints() { return false; } // the router has none: setSavepoint is 0A000
+    @Override public boolean supportsSavepoints() { return true; }
     @Override public boolean autoCommitFailureClosesAllResultSets() { return false; }
     // commit() and rollback() close CLOSE_CURSORS_AT_COMMIT results; statements stay usable.
     @Override public boolean supportsOpenCursorsAcrossCommit() { return false; }

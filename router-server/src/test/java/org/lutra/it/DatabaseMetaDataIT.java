@@ -173,7 +173,6 @@ class DatabaseMetaDataIT {
             Map.entry("supportsMultipleOpenResults", "one result per statement"), Map.entry("supportsMultipleResultSets", "one result per statement"),
             Map.entry("supportsOpenStatementsAcrossCommit", "statements stay usable after commit"),
             Map.entry("supportsOpenStatementsAcrossRollback", "statements stay usable after rollback"),
-            Map.entry("supportsSavepoints", "the router has no savepoints"),
             Map.entry("supportsStoredProcedures", "no procedures through the router"),
             Map.entry("supportsStoredFunctionsUsingCallSyntax", "no procedures through the router"),
             Map.entry("supportsAlterTableWithAddColumn", "DDL is refused: tables come from the schema file"),
