@@ -121,10 +121,14 @@ public final class LutraConnection extends UnsupportedConnection {
         return prepared(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, ResultSet.CLOSE_CURSORS_AT_COMMIT, true);
     }
 
-    /** Results stream forward through a router cursor; nothing else is possible over the protocol. */
+    /**
+     * Results stream forward through a router cursor, or are read whole and scrolled in memory
+     * (TYPE_SCROLL_INSENSITIVE); a result that sees later changes (TYPE_SCROLL_SENSITIVE) or is
+     * updatable is not possible over the protocol.
+     */
     private static void checkResultSetKind(int type, int concurrency, int holdability) throws SQLException {
-        if (type != ResultSet.TYPE_FORWARD_ONLY) {
-            throw Errors.unsupported("result set type " + type + " (only TYPE_FORWARD_ONLY)");
+        if (type != ResultSet.TYPE_FORWARD_ONLY && type != ResultSet.TYPE_SCROLL_INSENSITIVE) {
+            throw Errors.unsupported("result set type " + type + " (only TYPE_FORWARD_ONLY and TYPE_SCROLL_INSENSITIVE)");
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
             throw Errors.unsupported("updatable result sets (only CONCUR_READ_ONLY)");
@@ -317,11 +321,18 @@ public final class LutraConnection extends UnsupportedConnection {
         return url.database().isEmpty() ? null : url.database();
     }
 
+    /**
+     * The connection's database: a no-op (pools and frameworks set it to the one it has); another
+     * is refused as the router refuses what it cannot do (42000/1235), so a pool keeps the connection.
+     */
     @Override
     public void setCatalog(String catalog) throws SQLException {
         checkOpen();
-        if (catalog == null || !catalog.equals(url.database())) {
-            throw Errors.unsupported("switching database (connected to '" + url.database() + "')");
+        boolean same = catalog == null ? url.database().isEmpty() : catalog.equals(url.database());
+        if (!same) {
+            throw Errors.of("Lutra does not support switching database with setCatalog('" + catalog + "'): this connection is to '"
+                    + url.database() + "', the router's one logical database", org.lutra.protocol.Refusal.SQL_STATE,
+                    org.lutra.protocol.Refusal.VENDOR_CODE, null);
         }
     }
 
