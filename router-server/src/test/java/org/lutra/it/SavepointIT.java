@@ -129,6 +129,28 @@ class SavepointIT {
         }
     }
 
+    /** A result still streaming from the partitions when a savepoint statement runs is read into the router first, whole. */
+    @Test
+    void aStreamingResultSurvivesSavepointStatements() throws SQLException {
+        try (var c = differential.router.connect(); var counter = c.createStatement(); var reader = c.createStatement();
+             var writer = c.createStatement()) {
+            c.setAutoCommit(false);
+            int all = count(counter, "SELECT COUNT(*) FROM t_hash");
+            reader.setFetchSize(3);
+            int read = 0;
+            try (ResultSet rs = reader.executeQuery("SELECT id FROM t_hash")) {
+                for (int i = 0; i < 2 && rs.next(); i++) read++;
+                var mid = c.setSavepoint("mid");
+                writer.executeUpdate("UPDATE t_hash SET a = a + 1 WHERE id = 1");
+                c.rollback(mid);
+                c.releaseSavepoint(mid);
+                while (rs.next()) read++;
+            }
+            assertEquals(all, read, "every row of the streamed result, once");
+            c.rollback();
+        }
+    }
+
     /**
      * Random transactions of inserts, updates and deletes over the three tables, with SAVEPOINT /
      * ROLLBACK TO / RELEASE among them, ended by COMMIT or ROLLBACK; every statement's count (or
