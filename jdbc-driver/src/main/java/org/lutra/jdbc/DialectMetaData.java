@@ -171,7 +171,7 @@ abstract class DialectMetaData implements DatabaseMetaData {
     @Override public boolean dataDefinitionIgnoredInTransactions() { return false; }
     @Override public boolean supportsDataDefinitionAndDataManipulationTransactions() { return false; }
     @Override public boolean supportsDataManipulationTransactionsOnly() { return false; }
-    @Override public boolean supportsSavepoints() { return false; } // the router has none: setSavepoint is 0A000
+    @Override public boolean supportsSavepoints() { return true; }
     @Override public boolean autoCommitFailureClosesAllResultSets() { return false; }
     // commit() and rollback() close CLOSE_CURSORS_AT_COMMIT results; statements stay usable.
     @Override public boolean supportsOpenCursorsAcrossCommit() { return false; }
@@ -181,9 +181,9 @@ abstract class DialectMetaData implements DatabaseMetaData {
 
     // ---- the driver ------------------------------------------------------------------------
 
-    @Override public boolean supportsResultSetType(int type) { return type == ResultSet.TYPE_FORWARD_ONLY; }
+    @Override public boolean supportsResultSetType(int type) { return type == ResultSet.TYPE_FORWARD_ONLY || type == ResultSet.TYPE_SCROLL_INSENSITIVE; }
     @Override public boolean supportsResultSetConcurrency(int type, int concurrency) {
-        return type == ResultSet.TYPE_FORWARD_ONLY && concurrency == ResultSet.CONCUR_READ_ONLY;
+        return supportsResultSetType(type) && concurrency == ResultSet.CONCUR_READ_ONLY;
     }
     @Override public boolean supportsResultSetHoldability(int holdability) { return holdability == ResultSet.CLOSE_CURSORS_AT_COMMIT; }
     @Override public int getResultSetHoldability() { return ResultSet.CLOSE_CURSORS_AT_COMMIT; }

@@ -29,6 +29,7 @@ public final class LutraConnection extends UnsupportedConnection {
     private final JdbcUrl url;
     private final Set<LutraStatement> openStatements = ConcurrentHashMap.newKeySet();
     private final Properties clientInfo = new Properties();
+    private final java.util.concurrent.atomic.AtomicInteger unnamedSavepoints = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean readOnly;
 
     LutraConnection(Session session, JdbcUrl url) {
@@ -120,10 +121,14 @@ public final class LutraConnection extends UnsupportedConnection {
         return prepared(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, ResultSet.CLOSE_CURSORS_AT_COMMIT, true);
     }
 
-    /** Results stream forward through a router cursor; nothing else is possible over the protocol. */
+    /**
+     * Results stream forward through a router cursor, or are read whole and scrolled in memory
+     * (TYPE_SCROLL_INSENSITIVE); a result that sees later changes (TYPE_SCROLL_SENSITIVE) or is
+     * updatable is not possible over the protocol.
+     */
     private static void checkResultSetKind(int type, int concurrency, int holdability) throws SQLException {
-        if (type != ResultSet.TYPE_FORWARD_ONLY) {
-            throw Errors.unsupported("result set type " + type + " (only TYPE_FORWARD_ONLY)");
+        if (type != ResultSet.TYPE_FORWARD_ONLY && type != ResultSet.TYPE_SCROLL_INSENSITIVE) {
+            throw Errors.unsupported("result set type " + type + " (only TYPE_FORWARD_ONLY and TYPE_SCROLL_INSENSITIVE)");
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
             throw Errors.unsupported("updatable result sets (only CONCUR_READ_ONLY)");
@@ -227,27 +232,53 @@ public final class LutraConnection extends UnsupportedConnection {
 
     @Override
     public java.sql.Savepoint setSavepoint() throws SQLException {
-        throw noSavepoints("setSavepoint");
+        var savepoint = LutraSavepoint.unnamed(unnamedSavepoints.incrementAndGet());
+        setSavepoint(savepoint);
+        return savepoint;
     }
 
     @Override
     public java.sql.Savepoint setSavepoint(String name) throws SQLException {
-        throw noSavepoints("setSavepoint");
+        if (name == null || name.isEmpty()) throw Errors.of("setSavepoint(name): the name is null or empty", "HY024");
+        var savepoint = LutraSavepoint.named(name);
+        setSavepoint(savepoint);
+        return savepoint;
     }
 
+    private void setSavepoint(LutraSavepoint savepoint) throws SQLException {
+        requireTransaction("setSavepoint");
+        executeControl("SAVEPOINT " + quoted(savepoint.sqlName()));
+    }
+
+    /** Sends {@code ROLLBACK TO SAVEPOINT}: what followed the savepoint is undone, the savepoint stays. */
     @Override
     public void rollback(java.sql.Savepoint savepoint) throws SQLException {
-        throw noSavepoints("rollback(Savepoint)");
+        requireTransaction("rollback(Savepoint)");
+        executeControl("ROLLBACK TO SAVEPOINT " + quoted(nameOf(savepoint)));
     }
 
     @Override
     public void releaseSavepoint(java.sql.Savepoint savepoint) throws SQLException {
-        throw noSavepoints("releaseSavepoint");
+        requireTransaction("releaseSavepoint");
+        executeControl("RELEASE SAVEPOINT " + quoted(nameOf(savepoint)));
     }
 
-    private static SQLFeatureNotSupportedException noSavepoints(String what) {
-        return new SQLFeatureNotSupportedException(what + ": savepoints are not supported by the Lutra router;"
-                + " commit() and rollback() end the whole transaction", Errors.FEATURE_NOT_SUPPORTED);
+    /** JDBC: savepoints are for transactions; in auto-commit mode there is none to set one in. */
+    private void requireTransaction(String what) throws SQLException {
+        checkOpen();
+        if (session.transactionStatus().autoCommit()) {
+            throw Errors.of(what + " called in auto-commit mode: savepoints belong to a transaction;"
+                    + " call setAutoCommit(false) first", "25000");
+        }
+    }
+
+    private static String nameOf(java.sql.Savepoint savepoint) throws SQLException {
+        if (savepoint == null) throw Errors.of("the savepoint is null", "HY024");
+        return savepoint instanceof LutraSavepoint own ? own.sqlName() : savepoint.getSavepointName();
+    }
+
+    private static String quoted(String name) {
+        return "`" + name.replace("`", "``") + "`";
     }
 
     /** As the router last reported it (REPEATABLE READ, the shards' default, until it has). */
@@ -290,11 +321,18 @@ public final class LutraConnection extends UnsupportedConnection {
         return url.database().isEmpty() ? null : url.database();
     }
 
+    /**
+     * The connection's database: a no-op (pools and frameworks set it to the one it has); another
+     * is refused as the router refuses what it cannot do (42000/1235), so a pool keeps the connection.
+     */
     @Override
     public void setCatalog(String catalog) throws SQLException {
         checkOpen();
-        if (catalog == null || !catalog.equals(url.database())) {
-            throw Errors.unsupported("switching database (connected to '" + url.database() + "')");
+        boolean same = catalog == null ? url.database().isEmpty() : catalog.equals(url.database());
+        if (!same) {
+            throw Errors.of("Lutra does not support switching database with setCatalog('" + catalog + "'): this connection is to '"
+                    + url.database() + "', the router's one logical database", org.lutra.protocol.Refusal.SQL_STATE,
+                    org.lutra.protocol.Refusal.VENDOR_CODE, null);
         }
     }
 

@@ -20,7 +20,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A forward-only, read-only result streamed from a router cursor.
+ * A read-only result from a router cursor: forward-only and streamed, or (for a statement of
+ * TYPE_SCROLL_INSENSITIVE) read whole when it arrives and then scrolled in memory — the cursor
+ * is closed at once, so the rows are those of the moment the statement ran.
  *
  * <p>It holds one RowBatch at a time. When the batch is used up and the router has not said
  * {@code last}, it sends Fetch(cursor_id) for the next one. A batch marked {@code last} means the
@@ -42,8 +44,10 @@ public final class LutraResultSet extends ResultSetGetters {
     private boolean closed;
     private int fetchSize;
     private SQLException fetchFailure; // a failed Fetch leaves a gap in the rows: no more next()
+    /** TYPE_SCROLL_INSENSITIVE: every row is in {@code rows}, no cursor; position == rowNumber - 1 except after the last. */
+    private final boolean scrollable;
 
-    LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header) {
+    LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header) throws SQLException {
         this.statement = statement;
         this.columns = header.getColumnsList();
         this.maxRows = statement.maxRows();
@@ -53,6 +57,20 @@ public final class LutraResultSet extends ResultSetGetters {
             columnByLabel.put(label(columns.get(i)).toLowerCase(Locale.ROOT), i + 1);
         }
         take(header.getFirstBatch());
+        this.scrollable = statement.scrollable();
+        if (scrollable) readWhole();
+    }
+
+    /** Reads every row (up to maxRows) into memory and lets the router's cursor go. */
+    private void readWhole() throws SQLException {
+        var all = new java.util.ArrayList<>(rows);
+        while (cursorOpen && (maxRows == 0 || all.size() < maxRows)) {
+            fetch();
+            all.addAll(rows);
+        }
+        closeCursor();
+        rows = maxRows > 0 && all.size() > maxRows ? List.copyOf(all.subList(0, (int) maxRows)) : all;
+        position = -1;
     }
 
     static String label(Column c) {
@@ -109,6 +127,9 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     public boolean next() throws SQLException {
         checkOpen();
+        if (scrollable) {
+            return moveTo((long) index() + 1);
+        }
         if (afterLast) {
             return false;
         }
@@ -198,6 +219,85 @@ public final class LutraResultSet extends ResultSetGetters {
         return afterLast ? 0 : LutraStatement.saturatedInt(rowNumber);
     }
 
+    // ---- scrolling (TYPE_SCROLL_INSENSITIVE) -----------------------------------------------
+
+    @Override
+    public boolean previous() throws SQLException {
+        requireScrollable("previous");
+        return moveTo((long) index() - 1);
+    }
+
+    @Override
+    public boolean first() throws SQLException {
+        requireScrollable("first");
+        return moveTo(0);
+    }
+
+    @Override
+    public boolean last() throws SQLException {
+        requireScrollable("last");
+        return moveTo(rows.size() - 1L);
+    }
+
+    @Override
+    public void beforeFirst() throws SQLException {
+        requireScrollable("beforeFirst");
+        moveTo(-1);
+    }
+
+    @Override
+    public void afterLast() throws SQLException {
+        requireScrollable("afterLast");
+        moveTo(rows.size());
+    }
+
+    /** Row {@code row} from the start (1 = first), from the end if negative (-1 = last); 0 = before the first. */
+    @Override
+    public boolean absolute(int row) throws SQLException {
+        requireScrollable("absolute");
+        return moveTo(row > 0 ? row - 1L : row < 0 ? (long) rows.size() + row : -1);
+    }
+
+    @Override
+    public boolean relative(int rows) throws SQLException {
+        requireScrollable("relative");
+        return moveTo((long) index() + rows);
+    }
+
+    /** The current position as an index into the rows: -1 before the first, rows.size() after the last. */
+    private int index() {
+        return afterLast ? rows.size() : position;
+    }
+
+    /** Moves to {@code index} (clamped to before the first / after the last); whether a row is there. */
+    private boolean moveTo(long index) {
+        int size = rows.size();
+        if (index < 0) {
+            position = -1;
+            rowNumber = 0;
+            afterLast = false;
+            return false;
+        }
+        if (index >= size) {
+            position = size;
+            rowNumber = size; // isAfterLast() is false for an empty result, as JDBC says
+            afterLast = true;
+            return false;
+        }
+        position = (int) index;
+        rowNumber = index + 1;
+        afterLast = false;
+        return true;
+    }
+
+    private void requireScrollable(String what) throws SQLException {
+        checkOpen();
+        if (!scrollable) {
+            throw Errors.of(what + "() on a TYPE_FORWARD_ONLY result set: create the statement with"
+                    + " ResultSet.TYPE_SCROLL_INSENSITIVE to scroll", Errors.GENERAL);
+        }
+    }
+
     /** How many partitions the router ran the statement on (0 if it did not say). */
     public int getPartitions() {
         return partitions;
@@ -235,6 +335,9 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
+        if (scrollable && (direction == FETCH_REVERSE || direction == FETCH_UNKNOWN)) {
+            return; // a hint; the rows are all in memory
+        }
         if (direction != FETCH_FORWARD) {
             throw Errors.unsupported("fetch direction " + direction + " (results are forward-only)");
         }
@@ -249,7 +352,7 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     public int getType() throws SQLException {
         checkOpen();
-        return TYPE_FORWARD_ONLY;
+        return scrollable ? TYPE_SCROLL_INSENSITIVE : TYPE_FORWARD_ONLY;
     }
 
     @Override

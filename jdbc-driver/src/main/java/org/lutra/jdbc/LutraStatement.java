@@ -476,6 +476,11 @@ public class LutraStatement extends UnsupportedStatement {
         return ResultSet.FETCH_FORWARD;
     }
 
+    /** Whether results are read whole and can be scrolled (TYPE_SCROLL_INSENSITIVE). */
+    boolean scrollable() {
+        return resultSetType == ResultSet.TYPE_SCROLL_INSENSITIVE;
+    }
+
     @Override
     public int getResultSetType() throws SQLException {
         checkOpen();

@@ -241,24 +241,29 @@ class TransactionsTest {
     }
 
     @Test
-    void savepointsAreRefusedAndReadOnlyIsTheSessions() throws Exception {
+    void savepointsAreSqlForTheRouterAndReadOnlyIsTheSessions() throws Exception {
+        status.set(status(true, false, TRANSACTION_REPEATABLE_READ));
+        var outside = assertThrows(SQLException.class, () -> connection.setSavepoint("s0"));
+        assertEquals("25000", outside.getSQLState(), "JDBC: no savepoint in auto-commit mode");
         status.set(status(false, true, TRANSACTION_REPEATABLE_READ));
         connection.setAutoCommit(false);
-        List<org.junit.jupiter.api.function.Executable> calls = List.of(
-                connection::setSavepoint, () -> connection.setSavepoint("s1"),
-                () -> connection.rollback(null), () -> connection.releaseSavepoint(null));
-        for (var call : calls) {
-            var e = assertThrows(SQLFeatureNotSupportedException.class, call);
-            assertEquals("0A000", e.getSQLState());
-            assertTrue(e.getMessage().contains("savepoints are not supported"), e.getMessage());
-        }
+        var unnamed = connection.setSavepoint();
+        var named = connection.setSavepoint("odd`name");
+        assertEquals("odd`name", named.getSavepointName());
+        assertThrows(SQLException.class, named::getSavepointId);
+        assertThrows(SQLException.class, unnamed::getSavepointName);
+        connection.rollback(unnamed);
+        connection.releaseSavepoint(named);
+        assertEquals("HY024", assertThrows(SQLException.class, () -> connection.rollback(null)).getSQLState());
         connection.setReadOnly(true);
         assertTrue(connection.isReadOnly());
         connection.setReadOnly(true);
         connection.setReadOnly(false);
         assertFalse(connection.isReadOnly());
-        assertEquals(List.of("SET autocommit = 0", "SET SESSION TRANSACTION READ ONLY", "SET SESSION TRANSACTION READ WRITE"), sqlSent(),
-                "savepoints send nothing; read-only is sent when it changes");
+        String id = "lutra_savepoint_" + unnamed.getSavepointId();
+        assertEquals(List.of("SET autocommit = 0", "SAVEPOINT `" + id + "`", "SAVEPOINT `odd``name`", "ROLLBACK TO SAVEPOINT `" + id + "`",
+                        "RELEASE SAVEPOINT `odd``name`", "SET SESSION TRANSACTION READ ONLY", "SET SESSION TRANSACTION READ WRITE"), sqlSent(),
+                "savepoints are SQL the router runs; read-only is sent when it changes");
     }
 
     @Test
@@ -271,7 +276,7 @@ class TransactionsTest {
             assertTrue(md.supportsTransactionIsolationLevel(level), "level " + level);
         }
         assertFalse(md.supportsTransactionIsolationLevel(TRANSACTION_NONE));
-        assertFalse(md.supportsSavepoints());
+        assertTrue(md.supportsSavepoints());
         assertTrue(md.dataDefinitionCausesTransactionCommit());
         assertFalse(md.dataDefinitionIgnoredInTransactions());
         assertFalse(md.supportsDataDefinitionAndDataManipulationTransactions());

@@ -7,8 +7,8 @@ import java.util.regex.Pattern;
 /**
  * Transaction control as MySQL clients send it — BEGIN / START TRANSACTION [READ ONLY ...], COMMIT,
  * ROLLBACK, SET autocommit, SET [SESSION] TRANSACTION ISOLATION LEVEL, transaction_isolation —
- * recognised from the text (the session runs them; they never reach a partition); savepoints and
- * client XA refused.
+ * SAVEPOINT, ROLLBACK TO [SAVEPOINT], RELEASE SAVEPOINT — recognised from the text (the session runs
+ * them; they never reach a partition as written); client XA refused.
  */
 final class ControlStatements {
     private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
@@ -17,6 +17,11 @@ final class ControlStatements {
     private static final Pattern COMMIT = Pattern.compile("(?is)\\s*COMMIT(?:\\s+WORK)?" + END);
     private static final Pattern ROLLBACK = Pattern.compile("(?is)\\s*ROLLBACK(?:\\s+WORK)?" + END);
     private static final Pattern SAVEPOINTS = Pattern.compile("(?is)\\s*(?:SAVEPOINT|RELEASE\\s+SAVEPOINT|ROLLBACK(?:\\s+WORK)?\\s+TO)\\b.*");
+    /** An identifier as MySQL reads a savepoint's name: a plain word, or back-quoted with `` for a quote. */
+    private static final String NAME = "([0-9A-Za-z_$\\x{80}-\\x{FFFF}]+|`(?:[^`]|``)+`)";
+    private static final Pattern SAVEPOINT = Pattern.compile("(?is)\\s*SAVEPOINT\\s+" + NAME + END);
+    private static final Pattern ROLLBACK_TO = Pattern.compile("(?is)\\s*ROLLBACK(?:\\s+WORK)?\\s+TO\\s+(?:SAVEPOINT\\s+)?" + NAME + END);
+    private static final Pattern RELEASE = Pattern.compile("(?is)\\s*RELEASE\\s+SAVEPOINT\\s+" + NAME + END);
     private static final Pattern XA = Pattern.compile("(?is)\\s*XA\\s.*");
     private static final Pattern AUTOCOMMIT = Pattern.compile(
             "(?is)\\s*SET\\s+(?:SESSION\\s+|LOCAL\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?autocommit\\s*:?=\\s*'?(0|1|ON|OFF|TRUE|FALSE)'?" + END);
@@ -55,13 +60,21 @@ final class ControlStatements {
         if ((m = READ_ONLY_VARIABLE.matcher(sql)).matches()) {
             return readOnly(m.group(1) != null ? m.group(1) : m.group(2), m.group(3).matches("(?i)1|ON|TRUE"), true);
         }
+        if ((m = SAVEPOINT.matcher(sql)).matches()) return new Plan.Savepoint(name(m.group(1)));
+        if ((m = ROLLBACK_TO.matcher(sql)).matches()) return new Plan.RollbackToSavepoint(name(m.group(1)));
+        if ((m = RELEASE.matcher(sql)).matches()) return new Plan.ReleaseSavepoint(name(m.group(1)));
         if (SAVEPOINTS.matcher(sql).matches()) {
-            throw PlanException.unsupported("savepoints (SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT) yet");
+            throw new PlanException("42000", 1064, "expected SAVEPOINT name, ROLLBACK [WORK] TO [SAVEPOINT] name or RELEASE SAVEPOINT name"
+                    + " (a name is a word or `quoted`): " + sql.strip());
         }
         if (XA.matcher(sql).matches()) {
             throw PlanException.unsupported("XA statements from clients: the router runs XA itself; use BEGIN / COMMIT");
         }
         return null;
+    }
+
+    private static String name(String written) {
+        return written.startsWith("`") ? written.substring(1, written.length() - 1).replace("``", "`") : written;
     }
 
     private static Plan.Control readOnly(String scope, boolean readOnly, boolean variable) throws PlanException {

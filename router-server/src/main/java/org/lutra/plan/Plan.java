@@ -317,6 +317,15 @@ public sealed interface Plan {
 
     record Rollback() implements Control {}
 
+    /** SAVEPOINT name: MySQL's rules (a name set again moves to the end; outside a transaction nothing is kept). */
+    record Savepoint(String name) implements Control {}
+
+    /** ROLLBACK [WORK] TO [SAVEPOINT] name: undoes what followed it, keeps it, drops the later ones. */
+    record RollbackToSavepoint(String name) implements Control {}
+
+    /** RELEASE SAVEPOINT name: drops it and the later ones; changes no row. */
+    record ReleaseSavepoint(String name) implements Control {}
+
     /** SET autocommit = 0 | 1. */
     record SetAutocommit(boolean on) implements Control {}
 

@@ -115,6 +115,25 @@ final class Branch {
         return written;
     }
 
+    /** After ROLLBACK TO a savepoint: whether the branch had written when it was set. */
+    void written(boolean written) {
+        this.written = written;
+    }
+
+    // ---- savepoints (plain and XA branches alike: MariaDB keeps them inside an XA branch) ----------
+
+    void savepoint(String name) throws SQLException {
+        run("SAVEPOINT " + Savepoints.quoted(name));
+    }
+
+    void rollbackTo(String name) throws SQLException {
+        run("ROLLBACK TO SAVEPOINT " + Savepoints.quoted(name));
+    }
+
+    void release(String name) throws SQLException {
+        run("RELEASE SAVEPOINT " + Savepoints.quoted(name));
+    }
+
     State state() {
         return state;
     }

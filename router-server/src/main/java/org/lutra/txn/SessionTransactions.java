@@ -27,6 +27,14 @@ import java.sql.SQLException;
  * fails on a backend rolls the whole transaction back at once (releasing its locks on every
  * shard), and the session then refuses statements until the application says COMMIT or ROLLBACK:
  * a transaction is never half applied.
+ *
+ * <p>Savepoints ({@code SAVEPOINT}, {@code ROLLBACK TO}, {@code RELEASE}) belong to the open
+ * transaction ({@link TransactionState}) and end with it. In a transaction holding a savepoint, a
+ * statement that failed with an error after which MySQL undoes only the statement (a duplicate key,
+ * a constraint) leaves the transaction open but failed: {@code ROLLBACK TO} a savepoint undoes the
+ * statement's effects on every partition with the rest that followed the savepoint, and the
+ * transaction goes on (Spring's nested transactions); anything else until then is refused (25000),
+ * and COMMIT rolls it back (40000).
  */
 public final class SessionTransactions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionTransactions.class);
@@ -65,6 +73,21 @@ public final class SessionTransactions implements AutoCloseable {
             }
             case Plan.Commit c -> commitCurrent();
             case Plan.Rollback r -> rollbackCurrent();
+            case Plan.Savepoint s -> {
+                requireNotAborted("SAVEPOINT");
+                if (current == null && !autocommit) current = open();
+                if (current != null) onBranches(t -> t.savepoint(s.name())); // in auto-commit mode MySQL accepts it and keeps nothing
+            }
+            case Plan.RollbackToSavepoint r -> {
+                requireNotAborted("ROLLBACK TO SAVEPOINT");
+                if (current == null) throw Savepoints.doesNotExist(r.name());
+                onBranches(t -> t.rollbackTo(r.name()));
+            }
+            case Plan.ReleaseSavepoint r -> {
+                requireNotAborted("RELEASE SAVEPOINT");
+                if (current == null) throw Savepoints.doesNotExist(r.name());
+                onBranches(t -> t.release(r.name()));
+            }
             case Plan.SetAutocommit a -> {
                 if (a.on() && !autocommit) {
                     try {
@@ -173,6 +196,19 @@ public final class SessionTransactions implements AutoCloseable {
         return service.begin(level);
     }
 
+    private interface SavepointAction {
+        void run(TransactionState t) throws SQLException;
+    }
+
+    /** A savepoint statement on the open transaction's branches: one that fails on a backend rolls the transaction back, as any statement. */
+    private void onBranches(SavepointAction action) throws SQLException {
+        try {
+            action.run(current);
+        } catch (SQLException e) {
+            throw abort(current, e, true);
+        }
+    }
+
     private void commitCurrent() throws SQLException {
         if (abortedBy != null) {
             SQLException cause = abortedBy;
@@ -213,6 +249,11 @@ public final class SessionTransactions implements AutoCloseable {
     private SQLException abort(TransactionState t, Exception e, boolean explicit) {
         SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
+        if (explicit && t.recoverableBySavepoint()) {
+            // MySQL undid only the statement on each branch: the application may roll back to a savepoint
+            return new SQLException(error.getMessage() + " (the transaction is kept for ROLLBACK TO SAVEPOINT, which undoes this statement"
+                    + " with what followed the savepoint, or ROLLBACK)", error.getSQLState(), error.getErrorCode(), error);
+        }
         int partitions = t.partitions();
         t.rollback();
         SQLException reported = retryable(error, partitions);

@@ -23,6 +23,12 @@ import java.util.concurrent.TimeUnit;
  * commit the prepared branches in parallel. A branch that cannot be committed in phase two is
  * left prepared for {@link Recovery}, which finds the decision.
  *
+ * <p>Savepoints: one is set on every branch open when the application sets it, and a branch that
+ * opens later gets every savepoint the transaction holds at its start, before its first statement
+ * — all of its work follows them, so ROLLBACK TO any of them undoes it. ROLLBACK TO runs on every
+ * branch and gives each the written/read-only status it had at the savepoint (a branch whose writes
+ * were all undone commits as a reader again).
+ *
  * <p>State checks: a transaction serves one statement at a time; once it has ended, using it
  * is an error. A failed sub-query marks it failed, and it can then only be rolled back.
  */
@@ -34,10 +40,13 @@ public final class TransactionState implements Connections {
     private final Transactions service;
     private final int isolation;
     private final Map<Integer, Branch> branches = new LinkedHashMap<>();
+    private final Savepoints savepoints = new Savepoints();
     private Branch coordinator;
     private GlobalId id;
     private volatile Status status = Status.ACTIVE;
     private volatile SQLException failure;
+    /** The failure left a branch's transaction in doubt (a savepoint command failed): only a whole rollback is right. */
+    private volatile boolean wholeOnly;
 
     TransactionState(Transactions service, int isolation) {
         this.service = service;
@@ -55,6 +64,7 @@ public final class TransactionState implements Connections {
     public Lease lease(int partition, boolean write, boolean streaming) throws SQLException {
         Branch branch;
         boolean fresh = false;
+        List<String> marks = List.of();
         synchronized (this) {
             if (status != Status.ACTIVE) {
                 throw new SQLException("this transaction has already ended (" + status.name().toLowerCase() + ")", "25000", 0);
@@ -71,6 +81,7 @@ public final class TransactionState implements Connections {
                 }
                 branches.put(partition, branch);
                 fresh = true;
+                marks = savepoints.names();
             }
         }
         if (fresh) {
@@ -78,6 +89,12 @@ public final class TransactionState implements Connections {
                 branch.start(isolation);
             } catch (SQLException e) {
                 fail(e);
+                throw e;
+            }
+            try {
+                for (String name : marks) branch.savepoint(name);
+            } catch (SQLException e) {
+                failWhole(e);
                 throw e;
             }
         } else {
@@ -122,6 +139,25 @@ public final class TransactionState implements Connections {
         if (failure == null) failure = e;
     }
 
+    private synchronized void failWhole(SQLException e) {
+        failure = e;
+        wholeOnly = true;
+    }
+
+    /**
+     * Whether ROLLBACK TO a savepoint makes this failed transaction whole again: it holds a savepoint,
+     * and its failure is one after which MySQL undoes only the statement (a duplicate key, a constraint,
+     * a bad value, a statement the server would not run) — every branch's transaction is still open,
+     * and the failed statement's effects on any branch all followed every savepoint. Deadlocks, lock
+     * wait timeouts (maybe a deadlock across shards, broken only by releasing locks), lost connections
+     * and interrupted statements end the whole transaction.
+     */
+    synchronized boolean recoverableBySavepoint() {
+        if (failure == null || wholeOnly || savepoints.names().isEmpty()) return false;
+        String state = failure.getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("42"));
+    }
+
     /** The first error a sub-query of this transaction hit, or null. */
     SQLException failure() {
         return failure;
@@ -149,7 +185,73 @@ public final class TransactionState implements Connections {
     }
 
     private SQLException failedAlready() {
-        return new SQLException("this transaction failed and must be rolled back: " + failure.getMessage(), "25000", 0, failure);
+        return new SQLException("this transaction failed and must be rolled back" + (recoverableBySavepoint() ? " (ROLLBACK, or ROLLBACK TO"
+                + " SAVEPOINT to undo the failed statement with what followed the savepoint)" : "") + ": " + failure.getMessage(), "25000", 0, failure);
+    }
+
+    // ---- savepoints ------------------------------------------------------------------------------
+
+    /** SAVEPOINT {@code name} on every branch (a name set before moves to the end). */
+    public void savepoint(String name) throws SQLException {
+        List<Branch> all = usable(false);
+        onEvery(all, b -> b.savepoint(name));
+        synchronized (this) {
+            savepoints.set(name, java.util.Set.copyOf(all.stream().filter(Branch::written).toList()));
+        }
+    }
+
+    /** ROLLBACK TO SAVEPOINT {@code name} on every branch; MySQL's 1305 if the transaction has no such savepoint. */
+    public void rollbackTo(String name) throws SQLException {
+        Savepoints.Mark mark;
+        synchronized (this) {
+            mark = savepoints.find(name);
+        }
+        List<Branch> all = usable(recoverableBySavepoint());
+        onEvery(all, b -> b.rollbackTo(mark.name()));
+        synchronized (this) {
+            savepoints.dropAfter(name);
+            for (Branch b : all) b.written(mark.written().contains(b));
+            failure = null; // a failed statement's effects followed the savepoint: undone with the rest
+        }
+    }
+
+    /** RELEASE SAVEPOINT {@code name} on every branch; MySQL's 1305 if the transaction has no such savepoint. */
+    public void release(String name) throws SQLException {
+        synchronized (this) {
+            savepoints.find(name);
+        }
+        List<Branch> all = usable(false);
+        onEvery(all, b -> b.release(name));
+        synchronized (this) {
+            savepoints.release(name);
+        }
+    }
+
+    /**
+     * The branches, each free for a statement (a result still streaming on it read into the router); refused once
+     * ended, or failed unless {@code evenFailed}.
+     */
+    private List<Branch> usable(boolean evenFailed) throws SQLException {
+        List<Branch> all;
+        synchronized (this) {
+            if (status != Status.ACTIVE) {
+                throw new SQLException("this transaction has already ended (" + status.name().toLowerCase() + ")", "25000", 0);
+            }
+            if (failure != null && !evenFailed) throw failedAlready();
+            all = new ArrayList<>(branches.values());
+        }
+        for (Branch b : all) b.drain();
+        return all;
+    }
+
+    /** Runs {@code action} on every branch in parallel; a failure fails the transaction whole (its branches' savepoints now differ). */
+    private void onEvery(List<Branch> all, Transactions.BranchAction action) throws SQLException {
+        var failures = service.parallel(all, action);
+        if (!failures.isEmpty()) {
+            SQLException e = failures.values().iterator().next();
+            failWhole(e);
+            throw e;
+        }
     }
 
     // ---- ending ---------------------------------------------------------------------------------

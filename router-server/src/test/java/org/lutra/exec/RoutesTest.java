@@ -115,8 +115,9 @@ class RoutesTest {
         assertRefused(Refusal.SQL_STATE, "UPDATE users SET id = 5 WHERE id = 4");
         assertRefused(Refusal.SQL_STATE, "SELECT * FROM users u WHERE EXISTS (SELECT 1 FROM text t WHERE t.id = u.id)");
         assertRefused(Refusal.SQL_STATE, "INSERT INTO users (name) VALUES ('no id')");
-        assertRefused(Refusal.SQL_STATE, "SAVEPOINT s1");
-        assertRefused(Refusal.SQL_STATE, "ROLLBACK TO SAVEPOINT s1");
+        assertRefused("42000", "SAVEPOINT 'quoted'"); // a syntax error, as in MariaDB (1064)
+        assertRefused("42000", "RELEASE SAVEPOINT a b");
+        assertRefused("42000", "ROLLBACK TO");
         assertRefused(Refusal.SQL_STATE, "XA START 'x'");
         assertRefused(Refusal.SQL_STATE, "SET GLOBAL TRANSACTION ISOLATION LEVEL SERIALIZABLE");
         assertRefused("42S02", "SELECT * FROM nosuch");
@@ -135,6 +136,12 @@ class RoutesTest {
         assertEquals(new Plan.Begin(true), planner.plan("START TRANSACTION READ ONLY"));
         assertEquals(new Plan.Commit(), planner.plan("COMMIT WORK"));
         assertEquals(new Plan.Rollback(), planner.plan(" rollback "));
+        assertEquals(new Plan.Savepoint("sp_1"), planner.plan("SAVEPOINT sp_1"));
+        assertEquals(new Plan.Savepoint("odd`name"), planner.plan("savepoint `odd``name`;"));
+        assertEquals(new Plan.RollbackToSavepoint("s"), planner.plan("ROLLBACK TO s"));
+        assertEquals(new Plan.RollbackToSavepoint("s"), planner.plan("rollback work to savepoint s ;"));
+        assertEquals(new Plan.RollbackToSavepoint("savepoint"), planner.plan("ROLLBACK TO savepoint"));
+        assertEquals(new Plan.ReleaseSavepoint("S 1"), planner.plan("RELEASE SAVEPOINT `S 1`"));
         assertEquals(new Plan.SetAutocommit(false), planner.plan("SET autocommit = 0"));
         assertEquals(new Plan.SetAutocommit(true), planner.plan("SET @@session.autocommit=ON"));
         assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_READ_COMMITTED, true),
