@@ -107,6 +107,19 @@ public final class SchemaParser {
         return bodyEnd >= 0 && CLAUSE.matcher(createText).region(bodyEnd + 1, createText.length()).find();
     }
 
+    /**
+     * The column list of {@code create}; a CREATE TABLE the parser read without one
+     * ({@code CREATE TABLE t LIKE u}, {@code ... AS SELECT}, or text it took apart oddly, as
+     * {@code CREATE TABLE SUM(k) (a INT)}) is a schema error, not a missing list further on.
+     */
+    public static List<ColumnDefinition> columnList(CreateTable create) {
+        if (create.getColumnDefinitions() == null || create.getColumnDefinitions().isEmpty()) {
+            throw new SchemaException("CREATE TABLE " + create.getTable() + ": Lutra needs the table's columns in parentheses after its name"
+                    + " (CREATE TABLE ... LIKE and CREATE TABLE ... AS SELECT are not supported)");
+        }
+        return create.getColumnDefinitions();
+    }
+
     /** The primary key's columns of a CREATE TABLE without placement clause, in key order; empty without one. */
     public static List<String> primaryKey(String createText) {
         CreateTable create;
@@ -115,7 +128,7 @@ public final class SchemaParser {
         } catch (JSQLParserException | ClassCastException e) {
             throw new SchemaException("CREATE TABLE: cannot parse: " + firstLine(e));
         }
-        for (ColumnDefinition c : create.getColumnDefinitions()) {
+        for (ColumnDefinition c : columnList(create)) {
             if (c.getColumnSpecs() != null && String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT).matches("(.*\\s)?PRIMARY\\s+KEY(\\s.*)?")) {
                 return List.of(unquote(c.getColumnName()));
             }
@@ -356,7 +369,7 @@ public final class SchemaParser {
         String tableOptions = create.getTableOptionsStrings() == null ? "" : String.join(" ", create.getTableOptionsStrings()).toLowerCase(Locale.ROOT);
         boolean binaryTable = tableOptions.matches(".*collate\\s*=?\\s*\\w+_bin\\b.*");
         var out = new ArrayList<ColumnDef>();
-        for (ColumnDefinition c : create.getColumnDefinitions()) {
+        for (ColumnDefinition c : columnList(create)) {
             String type = c.getColDataType().getDataType().toUpperCase(Locale.ROOT).split("[\\s(]")[0]; // "VARCHAR (255)" -> VARCHAR
             String specs = c.getColumnSpecs() == null ? "" : String.join(" ", c.getColumnSpecs()).toLowerCase(Locale.ROOT);
             String typeName = c.getColDataType().toString();
@@ -390,7 +403,7 @@ public final class SchemaParser {
     }
 
     private static boolean isUnique(CreateTable create, String column) {
-        for (ColumnDefinition c : create.getColumnDefinitions()) {
+        for (ColumnDefinition c : columnList(create)) {
             if (unquote(c.getColumnName()).equalsIgnoreCase(column) && c.getColumnSpecs() != null) {
                 String specs = String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT);
                 if (specs.contains("PRIMARY KEY") || specs.matches("(.*\\s)?UNIQUE(\\s.*)?")) return true;

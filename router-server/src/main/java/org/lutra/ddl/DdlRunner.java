@@ -312,7 +312,7 @@ public final class DdlRunner {
     private static String originalColumn(TableDef t, String column) {
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(t.ddl());
-            for (ColumnDefinition c : create.getColumnDefinitions()) {
+            for (ColumnDefinition c : org.lutra.catalog.SchemaParser.columnList(create)) {
                 if (c.getColumnName().replace("`", "").equalsIgnoreCase(column)) return c.toString();
             }
         } catch (JSQLParserException | ClassCastException e) {

@@ -74,4 +74,13 @@ class SchemaParserTest {
         var e = assertThrows(SchemaException.class, () -> SchemaParser.parse(SOCIAL + schema, PARTITIONS));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
+
+    @Test
+    void aCreateTableWithoutAColumnListIsASchemaErrorNotANullPointer() {
+        // ProtocolFuzzIT's seed 62996191036486: the parser reads this without column definitions
+        for (String create : List.of("CREATE TABLE SUM(k) (a INT)", "CREATE TABLE t LIKE u")) {
+            var e = assertThrows(SchemaException.class, () -> DefaultPlacement.HASH.clauseFor(create, PARTITIONS), create);
+            assertTrue(e.getMessage().contains("needs the table's columns in parentheses"), e.getMessage());
+        }
+    }
 }
