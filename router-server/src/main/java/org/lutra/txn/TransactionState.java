@@ -185,6 +185,11 @@ public final class TransactionState implements Connections {
     }
 
     private SQLException failedAlready() {
+        if (!recoverableBySavepoint()) {
+            // another part of the same statement failed first (parallel branches): that error is the statement's,
+            // with its SQLState and code (a 40001 stays retryable), and the transaction ends with it
+            return new SQLException(failure.getMessage(), failure.getSQLState(), failure.getErrorCode(), failure);
+        }
         return new SQLException("this transaction failed and must be rolled back" + (recoverableBySavepoint() ? " (ROLLBACK, or ROLLBACK TO"
                 + " SAVEPOINT to undo the failed statement with what followed the savepoint)" : "") + ": " + failure.getMessage(), "25000", 0, failure);
     }
