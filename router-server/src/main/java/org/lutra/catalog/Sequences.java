@@ -9,12 +9,12 @@ import java.util.regex.Pattern;
  * one row, information_schema lists it with TABLE_TYPE {@code SEQUENCE}), so the catalog holds it as a
  * {@link TableDef} placed on ONE partition ({@code Replicated} over that partition alone: reads and
  * writes go there), whose {@code ddl} is the {@code CREATE SEQUENCE} statement and whose placement clause
- * is {@code ON p}. Every NEXTVAL of every router then runs on that one server, which hands each value out
- * once. The stored catalog keeps {@code CREATE SEQUENCE `s` options\n  ON p0}.
+ * is {@code ON p ID x} (x: {@link #storedText}). Every NEXTVAL of every router then runs on that one server, which hands each value out
+ * once. The stored catalog keeps {@code CREATE SEQUENCE `s` options\n  ON p0 ID x}.
  */
 public final class Sequences {
     /** The stored text: the backend's CREATE SEQUENCE, then the partition it lives on. */
-    private static final Pattern STORED = Pattern.compile("(?is)\\s*(CREATE\\s+SEQUENCE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?`((?:[^`]|``)+)`.*?)\\s+ON\\s+`?(\\w+)`?\\s*");
+    private static final Pattern STORED = Pattern.compile("(?is)\\s*(CREATE\\s+SEQUENCE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?`((?:[^`]|``)+)`.*?)\\s+ON\\s+`?(\\w+)`?\\s+ID\\s+(\\w+)\\s*");
     /** A sequence table's columns (MariaDB 10.3 and later), all BIGINT or TINYINT: none routes. */
     static final List<ColumnDef> COLUMNS = List.of(new ColumnDef("next_not_cached_value", "bigint", null),
             new ColumnDef("minimum_value", "bigint", null), new ColumnDef("maximum_value", "bigint", null),
@@ -33,9 +33,23 @@ public final class Sequences {
         return t != null && t.ddl() != null && isDefinition(t.ddl());
     }
 
-    /** The text the stored catalog keeps for sequence {@code name} created by {@code create} on {@code partition}. */
-    public static String storedText(String create, String partition) {
-        return create.strip() + "\n  ON " + partition;
+    /**
+     * The text the stored catalog keeps for a sequence created by {@code create} on {@code partition}. {@code id} tells
+     * this sequence from one dropped and created again under its name (MariaDB forgets a session's LASTVAL then, and
+     * keeps it across ALTER SEQUENCE): a new one for CREATE, the old one for ALTER.
+     */
+    public static String storedText(String create, String partition, String id) {
+        return create.strip() + "\n  ON " + partition + " ID " + id;
+    }
+
+    /** A new {@link #storedText} id. */
+    public static String newId() {
+        return Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
+    }
+
+    /** The id of sequence {@code t} (see {@link #storedText}). */
+    public static String id(TableDef t) {
+        return t.placement().substring(t.placement().lastIndexOf(' ') + 1);
     }
 
     /** The partition of a sequence (it has one). */
@@ -49,6 +63,6 @@ public final class Sequences {
         if (!m.matches()) throw new SchemaException("cannot read the stored sequence definition: " + text);
         Integer p = partitionIds.get(m.group(3).toLowerCase(java.util.Locale.ROOT));
         if (p == null) throw new SchemaException("sequence " + m.group(2) + " is on partition '" + m.group(3) + "', which the router config does not have");
-        return new TableDef(m.group(2).replace("``", "`"), COLUMNS, new Partitioning.Replicated(new int[] {p}), m.group(1).strip(), "ON " + m.group(3));
+        return new TableDef(m.group(2).replace("``", "`"), COLUMNS, new Partitioning.Replicated(new int[] {p}), m.group(1).strip(), "ON " + m.group(3) + " ID " + m.group(4));
     }
 }

@@ -56,7 +56,7 @@ final class SequenceDdl {
             throw new SQLException("CREATE SEQUENCE " + c.name() + " ON " + c.partition() + ": no such partition", "42000", 1064);
         }
         String create = "CREATE SEQUENCE " + DdlRunner.quote(c.name()) + (c.options().isEmpty() ? "" : " " + c.options());
-        String text = Sequences.storedText(create, partition.name());
+        String text = Sequences.storedText(create, partition.name(), Sequences.newId());
         Catalog next;
         try {
             next = SchemaParser.withTable(catalog, text);
@@ -92,7 +92,7 @@ final class SequenceDdl {
             rs.next();
             shown = rs.getString(2);
         }
-        String text = Sequences.storedText(shown, live.current().partition(p).name());
+        String text = Sequences.storedText(shown, live.current().partition(p).name(), Sequences.id(t));
         Catalog next;
         try {
             next = SchemaParser.withTable(live.current().without(t.name()), text);
@@ -149,7 +149,7 @@ final class SequenceDdl {
 
     private SQLException notSequence(String name, TableDef t) {
         return t == null ? new SQLException("Unknown SEQUENCE: '" + config.database() + "." + name + "'", "42S02", 4091)
-                : new SQLException("'" + config.database() + "." + t.name() + "' is not a SEQUENCE", "42S02", 4089);
+                : new SQLException("'" + config.database() + "." + t.name() + "' is not a SEQUENCE", "42S02", 4090);
     }
 
     private void apply(int p, String sql) throws SQLException {

@@ -242,6 +242,11 @@ public final class Planner {
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Guards.requireOneStatement(sql);
         Guards.requireNoUserVariableWrite(sql); // before the parser, which does not read SELECT ... INTO @x
+        if (!SequenceCalls.find(sql).isEmpty()) {
+            // the session evaluates them before planning (org.lutra.server.SequenceValues); what reaches here is a batch's
+            throw PlanException.unsupported("sequence functions (NEXTVAL, LASTVAL, SETVAL, NEXT VALUE FOR) here: run them as statements of their own"
+                    + " (README \"Sequences\")");
+        }
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Plan settings = SessionSettings.plan(sql);
         if (settings != null) return settings;

@@ -22,8 +22,10 @@ public final class SequenceCalls {
     private static final Pattern CALL = Pattern.compile("(?i)(?<![\\w$.@`])(?:(NEXTVAL|LASTVAL|SETVAL)\\s*\\(\\s*" + QUALIFIED
             + "\\s*((?:,[^()]*+)?)\\)|(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\s+" + QUALIFIED + ")");
     private static final Pattern ANY = Pattern.compile("(?i)VAL\\s*\\(|VALUE\\s+FOR\\b");
-    private static final Pattern ITEM_BEFORE = Pattern.compile("(?i)(?:\\bSELECT|,)\\s*$");
-    private static final Pattern ITEM_AFTER = Pattern.compile("(?i)\\s*(?:,|FROM\\b|UNION\\b|;\\s*$|$)");
+    private static final Pattern SELECT_HEAD = Pattern.compile("(?is)\\s*SELECT\\s+(?:(?:DISTINCT|ALL|DISTINCTROW)\\s+)?");
+    private static final Pattern LIST_END = Pattern.compile("(?i)(?:FROM|UNION|INTO|WHERE|GROUP|HAVING|ORDER|LIMIT|FOR|WINDOW|EXCEPT|INTERSECT)\\b");
+    /** An item that names its label: {@code ... AS x}, or an implicit alias right after a closing parenthesis or literal. */
+    private static final Pattern ALIASED = Pattern.compile("(?is).*(?:\\bAS\\s+(?:`(?:[^`]|``)*`|\\w+|'[^']*')|[)'\"\\d]\\s+(?:`(?:[^`]|``)*`|\\w+))\\s*");
     private static final Pattern FIRST_WORD = Pattern.compile("\\s*\\(*\\s*(\\w+)");
     private static final Pattern NO_TABLES = Pattern.compile("(?i)\\b(?:WHERE|HAVING|LIMIT|INTO|GROUP|ORDER|JOIN)\\b|\\bFROM\\b(?!\\s+DUAL\\b)");
     private static final Pattern INSERT_OTHER = Pattern.compile("(?i)\\b(?:SELECT|DUPLICATE)\\b");
@@ -35,9 +37,53 @@ public final class SequenceCalls {
      *
      * @param schema the qualifier as written, or null
      * @param args   SETVAL's arguments after the name, with their leading comma ({@code ", 100, 0"}); empty otherwise
-     * @param label  the result label MariaDB gives it when it is a whole select item without alias, else null
      */
-    public record Call(int start, int end, Kind kind, String schema, String name, String args, String label) {}
+    public record Call(int start, int end, Kind kind, String schema, String name, String args) {}
+
+    /**
+     * The items of the statement's leading SELECT list that hold a call and name no label, as {start, end}
+     * offsets: replacing the call by its value would change the label MariaDB gives them (the item as written).
+     */
+    public static List<int[]> unlabeledItems(String sql, List<Call> calls) {
+        String code = blanked(sql);
+        Matcher head = SELECT_HEAD.matcher(code);
+        if (!head.lookingAt()) return List.of();
+        var items = new ArrayList<int[]>();
+        int depth = 0;
+        int start = head.end();
+        int i = start;
+        for (; i < code.length(); i++) {
+            final int at = i;
+            var call = calls.stream().filter(k -> k.start() == at).findFirst();
+            if (call.isPresent()) { // NEXT VALUE FOR s: its FOR does not end the list
+                i = call.get().end() - 1;
+                continue;
+            }
+            char c = code.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')') depth--;
+            else if (depth == 0 && c == ',') {
+                items.add(new int[] {start, i});
+                start = i + 1;
+            } else if (depth == 0 && c == ';') {
+                break;
+            } else if (depth == 0 && (i == 0 || !Character.isLetterOrDigit(code.charAt(i - 1)) && code.charAt(i - 1) != '_')
+                    && LIST_END.matcher(code).region(i, code.length()).lookingAt()) {
+                break;
+            }
+        }
+        items.add(new int[] {start, i});
+        var out = new ArrayList<int[]>();
+        for (int[] item : items) {
+            boolean holdsCall = calls.stream().anyMatch(call -> call.start() >= item[0] && call.end() <= item[1]);
+            if (!holdsCall || ALIASED.matcher(code.substring(item[0], item[1])).matches()) continue;
+            int s = item[0], e = item[1];
+            while (s < e && Character.isWhitespace(sql.charAt(s))) s++;
+            while (e > s && Character.isWhitespace(sql.charAt(e - 1))) e--;
+            out.add(new int[] {s, e});
+        }
+        return out;
+    }
 
     private SequenceCalls() {}
 
@@ -55,12 +101,7 @@ public final class SequenceCalls {
             String schema = name(m, g);
             String name = name(m, g + 2);
             String args = function ? sql.substring(m.start(6), m.end(6)) : "";
-            String label = null;
-            String after = code.substring(m.end());
-            if (ITEM_BEFORE.matcher(code.substring(0, m.start())).find() && ITEM_AFTER.matcher(after).lookingAt()) {
-                label = sql.substring(m.start(), m.end());
-            }
-            out.add(new Call(m.start(), m.end(), kind, schema, name, args, label));
+            out.add(new Call(m.start(), m.end(), kind, schema, name, args));
         }
         return out;
     }
@@ -87,7 +128,7 @@ public final class SequenceCalls {
     }
 
     /** {@code sql} with quoted strings and comments blanked out (same length), so patterns see code only. */
-    static String blanked(String sql) {
+    public static String blanked(String sql) {
         var out = new StringBuilder(sql);
         int i = 0;
         while (i < sql.length()) {

@@ -30,7 +30,7 @@ final class SequenceValues {
     private final Backends backends;
     private final CatalogLease lease;
     private final String database;
-    /** The last value NEXTVAL gave this session, by lower-case sequence name and its stored definition. */
+    /** The last value NEXTVAL gave this session, by lower-case sequence name. */
     private final Map<String, Long> last = new HashMap<>();
 
     SequenceValues(Supplier<org.lutra.catalog.Catalog> catalog, Backends backends, CatalogLease lease, String database) {
@@ -41,10 +41,9 @@ final class SequenceValues {
     }
 
     /** {@code sql} with its sequence calls replaced by their values; unchanged when it has none. */
-    String substitute(String sql, boolean batch) throws SQLException {
+    String substitute(String sql) throws SQLException {
         List<SequenceCalls.Call> calls = SequenceCalls.find(sql);
         if (calls.isEmpty()) return sql;
-        if (batch) throw Refusal.of("sequence functions (" + calls.getFirst().kind() + ") in a JDBC batch: run them as statements of their own");
         if (calls.stream().anyMatch(c -> c.kind() != SequenceCalls.Kind.LASTVAL)) {
             String why = SequenceCalls.whyNotOnce(sql);
             if (why != null) {
@@ -55,20 +54,39 @@ final class SequenceValues {
         } else if (SequenceCalls.whyNotOnce(sql) != null && SequenceCalls.whyNotOnce(sql).startsWith("a column's DEFAULT")) {
             throw Refusal.of("LASTVAL in a column's DEFAULT (README \"Sequences\")");
         }
+        // the label MariaDB gives an item is its text as written: an item whose call becomes a value gets it as its alias
+        var labels = new java.util.TreeMap<Integer, String>();
+        for (int[] item : SequenceCalls.unlabeledItems(sql, calls)) {
+            labels.put(item[1], " AS `" + sql.substring(item[0], item[1]).replace("`", "``") + "`");
+        }
         var out = new StringBuilder(sql.length() + 16 * calls.size());
         int at = 0;
+        // MariaDB reports an unknown sequence as 4091 in a SELECT without tables, as a missing table (1146) where it opens tables
+        boolean opensTables = !SequenceCalls.blanked(sql).stripLeading().regionMatches(true, 0, "SELECT", 0, 6);
         for (var call : calls) {
-            Long value = evaluate(call);
-            out.append(sql, at, call.start()).append("CAST(").append(value == null ? "NULL" : value.toString()).append(" AS SIGNED)");
-            if (call.label() != null) out.append(" AS `").append(call.label().replace("`", "``")).append('`');
+            Long value = evaluate(call, opensTables);
+            while (!labels.isEmpty() && labels.firstKey() <= call.start()) {
+                var label = labels.pollFirstEntry();
+                out.append(sql, at, label.getKey()).append(label.getValue());
+                at = label.getKey();
+            }
+            String literal = value == null ? "NULL" : value.toString();
+            // in a SELECT typed BIGINT as NEXTVAL is (a small literal or CAST(3 AS SIGNED) is an INT to MariaDB): LEAST with the largest
+            // BIGINT; in an INSERT the plain literal, which may be a routing value (those must be literals)
+            out.append(sql, at, call.start()).append(opensTables ? literal : "LEAST(" + literal + ", 9223372036854775807)");
             at = call.end();
+        }
+        for (var label : labels.entrySet()) {
+            out.append(sql, at, label.getKey()).append(label.getValue());
+            at = label.getKey();
         }
         return out.append(sql, at, sql.length()).toString();
     }
 
-    private Long evaluate(SequenceCalls.Call call) throws SQLException {
-        TableDef t = sequence(call);
-        String key = t.name().toLowerCase(Locale.ROOT) + "\u0000" + t.createText();
+    private Long evaluate(SequenceCalls.Call call, boolean opensTables) throws SQLException {
+        TableDef t = sequence(call, opensTables);
+        // MariaDB keeps it across ALTER SEQUENCE and SETVAL, and forgets it when the sequence is dropped and created again
+        String key = t.name().toLowerCase(Locale.ROOT) + " " + Sequences.id(t);
         return switch (call.kind()) {
             case LASTVAL -> last.get(key);
             case NEXTVAL -> {
@@ -83,13 +101,14 @@ final class SequenceValues {
         };
     }
 
-    private TableDef sequence(SequenceCalls.Call call) throws SQLException {
+    private TableDef sequence(SequenceCalls.Call call, boolean opensTables) throws SQLException {
         if (call.schema() != null && !call.schema().equalsIgnoreCase(database)) {
             throw new SQLException("sequence in database '" + call.schema() + "': this router serves database '" + database + "' only", "42000", 1044);
         }
         TableDef t = catalog.get().table(call.name());
         if (t == null && lease != null && lease.refresh()) t = catalog.get().table(call.name()); // another router may have just created it
-        if (t == null) throw new SQLException("Table '" + database + "." + call.name() + "' doesn't exist", "42S02", 1146);
+        if (t == null && opensTables) throw new SQLException("Table '" + database + "." + call.name() + "' doesn't exist", "42S02", 1146);
+        if (t == null) throw new SQLException("Unknown SEQUENCE: '" + database + "." + call.name() + "'", "42S02", 4091);
         if (!Sequences.is(t)) throw new SQLException("'" + database + "." + t.name() + "' is not a SEQUENCE", "42S02", 4089);
         return t;
     }
@@ -103,13 +122,7 @@ final class SequenceValues {
             long v = rs.getLong(1);
             return rs.wasNull() ? null : v;
         } catch (SQLException e) {
-            String partitionDb;
-            try {
-                partitionDb = backends.placement(Sequences.partition(t)).database();
-            } catch (RuntimeException ignored) {
-                partitionDb = null;
-            }
-            String message = partitionDb == null ? e.getMessage() : e.getMessage().replace(partitionDb + ".", database + ".");
+            String message = String.valueOf(e.getMessage()).replace(placement.database() + ".", database + ".");
             throw new SQLException("[" + placement.name() + "@" + placement.backend() + "] " + message, e.getSQLState(), e.getErrorCode(), e);
         }
     }

@@ -86,12 +86,15 @@ final class TransactionWorker implements AutoCloseable {
     /** Who the session is (USER() answers it), once logged in. */
     private volatile String user;
     private volatile String host;
+    /** NEXTVAL and friends, evaluated before planning; LASTVAL is the session's. */
+    private final SequenceValues sequences;
     /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
     private final SessionLocks locks;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
                       java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
-                      MoveJobs moves, SessionLocks locks) {
+                      MoveJobs moves, SessionLocks locks, SequenceValues sequences) {
+        this.sequences = sequences;
         this.moves = moves;
         this.locks = locks;
         this.lease = lease;
@@ -211,6 +214,7 @@ final class TransactionWorker implements AutoCloseable {
      */
     Planner.Bound bind(String client, List<Value> params) throws SQLException {
         String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
+        if (sequences != null) sql = sequences.substitute(sql);
         try {
             return planner.bind(sql, params);
         } catch (org.lutra.plan.PlanException e) {
