@@ -32,6 +32,8 @@ final class SequenceValues {
     private final String database;
     /** The last value NEXTVAL gave this session, by lower-case sequence name. */
     private final Map<String, Long> last = new HashMap<>();
+    /** ER_SEQUENCE_RUN_OUT. */
+    private static final int RUN_OUT = 4084;
 
     SequenceValues(Supplier<org.lutra.catalog.Catalog> catalog, Backends backends, CatalogLease lease, String database) {
         this.catalog = catalog;
@@ -90,7 +92,13 @@ final class SequenceValues {
         return switch (call.kind()) {
             case LASTVAL -> last.get(key);
             case NEXTVAL -> {
-                Long v = run(t, "SELECT NEXTVAL(" + quote(t.name()) + ")");
+                Long v;
+                try {
+                    v = run(t, "SELECT NEXTVAL(" + quote(t.name()) + ")");
+                } catch (SQLException e) {
+                    if (e.getErrorCode() == RUN_OUT) last.remove(key); // as MariaDB: a NEXTVAL past the end leaves LASTVAL NULL
+                    throw e;
+                }
                 last.put(key, v);
                 yield v;
             }
