@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 public final class Sequences {
     /** The stored text: the backend's CREATE SEQUENCE, then the partition it lives on. */
-    private static final Pattern STORED = Pattern.compile("(?is)\\s*(CREATE\\s+SEQUENCE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?`((?:[^`]|``)+)`.*?)\\s+ON\\s+`?(\\w+)`?\\s+ID\\s+(\\w+)\\s*");
+    private static final Pattern STORED = Pattern.compile("(?is)\\s*(CREATE\\s+SEQUENCE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?`((?:[^`]|``)+)`.*?)\\s+ON\\s+`?(\\w+)`?(?:\\s+ID\\s+(\\w+))?\\s*");
     /** A sequence table's columns (MariaDB 10.3 and later), all BIGINT or TINYINT: none routes. */
     static final List<ColumnDef> COLUMNS = List.of(new ColumnDef("next_not_cached_value", "bigint", null),
             new ColumnDef("minimum_value", "bigint", null), new ColumnDef("maximum_value", "bigint", null),
@@ -63,6 +63,7 @@ public final class Sequences {
         if (!m.matches()) throw new SchemaException("cannot read the stored sequence definition: " + text);
         Integer p = partitionIds.get(m.group(3).toLowerCase(java.util.Locale.ROOT));
         if (p == null) throw new SchemaException("sequence " + m.group(2) + " is on partition '" + m.group(3) + "', which the router config does not have");
-        return new TableDef(m.group(2).replace("``", "`"), COLUMNS, new Partitioning.Replicated(new int[] {p}), m.group(1).strip(), "ON " + m.group(3) + " ID " + m.group(4));
+        return new TableDef(m.group(2).replace("``", "`"), COLUMNS, new Partitioning.Replicated(new int[] {p}), m.group(1).strip(),
+                "ON " + m.group(3) + " ID " + (m.group(4) == null ? "0" : m.group(4))); // a schema file's sequence has no ID
     }
 }
