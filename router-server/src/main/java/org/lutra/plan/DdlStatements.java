@@ -44,7 +44,7 @@ public final class DdlStatements {
             + QUALIFIED + "\\s*+(\\(.*)");
     private static final Pattern DROP_INDEX = Pattern.compile("(?is)\\s*(DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s+ON)\\s+" + QUALIFIED + "\\s*+(.*)");
     private static final Pattern OTHER_DDL = Pattern.compile(
-            "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+TABLE|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
+            "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+(?:TABLE|SEQUENCE)|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
 
     private static final Pattern CREATE_SEQUENCE = Pattern.compile("(?is)\\s*CREATE\\s+SEQUENCE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "(.*?)");
     /** A sequence's partition, at the end of CREATE SEQUENCE (no option of MariaDB's sequence grammar holds ON). */

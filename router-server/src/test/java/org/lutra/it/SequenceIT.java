@@ -85,6 +85,10 @@ class SequenceIT {
             assertEquals(Set.of(), partitionsHolding("elsewhere"));
             var e = assertThrows(SQLException.class, () -> one(a, "SELECT NEXTVAL(placed)"));
             assertEquals(4091, e.getErrorCode(), e.getMessage());
+            exec(a, "CREATE SEQUENCE as_table");
+            exec(b, "DROP TABLE as_table"); // as in MariaDB, DROP TABLE drops a sequence
+            assertEquals(Set.of(), partitionsHolding("as_table"));
+            assertEquals(4091, assertThrows(SQLException.class, () -> one(a, "SELECT NEXTVAL(as_table)")).getErrorCode());
         }
     }
 
@@ -95,7 +99,7 @@ class SequenceIT {
             for (String sql : List.of("SELECT NEXTVAL(r) FROM t", "UPDATE t SET a = NEXTVAL(r) WHERE id = 1", "INSERT INTO t SELECT NEXTVAL(r), 1",
                     "INSERT INTO t VALUES (1, 1) ON DUPLICATE KEY UPDATE a = NEXTVAL(r)", "SELECT NEXTVAL(r) WHERE 1 = 0",
                     "CREATE TABLE d (id BIGINT DEFAULT NEXTVAL(r) PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1)",
-                    "ALTER TABLE r ADD COLUMN x INT", "TRUNCATE TABLE r")) {
+                    "ALTER TABLE r ADD COLUMN x INT", "TRUNCATE TABLE r", "CREATE OR REPLACE SEQUENCE r", "CREATE TEMPORARY SEQUENCE tmp")) {
                 assertRefusal(assertThrows(SQLException.class, () -> exec(c, sql), sql), sql);
             }
             try (var st = c.createStatement()) {
