@@ -214,12 +214,13 @@ final class TransactionWorker implements AutoCloseable {
      */
     Planner.Bound bind(String client, List<Value> params) throws SQLException {
         String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
-        if (sequences != null) sql = sequences.substitute(sql);
+        String substituted = sequences == null ? sql : sequences.substitute(sql);
+        boolean keep = substituted.equals(sql); // a text holding sequence values serves one execution: its plan is not cached
         try {
-            return planner.bind(sql, params);
+            return planner.bind(substituted, params, keep);
         } catch (org.lutra.plan.PlanException e) {
             if (e.getErrorCode() != 1146 || lease == null || !lease.refresh()) throw e;
-            return planner.bind(sql, params);
+            return planner.bind(substituted, params, keep);
         }
     }
 
