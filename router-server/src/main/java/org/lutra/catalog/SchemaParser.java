@@ -148,6 +148,17 @@ public final class SchemaParser {
             addSecondary(text);
             return;
         }
+        if (Sequences.isDefinition(text)) {
+            TableDef sequence;
+            try {
+                sequence = Sequences.parse(text, partitionIds);
+            } catch (SchemaException e) {
+                throw error(e.getMessage());
+            }
+            if (tables.containsKey(key(sequence.name()))) throw error("table '" + sequence.name() + "' is defined twice");
+            tables.put(key(sequence.name()), sequence);
+            return;
+        }
         if (!text.regionMatches(true, 0, "CREATE TABLE", 0, 12)) {
             throw error("only CREATE TABLE statements belong in the schema file; found: " + abbreviate(text));
         }

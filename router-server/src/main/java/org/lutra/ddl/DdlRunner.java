@@ -70,7 +70,10 @@ public final class DdlRunner {
         this.backends = backends;
         this.defaultPlacement = DefaultPlacement.of(config.catalog().defaultPlacement());
         this.secondaries = new SecondaryDdl(config, live, lease, backends);
+        this.sequences = new SequenceDdl(config, live, lease, backends);
     }
+
+    private final SequenceDdl sequences;
 
     private final SecondaryDdl secondaries;
 
@@ -95,6 +98,9 @@ public final class DdlRunner {
                     case Plan.AlterTable a -> alter(store, a);
                     case Plan.CreateSecondary c -> secondaries.create(store, c);
                     case Plan.DropSecondary d -> secondaries.drop(store, d);
+                    case Plan.CreateSequence c -> sequences.create(store, c);
+                    case Plan.AlterSequence a -> sequences.alter(store, a);
+                    case Plan.DropSequences d -> sequences.drop(store, d);
                 };
             } finally {
                 CatalogStore.unlock(store);
@@ -110,6 +116,9 @@ public final class DdlRunner {
             case Plan.AlterTable a -> List.of(a.table());
             case Plan.CreateSecondary c -> List.of(c.table());
             case Plan.DropSecondary d -> List.of();
+            case Plan.CreateSequence c -> List.of(c.name());
+            case Plan.AlterSequence a -> List.of(a.name());
+            case Plan.DropSequences d -> d.names();
         };
     }
 
@@ -225,6 +234,7 @@ public final class DdlRunner {
 
     private long truncate(Plan.Truncate tr) throws SQLException {
         TableDef t = requireTable(tr.table());
+        refuseSequence(t, "TRUNCATE");
         var done = new ArrayList<Integer>();
         for (int p : t.partitioning().partitions()) {
             try {
@@ -240,6 +250,7 @@ public final class DdlRunner {
 
     private long alter(Connection store, Plan.AlterTable a) throws SQLException {
         TableDef t = requireTable(a.table());
+        refuseSequence(t, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " TABLE/INDEX");
         Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().map(s -> s.column()).toList());
         if (!droppedIndexes.isEmpty() && t.partitioning() instanceof Partitioning.LookedUp l && l.unique()) {
             Set<String> unique = uniqueIndexesOn(t, l.column());
@@ -334,6 +345,13 @@ public final class DdlRunner {
             }
         }
         return out;
+    }
+
+    /** Table DDL other than DROP TABLE on a sequence: ALTER SEQUENCE changes it (its SHOW CREATE is not a table's). */
+    private static void refuseSequence(TableDef t, String what) throws SQLException {
+        if (org.lutra.catalog.Sequences.is(t)) {
+            throw Refusal.of(what + " of sequence " + t.name() + " through the router: use ALTER SEQUENCE (README \"Sequences\")");
+        }
     }
 
     private TableDef requireTable(String name) throws SQLException {

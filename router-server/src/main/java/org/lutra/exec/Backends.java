@@ -255,6 +255,10 @@ public final class Backends implements AutoCloseable {
 
     public static String ifNotExists(String ddl) {
         String upper = ddl.toUpperCase(Locale.ROOT);
+        if (upper.matches("(?s)CREATE\\s+SEQUENCE\\b.*")) {
+            return upper.matches("(?s)CREATE\\s+SEQUENCE\\s+IF\\s+NOT\\s+EXISTS.*") ? ddl
+                    : ddl.replaceFirst("(?i)CREATE\\s+SEQUENCE", "CREATE SEQUENCE IF NOT EXISTS");
+        }
         return upper.matches("(?s)CREATE\\s+TABLE\\s+IF\\s+NOT\\s+EXISTS.*") ? ddl
                 : ddl.replaceFirst("(?i)CREATE\\s+TABLE", "CREATE TABLE IF NOT EXISTS");
     }

@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
  * ALTER [ONLINE|IGNORE] TABLE t clause [, clause ...]
  * CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX [IF NOT EXISTS] i ON t (...)
  * DROP INDEX [IF EXISTS] i ON t
+ * CREATE SEQUENCE [IF NOT EXISTS] s [options] [ON p]
+ * ALTER SEQUENCE [IF EXISTS] s options
+ * DROP SEQUENCE [IF EXISTS] s [, s2 ...]
  * </pre>
  *
  * Other DDL (views, databases, triggers, routines, RENAME TABLE, temporary tables, CREATE TABLE ... LIKE
@@ -41,7 +44,13 @@ public final class DdlStatements {
             + QUALIFIED + "\\s*+(\\(.*)");
     private static final Pattern DROP_INDEX = Pattern.compile("(?is)\\s*(DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + NAME + "\\s+ON)\\s+" + QUALIFIED + "\\s*+(.*)");
     private static final Pattern OTHER_DDL = Pattern.compile(
-            "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+TABLE|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
+            "(?is)\\s*((?:CREATE|DROP|ALTER)\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMPORARY\\s+(?:TABLE|SEQUENCE)|DATABASE|SCHEMA|VIEW|TRIGGER|PROCEDURE|FUNCTION|EVENT|SEQUENCE|USER|ROLE|SERVER|TABLESPACE|LOGFILE|DEFINER|ALGORITHM|SQL\\s+SECURITY|AGGREGATE)\\b|RENAME\\s+(?:TABLE|USER)\\b|CREATE\\s+TABLE\\b|DROP\\s+TABLE\\b|ALTER\\s+TABLE\\b|CREATE\\s+(?:\\w+\\s+)?INDEX\\b|DROP\\s+INDEX\\b|TRUNCATE\\b).*");
+
+    private static final Pattern CREATE_SEQUENCE = Pattern.compile("(?is)\\s*CREATE\\s+SEQUENCE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "(.*?)");
+    /** A sequence's partition, at the end of CREATE SEQUENCE (no option of MariaDB's sequence grammar holds ON). */
+    private static final Pattern SEQUENCE_ON = Pattern.compile("(?is)(.*?)\\s*\\bON\\s+`?(\\w+)`?");
+    private static final Pattern ALTER_SEQUENCE = Pattern.compile("(?is)\\s*ALTER\\s+SEQUENCE\\s+(IF\\s+EXISTS\\s+)?" + QUALIFIED + "(.*)");
+    private static final Pattern DROP_SEQUENCE = Pattern.compile("(?is)\\s*DROP\\s+SEQUENCE\\s+(IF\\s+EXISTS\\s+)?(.*)");
 
     private static final Pattern CREATE_SECONDARY = Pattern.compile(
             "(?is)\\s*CREATE\\s+SECONDARY\\s+LOOKUP\\s+" + NAME + "\\s+ON\\s+" + QUALIFIED + "\\s*\\(\\s*" + NAME + "\\s*\\)\\s*(UNIQUE)?");
@@ -82,17 +91,23 @@ public final class DdlStatements {
             return new Plan.CreateTable(table, m.group(1) != null, "CREATE TABLE " + quote(table) + " " + rest, sql.strip());
         }
         if ((m = DROP_TABLE.matcher(sql)).matches()) {
-            var tables = new ArrayList<String>();
-            String list = RESTRICT.matcher(m.group(2)).replaceFirst("");
-            Matcher name = NAME_IN_LIST.matcher(list);
-            int at = 0;
-            while (at < list.length()) {
-                if (!name.region(at, list.length()).lookingAt()) throw new PlanException("42000", 1064, "DROP TABLE: expected a list of table names: " + sql.strip());
-                tables.add(table(name, 1, database));
-                at = name.end();
+            return new Plan.DropTables(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
+        }
+        if ((m = CREATE_SEQUENCE.matcher(sql)).matches()) {
+            String options = m.group(6);
+            String partition = null;
+            Matcher on = SEQUENCE_ON.matcher(options);
+            if (on.matches()) {
+                options = on.group(1);
+                partition = on.group(2);
             }
-            if (tables.isEmpty()) throw new PlanException("42000", 1064, "DROP TABLE: expected a table name");
-            return new Plan.DropTables(List.copyOf(tables), m.group(1) != null, sql.strip());
+            return new Plan.CreateSequence(table(m, 2, database), m.group(1) != null, options.strip(), partition, sql.strip());
+        }
+        if ((m = ALTER_SEQUENCE.matcher(sql)).matches()) {
+            return new Plan.AlterSequence(table(m, 2, database), m.group(1) != null, m.group(6).strip(), sql.strip());
+        }
+        if ((m = DROP_SEQUENCE.matcher(sql)).matches()) {
+            return new Plan.DropSequences(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
         }
         if ((m = TRUNCATE.matcher(sql)).matches()) {
             return new Plan.Truncate(table(m, 1, database), sql.strip());
@@ -116,8 +131,23 @@ public final class DdlStatements {
                     List.of("DROP INDEX " + quote(index)), sql.strip());
         }
         String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
-        throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE and CREATE/DROP INDEX;"
+        throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE, CREATE/DROP INDEX and CREATE/ALTER/DROP SEQUENCE;"
                 + " README \"DDL through the router\")");
+    }
+
+    /** The names of DROP TABLE / DROP SEQUENCE's list. */
+    private static List<String> names(String text, String database, String sql) throws PlanException {
+        var tables = new ArrayList<String>();
+        String list = RESTRICT.matcher(text).replaceFirst("");
+        Matcher name = NAME_IN_LIST.matcher(list);
+        int at = 0;
+        while (at < list.length()) {
+            if (!name.region(at, list.length()).lookingAt()) throw new PlanException("42000", 1064, "DROP: expected a list of names: " + sql.strip());
+            tables.add(table(name, 1, database));
+            at = name.end();
+        }
+        if (tables.isEmpty()) throw new PlanException("42000", 1064, "DROP: expected a name");
+        return List.copyOf(tables);
     }
 
     /** {@code sql} from its first token on: whitespace and comments before it dropped (not executable /*! comments). */

@@ -155,7 +155,7 @@ final class InformationSchema {
         var rows = new ArrayList<String>();
         for (TableDef t : catalog.tables()) {
             rows.add("SELECT " + text("def") + " AS TABLE_CATALOG, " + text(database) + " AS TABLE_SCHEMA, " + text(t.name())
-                    + " AS TABLE_NAME, " + text("BASE TABLE") + " AS TABLE_TYPE");
+                    + " AS TABLE_NAME, " + text(org.lutra.catalog.Sequences.is(t) ? "SEQUENCE" : "BASE TABLE") + " AS TABLE_TYPE");
         }
         return rows.isEmpty() ? empty(GIVEN.get("TABLES")) : "(" + String.join(" UNION ALL ", rows) + ")";
     }

@@ -52,7 +52,7 @@ final class Introspection {
             String like = m.group(3) == null ? null : Literals.unescape(m.group(3), '\'');
             var rows = new ArrayList<List<String>>();
             for (TableDef t : catalog.tables()) {
-                if (like == null || like(like, t.name())) rows.add(full ? List.of(t.name(), "BASE TABLE") : List.of(t.name()));
+                if (like == null || like(like, t.name())) rows.add(full ? List.of(t.name(), org.lutra.catalog.Sequences.is(t) ? "SEQUENCE" : "BASE TABLE") : List.of(t.name()));
             }
             String label = "Tables_in_" + database + (m.group(3) == null ? "" : " (" + m.group(3) + ")");
             return new Plan.Rows(full ? List.of(label, "Table_type") : List.of(label), rows);

@@ -296,6 +296,19 @@ public sealed interface Plan {
      */
     record AlterTable(String table, String sql, List<String> clauses, String text) implements Ddl {}
 
+    /**
+     * {@code CREATE SEQUENCE [IF NOT EXISTS] s options [ON p]} (see {@code org.lutra.catalog.Sequences}).
+     *
+     * @param options   what follows the name, as written, for the backend
+     * @param partition the partition named by {@code ON p}, or null for the catalog's first
+     */
+    record CreateSequence(String name, boolean ifNotExists, String options, String partition, String text) implements Ddl {}
+
+    /** {@code ALTER SEQUENCE [IF EXISTS] s options}. */
+    record AlterSequence(String name, boolean ifExists, String options, String text) implements Ddl {}
+
+    record DropSequences(List<String> names, boolean ifExists, String text) implements Ddl {}
+
     /** Transaction control: the session handles these, they never reach a partition. */
     sealed interface Control extends Plan {
         @Override

@@ -135,6 +135,14 @@ public final class Planner {
      * literals share one cached plan.
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+        return bind(sql, clientParams, true);
+    }
+
+    /**
+     * As {@link #bind(String, List)}; {@code cache} false plans the text without keeping the plan (a text made
+     * for one execution, such as one holding a NEXTVAL's value, would only push other plans out).
+     */
+    public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean cache) throws PlanException {
         Guards.requireShort(sql, limits.maxStatementChars());
         // a text planned before (what a prepared statement sends) is neither DDL nor a named lock: those are never cached here
         Parameterized known = parameterized.getIfPresent(sql);
@@ -155,7 +163,7 @@ public final class Planner {
         }
         Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
         try {
-            return Parsing.within(limits.parseTimeoutMillis(), () -> bindNew(sql, clientParams));
+            return Parsing.within(limits.parseTimeoutMillis(), () -> bindNew(sql, clientParams, cache));
         } catch (StackOverflowError deep) {
             // the last resort: an expression nested past what the parser and printer's recursion can take
             // (NOT NOT NOT ..., a + a + a + ...); nothing is cached, the session goes on
@@ -163,9 +171,9 @@ public final class Planner {
         }
     }
 
-    private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+    private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
         Catalog planned = catalog;
-        Bound bound = bindNewOn(sql, clientParams);
+        Bound bound = bindNewOn(sql, clientParams, keep);
         if (catalog != planned) { // the catalog changed while this plan was built: it must not stay cached
             cache.invalidateAll();
             parameterized.invalidateAll();
@@ -173,7 +181,7 @@ public final class Planner {
         return bound;
     }
 
-    private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
+    private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
         Dialect.Rewritten rewritten = Dialect.rewrite(sql);
         Literals.Normalized normalized = Literals.normalize(rewritten.text());
         // the labels are the client's text, comments included, which the rewrite turned into blanks: such
@@ -187,9 +195,9 @@ public final class Planner {
         }
         if (plan == null) {
             plan = build(normalized.text(), new Labels.Source(sql, rewritten));
-            cache.put(key, plan);
+            if (keep) cache.put(key, plan);
         }
-        if (normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
+        if (keep && normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
         return new Bound(plan, normalized.bind(clientParams));
     }
 
@@ -242,6 +250,11 @@ public final class Planner {
         if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
         Guards.requireOneStatement(sql);
         Guards.requireNoUserVariableWrite(sql); // before the parser, which does not read SELECT ... INTO @x
+        if (!SequenceCalls.find(sql).isEmpty()) {
+            // the session evaluates them before planning (org.lutra.server.SequenceValues); what reaches here is a batch's
+            throw PlanException.unsupported("sequence functions (NEXTVAL, LASTVAL, SETVAL, NEXT VALUE FOR) here: run them as statements of their own"
+                    + " (README \"Sequences\")");
+        }
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Plan settings = SessionSettings.plan(sql);
         if (settings != null) return settings;

@@ -280,6 +280,11 @@ public final class RouterServer implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    /** The session's evaluator of sequence functions (README "Sequences"). */
+    SequenceValues sequenceValues() {
+        return new SequenceValues(planner::catalog, backends, lease, config.database());
+    }
+
     public RouterConfig config() {
         return config;
     }

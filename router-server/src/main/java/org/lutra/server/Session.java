@@ -59,7 +59,7 @@ final class Session implements Runnable {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
         try (var raw = rawSocket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
                 server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(),
-                new SessionLocks(server.lockPlacement()))) {
+                new SessionLocks(server.lockPlacement()), server.sequenceValues())) {
             this.worker = worker;
             raw.setTcpNoDelay(true);
             // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also

@@ -87,12 +87,15 @@ final class TransactionWorker implements AutoCloseable {
     private volatile String user;
     private volatile String host;
     private volatile boolean peer;
+    /** NEXTVAL and friends, evaluated before planning; LASTVAL is the session's. */
+    private final SequenceValues sequences;
     /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
     private final SessionLocks locks;
 
     TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
                       java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
-                      MoveJobs moves, SessionLocks locks) {
+                      MoveJobs moves, SessionLocks locks, SequenceValues sequences) {
+        this.sequences = sequences;
         this.moves = moves;
         this.locks = locks;
         this.lease = lease;
@@ -221,11 +224,13 @@ final class TransactionWorker implements AutoCloseable {
      */
     Planner.Bound bind(String client, List<Value> params) throws SQLException {
         String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
+        String substituted = sequences == null ? sql : sequences.substitute(sql);
+        boolean keep = substituted.equals(sql); // a text holding sequence values serves one execution: its plan is not cached
         try {
-            return planner.bind(sql, params);
+            return planner.bind(substituted, params, keep);
         } catch (org.lutra.plan.PlanException e) {
             if (e.getErrorCode() != 1146 || lease == null || !lease.refresh()) throw e;
-            return planner.bind(sql, params);
+            return planner.bind(substituted, params, keep);
         }
     }
 

@@ -7,6 +7,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.FetchType;
 import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.JoinColumn;
@@ -60,6 +61,7 @@ class HibernateIT {
             CREATE TABLE tag (id BIGINT NOT NULL PRIMARY KEY, label VARCHAR(50) NOT NULL) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE id_gen (gen_name VARCHAR(255) COLLATE utf8mb4_bin NOT NULL PRIMARY KEY, gen_value BIGINT)
               PARTITION BY hash(gen_name) ON (p0, p1, p2, p3);
+            CREATE TABLE ticket (id BIGINT NOT NULL PRIMARY KEY, subject VARCHAR(100) NOT NULL) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
     static final int PARTITIONS = 4;
 
@@ -100,6 +102,31 @@ class HibernateIT {
         Tag(String label) { this.label = label; }
     }
 
+    /** Ids from a MariaDB sequence on one partition (README "Sequences"), 20 at a time (the pooled optimizer). */
+    @Entity(name = "Ticket")
+    @Table(name = "ticket")
+    public static class Ticket {
+        @Id
+        @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "ticket_ids")
+        @SequenceGenerator(name = "ticket_ids", sequenceName = "ticket_seq", allocationSize = 20)
+        Long id;
+        @Column(nullable = false, length = 100) String subject;
+
+        public Ticket() {}
+        Ticket(String subject) { this.subject = subject; }
+    }
+
+    /** A sequence the database does not have: validation must refuse it. */
+    @Entity(name = "Lost")
+    @Table(name = "ticket")
+    public static class Lost {
+        @Id
+        @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "lost_ids")
+        @SequenceGenerator(name = "lost_ids", sequenceName = "no_such_seq", allocationSize = 20)
+        Long id;
+        String subject;
+    }
+
     /** Maps onto {@code author} with a column the table does not have: validation must refuse it. */
     @Entity(name = "AuthorWithEmail")
     @Table(name = "author")
@@ -118,7 +145,10 @@ class HibernateIT {
         router = new TestRouter(shards, "hibernateit", SCHEMA);
         PoolEvictions.clear();
         pool = pool();
-        orm = sessionFactory(Author.class, Book.class, Tag.class);
+        try (var c = router.connect(); var st = c.createStatement()) {
+            st.execute("CREATE SEQUENCE ticket_seq START WITH 1 INCREMENT BY 20"); // through the router, as a migration would
+        }
+        orm = sessionFactory(Author.class, Book.class, Tag.class, Ticket.class);
     }
 
     @AfterAll
@@ -262,6 +292,47 @@ class HibernateIT {
             assertEquals(7L, em.createQuery("select count(a) from Author a", Long.class).getSingleResult());
             assertEquals(21L, em.createQuery("select count(b) from Book b", Long.class).getSingleResult());
         }
+    }
+
+    @Test
+    void sequenceGeneratorHandsOutDisjointIdsAcrossSessionFactories() throws SQLException {
+        var ids = new ArrayList<Long>();
+        inTransaction(em -> {
+            for (int i = 0; i < 25; i++) {
+                var ticket = new Ticket("ticket " + i);
+                em.persist(ticket);
+                ids.add(ticket.id);
+            }
+        });
+        var otherIds = new ArrayList<Long>();
+        try (SessionFactory other = sessionFactory(Ticket.class); EntityManager em = other.createEntityManager()) {
+            em.getTransaction().begin();
+            for (int i = 0; i < 7; i++) {
+                var ticket = new Ticket("other " + i);
+                em.persist(ticket);
+                otherIds.add(ticket.id);
+            }
+            em.getTransaction().commit();
+        }
+        var all = new HashSet<>(ids);
+        all.addAll(otherIds);
+        assertEquals(32, all.size(), "ids unique across both instances: " + ids + " " + otherIds);
+        Map<Long, Integer> at = partitionOf("ticket", "id");
+        assertEquals(all, at.keySet(), "every generated id is a row on exactly one partition");
+        at.forEach((id, p) -> assertEquals(Math.floorMod(id, PARTITIONS), p, "ticket " + id + " placed by hash(id)"));
+        // the sequence lives on the first partition alone; its next value is past every block handed out
+        assertEquals("20", onPartition(0, "SELECT increment FROM ticket_seq"));
+        try (var c = router.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT NEXTVAL(ticket_seq)")) {
+            rs.next();
+            long max = all.stream().mapToLong(Long::longValue).max().orElseThrow();
+            assertTrue(rs.getLong(1) > max, "next block " + rs.getLong(1) + " after the ids handed out (max " + max + ")");
+        }
+        for (int p = 1; p < PARTITIONS; p++) {
+            assertEquals("0", onPartition(p, "SELECT COUNT(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = 'ticket_seq'"));
+        }
+        // validation reads information_schema.TABLES for sequences: one that is not there is missing
+        var e = assertThrows(SchemaManagementException.class, () -> sessionFactory(Lost.class).close());
+        assertTrue(e.getMessage().contains("no_such_seq"), e.getMessage());
     }
 
     @Test

@@ -1,0 +1,53 @@
+package org.lutra.plan;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class SequenceCallsTest {
+    @Test
+    void findsEveryFormInTextOrderOutsideQuotesAndComments() {
+        var calls = SequenceCalls.find("SELECT NEXT VALUE FOR s, nextval(`db`.`t`), 'NEXTVAL(x)' /* LASTVAL(y) */, PREVIOUS VALUE FOR s, SETVAL(u, 5, 0)");
+        assertEquals(List.of(SequenceCalls.Kind.NEXTVAL, SequenceCalls.Kind.NEXTVAL, SequenceCalls.Kind.LASTVAL, SequenceCalls.Kind.SETVAL),
+                calls.stream().map(SequenceCalls.Call::kind).toList());
+        assertEquals(List.of("s", "t", "s", "u"), calls.stream().map(SequenceCalls.Call::name).toList());
+        assertEquals("db", calls.get(1).schema());
+        assertEquals(", 5, 0", calls.get(3).args());
+        assertEquals(List.of(), SequenceCalls.find("SELECT nextval_col, lastval FROM t WHERE v = 'NEXT VALUE FOR s'"));
+    }
+
+    @Test
+    void onceOnlyWhereMariaDbCallsItOncePerWrittenCall() {
+        assertNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s), NEXTVAL(s) + 1"));
+        assertNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s) FROM DUAL"));
+        assertNull(SequenceCalls.whyNotOnce("INSERT INTO t (id, a) VALUES (NEXTVAL(s), 1), (NEXTVAL(s), 2)"));
+        assertNotNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s) FROM t"));
+        assertNotNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s) WHERE 1 = 0"));
+        assertNotNull(SequenceCalls.whyNotOnce("INSERT INTO t SELECT NEXTVAL(s), a FROM u"));
+        assertNotNull(SequenceCalls.whyNotOnce("INSERT INTO t VALUES (1, 2) ON DUPLICATE KEY UPDATE a = NEXTVAL(s)"));
+        assertNotNull(SequenceCalls.whyNotOnce("UPDATE t SET a = NEXTVAL(s)"));
+        assertNotNull(SequenceCalls.whyNotOnce("CREATE TABLE t (id BIGINT DEFAULT NEXTVAL(s))"));
+    }
+
+    @Test
+    void itemsWithoutAliasKeepTheirTextAsLabel() {
+        String sql = "SELECT NEXT VALUE FOR s, NEXTVAL(s) + 1, LASTVAL(s) AS v, 5, (NEXTVAL(s)) x";
+        var items = SequenceCalls.unlabeledItems(sql, SequenceCalls.find(sql));
+        assertEquals(List.of("NEXT VALUE FOR s", "NEXTVAL(s) + 1"), items.stream().map(i -> sql.substring(i[0], i[1])).toList());
+    }
+
+    @Test
+    void createSequenceNamesItsPartition() throws PlanException {
+        var c = (Plan.CreateSequence) DdlStatements.plan("CREATE SEQUENCE IF NOT EXISTS db.s START WITH 5 INCREMENT BY 2 ON p2;", "db");
+        assertEquals("s", c.name());
+        assertTrue(c.ifNotExists());
+        assertEquals("START WITH 5 INCREMENT BY 2", c.options());
+        assertEquals("p2", c.partition());
+        assertNull(((Plan.CreateSequence) DdlStatements.plan("CREATE SEQUENCE s", "db")).partition());
+        assertEquals(List.of("a", "b"), ((Plan.DropSequences) DdlStatements.plan("DROP SEQUENCE IF EXISTS a, b", "db")).names());
+        assertEquals("RESTART WITH 9", ((Plan.AlterSequence) DdlStatements.plan("ALTER SEQUENCE s RESTART WITH 9", "db")).options());
+        assertThrows(PlanException.class, () -> DdlStatements.plan("CREATE OR REPLACE SEQUENCE s", "db"));
+    }
+}
