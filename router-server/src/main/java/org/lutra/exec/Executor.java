@@ -128,10 +128,16 @@ public final class Executor {
             }
 
             @Override
-            public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
-                if (queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+            public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
+                if (held == null && queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
                 if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies);
-                return FencedScan.query(fanOut, backends, connections, group, queries, copies);
+                return FencedScan.query(fanOut, backends, connections, group, queries, copies, held);
+            }
+
+            @Override
+            public MoveFence.Held holdFence(String group) throws SQLException {
+                if (connections.transactional()) return null;
+                return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
             }
 
             @Override

@@ -35,10 +35,11 @@ final class FencedScan {
 
     private FencedScan() {}
 
+    /** @param held the fence, if the statement took it already (to find its partitions under it); else taken here */
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries,
-                                 ReplicaScans.Copies copies) throws SQLException {
+                                 ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
         List<Connections.Lease> opened;
-        MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+        MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
         try {
             opened = fanOut.each(queries, statement, p -> snapshot(backends.placement(p), statement), lease -> end(lease, null));
         } finally {

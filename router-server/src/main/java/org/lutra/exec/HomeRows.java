@@ -50,6 +50,8 @@ public final class HomeRows {
     public static final class Locks implements AutoCloseable {
         private final Shards shards;
         private final Map<Integer, Shards.Scratch> open = new HashMap<>();
+        /** Move fences the statement holds shared (a read through a secondary lookup), by group. */
+        private final Map<String, MoveFence.Held> fences = new HashMap<>();
 
         public Locks(Shards shards) {
             this.shards = shards;
@@ -64,10 +66,24 @@ public final class HomeRows {
             return s;
         }
 
+        /** Lookup group {@code group}'s fence, held shared by this statement from now until it ends (or its scan releases it). */
+        void holdFence(String group) throws SQLException {
+            if (fences.containsKey(group)) return;
+            MoveFence.Held held = shards.holdFence(group);
+            if (held != null) fences.put(group, held);
+        }
+
+        /** The fence of {@code group} this statement holds, or null. */
+        MoveFence.Held fence(String group) {
+            return fences.get(group);
+        }
+
         @Override
         public void close() {
             open.values().forEach(Shards.Scratch::close);
             open.clear();
+            fences.values().forEach(MoveFence.Held::close);
+            fences.clear();
         }
     }
 

@@ -135,7 +135,12 @@ public final class MoveFence {
                 s.close();
                 throw e;
             }
-            if (found) return s::close;
+            if (found) {
+                var released = new java.util.concurrent.atomic.AtomicBoolean();
+                return () -> {
+                    if (released.compareAndSet(false, true)) s.close(); // once: the statement's end may close it again
+                };
+            }
             s.close();
             if (inserted) throw new SQLException("the move fence row of " + owner + " is missing on " + p0.name() + " right after it was inserted", "HY000", 0);
             try (var plain = new ScratchConnection(p0, deadline, variables)) {

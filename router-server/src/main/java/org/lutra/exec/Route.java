@@ -47,11 +47,14 @@ public final class Route implements Operator {
     public List<RowSource> openEach(Context ctx) throws SQLException {
         Target.Resolution r = resolution(ctx);
         String group = target.scannedGroup(r);
+        String bySecondary = target.secondaryGroup(ctx.params());
+        MoveFence.Held held = bySecondary != null && ctx.locks() != null ? ctx.locks().fence(bySecondary) : null;
+        if (group == null && held != null && r.keys() == null) group = bySecondary; // one partition too: read before a move commits
         var queries = group != null ? target.cut(r, sql, template, ctx.params()) : shardQueries(ctx);
         ctx.stats().statement(queries.stream().mapToInt(ShardQuery::partition).toArray());
         ctx.touched(queries);
         // a scan asks about replicated keys in the snapshots it reads in, not before them (ReplicaScans)
-        return group != null ? ctx.shards().scan(group, queries, copies(ctx)) : ctx.shards().query(queries);
+        return group != null ? ctx.shards().scan(group, queries, copies(ctx), held) : ctx.shards().query(queries);
     }
 
     @Override

@@ -22,7 +22,24 @@ public interface Shards {
      * ({@link ReplicaScans}).
      */
     default List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+        return scan(group, queries, copies, null);
+    }
+
+    /**
+     * As {@link #scan(String, List, ReplicaScans.Copies)}, with the group's fence already held shared by the
+     * statement ({@code held}, from {@link #holdFence}; released once the snapshots exist), on one partition too.
+     */
+    default List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
         return query(ReplicaScans.filter(this, copies, queries));
+    }
+
+    /**
+     * Lookup group {@code group}'s move fence held shared from now, for a read that finds its partitions
+     * first (through a secondary lookup's entries) and must read them before any move of the group
+     * commits; null where no fence applies (inside a transaction: {@link TransactionScan}'s rule).
+     */
+    default MoveFence.Held holdFence(String group) throws SQLException {
+        return null;
     }
 
     /**

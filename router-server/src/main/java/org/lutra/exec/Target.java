@@ -73,6 +73,15 @@ public final class Target {
         return table.partitioning() instanceof Partitioning.LookedUp lookup ? lookup.owner() : null;
     }
 
+    /**
+     * The lookup group of a read this target routes through a secondary lookup's entries (the routing
+     * column's keys are not named), which must hold the group's move fence while it reads them; else null.
+     */
+    String secondaryGroup(List<Value> params) {
+        if (secondary == null || keyValues(params) != null) return null;
+        return table.partitioning() instanceof Partitioning.LookedUp lookup ? lookup.owner() : null;
+    }
+
     /** Integer ranges up to this many keys on a hash or lookup column are routed as the list of their keys. */
     static final int MAX_RANGE_KEYS = 256;
     private static final Object[] NO_KEYS = new Object[0];
@@ -154,6 +163,11 @@ public final class Target {
      */
     public Resolution exact(Context ctx) throws SQLException {
         if (secondary != null && keyValues(ctx.params()) == null) {
+            // the entries, then the rows they point at: the group's fence, held shared from before the entries until the
+            // rows' snapshots exist (Route, FencedScan), keeps every move's commit (entries and rows move together) out
+            // of that window, so no moved row is missed or read twice
+            String group = secondaryGroup(ctx.params());
+            if (group != null && ctx.locks() != null) ctx.locks().holdFence(group);
             Resolution bySecondary = viaSecondary(ctx, table, secondary);
             if (bySecondary != null) return bySecondary;
         }
@@ -183,6 +197,7 @@ public final class Target {
             if (values[i] == null) return null;
         }
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
+        org.lutra.txn.FailPoints.reach(org.lutra.txn.FailPoints.SECONDARY_ENTRIES_READ);
         ctx.stats().secondary(partitions.size());
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : table.partitioning().partitions()) {

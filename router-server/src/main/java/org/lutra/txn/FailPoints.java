@@ -19,6 +19,9 @@ public final class FailPoints {
     /** A scan of a lookup group knows whether the group has replicated keys; it has not read its rows yet. */
     public static final String SCAN_ASKED_ABOUT_COPIES = "scan-asked-about-copies";
 
+    /** A read through a secondary lookup has its entries' partitions; it has not read its rows yet. */
+    public static final String SECONDARY_ENTRIES_READ = "secondary-entries-read";
+
     private static final String HALT_AT = System.getProperty("lutra.failpoint", "");
     private static volatile Consumer<String> hook = point -> {};
 
