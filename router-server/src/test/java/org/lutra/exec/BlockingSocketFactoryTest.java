@@ -34,14 +34,14 @@ class BlockingSocketFactoryTest {
     }
 
     @Test
-    void readsWithoutATimeLimitWaitForTheBytesAndAvailableIsZero() throws Exception {
+    void readsWithoutATimeLimitWaitForTheBytesAndAvailableIsTheSockets() throws Exception {
         try (var server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              Socket socket = new BlockingSocketFactory.BlockingSocket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()), 2_000);
             try (Socket peer = server.accept()) {
                 peer.getOutputStream().write(new byte[] {1, 2, 3});
                 Thread.sleep(50);
-                assertEquals(0, socket.getInputStream().available(), "no ioctl: 0 even with bytes waiting");
+                assertEquals(3, socket.getInputStream().available(), "the socket's own count: Connector/J finds dead connections by it");
                 var buf = new byte[8];
                 assertEquals(3, socket.getInputStream().read(buf));
                 socket.setSoTimeout(1_000);
