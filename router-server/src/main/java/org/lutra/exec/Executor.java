@@ -135,6 +135,11 @@ public final class Executor {
             }
 
             @Override
+            public boolean transactional() {
+                return connections.transactional();
+            }
+
+            @Override
             public MoveFence.Held holdFence(String group) throws SQLException {
                 if (connections.transactional()) return null;
                 return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());

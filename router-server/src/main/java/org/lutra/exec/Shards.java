@@ -42,6 +42,11 @@ public interface Shards {
         return null;
     }
 
+    /** Whether the statement runs inside a client transaction (its reads in the transaction's snapshots). */
+    default boolean transactional() {
+        return false;
+    }
+
     /**
      * Before a read of lookup group {@code group}'s keys at {@code partitions}, where their home rows (locked) say they
      * live: inside a REPEATABLE READ transaction whose snapshot of one of those partitions predates a move batch of the

@@ -167,6 +167,10 @@ public final class Target {
             // rows' snapshots exist (Route, FencedScan), keeps every move's commit (entries and rows move together) out
             // of that window, so no moved row is missed or read twice
             String group = secondaryGroup(ctx.params());
+            // inside a transaction the entries are read in its snapshot of their partition, which may be older or newer than
+            // its snapshots of the partitions they name: a moved row could be missed. The read goes to every partition
+            // instead, as a scan of the group inside a transaction: exact, or 40001 when a move committed since (TransactionScan)
+            if (group != null && ctx.shards() != null && ctx.shards().transactional()) return everywhere();
             if (group != null && ctx.locks() != null) ctx.locks().holdFence(group);
             Resolution bySecondary = viaSecondary(ctx, table, secondary);
             if (bySecondary != null) return bySecondary;
