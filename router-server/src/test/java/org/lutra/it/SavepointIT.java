@@ -326,6 +326,7 @@ class SavepointIT {
             st.execute(sql);
             return "ok " + st.getUpdateCount();
         } catch (SQLException e) {
+            if (e.getErrorCode() == 0) System.err.println("SavepointIT: " + sql + " -> " + e.getSQLState() + " " + e.getMessage()); // the code alone says little
             return "error " + e.getErrorCode();
         }
     }
