@@ -134,9 +134,9 @@ public final class SequenceCalls {
         while (i < sql.length()) {
             char c = sql.charAt(i);
             int end = -1;
-            if (c == '\'' || c == '"') end = quoted(sql, i, c);
-            else if (c == '`') end = quoted(sql, i, c) ; // identifiers stay (they may name the sequence)
-            else if (c == '#' || sql.startsWith("-- ", i) || sql.startsWith("--\n", i)) end = lineEnd(sql, i);
+            if (c == '\'' || c == '"') end = SqlSpans.quoted(sql, i, c);
+            else if (c == '`') end = SqlSpans.quoted(sql, i, c) ; // identifiers stay (they may name the sequence)
+            else if (c == '#' || sql.startsWith("-- ", i) || sql.startsWith("--\n", i)) end = SqlSpans.lineEnd(sql, i);
             else if (sql.startsWith("/*", i) && !sql.startsWith("/*!", i) && !sql.startsWith("/*M!", i)) {
                 int close = sql.indexOf("*/", i + 2);
                 end = close < 0 ? sql.length() : close + 2;
@@ -149,22 +149,5 @@ public final class SequenceCalls {
             i = end;
         }
         return out.toString();
-    }
-
-    private static int quoted(String sql, int open, char quote) {
-        for (int i = open + 1; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quote != '`') i++;
-            else if (c == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) i++;
-                else return i + 1;
-            }
-        }
-        return sql.length();
-    }
-
-    private static int lineEnd(String sql, int from) {
-        int nl = sql.indexOf('\n', from);
-        return nl < 0 ? sql.length() : nl + 1;
     }
 }

@@ -31,8 +31,8 @@ public final class SessionFunctions {
         while (i < sql.length()) {
             char c = sql.charAt(i);
             int end = -1;
-            if (c == '\'' || c == '"' || c == '`') end = quoted(sql, i, c);
-            else if (c == '#' || c == '-' && sql.startsWith("-- ", i) || c == '-' && sql.startsWith("--\n", i)) end = lineEnd(sql, i);
+            if (c == '\'' || c == '"' || c == '`') end = SqlSpans.quoted(sql, i, c);
+            else if (c == '#' || c == '-' && sql.startsWith("-- ", i) || c == '-' && sql.startsWith("--\n", i)) end = SqlSpans.lineEnd(sql, i);
             else if (c == '/' && sql.startsWith("/*", i)) end = sql.indexOf("*/", i + 2) < 0 ? sql.length() : sql.indexOf("*/", i + 2) + 2;
             if (end < 0) {
                 i++;
@@ -82,22 +82,5 @@ public final class SessionFunctions {
 
     private static String literal(String value) {
         return "'" + value.replace("\\", "\\\\").replace("'", "''") + "'";
-    }
-
-    private static int quoted(String sql, int open, char quote) {
-        for (int i = open + 1; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\\' && quote != '`') i++;
-            else if (c == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) i++;
-                else return i + 1;
-            }
-        }
-        return sql.length();
-    }
-
-    private static int lineEnd(String sql, int from) {
-        int nl = sql.indexOf('\n', from);
-        return nl < 0 ? sql.length() : nl + 1;
     }
 }
