@@ -81,15 +81,15 @@ class SavepointIT {
     /** MySQL's rules, statement by statement, next to the reference's answers. */
     @Test
     void savepointStatementsAnswerAsMariaDb() throws SQLException {
-        String[] script = { // keys 2500..2504: the random run's inserts stay below 2000 (a duplicate here ends the script's transaction)
+        String[] script = { // keys 2500..2504 and u below 0: the random run uses ids below 2000 and u from 1000 to 2999
                 "SAVEPOINT x", "ROLLBACK TO SAVEPOINT x", "RELEASE SAVEPOINT x",       // auto-commit: accepted, nothing kept
-                "BEGIN", "SAVEPOINT A1", "INSERT INTO t_hash VALUES (2500, 1, 2500)", "SAVEPOINT a2",
-                "INSERT INTO t_hash VALUES (2501, 1, 2501)", "SAVEPOINT a1",              // a1 set again: moves after a2
+                "BEGIN", "SAVEPOINT A1", "INSERT INTO t_hash VALUES (2500, 1, -2500)", "SAVEPOINT a2",
+                "INSERT INTO t_hash VALUES (2501, 1, -2501)", "SAVEPOINT a1",              // a1 set again: moves after a2
                 "INSERT INTO t_lookup VALUES (2502, 1)", "ROLLBACK WORK TO a2",           // drops the new a1, keeps a2
                 "ROLLBACK TO a1", "ROLLBACK TO SAVEPOINT a2", "RELEASE SAVEPOINT a2", "ROLLBACK TO a2",
                 "SAVEPOINT `odd``name`", "INSERT INTO t_child VALUES (2503, 3, 1)", "ROLLBACK TO `odd``name`", "COMMIT",
                 "ROLLBACK TO `odd``name`",                                              // gone with its transaction
-                "SET autocommit = 0", "SAVEPOINT z", "INSERT INTO t_hash VALUES (2504, 1, 2504)", "ROLLBACK TO z", "COMMIT", "SET autocommit = 1",
+                "SET autocommit = 0", "SAVEPOINT z", "INSERT INTO t_hash VALUES (2504, 1, -2504)", "ROLLBACK TO z", "COMMIT", "SET autocommit = 1",
         };
         for (String sql : script) {
             assertEquals(outcome(reference, sql), outcome(lutra, sql), sql);
