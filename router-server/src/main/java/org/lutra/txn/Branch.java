@@ -262,13 +262,27 @@ final class Branch {
 
     private void limitToPhase() throws SQLException {
         if (phaseEndsAt == 0) return;
-        long left = TimeUnit.NANOSECONDS.toMillis(phaseEndsAt - System.nanoTime());
-        if (left <= 0) throw new SQLException("phase deadline passed before the statement was sent", "HYT00", 0, new SocketTimeoutException());
+        long leftNanos = phaseEndsAt - System.nanoTime();
+        if (leftNanos <= 0) throw new SQLException("phase deadline passed before the statement was sent", "HYT00", 0, new SocketTimeoutException());
+        // rounded up: the socket is closed no earlier than the deadline, which ranOutOfTime relies on
+        long left = (leftNanos + 999_999) / 1_000_000;
         connection.setNetworkTimeout(SAME_THREAD, (int) Math.min(Integer.MAX_VALUE, left));
     }
 
+    /**
+     * Whether this branch's statement failed because its phase deadline ran out. A socket timeout
+     * among the causes says so, but not always: Connector/J swallows a server-side prepare that
+     * timed out and sends the statement again, client-prepared, on the closed connection, which
+     * then fails as a plain lost connection (the decision INSERT on a coordinator frozen before
+     * it was prepared). A failure seen once the deadline has passed is the deadline's. Ask
+     * before anything else runs on the branch (a rollback sets a deadline of its own).
+     */
+    boolean ranOutOfTime(SQLException e) {
+        return timedOut(e) || (phaseEndsAt != 0 && System.nanoTime() - phaseEndsAt >= 0);
+    }
+
     /** Whether {@code e} came from a phase deadline (a socket timeout), rather than a lost or failed connection. */
-    static boolean timedOut(Throwable e) {
+    private static boolean timedOut(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SocketTimeoutException) return true;
         }

@@ -59,7 +59,7 @@ final class PhaseTwo {
                 return;
             }
             // A timed-out server is not asked again here: recovery does, within its own deadline.
-            if (!TransactionState.isConnectionLoss(e) || Branch.timedOut(e)) throw e;
+            if (!TransactionState.isConnectionLoss(e) || b.ranOutOfTime(e)) throw e;
             log.debug("phase two: connection of {} lost ({}), committing it on another", b, e.getMessage());
         }
         try {

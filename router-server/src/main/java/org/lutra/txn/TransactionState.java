@@ -388,9 +388,10 @@ public final class TransactionState implements Connections {
         for (Branch w : writers) {
             SQLException e = failures.get(w);
             if (e != null) {
+                boolean late = w.ranOutOfTime(e);
                 abort(all);
                 throw new SQLException("transaction rolled back: prepare failed on " + w.placement.name()
-                        + (Branch.timedOut(e) ? " (no answer within prepare_timeout_ms = " + config.prepareTimeoutMillis() + ")" : "")
+                        + (late ? " (no answer within prepare_timeout_ms = " + config.prepareTimeoutMillis() + ")" : "")
                         + ": " + e.getMessage(), "40000", e.getErrorCode(), e);
             }
         }
@@ -437,9 +438,10 @@ public final class TransactionState implements Connections {
             abort(all);
             throw e;
         } catch (SQLException e) {
+            boolean late = coordinator.ranOutOfTime(e);
             abort(all);
             throw new SQLException("transaction rolled back: could not log its commit decision on " + coordinator.placement.name()
-                    + (Branch.timedOut(e) ? " (no answer within decision_timeout_ms = " + config.decisionTimeoutMillis() + ")" : "")
+                    + (late ? " (no answer within decision_timeout_ms = " + config.decisionTimeoutMillis() + ")" : "")
                     + ": " + e.getMessage(), "40000", e.getErrorCode(), e);
         }
         long took = System.nanoTime() - t0;

@@ -12,6 +12,8 @@ import org.lutra.shards.EmbeddedShards;
 import org.lutra.txn.FailPoints;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -83,7 +85,10 @@ class PhaseDeadlineIT {
     @Test
     void coordinatorFrozenWhileDecidingAbortsEverywhereElse() throws Exception {
         try (var router = RouterServer.start(RouterConfig.load(bank.config(TXN))); var c = connect(router.port())) {
-            insertAccounts(c);
+            // one partition each: no two-phase commit before the one under test, so the decision INSERT is
+            // prepared for the first time on the frozen coordinator (the prepare Connector/J retries)
+            c.createStatement().executeUpdate("INSERT INTO accounts (id, balance) VALUES (1, 100)");
+            c.createStatement().executeUpdate("INSERT INTO accounts (id, balance) VALUES (101, 100)");
             c.setAutoCommit(false);
             transfer(c);
             long pid = bank.pid(0);
@@ -150,9 +155,24 @@ class PhaseDeadlineIT {
         }
     }
 
+    /**
+     * Stops the server and returns once it is stopped (state T in /proc): the statement the router
+     * sends next then surely finds it frozen. That is the decision INSERT's server-side prepare,
+     * which Connector/J retries client-prepared when it fails (a lost connection, not a timeout,
+     * in the error it throws: CI once failed so).
+     */
     private static void freeze(long pid) {
         try {
             signal(pid, "STOP");
+            var stat = Path.of("/proc/" + pid + "/stat");
+            assertTrue(await(10, () -> {
+                try {
+                    String s = Files.readString(stat);
+                    return s.substring(s.lastIndexOf(')') + 2).startsWith("T");
+                } catch (IOException e) {
+                    return false;
+                }
+            }), "shard " + pid + " stopped");
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
