@@ -112,6 +112,15 @@ final class RouterProcess implements AutoCloseable {
         return out;
     }
 
+    /** CPU ticks (10 ms) the router's JIT compiler threads have used so far. */
+    long compilerTicks() {
+        long ticks = 0;
+        for (var e : threadTicks().entrySet()) {
+            if (e.getKey().startsWith("C1 CompilerThre") || e.getKey().startsWith("C2 CompilerThre")) ticks += e.getValue()[0] + e.getValue()[1];
+        }
+        return ticks;
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy(); // SIGTERM: the router's shutdown hook closes it, and JFR writes its recording
