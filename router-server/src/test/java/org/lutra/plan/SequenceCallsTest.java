@@ -19,6 +19,21 @@ class SequenceCallsTest {
     }
 
     @Test
+    void thePreCheckPassesEveryStatementWithACall() {
+        var any = java.util.regex.Pattern.compile("(?i)VAL\\s*\\(|VALUE\\s+FOR\\b"); // what the pre-check stands for
+        String[] parts = {"val", "VAL", "vAl", "value", "VALUE ", "for", " FOR", "next", "nextval", "(", ")", " ", "\t", "\n", "_", "x", "é", ",", "'"};
+        var random = new java.util.SplittableRandom(11);
+        for (int i = 0; i < 200_000; i++) {
+            var sql = new StringBuilder();
+            for (int n = random.nextInt(1, 7); n > 0; n--) sql.append(parts[random.nextInt(parts.length)]);
+            if (any.matcher(sql).find()) assertTrue(SequenceCalls.mayCall(sql.toString()), sql.toString());
+        }
+        assertFalse(SequenceCalls.mayCall("SELECT id, name FROM users WHERE id = ?"));
+        assertFalse(SequenceCalls.mayCall("SELECT interval_val FROM t"));
+        assertTrue(SequenceCalls.mayCall("SELECT NEXTVAL (s)"));
+    }
+
+    @Test
     void onceOnlyWhereMariaDbCallsItOncePerWrittenCall() {
         assertNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s), NEXTVAL(s) + 1"));
         assertNull(SequenceCalls.whyNotOnce("SELECT NEXTVAL(s) FROM DUAL"));
