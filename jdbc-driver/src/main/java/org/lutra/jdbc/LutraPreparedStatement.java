@@ -194,7 +194,7 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        return lastColumns == null ? null : new LutraResultSetMetaData(lastColumns);
+        return lastColumns == null ? null : new LutraResultSetMetaData(lastColumns.list);
     }
 
     @Override

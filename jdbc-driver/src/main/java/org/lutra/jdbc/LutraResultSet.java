@@ -32,7 +32,7 @@ import java.util.Map;
 public final class LutraResultSet extends ResultSetGetters {
     private final LutraStatement statement;
     private final List<Column> columns;
-    private final Map<String, Integer> columnByLabel = new HashMap<>();
+    private final ResultColumns columnIndex;
     private final long maxRows;
     private final int partitions;
     private List<Row> rows;
@@ -48,14 +48,17 @@ public final class LutraResultSet extends ResultSetGetters {
     private final boolean scrollable;
 
     LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header) throws SQLException {
+        this(statement, header, new ResultColumns(0, header.getColumnsList()));
+    }
+
+    /** @param columns the header's columns, or the statement's previous ones when the header says {@code same_columns} */
+    LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header, ResultColumns columns) throws SQLException {
         this.statement = statement;
-        this.columns = header.getColumnsList();
+        this.columns = columns.list;
+        this.columnIndex = columns;
         this.maxRows = statement.maxRows();
         this.fetchSize = statement.fetchSize();
         this.partitions = header.getPartitions();
-        for (int i = columns.size() - 1; i >= 0; i--) { // backwards, so the first match wins
-            columnByLabel.put(label(columns.get(i)).toLowerCase(Locale.ROOT), i + 1);
-        }
         take(header.getFirstBatch());
         this.scrollable = statement.scrollable();
         if (scrollable) readWhole();
@@ -74,7 +77,7 @@ public final class LutraResultSet extends ResultSetGetters {
     }
 
     static String label(Column c) {
-        return c.getLabel().isEmpty() ? c.getName() : c.getLabel();
+        return ResultColumns.label(c);
     }
 
     private void take(RowBatch batch) {
@@ -180,7 +183,7 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     public int findColumn(String label) throws SQLException {
         checkOpen();
-        Integer index = label == null ? null : columnByLabel.get(label.toLowerCase(Locale.ROOT));
+        Integer index = label == null ? null : columnIndex.indexOf(label);
         if (index == null) {
             throw Errors.of("no column labelled '" + label + "' in this result", Errors.INVALID_COLUMN);
         }

@@ -27,7 +27,8 @@ public class LutraStatement extends UnsupportedStatement {
     private final int resultSetHoldability;
     private final List<String> batch = new ArrayList<>();
     private LutraResultSet resultSet;
-    List<org.lutra.protocol.Column> lastColumns; // of the latest result set, for PreparedStatement.getMetaData
+    /** Of the latest result set: for PreparedStatement.getMetaData, and named to the router with the next execution (Execute.known_columns). */
+    ResultColumns lastColumns;
     private long updateCount = -1;
     /** The AUTO_INCREMENT values of the rows the last execution inserted; null if it did not ask for them. */
     private long[] generatedKeys;
@@ -71,6 +72,7 @@ public class LutraStatement extends UnsupportedStatement {
         }
         var execute = Execute.newBuilder().setSql(sql).addAllParams(params).setFetchSize(fetchSize).setMaxRows(maxRows)
                 .setTimeoutMs(queryTimeoutMs()).setReturnGeneratedKeys(keys);
+        if (lastColumns != null) execute.setKnownColumns(lastColumns.id);
         var session = connection.session();
         ServerMessage answer = session.call(ClientMessage.newBuilder().setExecute(execute), routerAnswerWaitMs());
         switch (answer.getKindCase()) {
@@ -81,8 +83,13 @@ public class LutraStatement extends UnsupportedStatement {
                 return false;
             }
             case RESULT_SET -> {
-                resultSet = new LutraResultSet(this, answer.getResultSet());
-                lastColumns = answer.getResultSet().getColumnsList();
+                var header = answer.getResultSet();
+                if (header.getSameColumns() && (lastColumns == null || lastColumns.id != header.getColumnsId())) {
+                    throw Errors.of("the router answered 'the same columns as list " + header.getColumnsId() + "' but this statement holds "
+                            + (lastColumns == null ? "none" : "list " + lastColumns.id) + " (router protocol error)", Errors.PROTOCOL_VIOLATION);
+                }
+                lastColumns = header.getSameColumns() ? lastColumns : new ResultColumns(header.getColumnsId(), header.getColumnsList());
+                resultSet = new LutraResultSet(this, header, lastColumns);
                 return true;
             }
             default -> throw session.unexpected(answer, "Execute");

@@ -60,6 +60,8 @@ final class TransactionWorker implements AutoCloseable {
     private final Executor executor;
     private final SessionTransactions transactions;
     private final Map<Long, Cursor> cursors = new HashMap<>();
+    /** Column lists sent to this session, so that a statement run again is told "same columns" (Execute.known_columns). */
+    private final ColumnsSent columnsSent = new ColumnsSent();
     /** The last statement's warnings (SHOW WARNINGS answers them; it is the one statement that does not replace them). */
     private Warnings lastWarnings = new Warnings();
     private long nextCursorId = 1;
@@ -338,8 +340,9 @@ final class TransactionWorker implements AutoCloseable {
                 try {
                     var first = batch(cursor, fetchSize);
                     if (!first.getLast()) withinConnectionShare(first.getCursorId(), cursor);
-                    yield ServerMessage.newBuilder().setResultSet(ResultSet.newBuilder()
-                            .addAllColumns(rows.columns()).setFirstBatch(first).setPartitions(r.partitions()));
+                    var header = ResultSet.newBuilder().setFirstBatch(first).setPartitions(r.partitions());
+                    columnsSent.describe(header, request.getKnownColumns(), rows.columns());
+                    yield ServerMessage.newBuilder().setResultSet(header);
                 } catch (SQLException | RuntimeException e) {
                     rows.close();
                     cursors.values().remove(cursor);

@@ -56,6 +56,11 @@ final class RawSession implements AutoCloseable {
         Frames.write(out, ClientMessage.newBuilder().setRequestId(requestId).setExecute(Execute.newBuilder().setSql(sql)).build());
     }
 
+    /** Sends {@code execute} as request {@code requestId}; the answer is {@link #answer}'s. */
+    void execute(long requestId, Execute.Builder execute) throws IOException {
+        Frames.write(out, ClientMessage.newBuilder().setRequestId(requestId).setExecute(execute).build());
+    }
+
     ServerMessage answer() throws IOException {
         return Frames.read(in, ServerMessage.parser(), MAX_FRAME);
     }

@@ -293,6 +293,78 @@ class RouterIT {
         assertFalse(e.getMessage().isBlank());
     }
 
+    /**
+     * A statement run again is told its columns are the ones it holds (Execute.known_columns,
+     * ResultSet.same_columns) only when they are: the router compares with the very list it named.
+     */
+    @Test
+    void columnsAreSentOnceAndAgainWhenTheyDiffer() throws Exception {
+        try (var session = new RawSession(router)) {
+            var point = org.lutra.protocol.Execute.newBuilder().setSql("SELECT id, name FROM users WHERE id = 1");
+            session.execute(1, point);
+            var first = session.answer().getResultSet();
+            assertEquals(List.of("id", "name"), first.getColumnsList().stream().map(org.lutra.protocol.Column::getName).toList());
+            assertFalse(first.getSameColumns());
+            session.execute(2, point.clone().setKnownColumns(first.getColumnsId()));
+            var again = session.answer().getResultSet();
+            assertTrue(again.getSameColumns(), again.toString());
+            assertEquals(0, again.getColumnsCount());
+            assertEquals(first.getColumnsId(), again.getColumnsId());
+            assertEquals(first.getFirstBatch().getRowsList(), again.getFirstBatch().getRowsList());
+            session.execute(3, org.lutra.protocol.Execute.newBuilder().setSql("SELECT name, id FROM users WHERE id = 1").setKnownColumns(first.getColumnsId()));
+            var swapped = session.answer().getResultSet();
+            assertFalse(swapped.getSameColumns());
+            assertEquals(List.of("name", "id"), swapped.getColumnsList().stream().map(org.lutra.protocol.Column::getName).toList());
+            assertNotEquals(first.getColumnsId(), swapped.getColumnsId());
+            session.execute(4, point.clone().setKnownColumns(first.getColumnsId() + 1_000));
+            var unknown = session.answer().getResultSet();
+            assertFalse(unknown.getSameColumns(), "a list the router never named is never 'the same'");
+            assertEquals(2, unknown.getColumnsCount());
+        }
+    }
+
+    /** Through the driver: statements run again, with other shapes and after an ALTER, describe their results as Connector/J does. */
+    @Test
+    void resultsDescribeTheirColumnsAsConnectorJAcrossExecutions() throws SQLException {
+        for (var c : List.of(lutra, reference)) {
+            c.createStatement().execute("CREATE TABLE shapes (id INT PRIMARY KEY, a INT)"
+                    + (c == lutra ? " PARTITION BY hash(id) ON (p0, p1, p2, p3)" : ""));
+            c.createStatement().execute("INSERT INTO shapes (id, a) VALUES (1, 10), (2, 20)");
+        }
+        try (var ls = lutra.createStatement(); var rs = reference.createStatement();
+             var lp = lutra.prepareStatement("SELECT * FROM shapes WHERE id = ?"); var rp = reference.prepareStatement("SELECT * FROM shapes WHERE id = ?")) {
+            for (String sql : List.of("SELECT id, a FROM shapes WHERE id = 1", "SELECT id, a FROM shapes WHERE id = 1", "SELECT a, id FROM shapes WHERE id = 2",
+                    "SELECT a AS id, id AS a FROM shapes WHERE id = 2", "SELECT id, a FROM shapes WHERE id = 1", "SELECT COUNT(*) FROM shapes")) {
+                assertEquals(described(rs.executeQuery(sql)), described(ls.executeQuery(sql)), sql);
+            }
+            for (int round = 0; round < 3; round++) {
+                if (round == 2) {
+                    for (var c : List.of(lutra, reference)) c.createStatement().execute("ALTER TABLE shapes ADD COLUMN b VARCHAR(8)");
+                }
+                for (int id : new int[] {1, 2}) {
+                    lp.setInt(1, id);
+                    rp.setInt(1, id);
+                    assertEquals(described(rp.executeQuery()), described(lp.executeQuery()), "round " + round + ", id " + id);
+                }
+            }
+        } finally {
+            for (var c : List.of(lutra, reference)) c.createStatement().execute("DROP TABLE shapes");
+        }
+    }
+
+    /** A result's labels, names, tables and types, then its rows. */
+    private static String described(ResultSet rs) throws SQLException {
+        var md = rs.getMetaData();
+        var sb = new StringBuilder();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            sb.append(md.getColumnLabel(i)).append('/').append(md.getColumnName(i)).append('/').append(md.getTableName(i)).append('/')
+                    .append(md.getColumnType(i)).append(' ');
+        }
+        sb.append(rows(rs));
+        rs.close();
+        return sb.toString();
+    }
+
     // ---- helpers ----
 
     private void both(String sql) throws SQLException {
