@@ -32,12 +32,12 @@ import java.util.SplittableRandom;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
               point selects and auto-commit single-row updates for --seconds per client count and path,
-              --rounds times, interleaved, after passes of --warmup seconds per cell until the router's and the clients' JIT compilers are idle (under 2 % of the CPU; at most 240 s). --jfr records the router process with Java Flight Recorder;
+              --rounds times, interleaved, after passes of --warmup seconds per cell until the router's and the clients' JIT compilers are idle (under 2 % of the CPU; at most --warmup-max seconds, 240 by default). --jfr records the router process with Java Flight Recorder;
               --verbose prints the router's CPU ticks per thread for each run. Env LUTRA_BENCH_ROUTER_OPTS adds
               JVM options to the router process (e.g. -agentpath:.../libasyncProfiler.so=start,event=cpu,...).
               Prints a Markdown report.""";
@@ -47,7 +47,8 @@ public final class PointBench implements Command {
             """;
     /** Router warm-up per cell and pass; passes repeat until the JIT is done ({@link #warmUp}). */
     private double warmUpSeconds = 4;
-    private static final double MAX_WARM_UP_SECONDS = 240;
+    /** Warm-up passes stop after this long even if the JIT still compiles (--warmup-max). */
+    private double maxWarmUpSeconds = 240;
     static final String SELECT = "SELECT id, name FROM users WHERE id = ?";
     static final String UPDATE = "UPDATE users SET karma = karma + 1 WHERE id = ?";
     /**
@@ -117,13 +118,14 @@ public final class PointBench implements Command {
         for (String c : a.get("--clients", "1,16").split(",")) clients.add(Integer.parseInt(c.trim()));
         verbose = a.has("--verbose");
         if (a.has("--warmup")) warmUpSeconds = Double.parseDouble(a.get("--warmup", "4"));
+        if (a.has("--warmup-max")) maxWarmUpSeconds = Double.parseDouble(a.get("--warmup-max", "240"));
         if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
         return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
                 a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
     }
 
     static Args parse(List<String> args) throws Args.UsageException {
-        return Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--jfr", "--out"), Set.of("--verbose"));
+        return Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out"), Set.of("--verbose"));
     }
 
     private boolean verbose;
@@ -203,7 +205,7 @@ public final class PointBench implements Command {
     /**
      * Runs every cell until the router's JIT has compiled the hot path: passes of --warmup seconds
      * per cell until the router's compiler threads used under 2 % of its CPU in a pass (and the
-     * clients' JVM compiled for under 2 % of the pass), at most {@link #MAX_WARM_UP_SECONDS}. On two
+     * clients' JVM compiled for under 2 % of the pass), at most {@link #maxWarmUpSeconds}. On two
      * cores shared with 16 busy clients and the shard, C2 gets little CPU and compiles the hot path
      * for a minute or more; measured before it is done, the router runs partly in C1's profiling
      * code and costs up to twice the CPU per statement of its steady state.
@@ -228,7 +230,7 @@ public final class PointBench implements Command {
             err.printf(Locale.ROOT, "warm-up pass %d (%.0f s): JIT compiling took %.1f %% of the router's CPU, %.1f %% of the clients' time%n",
                     pass, elapsed, 100 * routerJit, 100 * clientsJit);
             if (pass >= 2 && routerJit < 0.02 && clientsJit < 0.02) return;
-            if (elapsed >= MAX_WARM_UP_SECONDS) {
+            if (elapsed >= maxWarmUpSeconds) {
                 err.printf(Locale.ROOT, "warm-up: still compiling after %.0f s; measuring anyway%n", elapsed);
                 return;
             }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -39,8 +40,8 @@ public final class TxnBench implements Command {
                 direct     4 UPDATEs + COMMIT on one shard through Connector/J, no router (the baseline)
                 1p 2p 4p   the same transaction through the router, its accounts on 1, 2 or 4 partitions
                 direct-ac  one auto-commit UPDATE on a shard;  router-ac  the same through the router
-              --clients threads each use their own connection(s); --warmup seconds per workload before
-              round 1 are not measured. Prints a Markdown report on stdout (progress on stderr) and
+              --clients threads each use their own connection(s); passes of --warmup seconds per workload
+              before round 1, until the JIT is idle (under 2 % of a pass, at most 180 s), are not measured. Prints a Markdown report on stdout (progress on stderr) and
               writes it to --out too.""";
 
     static final List<TxnWorkload> DEFAULT_WORKLOADS = List.of(TxnWorkload.values());
@@ -52,6 +53,28 @@ public final class TxnBench implements Command {
             if (seconds <= 0 || rounds < 1 || warmup < 0) throw new IllegalArgumentException("--seconds > 0, --rounds >= 1, --warmup >= 0");
             if (workloads.isEmpty()) throw new IllegalArgumentException("--workloads is empty");
             workloads = List.copyOf(workloads);
+        }
+    }
+
+    /** A warm-up pass takes at most this long before the JIT is taken as done anyway. */
+    private static final double MAX_WARM_UP_SECONDS = 180;
+
+    /**
+     * Passes of --warmup seconds per workload until this JVM's JIT compiled for under 2 % of a
+     * pass (the router runs in this JVM): measured earlier, the router and the driver run partly in
+     * C1's profiling code, which on two busy cores C2 takes tens of seconds to replace.
+     */
+    private void warmUp(Options options, TxnWorkload.Target target) throws Exception {
+        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        long start = System.nanoTime();
+        for (int pass = 1; ; pass++) {
+            long jitBefore = jit.getTotalCompilationTime();
+            long passStart = System.nanoTime();
+            for (TxnWorkload w : options.workloads()) ClosedLoop.run(options.clients(), options.warmup(), -1 - w.ordinal(), () -> w.open(target));
+            double share = (jit.getTotalCompilationTime() - jitBefore) * 1e6 / Math.max(1, System.nanoTime() - passStart);
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            err.printf(Locale.ROOT, "Warm-up pass %d (%.0f s): JIT compiling took %.1f %% of the pass%n", pass, elapsed, 100 * share);
+            if (share < 0.02 || elapsed >= MAX_WARM_UP_SECONDS) return;
         }
     }
 
@@ -154,10 +177,7 @@ public final class TxnBench implements Command {
                 var load = new Outcome.Load(rows, (System.nanoTime() - loadStart) / 1e9);
                 err.printf("Loaded %,d accounts through the router in %.1f s%n", rows, load.seconds());
 
-                if (options.warmup() > 0) {
-                    err.printf("Warm-up: %.1f s per workload%n", options.warmup());
-                    for (TxnWorkload w : options.workloads()) ClosedLoop.run(options.clients(), options.warmup(), -1 - w.ordinal(), () -> w.open(target));
-                }
+                if (options.warmup() > 0) warmUp(options, target);
                 var runs = new LinkedHashMap<TxnWorkload, List<Run>>();
                 for (int round = 1; round <= options.rounds(); round++) {
                     var line = new StringBuilder("Round " + round + "/" + options.rounds() + ":");
