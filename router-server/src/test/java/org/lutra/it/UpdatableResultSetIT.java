@@ -32,6 +32,7 @@ class UpdatableResultSetIT {
             CREATE TABLE item (id INT PRIMARY KEY, name VARCHAR(40), qty INT NOT NULL DEFAULT 7, price DECIMAL(10,2)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE pair (a INT, b INT, note VARCHAR(20), PRIMARY KEY (a, b)) PARTITION BY hash(a) ON (p0, p1, p2, p3);
             CREATE TABLE loose (x INT, y INT) PARTITION BY hash(x) ON (p0, p1);
+            CREATE TABLE orders (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, note VARCHAR(40)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
     static final List<String> QUERIES = List.of(
             "SELECT id, name, qty, price FROM item ORDER BY id",
@@ -72,14 +73,16 @@ class UpdatableResultSetIT {
             int type = r.nextBoolean() ? ResultSet.TYPE_SCROLL_INSENSITIVE : ResultSet.TYPE_FORWARD_ONLY;
             String sql = QUERIES.get(r.nextInt(QUERIES.size()));
             boolean transaction = r.nextInt(3) == 0;
+            boolean prepared = r.nextBoolean();
             lutra.setAutoCommit(!transaction);
             reference.setAutoCommit(!transaction);
             var log = new ArrayList<String>();
             String where = "seed " + seed + " round " + round + " " + (type == ResultSet.TYPE_FORWARD_ONLY ? "forward-only" : "scrollable")
-                    + (transaction ? " in a transaction" : "") + " " + sql;
-            try (var ls = lutra.createStatement(type, ResultSet.CONCUR_UPDATABLE);
-                 var rs = reference.createStatement(type, ResultSet.CONCUR_UPDATABLE);
-                 var l = ls.executeQuery(sql); var ref = rs.executeQuery(sql)) {
+                    + (transaction ? " in a transaction" : "") + (prepared ? " prepared" : "") + " " + sql;
+            try (var ls = prepared ? lutra.prepareStatement(sql, type, ResultSet.CONCUR_UPDATABLE) : lutra.createStatement(type, ResultSet.CONCUR_UPDATABLE);
+                 var rs = prepared ? reference.prepareStatement(sql, type, ResultSet.CONCUR_UPDATABLE) : reference.createStatement(type, ResultSet.CONCUR_UPDATABLE);
+                 var l = prepared ? ((java.sql.PreparedStatement) ls).executeQuery() : ls.executeQuery(sql);
+                 var ref = prepared ? ((java.sql.PreparedStatement) rs).executeQuery() : rs.executeQuery(sql)) {
                 assertEquals(ResultSet.CONCUR_UPDATABLE, ref.getConcurrency(), "the reference result is updatable: " + sql);
                 assertEquals(ref.getConcurrency(), l.getConcurrency(), where);
                 assertEquals(ref.getType(), l.getType(), where);
@@ -334,5 +337,44 @@ class UpdatableResultSetIT {
         assertTrue(md.supportsResultSetConcurrency(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE));
         lutra.clearWarnings();
         assertNull(lutra.getWarnings());
+    }
+
+    /**
+     * Lutra alone (its AUTO_INCREMENT values are its own, not one MariaDB's): insertRow without the key reads the row back by the
+     * value the insert generated; changing the routing column is the router's refusal, and the result goes on.
+     */
+    @Test
+    void insertRowReadsBackTheGeneratedKeyAndARoutingKeyChangeIsRefused() throws SQLException {
+        var lutra = differential.lutra;
+        try (var st = lutra.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_UPDATABLE);
+             var rs = st.executeQuery("SELECT id, note FROM orders")) {
+            assertEquals(ResultSet.CONCUR_UPDATABLE, rs.getConcurrency());
+            rs.moveToInsertRow();
+            rs.updateString("note", "first");
+            rs.insertRow();
+            rs.moveToCurrentRow();
+            assertTrue(rs.last());
+            long id = rs.getLong("id");
+            assertTrue(id > 0, "the generated id, read back: " + id);
+            assertEquals("first", rs.getString("note"));
+            try (var check = lutra.prepareStatement("SELECT note FROM orders WHERE id = ?")) {
+                check.setLong(1, id);
+                try (var row = check.executeQuery()) {
+                    assertTrue(row.next());
+                    assertEquals("first", row.getString(1));
+                }
+            }
+            rs.updateLong("id", id + 1000);
+            var e = assertThrows(SQLException.class, rs::updateRow);
+            org.lutra.Refusals.assertRefusal(e, "updateRow() changing the routing column");
+            rs.cancelRowUpdates();
+            rs.updateString("note", "second");
+            rs.updateRow();
+            assertEquals("second", rs.getString("note"));
+            assertEquals(id, rs.getLong("id"));
+            rs.deleteRow();
+            assertFalse(rs.last(), "the only row is gone");
+        }
+        assertEquals(List.of(), rows(lutra, "SELECT * FROM orders"));
     }
 }
