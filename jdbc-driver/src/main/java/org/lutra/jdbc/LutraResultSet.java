@@ -138,8 +138,9 @@ public final class LutraResultSet extends ResultSetUpdaters {
         take(answer.getRowBatch());
     }
 
+    /** A streamed result stops at maxRows (rows held in memory were cut to it when read, and insertRow may add more). */
     private boolean maxRowsReached() {
-        return maxRows > 0 && rowNumber >= maxRows;
+        return !inMemory() && maxRows > 0 && rowNumber >= maxRows;
     }
 
     @Override
@@ -331,7 +332,7 @@ public final class LutraResultSet extends ResultSetUpdaters {
 
     private UpdatableRows writable() throws SQLException {
         checkOpen();
-        if (updatable == null) throw Errors.of("Result Set not updatable." + " the statement was created with ResultSet.CONCUR_READ_ONLY", UpdatableRows.STATE);
+        if (updatable == null) throw UpdatableRows.readOnly();
         updatable.check();
         return updatable;
     }
@@ -372,7 +373,7 @@ public final class LutraResultSet extends ResultSetUpdaters {
 
     @Override
     public void cancelRowUpdates() throws SQLException {
-        checkOpen();
+        if (updatable == null) writable();
         changes = null;
     }
 
@@ -425,6 +426,7 @@ public final class LutraResultSet extends ResultSetUpdaters {
     @Override
     public void insertRow() throws SQLException {
         checkOpen();
+        if (updatable == null) writable(); // a CONCUR_READ_ONLY statement's result: not updatable, as Connector/J says first
         if (insertRow == null) throw Errors.of("Not on insert row.", UpdatableRows.STATE);
         var table = writable();
         rows.add(reread(table, table.insert(insertRow)));

@@ -100,6 +100,11 @@ final class UpdatableRows {
         return Errors.of(reason + NOT_UPDATABLE, STATE);
     }
 
+    /** Connector/J's answer to a write on a CONCUR_READ_ONLY statement's result. */
+    static SQLException readOnly() {
+        return Errors.of("Result Set not updatable." + NOT_UPDATABLE, STATE);
+    }
+
     void check() throws SQLException {
         if (reason != null) throw notUpdatable();
     }

@@ -307,6 +307,15 @@ class UpdatableResultSetIT {
                 }
             }
         }
+        // a CONCUR_READ_ONLY statement's result: every write is NotUpdatable (it was 0A000, which pools evict for)
+        try (var ls = differential.lutra.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY);
+             var rs = differential.reference.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY);
+             var l = ls.executeQuery("SELECT id, name FROM item WHERE id = 1"); var ref = rs.executeQuery("SELECT id, name FROM item WHERE id = 1")) {
+            assertTrue(l.next() & ref.next());
+            for (String op : List.of("update 2=5 row", "update 2=5 cancel", "delete", "insert 1=3,2=4", "insertRowOffTheInsertRow")) {
+                assertEquals(apply(ref, op, differential.reference), apply(l, op, differential.lutra), "read-only: " + op);
+            }
+        }
         assertEquals(rows(differential.reference, "SELECT * FROM item ORDER BY id"), rows(differential.lutra, "SELECT * FROM item ORDER BY id"));
     }
 
