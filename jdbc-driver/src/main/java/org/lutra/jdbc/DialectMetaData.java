@@ -183,10 +183,14 @@ abstract class DialectMetaData implements DatabaseMetaData {
 
     @Override public boolean supportsResultSetType(int type) { return type == ResultSet.TYPE_FORWARD_ONLY || type == ResultSet.TYPE_SCROLL_INSENSITIVE; }
     @Override public boolean supportsResultSetConcurrency(int type, int concurrency) {
-        return supportsResultSetType(type) && concurrency == ResultSet.CONCUR_READ_ONLY;
+        return supportsResultSetType(type) && (concurrency == ResultSet.CONCUR_READ_ONLY || concurrency == ResultSet.CONCUR_UPDATABLE);
     }
     @Override public boolean supportsResultSetHoldability(int holdability) { return holdability == ResultSet.CLOSE_CURSORS_AT_COMMIT; }
     @Override public int getResultSetHoldability() { return ResultSet.CLOSE_CURSORS_AT_COMMIT; }
+    // TYPE_SCROLL_SENSITIVE is given as TYPE_SCROLL_INSENSITIVE (with a warning on the connection), so it is not "supported".
+    // An updatable result does show its own changes (updateRow reads the row back, deleteRow drops it, insertRow adds it at
+    // the end), but Connector/J, which does the same, answers false, and so does Lutra; rowUpdated/rowDeleted/rowInserted
+    // are not implemented (0A000), as in Connector/J, so nothing is "detected" either.
     @Override public boolean ownUpdatesAreVisible(int type) { return false; }
     @Override public boolean ownDeletesAreVisible(int type) { return false; }
     @Override public boolean ownInsertsAreVisible(int type) { return false; }

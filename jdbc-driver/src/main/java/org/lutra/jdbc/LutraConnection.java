@@ -31,6 +31,8 @@ public final class LutraConnection extends UnsupportedConnection {
     private final Properties clientInfo = new Properties();
     private final java.util.concurrent.atomic.AtomicInteger unnamedSavepoints = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean readOnly;
+    /** The driver's own warnings on this connection (a result set type it gave in place of the one asked for). */
+    private volatile SQLWarning warnings;
 
     LutraConnection(Session session, JdbcUrl url) {
         this.session = session;
@@ -75,8 +77,7 @@ public final class LutraConnection extends UnsupportedConnection {
     @Override
     public Statement createStatement(int type, int concurrency, int holdability) throws SQLException {
         checkOpen();
-        checkResultSetKind(type, concurrency, holdability);
-        return track(new LutraStatement(this, type, concurrency, holdability));
+        return track(new LutraStatement(this, resultSetType(type, concurrency, holdability), concurrency, holdability));
     }
 
     @Override
@@ -96,11 +97,11 @@ public final class LutraConnection extends UnsupportedConnection {
 
     private PreparedStatement prepared(String sql, int type, int concurrency, int holdability, boolean returnKeys) throws SQLException {
         checkOpen();
-        checkResultSetKind(type, concurrency, holdability);
+        int effectiveType = resultSetType(type, concurrency, holdability);
         if (sql == null) {
             throw Errors.of("SQL text is null", Errors.GENERAL);
         }
-        return track(new LutraPreparedStatement(this, sql, type, concurrency, holdability, returnKeys));
+        return track(new LutraPreparedStatement(this, sql, effectiveType, concurrency, holdability, returnKeys));
     }
 
     @Override
@@ -122,20 +123,34 @@ public final class LutraConnection extends UnsupportedConnection {
     }
 
     /**
-     * Results stream forward through a router cursor, or are read whole and scrolled in memory
-     * (TYPE_SCROLL_INSENSITIVE); a result that sees later changes (TYPE_SCROLL_SENSITIVE) or is
-     * updatable is not possible over the protocol.
+     * The result set type statements get for the one asked for. Results stream forward through a
+     * router cursor, or are read whole and scrolled in memory (TYPE_SCROLL_INSENSITIVE). A result
+     * that sees later changes (TYPE_SCROLL_SENSITIVE) is not possible over the protocol: as JDBC
+     * asks of a driver that cannot give the type requested, the statement gets the closest one,
+     * TYPE_SCROLL_INSENSITIVE, and the connection a warning. CONCUR_UPDATABLE results are read
+     * whole too and written back by key ({@link UpdatableRows}).
      */
-    private static void checkResultSetKind(int type, int concurrency, int holdability) throws SQLException {
-        if (type != ResultSet.TYPE_FORWARD_ONLY && type != ResultSet.TYPE_SCROLL_INSENSITIVE) {
-            throw Errors.unsupported("result set type " + type + " (only TYPE_FORWARD_ONLY and TYPE_SCROLL_INSENSITIVE)");
-        }
-        if (concurrency != ResultSet.CONCUR_READ_ONLY) {
-            throw Errors.unsupported("updatable result sets (only CONCUR_READ_ONLY)");
-        }
+    private int resultSetType(int type, int concurrency, int holdability) throws SQLException {
         if (holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT && holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
             throw Errors.of("invalid holdability " + holdability, "HY092");
         }
+        if (concurrency != ResultSet.CONCUR_READ_ONLY && concurrency != ResultSet.CONCUR_UPDATABLE) {
+            throw Errors.of("invalid result set concurrency " + concurrency, "HY024");
+        }
+        return switch (type) {
+            case ResultSet.TYPE_FORWARD_ONLY, ResultSet.TYPE_SCROLL_INSENSITIVE -> type;
+            case ResultSet.TYPE_SCROLL_SENSITIVE -> {
+                warn(new SQLWarning("Lutra does not support ResultSet.TYPE_SCROLL_SENSITIVE (a result that sees later changes):"
+                        + " the statement's results are TYPE_SCROLL_INSENSITIVE, read whole when they arrive", "01S02"));
+                yield ResultSet.TYPE_SCROLL_INSENSITIVE;
+            }
+            default -> throw Errors.of("invalid result set type " + type, "HY024");
+        };
+    }
+
+    private synchronized void warn(SQLWarning warning) {
+        if (warnings == null) warnings = warning;
+        else warnings.setNextWarning(warning);
     }
 
     @Override
@@ -310,7 +325,7 @@ public final class LutraConnection extends UnsupportedConnection {
 
     @Override
     public void setHoldability(int holdability) throws SQLException {
-        checkResultSetKind(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, holdability);
+        resultSetType(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, holdability);
     }
 
     // ---- catalog, flags, metadata ----------------------------------------------------------
@@ -375,12 +390,13 @@ public final class LutraConnection extends UnsupportedConnection {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null; // the protocol carries no warnings
+        return warnings; // the driver's own: the router's warnings are the statements'
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        warnings = null;
     }
 
     @Override

@@ -421,7 +421,7 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
         set(i, x == null ? Values.NULL : Values.ofBytes(x.getBytes(1, Math.toIntExact(x.length()))));
     }
 
-    private static byte[] readAll(InputStream in, long length) throws SQLException {
+    static byte[] readAll(InputStream in, long length) throws SQLException {
         try {
             return length < 0 ? in.readAllBytes() : in.readNBytes(Math.toIntExact(length));
         } catch (IOException | ArithmeticException e) {
@@ -429,7 +429,7 @@ public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
         }
     }
 
-    private static String readAll(Reader in, long length) throws SQLException {
+    static String readAll(Reader in, long length) throws SQLException {
         try {
             var sb = new StringBuilder();
             char[] buf = new char[8192];

@@ -20,16 +20,17 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A read-only result from a router cursor: forward-only and streamed, or (for a statement of
- * TYPE_SCROLL_INSENSITIVE) read whole when it arrives and then scrolled in memory — the cursor
- * is closed at once, so the rows are those of the moment the statement ran.
+ * A result from a router cursor: forward-only and streamed, or (for a statement of
+ * TYPE_SCROLL_INSENSITIVE or CONCUR_UPDATABLE) read whole when it arrives and then held in memory
+ * — the cursor is closed at once, so the rows are those of the moment the statement ran, changed
+ * only by this result's own updateRow/deleteRow/insertRow ({@link UpdatableRows}).
  *
  * <p>It holds one RowBatch at a time. When the batch is used up and the router has not said
  * {@code last}, it sends Fetch(cursor_id) for the next one. A batch marked {@code last} means the
  * router has already closed the cursor; otherwise {@link #close} sends CloseCursor, so that a
  * result abandoned half-way does not pin rows or shard connections on the router.
  */
-public final class LutraResultSet extends ResultSetGetters {
+public final class LutraResultSet extends ResultSetUpdaters {
     private final LutraStatement statement;
     private final List<Column> columns;
     private final ResultColumns columnIndex;
@@ -46,6 +47,13 @@ public final class LutraResultSet extends ResultSetGetters {
     private SQLException fetchFailure; // a failed Fetch leaves a gap in the rows: no more next()
     /** TYPE_SCROLL_INSENSITIVE: every row is in {@code rows}, no cursor; position == rowNumber - 1 except after the last. */
     private final boolean scrollable;
+    /** CONCUR_UPDATABLE: every row is in {@code rows} (a mutable list), as for scrolling; null for a read-only result. */
+    private final UpdatableRows updatable;
+    /** The current row's pending updateXxx values (null entries: unchanged), or null if none is pending. */
+    private Value[] changes;
+    /** The insert row's values (null entries: not set), or null when the cursor is not on the insert row. */
+    private Value[] insertRow;
+    private SQLWarning warnings;
 
     LutraResultSet(LutraStatement statement, org.lutra.protocol.ResultSet header) throws SQLException {
         this(statement, header, new ResultColumns(0, header.getColumnsList()));
@@ -61,7 +69,17 @@ public final class LutraResultSet extends ResultSetGetters {
         this.partitions = header.getPartitions();
         take(header.getFirstBatch());
         this.scrollable = statement.scrollable();
-        if (scrollable) readWhole();
+        boolean concurUpdatable = statement.updatable();
+        if (scrollable || concurUpdatable) readWhole();
+        this.updatable = concurUpdatable ? UpdatableRows.inspect(statement.connection, columns) : null;
+        if (updatable != null && !updatable.updatable()) {
+            warnings = new SQLWarning(updatable.reason() + " The result set is CONCUR_READ_ONLY.", UpdatableRows.STATE);
+        }
+    }
+
+    /** Whether every row is held in memory (scrollable or updatable), rather than streamed from a cursor. */
+    private boolean inMemory() {
+        return scrollable || updatable != null;
     }
 
     /** Reads every row (up to maxRows) into memory and lets the router's cursor go. */
@@ -72,7 +90,7 @@ public final class LutraResultSet extends ResultSetGetters {
             all.addAll(rows);
         }
         closeCursor();
-        rows = maxRows > 0 && all.size() > maxRows ? List.copyOf(all.subList(0, (int) maxRows)) : all;
+        rows = maxRows > 0 && all.size() > maxRows ? new java.util.ArrayList<>(all.subList(0, (int) maxRows)) : all;
         position = -1;
     }
 
@@ -123,14 +141,15 @@ public final class LutraResultSet extends ResultSetGetters {
         take(answer.getRowBatch());
     }
 
+    /** A streamed result stops at maxRows (rows held in memory were cut to it when read, and insertRow may add more). */
     private boolean maxRowsReached() {
-        return maxRows > 0 && rowNumber >= maxRows;
+        return !inMemory() && maxRows > 0 && rowNumber >= maxRows;
     }
 
     @Override
     public boolean next() throws SQLException {
         checkOpen();
-        if (scrollable) {
+        if (inMemory()) {
             return moveTo((long) index() + 1);
         }
         if (afterLast) {
@@ -155,6 +174,10 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     Value current(int column) throws SQLException {
         checkOpen();
+        if (insertRow != null) {
+            checkIndex(column);
+            return insertRow[column - 1] == null ? Values.NULL : insertRow[column - 1];
+        }
         if (position < 0 || afterLast) {
             throw Errors.of(afterLast ? "no current row: the result set is after its last row"
                     : "no current row: call next() first", Errors.INVALID_CURSOR_STATE);
@@ -274,6 +297,8 @@ public final class LutraResultSet extends ResultSetGetters {
 
     /** Moves to {@code index} (clamped to before the first / after the last); whether a row is there. */
     private boolean moveTo(long index) {
+        insertRow = null; // leaving the insert row or the current row drops what was set there, as in Connector/J
+        changes = null;
         int size = rows.size();
         if (index < 0) {
             position = -1;
@@ -304,6 +329,110 @@ public final class LutraResultSet extends ResultSetGetters {
     /** How many partitions the router ran the statement on (0 if it did not say). */
     public int getPartitions() {
         return partitions;
+    }
+
+    // ---- updates (CONCUR_UPDATABLE), as Connector/J's UpdatableResultSet behaves -------------
+
+    private UpdatableRows writable() throws SQLException {
+        checkOpen();
+        if (updatable == null) throw UpdatableRows.readOnly();
+        updatable.check();
+        return updatable;
+    }
+
+    /** On the insert row the value is what getXxx then reads; on a row it waits for updateRow (getXxx still reads the old one). */
+    @Override
+    void update(int column, Value value) throws SQLException {
+        writable();
+        checkIndex(column);
+        if (insertRow != null) {
+            insertRow[column - 1] = value;
+            return;
+        }
+        currentRow("updateXxx");
+        if (changes == null) changes = new Value[columns.size()];
+        changes[column - 1] = value;
+    }
+
+    private Row currentRow(String what) throws SQLException {
+        if (rows.isEmpty() || position < 0 || afterLast) {
+            throw Errors.of("no current row for " + what + ": the result set is " + (afterLast ? "after its last row" : "before its first row"),
+                    Errors.INVALID_CURSOR_STATE);
+        }
+        return rows.get(position);
+    }
+
+    /** Writes the pending updates with one UPDATE by the row's key, then reads the row back (by its new key). */
+    @Override
+    public void updateRow() throws SQLException {
+        var table = writable();
+        if (insertRow != null) throw Errors.of("Can not call updateRow() when on insert row.", UpdatableRows.STATE);
+        if (changes == null) return;
+        Row row = currentRow("updateRow");
+        table.update(row, changes);
+        rows.set(position, reread(table, table.keyValues(row.getValuesList(), changes)));
+        changes = null;
+    }
+
+    @Override
+    public void cancelRowUpdates() throws SQLException {
+        if (updatable == null) writable();
+        changes = null;
+    }
+
+    /** Deletes the row by its key and drops it from the result; the cursor moves to the row before, as in Connector/J. */
+    @Override
+    public void deleteRow() throws SQLException {
+        var table = writable();
+        if (insertRow != null) throw Errors.of("Can not call deleteRow() when on insert row.", UpdatableRows.STATE);
+        if (rows.isEmpty()) throw Errors.of("Can not call deleteRow() on empty result set.", UpdatableRows.STATE);
+        if (position < 0) throw Errors.of("Before start of result set. Can not call deleteRow().", UpdatableRows.STATE);
+        if (afterLast) throw Errors.of("After end of result set. Can not call deleteRow().", UpdatableRows.STATE);
+        table.delete(rows.get(position));
+        rows.remove(position);
+        moveTo(position - 1L);
+    }
+
+    /** Reads the current row again by its key (pending updates stay pending, as in Connector/J). */
+    @Override
+    public void refreshRow() throws SQLException {
+        checkOpen();
+        if (!scrollable) throw Errors.of("Operation not allowed for a result set of type ResultSet.TYPE_FORWARD_ONLY.", UpdatableRows.STATE);
+        var table = writable();
+        if (insertRow != null) throw Errors.of("Can not call refreshRow() when on insert row.", UpdatableRows.STATE);
+        if (rows.isEmpty()) throw Errors.of("Can not call refreshRow() on empty result set.", UpdatableRows.STATE);
+        if (position < 0) throw Errors.of("Before start of result set. Can not call refreshRow().", UpdatableRows.STATE);
+        if (afterLast) throw Errors.of("After end of result set. Can not call refreshRow().", UpdatableRows.STATE);
+        rows.set(position, reread(table, table.keyValues(rows.get(position).getValuesList(), null)));
+    }
+
+    private static Row reread(UpdatableRows table, List<Value> key) throws SQLException {
+        Row row = table.read(key);
+        if (row == null) throw Errors.of("refreshRow() called on row that has been deleted or had primary key changed.", UpdatableRows.STATE);
+        return row;
+    }
+
+    @Override
+    public void moveToInsertRow() throws SQLException {
+        writable();
+        insertRow = new Value[columns.size()];
+        changes = null;
+    }
+
+    @Override
+    public void moveToCurrentRow() throws SQLException {
+        writable();
+        insertRow = null;
+    }
+
+    /** INSERTs the columns set on the insert row, reads the new row back and adds it after the last; the cursor stays on the insert row. */
+    @Override
+    public void insertRow() throws SQLException {
+        checkOpen();
+        if (updatable == null) writable(); // a CONCUR_READ_ONLY statement's result: not updatable, as Connector/J says first
+        if (insertRow == null) throw Errors.of("Not on insert row.", UpdatableRows.STATE);
+        var table = writable();
+        rows.add(reread(table, table.insert(insertRow)));
     }
 
     // ---- settings and metadata -------------------------------------------------------------
@@ -358,10 +487,11 @@ public final class LutraResultSet extends ResultSetGetters {
         return scrollable ? TYPE_SCROLL_INSENSITIVE : TYPE_FORWARD_ONLY;
     }
 
+    /** CONCUR_UPDATABLE only if the result turned out updatable (a warning says why not), as Connector/J answers. */
     @Override
     public int getConcurrency() throws SQLException {
         checkOpen();
-        return CONCUR_READ_ONLY;
+        return updatable != null && updatable.updatable() ? CONCUR_UPDATABLE : CONCUR_READ_ONLY;
     }
 
     @Override
@@ -373,12 +503,13 @@ public final class LutraResultSet extends ResultSetGetters {
     @Override
     public SQLWarning getWarnings() throws SQLException {
         checkOpen();
-        return null;
+        return warnings;
     }
 
     @Override
     public void clearWarnings() throws SQLException {
         checkOpen();
+        warnings = null;
     }
 
     // ---- life cycle ------------------------------------------------------------------------

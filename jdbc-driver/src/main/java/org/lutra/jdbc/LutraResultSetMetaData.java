@@ -122,7 +122,7 @@ public final class LutraResultSetMetaData implements ResultSetMetaData {
         return false;
     }
 
-    /** Results are read-only, but the columns themselves may be writable through an UPDATE. */
+    /** A column of a table may be written (through an UPDATE, or an updatable result); a computed one not. */
     @Override
     public boolean isReadOnly(int i) throws SQLException {
         return column(i).getTable().isEmpty();

@@ -488,6 +488,11 @@ public class LutraStatement extends UnsupportedStatement {
         return resultSetType == ResultSet.TYPE_SCROLL_INSENSITIVE;
     }
 
+    /** Whether results are CONCUR_UPDATABLE (read whole, written back through {@link UpdatableRows}). */
+    boolean updatable() {
+        return resultSetConcurrency == ResultSet.CONCUR_UPDATABLE;
+    }
+
     @Override
     public int getResultSetType() throws SQLException {
         checkOpen();

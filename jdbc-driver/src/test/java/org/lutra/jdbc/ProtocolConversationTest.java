@@ -32,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -362,16 +363,25 @@ class ProtocolConversationTest {
     }
 
     @Test
-    void otherDatabasesAndResultSetKindsAreRefusedClearly() throws Exception {
+    void otherDatabasesAreRefusedAndResultSetKindsGivenAsJdbcSays() throws Exception {
         var server = server(rows(0));
         try (Connection c = DriverManager.getConnection(server.url())) {
             var other = assertThrows(java.sql.SQLSyntaxErrorException.class, () -> c.setCatalog("other"));
             assertTrue(org.lutra.protocol.Refusal.is(other), "a refusal (42000/1235), not 0A000, which pools evict for: " + other);
             c.setCatalog("shop");
-            assertThrows(SQLFeatureNotSupportedException.class,
-                    () -> c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY));
-            assertThrows(SQLFeatureNotSupportedException.class,
-                    () -> c.prepareStatement("SELECT 1", ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE));
+            // TYPE_SCROLL_SENSITIVE: the closest type, TYPE_SCROLL_INSENSITIVE, and a warning on the connection (JDBC's rule)
+            assertNull(c.getWarnings());
+            try (var st = c.createStatement(ResultSet.TYPE_SCROLL_SENSITIVE, ResultSet.CONCUR_READ_ONLY)) {
+                assertEquals(ResultSet.TYPE_SCROLL_INSENSITIVE, st.getResultSetType());
+                assertNotNull(c.getWarnings(), "the connection says the type was changed");
+                assertTrue(c.getWarnings().getMessage().contains("TYPE_SCROLL_SENSITIVE"), c.getWarnings().getMessage());
+                c.clearWarnings();
+                assertNull(c.getWarnings());
+            }
+            assertFalse(c.getMetaData().supportsResultSetType(ResultSet.TYPE_SCROLL_SENSITIVE));
+            assertTrue(c.getMetaData().supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE));
+            var invalid = assertThrows(SQLException.class, () -> c.createStatement(12345, ResultSet.CONCUR_READ_ONLY));
+            assertEquals("HY024", invalid.getSQLState());
         }
     }
 }

@@ -10,10 +10,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * SHOW TABLES, SHOW [FULL] COLUMNS, DESCRIBE, SHOW INDEX, SHOW CREATE TABLE, SHOW DATABASES and
- * USE, answered for the logical database: table lists from the catalog, a table's columns,
- * indexes and DDL from a partition that holds it (its copy is the table, and MySQL's answers for
- * these name no database). Another database is unknown, as on a server that has only this one.
+ * SHOW TABLES, SHOW [FULL] COLUMNS, DESCRIBE, SHOW INDEX, SHOW CREATE TABLE, SHOW CREATE SEQUENCE,
+ * SHOW DATABASES and USE, answered for the logical database: table lists from the catalog, a
+ * table's columns, indexes and DDL from a partition that holds it (its copy is the table, and
+ * MySQL's answers for these name no database), a sequence's from the one partition it lives on.
+ * Another database is unknown, as on a server that has only this one.
  */
 final class Introspection {
     private static final String NAME = "`?([\\w$]+)`?";
@@ -27,6 +28,7 @@ final class Introspection {
     private static final Pattern SHOW_INDEX = Pattern.compile("(?is)\\s*SHOW\\s+(?:INDEX|INDEXES|KEYS)\\s+(?:FROM|IN)\\s+" + QUALIFIED
             + "(?:\\s+(?:FROM|IN)\\s+" + NAME + ")?" + END);
     private static final Pattern SHOW_CREATE = Pattern.compile("(?is)\\s*SHOW\\s+CREATE\\s+TABLE\\s+" + QUALIFIED + END);
+    private static final Pattern SHOW_CREATE_SEQUENCE = Pattern.compile("(?is)\\s*SHOW\\s+CREATE\\s+SEQUENCE\\s+" + QUALIFIED + END);
     private static final Pattern SHOW_DATABASES = Pattern.compile("(?is)\\s*SHOW\\s+(?:DATABASES|SCHEMAS)" + END);
     private static final Pattern USE = Pattern.compile("(?is)\\s*USE\\s+" + NAME + END);
 
@@ -78,6 +80,14 @@ final class Introspection {
             requireDatabase(m.group(1), database);
             TableDef t = table(catalog, database, m.group(2));
             return onePartition(t, "SHOW CREATE TABLE " + quote(t.name()));
+        }
+        if ((m = SHOW_CREATE_SEQUENCE.matcher(sql)).matches()) {
+            requireDatabase(m.group(1), database);
+            TableDef t = table(catalog, database, m.group(2));
+            if (!org.lutra.catalog.Sequences.is(t)) {
+                throw new PlanException("42S02", 4089, "'" + database + "." + t.name() + "' is not a SEQUENCE"); // MariaDB's ER_NOT_SEQUENCE
+            }
+            return onePartition(t, "SHOW CREATE SEQUENCE " + quote(t.name()));
         }
         if (SHOW_DATABASES.matcher(sql).matches()) {
             return new Plan.Rows(List.of("Database"), List.of(List.of(database)));

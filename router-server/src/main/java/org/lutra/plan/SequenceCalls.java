@@ -143,6 +143,34 @@ public final class SequenceCalls {
         return m.group(group + 1);
     }
 
+    private static final Pattern SETVAL_OPEN = Pattern.compile("(?i)(?<![\\w$.@`])SETVAL\\s*\\(");
+
+    /**
+     * Whether {@code sql} holds a SETVAL that is none of {@code calls} (found by {@link #find}): one whose arguments hold
+     * parentheses. MariaDB's grammar takes integer literals there only, so such a SETVAL is its syntax error, 1064.
+     */
+    public static boolean malformedSetval(String sql, List<Call> calls) {
+        if (!ANY.matcher(sql).find()) return false;
+        Matcher m = SETVAL_OPEN.matcher(blanked(sql));
+        while (m.find()) {
+            int at = m.start();
+            if (calls.stream().noneMatch(c -> c.start() == at)) return true;
+        }
+        return false;
+    }
+
+    /** Where {@code sql}'s parameter markers are: each '?' outside quoted strings, comments and quoted identifiers, in order. */
+    public static List<Integer> markers(String sql) {
+        String code = blanked(sql);
+        var at = new ArrayList<Integer>();
+        for (int i = 0; i < code.length(); i++) {
+            char c = code.charAt(i);
+            if (c == '`') i = SqlSpans.quoted(code, i, '`') - 1;
+            else if (c == '?') at.add(i);
+        }
+        return at;
+    }
+
     /** {@code sql} with quoted strings and comments blanked out (same length), so patterns see code only. */
     public static String blanked(String sql) {
         var out = new StringBuilder(sql);

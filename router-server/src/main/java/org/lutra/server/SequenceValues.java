@@ -6,6 +6,7 @@ import org.lutra.ddl.CatalogLease;
 import org.lutra.exec.Backends;
 import org.lutra.plan.SequenceCalls;
 import org.lutra.protocol.Refusal;
+import org.lutra.protocol.Value;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -42,10 +43,71 @@ final class SequenceValues {
         this.database = database;
     }
 
-    /** {@code sql} with its sequence calls replaced by their values; unchanged when it has none. */
-    String substitute(String sql) throws SQLException {
+    /** A statement's text and parameters once its sequence calls are values (a SETVAL's parameters are used up in it). */
+    record Substituted(String sql, List<Value> params) {}
+
+    /** {@code sql} with its sequence calls replaced by their values, and the parameters that are left; unchanged when it has none. */
+    Substituted substitute(String sql, List<Value> params) throws SQLException {
         List<SequenceCalls.Call> calls = SequenceCalls.find(sql);
-        if (calls.isEmpty()) return sql;
+        if (SequenceCalls.malformedSetval(sql, calls)) {
+            throw new SQLException("You have an error in your SQL syntax: SETVAL(sequence, n [, used [, round]]) takes integer literals,"
+                    + " as MariaDB's grammar does, not expressions", "42000", 1064);
+        }
+        if (calls.isEmpty()) return new Substituted(sql, params);
+        var markers = SequenceCalls.markers(sql);
+        var used = new java.util.TreeSet<Integer>();
+        calls = new java.util.ArrayList<>(calls);
+        for (int i = 0; i < calls.size(); i++) calls.set(i, withParameters(calls.get(i), markers, params, used));
+        var left = new java.util.ArrayList<Value>();
+        for (int i = 0; i < params.size(); i++) if (!used.contains(i)) left.add(params.get(i));
+        return new Substituted(withValues(sql, calls), left);
+    }
+
+    /**
+     * A SETVAL call with its parameter markers replaced by the parameters' values as literals, as
+     * Connector/J writes parameters into the text: MariaDB's SETVAL takes integer literals only (an
+     * expression, a quoted string, a decimal point or NULL are syntax errors, 1064), and an application
+     * on Connector/J's default client-side prepared statements binds them as parameters. An integer
+     * (or a decimal without a fraction) is its digits, a boolean 1 or 0; any other value is what
+     * Connector/J would write as a string, a decimal or NULL: MariaDB's 1064.
+     */
+    private static SequenceCalls.Call withParameters(SequenceCalls.Call call, List<Integer> markers, List<Value> params, java.util.Set<Integer> used)
+            throws SQLException {
+        if (call.kind() != SequenceCalls.Kind.SETVAL || !call.args().contains("?")) return call;
+        int argsStart = call.end() - 1 - call.args().length(); // the arguments end right before the call's ')'
+        var args = new StringBuilder();
+        for (int k = 0; k < call.args().length(); k++) {
+            int index = markers.indexOf(argsStart + k);
+            if (index < 0) {
+                args.append(call.args().charAt(k));
+                continue;
+            }
+            if (index >= params.size()) throw syntax(call, "a '?' with no parameter bound to it");
+            args.append(integerLiteral(call, params.get(index)));
+            used.add(index);
+        }
+        return new SequenceCalls.Call(call.start(), call.end(), call.kind(), call.schema(), call.name(), args.toString());
+    }
+
+    private static String integerLiteral(SequenceCalls.Call call, Value v) throws SQLException {
+        return switch (v.getKindCase()) {
+            case INT_VALUE -> Long.toString(v.getIntValue());
+            case BOOL_VALUE -> v.getBoolValue() ? "1" : "0"; // Connector/J writes a boolean parameter as 1 or 0
+            case DECIMAL_VALUE -> {
+                if (!v.getDecimalValue().matches("-?\\d{1,30}")) throw syntax(call, "the parameter " + v.getDecimalValue() + ", which is not an integer");
+                yield v.getDecimalValue();
+            }
+            default -> throw syntax(call, "a parameter that is not an integer (" + v.getKindCase().name().toLowerCase(Locale.ROOT) + ")");
+        };
+    }
+
+    private static SQLException syntax(SequenceCalls.Call call, String what) {
+        return new SQLException("You have an error in your SQL syntax: SETVAL(" + call.name() + ", ...) takes integer literals, as MariaDB's grammar"
+                + " does, and here has " + what, "42000", 1064);
+    }
+
+    /** {@code sql} with each call replaced by its value. */
+    private String withValues(String sql, List<SequenceCalls.Call> calls) throws SQLException {
         if (calls.stream().anyMatch(c -> c.kind() != SequenceCalls.Kind.LASTVAL)) {
             String why = SequenceCalls.whyNotOnce(sql);
             if (why != null) {
@@ -103,7 +165,6 @@ final class SequenceValues {
                 yield v;
             }
             case SETVAL -> {
-                if (call.args().contains("?")) throw Refusal.of("SETVAL with parameters: write its value as a literal");
                 yield run(t, "SELECT SETVAL(" + quote(t.name()) + call.args() + ")");
             }
         };

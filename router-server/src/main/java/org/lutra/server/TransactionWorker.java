@@ -226,13 +226,13 @@ final class TransactionWorker implements AutoCloseable {
      */
     Planner.Bound bind(String client, List<Value> params) throws SQLException {
         String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
-        String substituted = sequences == null ? sql : sequences.substitute(sql);
-        boolean keep = substituted.equals(sql); // a text holding sequence values serves one execution: its plan is not cached
+        var substituted = sequences == null ? new SequenceValues.Substituted(sql, params) : sequences.substitute(sql, params);
+        boolean keep = substituted.sql().equals(sql); // a text holding sequence values serves one execution: its plan is not cached
         try {
-            return planner.bind(substituted, params, keep);
+            return planner.bind(substituted.sql(), substituted.params(), keep);
         } catch (org.lutra.plan.PlanException e) {
             if (e.getErrorCode() != 1146 || lease == null || !lease.refresh()) throw e;
-            return planner.bind(substituted, params, keep);
+            return planner.bind(substituted.sql(), substituted.params(), keep);
         }
     }
 

@@ -185,8 +185,6 @@ class DatabaseMetaDataIT {
             Map.entry("getResultSetHoldability", "results close at commit by default"),
             Map.entry("supportsResultSetHoldability(1)", "results close at commit by default"),
             Map.entry("supportsResultSetHoldability(2)", "Connector/J says no to both"),
-            Map.entry("supportsResultSetConcurrency(1003,1008)", "read-only results"),
-            Map.entry("supportsResultSetConcurrency(1004,1008)", "read-only results"),
             Map.entry("getMaxStatementLength", "bounded by the router's frame limit instead"),
             Map.entry("getMaxUserNameLength", "router logins have no MySQL limit"));
 

@@ -147,7 +147,7 @@ class SequenceIT {
 
     private static String statement(SplittableRandom r) {
         String s = r.nextBoolean() ? "q1" : "q2";
-        return switch (r.nextInt(17)) {
+        return switch (r.nextInt(18)) {
             case 0 -> "CREATE SEQUENCE " + (r.nextBoolean() ? "IF NOT EXISTS " : "") + s + options(r);
             case 1 -> "ALTER SEQUENCE " + (r.nextInt(4) == 0 ? "IF EXISTS " : "") + s + switch (r.nextInt(4)) {
                 case 0 -> " RESTART WITH " + r.nextInt(1, 30);
@@ -166,7 +166,13 @@ class SequenceIT {
             case 13 -> "INSERT INTO t VALUES (" + r.nextInt(1_000_000, 2_000_000) + ", NEXTVAL(" + s + ")), (" + r.nextInt(2_000_000, 3_000_000)
                     + ", LASTVAL(" + s + "))";
             case 14 -> "SELECT NEXTVAL(" + s + "), LASTVAL(" + s + "), NEXTVAL(" + s + ")";
-            case 15 -> r.nextBoolean() ? "SELECT NEXTVAL(t)" : r.nextBoolean() ? "SELECT LASTVAL(t)" : "DROP SEQUENCE t";
+            case 15 -> switch (r.nextInt(4)) {
+                case 0 -> "SELECT NEXTVAL(t)";
+                case 1 -> "SELECT LASTVAL(t)";
+                case 2 -> "SHOW CREATE SEQUENCE t"; // a table: 4090
+                default -> "DROP SEQUENCE t";
+            };
+            case 16 -> "SHOW CREATE SEQUENCE " + (r.nextInt(4) == 0 ? "`" + s + "`" : s);
             // information_schema on the other router lags a CREATE by up to a lease, as for tables (README "Sequences"): checked above, not here
             default -> "CREATE SEQUENCE " + (r.nextBoolean() ? "IF NOT EXISTS " : "") + s + options(r);
         };
@@ -219,6 +225,60 @@ class SequenceIT {
         assertEquals(values.size(), distinct.size(), "a value was handed out twice");
         try (Connection c = second.connect()) {
             exec(c, "DROP SEQUENCE u");
+        }
+    }
+
+    /**
+     * MariaDB's SETVAL takes integer literals only (1064 for an expression, a string, a decimal point, NULL); Connector/J writes a
+     * PreparedStatement's parameters into the text, so a parameter bound to an integer works there. Lutra answers the same.
+     */
+    @Test
+    void setvalTakesWhatMariaDbTakesParametersIncluded() throws SQLException {
+        differential.both("CREATE SEQUENCE sv");
+        try (var lutra = differential.router.connect(); var reference = differential.newReference()) {
+            for (String sql : List.of("SELECT SETVAL(sv, 5+1)", "SELECT SETVAL(sv, (6))", "SELECT SETVAL(sv, -5)", "SELECT SETVAL(sv, 1e2)",
+                    "SELECT SETVAL(sv, '7')", "SELECT SETVAL(sv, 7.0)", "SELECT SETVAL(sv, 8, TRUE)", "SELECT SETVAL(sv, 9, 1, 0)", "SELECT SETVAL(sv, +10)",
+                    "SELECT SETVAL(sv, NULL)", "SELECT SETVAL(sv, 11, 2)", "SELECT SETVAL(sv, 12, -1)", "SELECT NEXTVAL(sv)")) {
+                assertEquals(answer(reference, sql), answer(lutra, sql), sql);
+            }
+            record Bound(String sql, java.util.function.Consumer<java.sql.PreparedStatement> bind) {}
+            java.util.function.Function<Object[], java.util.function.Consumer<java.sql.PreparedStatement>> objects = values -> ps -> {
+                try {
+                    for (int i = 0; i < values.length; i++) ps.setObject(i + 1, values[i]);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            var cases = new ArrayList<Bound>();
+            long next = 20;
+            for (Object[] values : new Object[][] {{next++}, {(int) next++}, {java.math.BigDecimal.valueOf(next++)}, {-3L}, {new java.math.BigDecimal("7.5")},
+                    {"7"}, {7.0}, {null}, {next++, 0}, {next++, 1, 0}, {next++, true}, {next++, false}, {true}, {Long.MAX_VALUE}}) {
+                String marks = "?" + ", ?".repeat(values.length - 1);
+                cases.add(new Bound("SELECT SETVAL(sv, " + marks + ")", objects.apply(values)));
+            }
+            cases.add(new Bound("SELECT ? AS a, SETVAL(sv, ?, 0) AS b, ? AS c", objects.apply(new Object[] {"x?", 40, 3})));
+            cases.add(new Bound("SELECT '?' AS a, SETVAL(sv, ?) AS b /* ? */", objects.apply(new Object[] {41})));
+            for (var c : cases) {
+                String expected = answerPrepared(reference, c.sql(), c.bind()), actual = answerPrepared(lutra, c.sql(), c.bind());
+                assertEquals(expected, actual, c.sql());
+                assertEquals(answer(reference, "SELECT NEXTVAL(sv)"), answer(lutra, "SELECT NEXTVAL(sv)"), "after " + c.sql() + " -> " + expected);
+            }
+        } finally {
+            differential.both("DROP SEQUENCE sv");
+        }
+    }
+
+    private static String answerPrepared(Connection c, String sql, java.util.function.Consumer<java.sql.PreparedStatement> bind) {
+        try (var ps = c.prepareStatement(sql)) {
+            bind.accept(ps);
+            try (ResultSet rs = ps.executeQuery()) {
+                var md = rs.getMetaData();
+                var out = new StringBuilder();
+                while (rs.next()) for (int i = 1; i <= md.getColumnCount(); i++) out.append(rs.getString(i)).append('|');
+                return out.toString();
+            }
+        } catch (SQLException e) {
+            return "error " + e.getErrorCode();
         }
     }
 

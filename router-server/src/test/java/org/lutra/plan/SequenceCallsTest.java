@@ -65,4 +65,21 @@ class SequenceCallsTest {
         assertEquals("RESTART WITH 9", ((Plan.AlterSequence) DdlStatements.plan("ALTER SEQUENCE s RESTART WITH 9", "db")).options());
         assertThrows(PlanException.class, () -> DdlStatements.plan("CREATE OR REPLACE SEQUENCE s", "db"));
     }
+
+    @Test
+    void parameterMarkersOutsideQuotesCommentsAndIdentifiers() {
+        String sql = "SELECT ?, '?', `a?b`, SETVAL(s, ?, 0) /* ? */ -- ?\n, ?";
+        assertEquals(List.of(7, 32, 53), SequenceCalls.markers(sql));
+        assertEquals('?', sql.charAt(32));
+    }
+
+    @Test
+    void aSetvalWithParenthesesInItsArgumentsIsNoCallButMariaDbsSyntaxError() {
+        for (String sql : List.of("SELECT SETVAL(s, (6))", "SELECT SETVAL(s, ABS(-6))", "SELECT setval (s, 1 + (2))")) {
+            assertTrue(SequenceCalls.malformedSetval(sql, SequenceCalls.find(sql)), sql);
+        }
+        for (String sql : List.of("SELECT SETVAL(s, 6, 0)", "SELECT 'SETVAL(s, (6))'", "SELECT my_setval(1)", "SELECT 1")) {
+            assertFalse(SequenceCalls.malformedSetval(sql, SequenceCalls.find(sql)), sql);
+        }
+    }
 }
