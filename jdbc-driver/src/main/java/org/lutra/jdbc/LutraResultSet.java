@@ -71,7 +71,7 @@ public final class LutraResultSet extends ResultSetUpdaters {
         this.scrollable = statement.scrollable();
         boolean concurUpdatable = statement.updatable();
         if (scrollable || concurUpdatable) readWhole();
-        this.updatable = concurUpdatable ? UpdatableRows.inspect(statement.connection, columns) : null;
+        this.updatable = concurUpdatable ? UpdatableRows.inspect(statement.connection, columns.list) : null;
         if (updatable != null && !updatable.updatable()) {
             warnings = new SQLWarning(updatable.reason() + " The result set is CONCUR_READ_ONLY.", UpdatableRows.STATE);
         }

@@ -150,7 +150,7 @@ public final class SequenceCalls {
      * parentheses. MariaDB's grammar takes integer literals there only, so such a SETVAL is its syntax error, 1064.
      */
     public static boolean malformedSetval(String sql, List<Call> calls) {
-        if (!ANY.matcher(sql).find()) return false;
+        if (!mayCall(sql)) return false;
         Matcher m = SETVAL_OPEN.matcher(blanked(sql));
         while (m.find()) {
             int at = m.start();
