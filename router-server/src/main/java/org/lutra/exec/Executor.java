@@ -141,8 +141,18 @@ public final class Executor {
 
             @Override
             public MoveFence.Held holdFence(String group) throws SQLException {
-                if (connections.transactional()) return null;
                 return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
+            }
+
+            @Override
+            public boolean lockingRead(String sql) {
+                return org.lutra.plan.Guards.lockingRead(sql)
+                        || connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+            }
+
+            @Override
+            public List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+                return LockingScan.query(fanOut, backends, connections, queries, copies);
             }
 
             @Override
@@ -345,14 +355,15 @@ public final class Executor {
             return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
-        if (keys == null && plan.secondary() != null) {
-            var bySecondary = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
-            if (bySecondary != null) return run(plan, Routes.wholeOn(plan, bySecondary.partitions(), params), c);
+        if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
+            // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's fence is
+            // held until they are written (LockingScan). Inside a transaction a secondary lookup's entries would be read
+            // in its snapshot, maybe older than a move of the rows: every partition instead, as for a read (Target.exact)
+            try (MoveFence.Held fence = shards(c).holdFence(lookup.owner())) {
+                return unkeyed(plan, params, c, !c.transactional());
+            }
         }
-        if (keys == null) {
-            stats.broadcast(partitioning);
-            return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params), c);
-        }
+        if (keys == null) return unkeyed(plan, params, c, true);
         var byPartition = Routes.byPartition(stats, partitioning, keys);
         if (!partitioning.needsValidation()) {
             return run(plan, Routes.cut(plan, byPartition, params), c);
@@ -372,6 +383,16 @@ public final class Executor {
             return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
         }
         return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
+    }
+
+    /** A write that names no keys: where a secondary lookup's entries say ({@code bySecondary}), else on every partition. */
+    private Result unkeyed(Plan.Routed plan, List<Value> params, Connections c, boolean bySecondary) throws SQLException {
+        if (bySecondary && plan.secondary() != null) {
+            var partitions = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
+            if (partitions != null) return run(plan, Routes.wholeOn(plan, partitions.partitions(), params), c);
+        }
+        stats.broadcast(plan.table().partitioning());
+        return run(plan, Routes.wholeOn(plan, plan.table().partitioning().partitions(), params), c);
     }
 
     /** Runs the write for {@code keys} where their home rows say they live, while those rows are locked ({@link HomeRows}). */

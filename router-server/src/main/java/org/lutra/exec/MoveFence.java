@@ -93,11 +93,14 @@ public final class MoveFence {
 
     /**
      * The fence of {@code owner}'s group held exclusively (a move batch, from before its first commit
-     * until its last): the upsert locks the row exclusively whether or not it existed.
+     * until its last): the upsert locks the row exclusively whether or not it existed. The batch waits for it
+     * {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS} at most: a locking statement holding it shared may be waiting for
+     * the batch's rows ({@link #shared}); the batch then ends (1205, retried), not the statement.
      */
     public Held exclusive(String owner) throws SQLException {
         Connection c = p0.scratch().getConnection();
         try {
+            p0.yieldLocks(c, true);
             try (Statement st = c.createStatement()) {
                 st.execute("START TRANSACTION");
             }
@@ -112,6 +115,7 @@ public final class MoveFence {
         return () -> {
             try (Statement st = c.createStatement()) {
                 st.execute("COMMIT");
+                p0.yieldLocks(c, false);
                 c.close();
             } catch (SQLException e) {
                 p0.scratch().evictConnection(c); // the lock goes with the connection
