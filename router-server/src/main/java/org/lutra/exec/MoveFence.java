@@ -33,7 +33,9 @@ import java.util.Locale;
  * <p>Lock order, so that the fence adds no deadlock: a move takes the fence last, after every row
  * and home-row lock of its batch, and then only commits. A scan takes it first and, while it
  * holds it, only borrows connections and starts snapshots, which wait for no row lock. So a fence
- * holder never waits for what a fence waiter holds.
+ * holder never waits for what a fence waiter holds — except a locking scan ({@link LockingScan}), which holds
+ * the fence while its queries wait for row locks: a batch waits for the fence only briefly and yields (rolls
+ * back and is retried), see {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}.
  *
  * <p>Inside a transaction a partition's snapshot may be older than the scan (taken at the transaction's
  * first read there), so the fence alone does not make a scan exact: each partition also has a table
