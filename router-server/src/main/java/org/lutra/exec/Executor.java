@@ -145,6 +145,11 @@ public final class Executor {
             }
 
             @Override
+            public MoveFence.Held holdLockingFence(String group) throws SQLException {
+                return MoveFence.locking(backends.placement(0), group, connections.deadline(), connections.variables());
+            }
+
+            @Override
             public boolean lockingRead(String sql) {
                 return org.lutra.plan.Guards.lockingRead(sql)
                         || connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
@@ -356,11 +361,14 @@ public final class Executor {
         }
         Object[] keys = Routes.keys(plan, params);
         if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
-            // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's fence is
-            // held until they are written (LockingScan). Inside a transaction a secondary lookup's entries would be read
-            // in its snapshot, maybe older than a move of the rows: every partition instead, as for a read (Target.exact)
-            try (MoveFence.Held fence = shards(c).holdFence(lookup.owner())) {
-                return unkeyed(plan, params, c, !c.transactional());
+            // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's locking
+            // fence is held until they are written (LockingScan). A secondary lookup's entries are read in the statement's
+            // snapshot: in a REPEATABLE READ transaction that read a partition before, maybe older than a move of the
+            // rows, and then the write goes to every partition instead
+            boolean freshSnapshot = !c.transactional() || c.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ
+                    || Arrays.stream(lookup.partitions()).noneMatch(c::begun);
+            try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
+                return unkeyed(plan, params, c, freshSnapshot);
             }
         }
         if (keys == null) return unkeyed(plan, params, c, true);

@@ -36,9 +36,14 @@ public interface Shards {
     /**
      * Lookup group {@code group}'s move fence held shared from now: for a read that finds its partitions
      * first (through a secondary lookup's entries) and must read them before any move of the group
-     * commits, and for a locking scan ({@link LockingScan}); null where there are no partitions to fence.
+     * commits; null where there are no partitions to fence.
      */
     default MoveFence.Held holdFence(String group) throws SQLException {
+        return null;
+    }
+
+    /** Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}); null where there are no partitions to fence. */
+    default MoveFence.Held holdLockingFence(String group) throws SQLException {
         return null;
     }
 
@@ -52,7 +57,7 @@ public interface Shards {
     }
 
     /**
-     * As {@link #scan}, for locking reads of lookup group {@code group}, with the group's fence held by the statement
+     * As {@link #scan}, for locking reads of a lookup group, with the group's locking fence held by the statement
      * until its rows are read ({@link LockingScan}).
      */
     default List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
