@@ -14,14 +14,15 @@ import java.util.List;
  * reads the latest committed rows, not a snapshot, so neither {@link FencedScan}'s snapshots nor
  * {@link TransactionScan}'s batch counts make it exact. The rule:
  * <ul>
- *   <li>the group's fence ({@link MoveFence}) is held shared from before the first query until the statement's rows
- *       are read (the caller holds it in the statement's {@link HomeRows.Locks}): no move batch of the group commits
- *       in between, so every partition is read with the same batches committed, and each row is read once;
- *   <li>a query may wait for a batch's row locks meanwhile, and that batch then waits for the fence: it waits
- *       {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS} at most, is rolled back (its locks released: the
- *       query goes on) and retried. Every lock wait of a batch is that short, so a batch never holds a locking
- *       statement until the lock wait timeout (at REPEATABLE READ and SERIALIZABLE, a query's gap locks are what a
- *       batch's inserts wait for while the query waits for the batch's rows: the batch yields there too);
+ *   <li>the group's locking fence ({@link MoveFence#LOCKING}) is held shared from before the first query until the
+ *       statement's rows are read (the caller holds it in the statement's {@link HomeRows.Locks}): no move batch of
+ *       the group commits in between, so every partition is read with the same batches committed, and each row is
+ *       read once;
+ *   <li>a query may wait for a batch's row locks meanwhile; the batch takes the locking fence with NOWAIT, so it
+ *       rolls back at once (its locks released: the query goes on) and is retried. Its other lock waits end after
+ *       {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}, so a batch never holds a locking statement until the
+ *       lock wait timeout (at REPEATABLE READ and SERIALIZABLE, a query's gap locks are what a batch's inserts wait
+ *       for while the query waits for the batch's rows: the batch yields there after that second);
  *   <li>whether a partition holds a replicated key of the group is asked as the locking reads see it: in the
  *       latest committed rows (a plain read of a pooled connection, outside the statement's transaction, whose
  *       snapshot may be older), under the fence, so that no replication commits between the answer and the reads.
