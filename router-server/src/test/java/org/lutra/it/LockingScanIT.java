@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LockingScanIT {
     static final long SEED = Long.getLong("lutra.lockscan.seed", System.nanoTime());
-    static final int LOCK_WAIT = 3;
+    static final int LOCK_WAIT = 5;
     static final int USERS = 60;
     static final int PHASE_SECONDS = 4;
     static final String SCHEMA = """
