@@ -54,7 +54,26 @@ public final class Backends implements AutoCloseable {
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
                             HikariDataSource locking,
-                            int pingTimeoutMillis, BackendWatch.Waiting waiting, SessionState.Carried carried, RoutingFence fence) {
+                            int pingTimeoutMillis, int lockWaitSeconds, BackendWatch.Waiting waiting, SessionState.Carried carried, RoutingFence fence) {
+        /**
+         * How long a move batch waits for any lock: it yields. A batch holds its rows' locks while it waits for more
+         * (a client's rows, the move fence), and a client's locking statement may hold what the batch waits for while
+         * it waits for the batch's rows — across servers no shard sees that cycle, and only a lock wait timeout breaks
+         * it. The batch's timeout being the shorter one, the batch is the one that ends: rolled back (its locks
+         * released, the client's statement goes on) and retried ({@code maintain.MoveJobs}). Seconds: MySQL's unit.
+         */
+        public static final int YIELDING_LOCK_WAIT_SECONDS = 1;
+
+        /**
+         * Sets how long {@code c}, a connection of this placement's pools, waits for a lock: {@link #YIELDING_LOCK_WAIT_SECONDS}
+         * (a move's), or the configured lock wait every pooled connection starts with — set back before it returns to its pool.
+         */
+        public void yieldLocks(Connection c, boolean yielding) throws SQLException {
+            try (var st = c.createStatement()) {
+                st.execute("SET SESSION innodb_lock_wait_timeout = " + (yielding ? YIELDING_LOCK_WAIT_SECONDS : lockWaitSeconds));
+            }
+        }
+
         /**
          * A pooled connection at {@code isolation} (a java.sql.Connection level; TRANSACTION_NONE
          * means REPEATABLE READ, MySQL's default). The level is set on the driver's own connection,
@@ -193,7 +212,7 @@ public final class Backends implements AutoCloseable {
                 locking.setAutoCommit(false);
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
                         new HikariDataSource(locking),
-                        backend.pingTimeoutMillis(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));
+                        backend.pingTimeoutMillis(), config.transactions().lockWaitSeconds(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));
             }
         } catch (SQLException | RuntimeException e) {
             placements.forEach(pl -> {

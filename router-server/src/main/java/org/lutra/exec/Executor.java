@@ -141,8 +141,23 @@ public final class Executor {
 
             @Override
             public MoveFence.Held holdFence(String group) throws SQLException {
-                if (connections.transactional()) return null;
                 return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
+            }
+
+            @Override
+            public MoveFence.Held holdLockingFence(String group) throws SQLException {
+                return MoveFence.locking(backends.placement(0), group, connections.deadline(), connections.variables());
+            }
+
+            @Override
+            public boolean lockingRead(String sql) {
+                return org.lutra.plan.Guards.lockingRead(sql)
+                        || connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+            }
+
+            @Override
+            public List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+                return LockingScan.query(fanOut, backends, connections, queries, copies);
             }
 
             @Override
@@ -345,14 +360,18 @@ public final class Executor {
             return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
-        if (keys == null && plan.secondary() != null) {
-            var bySecondary = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
-            if (bySecondary != null) return run(plan, Routes.wholeOn(plan, bySecondary.partitions(), params), c);
+        if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
+            // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's locking
+            // fence is held until they are written (LockingScan). A secondary lookup's entries are read in the statement's
+            // snapshot: in a REPEATABLE READ transaction that read a partition before, maybe older than a move of the
+            // rows, and then the write goes to every partition instead
+            boolean freshSnapshot = !c.transactional() || c.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ
+                    || Arrays.stream(lookup.partitions()).noneMatch(c::begun);
+            try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
+                return unkeyed(plan, params, c, freshSnapshot);
+            }
         }
-        if (keys == null) {
-            stats.broadcast(partitioning);
-            return run(plan, Routes.wholeOn(plan, partitioning.partitions(), params), c);
-        }
+        if (keys == null) return unkeyed(plan, params, c, true);
         var byPartition = Routes.byPartition(stats, partitioning, keys);
         if (!partitioning.needsValidation()) {
             return run(plan, Routes.cut(plan, byPartition, params), c);
@@ -372,6 +391,16 @@ public final class Executor {
             return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
         }
         return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
+    }
+
+    /** A write that names no keys: where a secondary lookup's entries say ({@code bySecondary}), else on every partition. */
+    private Result unkeyed(Plan.Routed plan, List<Value> params, Connections c, boolean bySecondary) throws SQLException {
+        if (bySecondary && plan.secondary() != null) {
+            var partitions = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
+            if (partitions != null) return run(plan, Routes.wholeOn(plan, partitions.partitions(), params), c);
+        }
+        stats.broadcast(plan.table().partitioning());
+        return run(plan, Routes.wholeOn(plan, plan.table().partitioning().partitions(), params), c);
     }
 
     /** Runs the write for {@code keys} where their home rows say they live, while those rows are locked ({@link HomeRows}). */

@@ -73,6 +73,14 @@ public final class HomeRows {
             if (held != null) fences.put(group, held);
         }
 
+        /** Lookup group {@code group}'s locking fence ({@link MoveFence#LOCKING}), held shared by this statement from now until it ends. */
+        void holdLockingFence(String group) throws SQLException {
+            String key = "locking " + group;
+            if (fences.containsKey(key)) return;
+            MoveFence.Held held = shards.holdLockingFence(group);
+            if (held != null) fences.put(key, held);
+        }
+
         /** The fence of {@code group} this statement holds, or null. */
         MoveFence.Held fence(String group) {
             return fences.get(group);

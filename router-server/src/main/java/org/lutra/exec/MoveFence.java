@@ -33,7 +33,9 @@ import java.util.Locale;
  * <p>Lock order, so that the fence adds no deadlock: a move takes the fence last, after every row
  * and home-row lock of its batch, and then only commits. A scan takes it first and, while it
  * holds it, only borrows connections and starts snapshots, which wait for no row lock. So a fence
- * holder never waits for what a fence waiter holds.
+ * holder never waits for what a fence waiter holds — except a locking scan ({@link LockingScan}), which holds
+ * the fence while its queries wait for row locks: a batch waits for the fence only briefly and yields (rolls
+ * back and is retried), see {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}.
  *
  * <p>Inside a transaction a partition's snapshot may be older than the scan (taken at the transaction's
  * first read there), so the fence alone does not make a scan exact: each partition also has a table
@@ -50,6 +52,14 @@ import java.util.Locale;
  */
 public final class MoveFence {
     public static final String TABLE = "lutra_move_fence";
+    /**
+     * On partition 0, the fence of locking statements ({@link LockingScan}): one row per lookup group, held shared by a
+     * statement that reads or writes the latest rows until it is done. Such a statement may wait for a batch's row
+     * locks while it holds it, so a batch takes it without waiting ({@code NOWAIT}): if one holds it, the batch rolls
+     * back at once (its locks released: the statement goes on) and is retried, instead of waiting for a statement
+     * that waits for it. Plain scans never wait for row locks while they hold {@link #TABLE}, so a batch waits for them.
+     */
+    public static final String LOCKING = "lutra_locking_fence";
     /** On every partition: per lookup group, how many move batches committed there. */
     public static final String VERSIONS = "lutra_move_version";
 
@@ -81,6 +91,7 @@ public final class MoveFence {
     public void install() throws SQLException {
         try (Connection c = p0.borrow(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (owner VARCHAR(64) NOT NULL PRIMARY KEY) ENGINE=InnoDB");
+            st.execute("CREATE TABLE IF NOT EXISTS " + LOCKING + " (owner VARCHAR(64) NOT NULL PRIMARY KEY) ENGINE=InnoDB");
         }
         for (Backends.Placement p : backends.placements()) {
             try (Connection c = p.borrow(); Statement st = c.createStatement()) {
@@ -93,17 +104,32 @@ public final class MoveFence {
 
     /**
      * The fence of {@code owner}'s group held exclusively (a move batch, from before its first commit
-     * until its last): the upsert locks the row exclusively whether or not it existed.
+     * until its last): the upsert locks the row exclusively whether or not it existed. The batch waits for it
+     * {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS} at most: a locking statement holding it shared may be waiting for
+     * the batch's rows ({@link #shared}); the batch then ends (1205, retried), not the statement.
      */
     public Held exclusive(String owner) throws SQLException {
         Connection c = p0.scratch().getConnection();
         try {
+            p0.yieldLocks(c, true);
+            try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + LOCKING + " (owner) VALUES (?)")) { // auto-commit, before the transaction
+                ps.setString(1, name(owner));
+                ps.executeUpdate();
+            }
             try (Statement st = c.createStatement()) {
                 st.execute("START TRANSACTION");
             }
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE + " (owner) VALUES (?) ON DUPLICATE KEY UPDATE owner = VALUES(owner)")) {
                 ps.setString(1, name(owner));
                 ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT owner FROM " + LOCKING + " WHERE owner = ? FOR UPDATE NOWAIT")) {
+                ps.setString(1, name(owner));
+                ps.executeQuery().close();
+            } catch (SQLException busy) {
+                // MariaDB answers NOWAIT with 1205, MySQL with 3572: the batch yields to a locking statement as to a lock wait
+                throw busy.getErrorCode() == 3572 ? new SQLException("a locking statement holds the move fence of " + owner + ": the batch yields",
+                        "HY000", 1205, busy) : busy;
             }
         } catch (SQLException e) {
             p0.scratch().evictConnection(c); // its server ends the transaction with the connection
@@ -112,6 +138,7 @@ public final class MoveFence {
         return () -> {
             try (Statement st = c.createStatement()) {
                 st.execute("COMMIT");
+                p0.yieldLocks(c, false);
                 c.close();
             } catch (SQLException e) {
                 p0.scratch().evictConnection(c); // the lock goes with the connection
@@ -125,11 +152,20 @@ public final class MoveFence {
      * two scans inserting it inside their locking transactions would deadlock on each other's gap lock.
      */
     static Held shared(Backends.Placement p0, String owner, Deadline deadline, SessionState variables) throws SQLException {
+        return shared(p0, TABLE, owner, deadline, variables);
+    }
+
+    /** The locking statements' fence of {@code owner}'s group ({@link #LOCKING}) held shared, as {@link #shared}. */
+    static Held locking(Backends.Placement p0, String owner, Deadline deadline, SessionState variables) throws SQLException {
+        return shared(p0, LOCKING, owner, deadline, variables);
+    }
+
+    private static Held shared(Backends.Placement p0, String table, String owner, Deadline deadline, SessionState variables) throws SQLException {
         List<Value> key = List.of(Value.newBuilder().setStringValue(name(owner)).build());
         for (boolean inserted = false; ; inserted = true) {
             Shards.Scratch s = ScratchConnection.transaction(p0, deadline, variables);
             boolean found;
-            try (RowSource rows = s.query("SELECT owner FROM " + TABLE + " WHERE owner = ? LOCK IN SHARE MODE", key)) {
+            try (RowSource rows = s.query("SELECT owner FROM " + table + " WHERE owner = ? LOCK IN SHARE MODE", key)) {
                 found = rows.next() != null;
             } catch (SQLException | RuntimeException e) {
                 s.close();
@@ -144,7 +180,7 @@ public final class MoveFence {
             s.close();
             if (inserted) throw new SQLException("the move fence row of " + owner + " is missing on " + p0.name() + " right after it was inserted", "HY000", 0);
             try (var plain = new ScratchConnection(p0, deadline, variables)) {
-                plain.execute("INSERT IGNORE INTO " + TABLE + " (owner) VALUES (?)", key); // auto-commit: no gap lock held before it
+                plain.execute("INSERT IGNORE INTO " + table + " (owner) VALUES (?)", key); // auto-commit: no gap lock held before it
             }
         }
     }

@@ -53,6 +53,10 @@ public final class Route implements Operator {
         var queries = group != null ? target.cut(r, sql, template, ctx.params()) : shardQueries(ctx);
         ctx.stats().statement(queries.stream().mapToInt(ShardQuery::partition).toArray());
         ctx.touched(queries);
+        if (group != null && (queries.size() > 1 || held != null) && ctx.locks() != null && ctx.shards().lockingRead(sql)) {
+            ctx.locks().holdLockingFence(group); // until the statement's rows are read: see LockingScan
+            return ctx.shards().lockingScan(queries, copies(ctx));
+        }
         // a scan asks about replicated keys in the snapshots it reads in, not before them (ReplicaScans)
         return group != null ? ctx.shards().scan(group, queries, copies(ctx), held) : ctx.shards().query(queries);
     }

@@ -34,12 +34,34 @@ public interface Shards {
     }
 
     /**
-     * Lookup group {@code group}'s move fence held shared from now, for a read that finds its partitions
+     * Lookup group {@code group}'s move fence held shared from now: for a read that finds its partitions
      * first (through a secondary lookup's entries) and must read them before any move of the group
-     * commits; null where no fence applies (inside a transaction: {@link TransactionScan}'s rule).
+     * commits; null where there are no partitions to fence.
      */
     default MoveFence.Held holdFence(String group) throws SQLException {
         return null;
+    }
+
+    /** Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}); null where there are no partitions to fence. */
+    default MoveFence.Held holdLockingFence(String group) throws SQLException {
+        return null;
+    }
+
+    /**
+     * Whether {@code sql}, run on a partition for this statement, is a locking read: {@code FOR UPDATE}, {@code FOR SHARE},
+     * {@code LOCK IN SHARE MODE}, or any read inside a SERIALIZABLE transaction (the backend locks it). It reads the latest
+     * committed rows, not a snapshot.
+     */
+    default boolean lockingRead(String sql) {
+        return org.lutra.plan.Guards.lockingRead(sql);
+    }
+
+    /**
+     * As {@link #scan}, for locking reads of a lookup group, with the group's locking fence held by the statement
+     * until its rows are read ({@link LockingScan}).
+     */
+    default List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+        return query(ReplicaScans.filter(this, copies, queries));
     }
 
     /** Whether the statement runs inside a client transaction (its reads in the transaction's snapshots). */

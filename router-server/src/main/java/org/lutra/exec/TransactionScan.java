@@ -13,6 +13,7 @@ import java.util.Objects;
 /**
  * A scan of a lookup group over several partitions inside a transaction (the client's, or a statement's
  * own): exact while rows move, or refused when a move committed where the transaction's snapshot is older.
+ * Plain (consistent) reads only: a locking read reads the latest rows, not the snapshots, and is {@link LockingScan}'s.
  * The transaction's connections are used as they are (its snapshots, its locks); what it does depends on
  * the transaction's isolation level:
  * <ul>
@@ -28,8 +29,7 @@ import java.util.Objects;
  *   <li><b>READ COMMITTED</b>: every statement reads in snapshots of its own, taken as it starts; the
  *       fence is held shared until every query has started (as long as the queries take to answer their
  *       first rows).
- *   <li><b>SERIALIZABLE</b>: the backends read with shared locks (the latest rows, locked), which a move's
- *       locks order as they order any writer's; no fence.
+ *   <li><b>SERIALIZABLE</b>: every read locks (the latest rows, not a snapshot): {@link LockingScan}, not here.
  *   <li><b>READ UNCOMMITTED</b>: refused: the scan would see a move's rows on both partitions before it commits.
  * </ul>
  */
@@ -39,12 +39,10 @@ final class TransactionScan {
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, Shards shards, String group, List<ShardQuery> queries,
                                  ReplicaScans.Copies copies) throws SQLException {
         switch (statement.isolation()) {
-            case Connection.TRANSACTION_SERIALIZABLE -> {
-                return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
-            }
             case Connection.TRANSACTION_READ_UNCOMMITTED -> throw Refusal.of("a read of " + copies.table().name()
                     + " over several partitions in a READ UNCOMMITTED transaction would see rows being moved on both partitions;"
                     + " use READ COMMITTED or REPEATABLE READ, or pin the routing column '" + copies.table().partitioning().column() + "'");
+            case Connection.TRANSACTION_SERIALIZABLE -> throw new IllegalStateException("a SERIALIZABLE transaction's reads lock: LockingScan reads them");
             case Connection.TRANSACTION_READ_COMMITTED -> {
                 MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
                 try {

@@ -45,6 +45,11 @@ public final class MoveJobs implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MoveJobs.class);
     private static final int LOCK_WAIT_TIMEOUT = 1205;
     private static final int DEADLOCK = 1213;
+    /**
+     * A batch ended by contention is retried until it has tried this often and for this many of the configured lock
+     * waits: its own waits are short (it yields, {@code Backends.Placement.YIELDING_LOCK_WAIT_SECONDS}), its patience
+     * with a client that holds its rows is what five waits of the configured length gave before it yielded.
+     */
     private static final int ATTEMPTS = 5;
 
     private final Backends backends;
@@ -271,13 +276,16 @@ public final class MoveJobs implements AutoCloseable {
         for (int i = 0; i < names.length; i++) targets[i] = catalog.partitionNamed(names[i]).id();
         var keys = new ArrayList<Object>(batch.size());
         for (var s : batch) keys.add(owner.key(s.key()));
+        long patience = java.util.concurrent.TimeUnit.SECONDS.toNanos((long) ATTEMPTS * backends.placement(0).lockWaitSeconds());
+        long started = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             try {
                 return new Mover(catalog, lookup, copied, fence).move(keys, targets, begin).rows();
             } catch (SQLException e) {
-                boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState());
-                if (!contention || attempt == ATTEMPTS || closed) throw e;
-                Thread.sleep(50L * attempt);
+                boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState())
+                        || e.getCause() instanceof SQLException c && c.getErrorCode() == LOCK_WAIT_TIMEOUT;
+                if (!contention || (attempt >= ATTEMPTS && System.nanoTime() - started > patience) || closed) throw e;
+                Thread.sleep(Math.min(50L * attempt, 500));
             }
         }
     }

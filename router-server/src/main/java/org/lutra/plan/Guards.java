@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * one statement, subqueries it would run per partition, session-scoped functions and variables
  * that would run in a pooled backend session.
  */
-final class Guards {
+public final class Guards {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
     /** Session variables every backend connection of the session carries ({@link SessionSettings#CARRIED}): reading them is exact. */
     private static final String CARRIED = "(?!(?:sql_mode|time_zone|lc_time_names|default_week_format|foreign_key_checks|unique_checks|sql_notes|sql_safe_updates)\\b)";
@@ -307,6 +307,13 @@ final class Guards {
         while (start > 0 && end - start < 7 && Character.isLetterOrDigit(text.charAt(start - 1))) start--;
         if (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) return false;
         return text.substring(start, end).toUpperCase(java.util.Locale.ROOT).matches("INTO|FROM|JOIN|UPDATE|TABLE");
+    }
+
+    private static final Pattern LOCKING = Pattern.compile("(?i)\\bFOR\\s+(UPDATE|SHARE)\\b|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b");
+
+    /** Whether {@code sql} is a locking read ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE MODE}): it reads the latest rows, not a snapshot. */
+    public static boolean lockingRead(String sql) {
+        return LOCKING.matcher(stripQuoted(sql)).find();
     }
 
     /**

@@ -477,7 +477,7 @@ public final class Planner {
      * locking reads, a qualified table name.
      */
     private Operator materialized(String text, PlanException refusal) throws PlanException {
-        if (LOCKING.matcher(Guards.stripQuoted(text)).find()) return null;
+        if (Guards.lockingRead(text)) return null;
         try {
             Guards.requireNoSubquery(text, 1);
         } catch (PlanException subquery) {
@@ -489,8 +489,6 @@ public final class Planner {
             return null;
         }
     }
-
-    private static final Pattern LOCKING = Pattern.compile("(?i)\\bFOR\\s+(UPDATE|SHARE)\\b|\\bLOCK\\s+IN\\s+SHARE\\s+MODE\\b");
 
     /**
      * {@code part} as a statement of its own: parsed again from its text, so that its '?' are

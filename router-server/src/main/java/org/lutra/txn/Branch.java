@@ -50,9 +50,13 @@ final class Branch {
     /** System.nanoTime by which the current phase must be over; 0 = none. */
     private volatile long phaseEndsAt;
 
-    Branch(Backends.Placement placement, Xid xid) {
+    /** A move batch's branch: its lock waits are short, set back when it goes back to its pool ({@link Backends.Placement#yieldLocks}). */
+    private final boolean yields;
+
+    Branch(Backends.Placement placement, Xid xid, boolean yields) {
         this.placement = placement;
         this.xid = xid;
+        this.yields = yields;
     }
 
     /**
@@ -63,6 +67,7 @@ final class Branch {
         for (int attempt = 1; ; attempt++) {
             try {
                 connection = placement.borrow(isolation);
+                if (yields) placement.yieldLocks(connection, true);
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
             } catch (SQLException e) {
@@ -233,10 +238,21 @@ final class Branch {
         state = State.DONE;
     }
 
+    /** Whether the connection waits for locks as long as the pool's others again (false: it must not go back to the pool). */
+    private boolean lockWaitSetBack() {
+        if (!yields) return true;
+        try {
+            placement.yieldLocks(connection, false);
+            return true;
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
     /** Gives the connection back: to the pool if its transaction ended cleanly, else closed for good. */
     void release() {
         if (connection == null) return;
-        if (broken || state != State.DONE) {
+        if (broken || state != State.DONE || !lockWaitSetBack()) {
             placement.pool().evictConnection(connection);
         } else {
             try {

@@ -183,9 +183,9 @@ public final class SessionTransactions implements AutoCloseable {
         }
     }
 
-    /** A transaction of the router's own work (a move's batch), apart from the session's, at REPEATABLE READ. */
+    /** A transaction of the router's own work (a move's batch), apart from the session's, at REPEATABLE READ; it yields its locks. */
     public TransactionState own() {
-        return service.begin(Connection.TRANSACTION_REPEATABLE_READ);
+        return service.beginYielding();
     }
 
     private TransactionState open() {

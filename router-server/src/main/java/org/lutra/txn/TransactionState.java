@@ -48,9 +48,13 @@ public final class TransactionState implements Connections {
     /** The failure left a branch's transaction in doubt (a savepoint command failed): only a whole rollback is right. */
     private volatile boolean wholeOnly;
 
-    TransactionState(Transactions service, int isolation) {
+    /** A move batch's transaction: its branches yield their locks (see {@link org.lutra.exec.Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
+    private final boolean yields;
+
+    TransactionState(Transactions service, int isolation, boolean yields) {
         this.service = service;
         this.isolation = isolation;
+        this.yields = yields;
     }
 
     // ---- running statements ---------------------------------------------------------------------
@@ -74,10 +78,10 @@ public final class TransactionState implements Connections {
             if (branch == null) {
                 var placement = service.backends().placement(partition);
                 if (coordinator == null) {
-                    branch = coordinator = new Branch(placement, null);
+                    branch = coordinator = new Branch(placement, null, yields);
                 } else {
                     if (id == null) id = service.ids().next(coordinator.placement.name());
-                    branch = new Branch(placement, Xid.lutra(id, placement.database()));
+                    branch = new Branch(placement, Xid.lutra(id, placement.database()), yields);
                 }
                 branches.put(partition, branch);
                 fresh = true;

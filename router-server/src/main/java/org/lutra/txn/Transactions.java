@@ -56,7 +56,12 @@ public final class Transactions implements AutoCloseable {
 
     /** A new transaction; {@code isolation} is a java.sql.Connection level, or TRANSACTION_NONE for the backend default. */
     TransactionState begin(int isolation) {
-        return new TransactionState(this, isolation);
+        return new TransactionState(this, isolation, false);
+    }
+
+    /** A transaction of the router's own move batch, at REPEATABLE READ: it waits for locks briefly and yields ({@code Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
+    TransactionState beginYielding() {
+        return new TransactionState(this, java.sql.Connection.TRANSACTION_REPEATABLE_READ, true);
     }
 
     public SessionTransactions session() {
