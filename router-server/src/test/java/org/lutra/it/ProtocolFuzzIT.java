@@ -154,19 +154,19 @@ class ProtocolFuzzIT {
         });
         incidents.stream().limit(20).forEach(report::add);
         report.add("incidents: " + incidents.size() + ", router threads died: " + died.size()
-                + ", sessions left: " + router.server.openSessions() + ", backend connections left: " + router.server.activeBackendConnections());
+                + ", sessions left: " + router.server.openSessions() + ", backend connections left: " + heldBackendConnections());
         Report.write("ProtocolFuzzIT.md", report);
         String summary = String.join("\n", report);
         assertTrue(died.isEmpty(), "router threads died:\n" + String.join("\n", died) + "\n" + summary);
         if (router.server.openSessions() == 0) {
-            assertEquals(0, router.server.activeBackendConnections(), "backend connections leaked by sessions that ended\n" + summary);
+            assertEquals(0, heldBackendConnections(), "backend connections leaked by sessions that ended\n" + summary);
         }
         // the report lists stuck sessions and incidents either way
         if (STRICT) {
             assertTrue(stuck.isEmpty(), "sessions stopped answering:\n" + String.join("\n", stuck) + "\n" + summary);
             assertTrue(incidents.isEmpty(), "unexpected exceptions in the router:\n" + String.join("\n", incidents.subList(0, Math.min(20, incidents.size()))) + "\n" + summary);
             assertEquals(0, router.server.openSessions(), "sessions stuck after every client left\n" + summary);
-            assertEquals(0, router.server.activeBackendConnections(), "backend connections held\n" + summary);
+            assertEquals(0, heldBackendConnections(), "backend connections held\n" + summary);
         } else if (!stuck.isEmpty() || !incidents.isEmpty() || router.server.openSessions() > 0) {
             System.err.println("ProtocolFuzzIT (not strict): known problems seen, see target/hardening/ProtocolFuzzIT.md\n" + summary);
         }
@@ -444,5 +444,20 @@ class ProtocolFuzzIT {
 
     private void count(String what) {
         counts.computeIfAbsent(what, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /**
+     * Backend connections borrowed and not given back, once the router's own background work (its
+     * catalog lease, the placement log's tailer, a session's home-row locks released after it ended)
+     * has had 5 s to return what it borrowed for a moment: a leak stays, a background borrow passes.
+     */
+    private int heldBackendConnections() throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        int held = router.server.activeBackendConnections();
+        while (held > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            held = router.server.activeBackendConnections();
+        }
+        return held;
     }
 }

@@ -132,6 +132,21 @@ final class TwoShardBank {
                     // ended meanwhile
                 }
             }
+            // KILL only flags a connection: until its thread has ended, a prepared branch it held is still
+            // attached to it, and XA COMMIT/ROLLBACK from elsewhere answers XAER_NOTA (CI once did)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!ids.isEmpty() && System.nanoTime() < deadline) {
+                try (var left = st.executeQuery("SELECT ID FROM information_schema.PROCESSLIST")) {
+                    var alive = new ArrayList<Long>();
+                    while (left.next()) alive.add(left.getLong(1));
+                    ids.retainAll(alive);
+                }
+                if (!ids.isEmpty()) Thread.sleep(20);
+            }
+            assertTrue(ids.isEmpty(), "killed connections still listed: " + ids);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for killed connections to end", e);
         }
     }
 
