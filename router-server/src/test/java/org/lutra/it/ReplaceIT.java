@@ -186,9 +186,14 @@ class ReplaceIT {
 
     /** Null when both agree; "refused ..." when Lutra refused (42000/1235); else what differs. */
     String compareWrite(String sql, String table) throws SQLException {
+        return compareWrite(lutra, sql, table);
+    }
+
+    /** {@link #compareWrite} through the router of {@code viaLutra}. */
+    String compareWrite(Connection viaLutra, String sql, String table) throws SQLException {
         long l, m;
         SQLException lutraError = null, referenceError = null;
-        try (var st = lutra.createStatement()) {
+        try (var st = viaLutra.createStatement()) {
             l = st.executeUpdate(sql);
         } catch (SQLException e) {
             if (org.lutra.protocol.Refusal.is(e)) return "refused: " + e.getMessage();
@@ -342,6 +347,46 @@ class ReplaceIT {
                 .executeUpdate("INSERT INTO r_hash SELECT * FROM r_range ON DUPLICATE KEY UPDATE a = 1"));
         assertRefusal(e);
         assertTrue(e.getMessage().contains("ON DUPLICATE KEY UPDATE"), e.getMessage());
+    }
+
+    /**
+     * Lookup keys a second router still has cached at home: one moved to another partition, one replicated on two
+     * (SET PARTITION); its REPLACEs are refused there by the placement triggers (the insert half, and the delete half
+     * of a replicated key) and redirected, and a replicated key's rows are replaced on every copy, counted once.
+     */
+    @Test
+    void movedAndReplicatedLookupKeysAreReplacedWhereTheyLiveOnEveryCopy() throws Exception {
+        for (String table : List.of("r_lookup", "r_child")) {
+            differential.both("INSERT INTO " + table + " VALUES (100, 0, 0, 1, 'a'), (100, 1, 1, 1, 'b'), (101, 0, 0, 1, 'c'), (102, 0, 0, 1, 'd')");
+        }
+        var catalog = differential.router.server.catalog();
+        var owner = catalog.table("r_lookup");
+        int home = owner.partitioning().placeNew(owner.key(101));
+        String away = catalog.partition((home + 1) % 4).name();
+        var stale = new TestRouter(differential.router, "replaceitB", List.of());
+        try (Connection viaStale = stale.connect()) {
+            assertEquals(4, rows(viaStale, "SELECT * FROM r_lookup WHERE k IN (100, 101, 102)").size(), "the second router caches the keys at home");
+            try (var st = lutra.createStatement()) {
+                st.executeUpdate("ALTER TABLE r_lookup SET PARTITION = (p1, p3) WHERE k = 100");
+                st.executeUpdate("ALTER TABLE r_lookup SET PARTITION = " + away + " WHERE k = 101");
+            }
+            for (String table : List.of("r_lookup", "r_child")) {
+                String sql = "REPLACE INTO " + table + " VALUES (100, 0, 1, 9, 'r'), (101, 0, 0, 9, 'r'), (102, 5, 0, 9, 'r')";
+                assertNull(compareWrite(viaStale, sql, table), sql);
+                assertNull(compareWrite(viaStale, "REPLACE INTO " + table + " SET k = 100, seq = 7, u = 1", table));
+                for (int p : List.of(1, 3)) {
+                    try (var c = differential.router.partition(p)) {
+                        assertEquals(rows(reference, "SELECT * FROM " + table + " WHERE k = 100 ORDER BY seq"),
+                                rows(c, "SELECT * FROM " + table + " WHERE k = 100 ORDER BY seq"), table + ": the copy on p" + p);
+                    }
+                }
+                try (var c = differential.router.partition((home + 1) % 4)) {
+                    assertEquals(rows(reference, "SELECT * FROM " + table + " WHERE k = 101"), rows(c, "SELECT * FROM " + table + " WHERE k = 101"), table + ": moved key");
+                }
+            }
+        } finally {
+            stale.server.close(); // not stale.close(): that drops the partitions' databases, which the first router still uses
+        }
     }
 
     @Test
