@@ -617,6 +617,7 @@ public final class Planner {
      * REPLACE deletes every row that equals its new row on the PRIMARY KEY or a UNIQUE key, wherever it is; the
      * router sends each row's REPLACE to the partition the row routes to, which holds every such row when each
      * unique key holds the routing column whole (rows equal on it route alike), and every row of a replicated table.
+     * The partitions hold the table as one MariaDB would (same definition, no triggers), so they count as it does.
      */
     private void requireReplaceExact(TableDef table) throws PlanException {
         for (var s : catalog.secondariesOf(table.name())) {
@@ -624,6 +625,14 @@ public final class Planner {
                 throw PlanException.unsupported("REPLACE into " + table.name() + ", which has the UNIQUE secondary lookup " + s.name()
                         + " (the row with the value it would delete may live on another partition); DELETE that row, then INSERT");
             }
+        }
+        if (table.partitioning() instanceof Partitioning.LookedUp) {
+            // MariaDB updates a row REPLACE finds on the last unique key in place, which counts 1 when the row is written
+            // unchanged, unless the table has a DELETE trigger: then it deletes and inserts, counting 2 (sql_insert.cc
+            // write_record). The partitions of lookup-placed tables have the placement triggers (exec.PlacementRows).
+            throw PlanException.unsupported("REPLACE into " + table.name() + ", which is placed by lookup: on its partitions the placement triggers"
+                    + " make MariaDB delete and re-insert a row that one MariaDB updates in place, so a row written unchanged would count 2, not 1;"
+                    + " use INSERT ... ON DUPLICATE KEY UPDATE, or DELETE then INSERT");
         }
         if (table.partitioning() instanceof Partitioning.Replicated) return;
         String routing = table.partitioning().column();
