@@ -43,6 +43,7 @@ public final class Planner {
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
     /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
     static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
+    private static final Pattern REPLACE_MODIFIER = Pattern.compile("(?is)\\s*REPLACE\\s+(LOW_PRIORITY|DELAYED)\\b");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
     /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
@@ -337,6 +338,9 @@ public final class Planner {
             case Select other -> throw PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet");
             case Insert insert -> insert(insert, false);
             case net.sf.jsqlparser.statement.upsert.Upsert upsert -> replace(upsert);
+            case net.sf.jsqlparser.statement.UnsupportedStatement u when REPLACE_MODIFIER.matcher(sql).lookingAt() ->
+                    throw PlanException.unsupported("REPLACE LOW_PRIORITY and REPLACE DELAYED (the parser takes neither); leave the modifier out:"
+                            + " on InnoDB tables MariaDB runs them as a plain REPLACE");
             case Update update -> update(update);
             case Delete delete -> delete(delete);
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)

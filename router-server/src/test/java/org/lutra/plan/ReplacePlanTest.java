@@ -82,5 +82,8 @@ class ReplacePlanTest {
         assertInstanceOf(Plan.InsertSelect.class, planner.plan("REPLACE INTO kv (k, v) SELECT k, v FROM kv WHERE k > 3"));
         var e = assertThrows(PlanException.class, () -> planner.plan("REPLACE INTO kv VALUES (1, 2) ON DUPLICATE KEY UPDATE v = 3"));
         assertEquals(1064, e.getErrorCode());
+        var modifier = assertThrows(PlanException.class, () -> planner.plan(" replace DELAYED INTO kv VALUES (1, 2)"));
+        assertRefusal(modifier);
+        assertTrue(modifier.getMessage().contains("REPLACE LOW_PRIORITY and REPLACE DELAYED"), modifier.getMessage());
     }
 }
