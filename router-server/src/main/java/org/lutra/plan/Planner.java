@@ -599,7 +599,8 @@ public final class Planner {
 
     /**
      * {@code REPLACE [INTO] t [(cols)] VALUES ... | SET ... | SELECT ...}: planned as the INSERT of the same rows, sent
-     * to the partitions as REPLACE (see {@link #requireReplaceExact} for where that is what one MariaDB does).
+     * to the partitions as REPLACE, or as INSERT ... ON DUPLICATE KEY UPDATE where that is what one MariaDB's REPLACE
+     * does ({@link Replaces}: where each runs as one MariaDB, and what is refused).
      */
     private Plan replace(net.sf.jsqlparser.statement.upsert.Upsert upsert) throws PlanException {
         var type = upsert.getUpsertType();
@@ -617,45 +618,11 @@ public final class Planner {
         return insert(insert, true);
     }
 
-    /**
-     * REPLACE deletes every row that equals its new row on the PRIMARY KEY or a UNIQUE key, wherever it is; the
-     * router sends each row's REPLACE to the partition the row routes to, which holds every such row when each
-     * unique key holds the routing column whole (rows equal on it route alike), and every row of a replicated table.
-     * The partitions hold the table as one MariaDB would (same definition, no triggers), so they count as it does.
-     */
-    private void requireReplaceExact(TableDef table) throws PlanException {
-        for (var s : catalog.secondariesOf(table.name())) {
-            if (s.unique()) {
-                throw PlanException.unsupported("REPLACE into " + table.name() + ", which has the UNIQUE secondary lookup " + s.name()
-                        + " (the row with the value it would delete may live on another partition); DELETE that row, then INSERT");
-            }
-        }
-        if (table.partitioning() instanceof Partitioning.LookedUp) {
-            // MariaDB updates a row REPLACE finds on the last unique key in place, which counts 1 when the row is written
-            // unchanged, unless the table has a DELETE trigger: then it deletes and inserts, counting 2 (sql_insert.cc
-            // write_record). The partitions of lookup-placed tables have the placement triggers (exec.PlacementRows).
-            throw PlanException.unsupported("REPLACE into " + table.name() + ", which is placed by lookup: on its partitions the placement triggers"
-                    + " make MariaDB delete and re-insert a row that one MariaDB updates in place, so a row written unchanged would count 2, not 1;"
-                    + " use INSERT ... ON DUPLICATE KEY UPDATE, or DELETE then INSERT");
-        }
-        if (table.partitioning() instanceof Partitioning.Replicated) return;
-        String routing = table.partitioning().column();
-        List<String> key;
-        try {
-            key = org.lutra.catalog.UniqueKeys.withoutColumn(table, routing);
-        } catch (org.lutra.catalog.SchemaException e) {
-            throw PlanException.unsupported("REPLACE into " + table.name() + ": " + e.getMessage());
-        }
-        if (key != null) {
-            throw PlanException.unsupported("REPLACE into " + table.name() + ": its unique key (" + String.join(", ", key) + ") does not hold the routing column "
-                    + routing + " whole, so a row REPLACE would delete may live on another partition than the new row; DELETE that row, then INSERT");
-        }
-    }
-
     private Plan insert(Insert insert, boolean replace) throws PlanException {
         TableDef table = dmlTable(insert.getTable());
         if (insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) setToValues(insert);
-        if (replace) requireReplaceExact(table);
+        // REPLACE: sent as written (null), or as the INSERT of its rows with this ON DUPLICATE KEY UPDATE (see Replaces)
+        String duplicateUpdate = replace ? Replaces.duplicateUpdate(catalog, table) : null;
         if (!(insert.getSelect() instanceof Values values)) return insertSelect(insert, table, replace);
         String routing = table.partitioning().column();
         if (insert.getDuplicateUpdateSets() != null && routing != null) {
@@ -689,8 +656,8 @@ public final class Planner {
         String marker = "(" + ROWS_MARKER + ")";
         int at = text.indexOf(marker);
         var items = rows.stream().map(r -> r instanceof ParenthesedExpressionList<?> ? r.toString() : "(" + r + ")").toList();
-        String prefix = replace ? "REPLACE" + text.substring(0, at).substring("INSERT".length()) : text.substring(0, at);
-        var template = new SqlTemplate(prefix, items, ", ", text.substring(at + marker.length()));
+        String prefix = replace && duplicateUpdate == null ? "REPLACE" + text.substring(0, at).substring("INSERT".length()) : text.substring(0, at);
+        var template = new SqlTemplate(prefix, items, ", ", text.substring(at + marker.length()) + (duplicateUpdate == null ? "" : duplicateUpdate));
         var keyPerRow = new ArrayList<ValueRef>();
         for (int r = 0; keyIndex >= 0 && r < rows.size(); r++) keyPerRow.add(InsertIds.position(rows.get(r), keyIndex, template.firstParamOf(r)));
         int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());

@@ -27,10 +27,10 @@ import static org.lutra.Refusals.assertRefusal;
  * whose rows overlap the rows there are on the primary key, on a second unique key (one new row may replace two rows: count 3) or on both,
  * and each other, and statements run again (rows written unchanged, which MariaDB updates in place and counts
  * 1). After each statement the update counts (or both errors), LAST_INSERT_ID(), and the written table, whole,
- * must agree. Tables placed by hash, range, replicated, with a non-unique secondary lookup (read back by it), and
- * with AUTO_INCREMENT ids (compared under the mapping of Lutra's ids to MariaDB's that getGeneratedKeys reports).
- * And the REPLACEs the router refuses (lookup-placed tables, unique keys without the routing column), which leave
- * the table as it was.
+ * must agree. Tables placed by hash, range, lookup and SAME AS (with two unique keys, and with one: the router's
+ * upsert form), replicated, with a non-unique secondary lookup (read back by it), and with AUTO_INCREMENT ids
+ * (compared under the mapping of Lutra's ids to MariaDB's that getGeneratedKeys reports). And the REPLACEs the
+ * router refuses, which leave the table as it was.
  *
  * <p>Seed and size: {@code -Dlutra.replace.seed=N}, {@code -Dlutra.replace.statements=N} (default 400).
  */
@@ -44,6 +44,9 @@ class ReplaceIT {
             CREATE TABLE r_range (%1$s) PARTITION BY range(k) ON (p0 < 8, p1 < 16, p2 < 24, p3);
             CREATE TABLE r_lookup (%1$s) PARTITION BY lookup(k) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(k);
             CREATE TABLE r_child (%1$s) PARTITION BY lookup(k) SAME AS r_lookup;
+            CREATE TABLE r_single (k INT NOT NULL, seq INT NOT NULL, u INT, a INT, s VARCHAR(10) COLLATE utf8mb4_general_ci, PRIMARY KEY (k, seq))
+              PARTITION BY lookup(k) SAME AS r_lookup;
+            CREATE TABLE r_gen (k INT NOT NULL PRIMARY KEY, a INT, twice INT AS (a * 2)) PARTITION BY lookup(k) SAME AS r_lookup;
             CREATE TABLE r_rep (k INT NOT NULL PRIMARY KEY, u INT, a INT, s VARCHAR(10), UNIQUE KEY (u)) REPLICATED;
             CREATE TABLE r_tagged (k INT NOT NULL PRIMARY KEY, tag INT, a INT, KEY (tag)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
             CREATE TABLE r_auto (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT, s VARCHAR(10)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
@@ -52,7 +55,7 @@ class ReplaceIT {
             CREATE TABLE r_prefix (name VARCHAR(20) COLLATE utf8mb4_bin NOT NULL PRIMARY KEY, n INT, UNIQUE KEY (name(2), n))
               PARTITION BY hash(name) ON (p0, p1, p2, p3);
             """.formatted(KEYED);
-    static final List<String> KEYED_TABLES = List.of("r_hash", "r_range");
+    static final List<String> KEYED_TABLES = List.of("r_hash", "r_range", "r_lookup", "r_child", "r_single");
     static final List<String> WORDS = List.of("ann", "Bob", "bob", "cid", "dee");
 
     Differential differential;
@@ -141,7 +144,7 @@ class ReplaceIT {
             if (problem.startsWith("refused")) refused.add(sql + " -- " + problem);
             else mismatches.add(sql + "\n    " + problem);
         }
-        for (String table : List.of("r_hash", "r_range", "r_rep", "r_tagged")) {
+        for (String table : List.of("r_hash", "r_range", "r_lookup", "r_child", "r_single", "r_rep", "r_tagged")) {
             String problem = compareTable(table);
             if (problem != null) mismatches.add("at the end, " + table + ": " + problem);
         }
@@ -352,19 +355,60 @@ class ReplaceIT {
                 List.of("REPLACE INTO r_mail (k, email) SELECT k, s FROM r_hash", "unique key (email)"),
                 List.of("REPLACE INTO r_prefix VALUES ('abc', 1)", "unique key (name (2), n)"),
                 List.of("REPLACE INTO r_nick VALUES (1, 'x')", "UNIQUE secondary lookup r_nick_nick"),
-                List.of("REPLACE INTO r_lookup VALUES (1, 0, 0, 1, 'a')", "placed by lookup"),
-                List.of("REPLACE INTO r_child SET k = 1, seq = 0", "placed by lookup"),
-                List.of("REPLACE INTO r_lookup SELECT * FROM r_hash", "placed by lookup"))) {
+                List.of("REPLACE INTO r_gen (k, a) VALUES (1, 2)", "generated column"),
+                List.of("REPLACE INTO r_gen (k, a) SELECT k, a FROM r_hash", "generated column"))) {
             String sql = refused.get(0);
             var e = assertThrows(SQLException.class, () -> lutra.createStatement().executeUpdate(sql), sql);
             assertRefusal(e, sql);
             assertTrue(e.getMessage().contains(refused.get(1)) && e.getMessage().contains("REPLACE"), e.getMessage());
         }
-        for (String table : List.of("r_mail", "r_prefix", "r_nick", "r_lookup", "r_child")) assertEquals(List.of(), rows(lutra, "SELECT * FROM " + table), table);
+        for (String table : List.of("r_mail", "r_prefix", "r_nick", "r_gen")) assertEquals(List.of(), rows(lutra, "SELECT * FROM " + table), table);
         var e = assertThrows(SQLException.class, () -> lutra.createStatement()
                 .executeUpdate("INSERT INTO r_hash SELECT * FROM r_range ON DUPLICATE KEY UPDATE a = 1"));
         assertRefusal(e);
         assertTrue(e.getMessage().contains("ON DUPLICATE KEY UPDATE"), e.getMessage());
+    }
+
+    /**
+     * Lookup keys a second router still has cached at home: one moved to another partition, one replicated on two
+     * (SET PARTITION); its REPLACEs are refused there by the placement triggers (the insert half, and the delete half
+     * of a replicated key) and redirected, and a replicated key's rows are replaced on every copy, counted once: sent
+     * as written (r_lookup, r_child: two unique keys) and as an upsert of every column (r_single: one).
+     */
+    @Test
+    void movedAndReplicatedLookupKeysAreReplacedWhereTheyLiveOnEveryCopy() throws Exception {
+        for (String table : List.of("r_lookup", "r_child", "r_single")) {
+            differential.both("INSERT INTO " + table + " VALUES (100, 0, 0, 1, 'a'), (100, 1, 1, 1, 'b'), (101, 0, 0, 1, 'c'), (102, 0, 0, 1, 'd')");
+        }
+        var catalog = differential.router.server.catalog();
+        var owner = catalog.table("r_lookup");
+        int home = owner.partitioning().placeNew(owner.key(101));
+        String away = catalog.partition((home + 1) % 4).name();
+        var stale = new TestRouter(differential.router, "replaceitB", List.of());
+        try (Connection viaStale = stale.connect()) {
+            assertEquals(4, rows(viaStale, "SELECT * FROM r_lookup WHERE k IN (100, 101, 102)").size(), "the second router caches the keys at home");
+            try (var st = lutra.createStatement()) {
+                st.executeUpdate("ALTER TABLE r_lookup SET PARTITION = (p1, p3) WHERE k = 100");
+                st.executeUpdate("ALTER TABLE r_lookup SET PARTITION = " + away + " WHERE k = 101");
+            }
+            for (String table : List.of("r_lookup", "r_child", "r_single")) {
+                String sql = "REPLACE INTO " + table + " VALUES (100, 0, 1, 9, 'r'), (101, 0, 0, 9, 'r'), (102, 5, 0, 9, 'r')";
+                assertNull(compareWrite(viaStale, sql, table), sql);
+                assertNull(compareWrite(viaStale, sql, table), "again (rows written unchanged): " + sql);
+                assertNull(compareWrite(viaStale, "REPLACE INTO " + table + " SET k = 100, seq = 7, u = 1", table));
+                for (int p : List.of(1, 3)) {
+                    try (var c = differential.router.partition(p)) {
+                        assertEquals(rows(reference, "SELECT * FROM " + table + " WHERE k = 100 ORDER BY seq"),
+                                rows(c, "SELECT * FROM " + table + " WHERE k = 100 ORDER BY seq"), table + ": the copy on p" + p);
+                    }
+                }
+                try (var c = differential.router.partition((home + 1) % 4)) {
+                    assertEquals(rows(reference, "SELECT * FROM " + table + " WHERE k = 101"), rows(c, "SELECT * FROM " + table + " WHERE k = 101"), table + ": moved key");
+                }
+            }
+        } finally {
+            stale.server.close(); // not stale.close(): that drops the partitions' databases, which the first router still uses
+        }
     }
 
     @Test

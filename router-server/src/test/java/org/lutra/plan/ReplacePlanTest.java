@@ -20,6 +20,10 @@ class ReplacePlanTest {
             CREATE TABLE owners (id INT PRIMARY KEY, v INT) PARTITION BY lookup(id) ON (p0, p1) DEFAULT NEW ON hash(id);
             CREATE TABLE kids (owner INT NOT NULL, seq INT NOT NULL, code INT, PRIMARY KEY (owner, seq), UNIQUE KEY (code)) PARTITION BY lookup(owner) SAME AS owners;
             CREATE TABLE visits (owner INT NOT NULL, seq INT NOT NULL, PRIMARY KEY (owner, seq)) PARTITION BY lookup(owner) SAME AS owners;
+            CREATE TABLE pairs (k INT NOT NULL, seq INT NOT NULL, u INT, PRIMARY KEY (k, seq), UNIQUE KEY (k, u)) PARTITION BY lookup(k) SAME AS owners;
+            CREATE TABLE notes (k INT NOT NULL, body TEXT, PRIMARY KEY (k, body(10)), UNIQUE KEY (k, body)) PARTITION BY lookup(k) SAME AS owners;
+            CREATE TABLE sums (k INT NOT NULL PRIMARY KEY, a INT, twice INT AS (a * 2)) PARTITION BY lookup(k) SAME AS owners;
+            CREATE TABLE refs (k INT NOT NULL PRIMARY KEY, o INT, FOREIGN KEY (o) REFERENCES owners (id)) PARTITION BY lookup(k) SAME AS owners;
             CREATE TABLE tags (id INT PRIMARY KEY, name VARCHAR(20) UNIQUE) REPLICATED;
             """;
 
@@ -62,14 +66,23 @@ class ReplacePlanTest {
     }
 
     @Test
+    void onALookupPlacedTableWithOneUniqueKeyTheRowsGoAsAnUpsertOfEveryColumnWithSeveralAsWritten() throws PlanException {
+        assertEquals("INSERT INTO visits (seq, owner) VALUES (1, 2) ON DUPLICATE KEY UPDATE `owner` = VALUES(`owner`), `seq` = VALUES(`seq`)",
+                insert("REPLACE INTO visits (seq, owner) VALUES (1, 2)").rows().render(new int[] {0}));
+        assertEquals("REPLACE INTO pairs VALUES (1, 2, 3)", insert("REPLACE INTO pairs VALUES (1, 2, 3)").rows().render(new int[] {0}));
+        assertNull(InsertBatch.combine(insert("REPLACE INTO visits VALUES (?, ?)"), 2, 3), "entry by entry");
+    }
+
+    @Test
     void aUniqueKeyWithoutTheWholeRoutingColumnIsRefusedNamingIt() {
         for (var refused : List.of(
                 List.of("REPLACE INTO mail VALUES (1, 'a@b')", "(email)"),
                 List.of("REPLACE INTO nick SET k = 1, nick = 'x'", "(nick)"),
                 List.of("REPLACE INTO named VALUES ('abc', 1)", "(name (3), n)"),
-                List.of("REPLACE INTO kids VALUES (1, 1, 7)", "placed by lookup"),
-                List.of("REPLACE INTO visits VALUES (1, 1)", "placed by lookup"),
-                List.of("REPLACE INTO owners SET id = 1, v = 2", "placed by lookup"),
+                List.of("REPLACE INTO kids VALUES (1, 1, 7)", "(code)"),
+                List.of("REPLACE INTO notes VALUES (1, 'x')", "long unique key"),
+                List.of("REPLACE INTO sums (k, a) VALUES (1, 2)", "generated column"),
+                List.of("REPLACE INTO owners SET id = 1, v = 2", "refs has a foreign key referencing it"),
                 List.of("REPLACE INTO mail (k, email) SELECT k, v FROM kv", "(email)"))) {
             var e = assertThrows(PlanException.class, () -> planner.plan(refused.get(0)), refused.get(0));
             assertRefusal(e, refused.get(0));
