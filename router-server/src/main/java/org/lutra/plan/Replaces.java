@@ -33,7 +33,8 @@ import java.util.regex.Pattern;
  *       report found rows, as Connector/J's default), as one MariaDB's REPLACE does;</li>
  *   <li>other shapes are refused: long (hashed) unique keys, which MariaDB checks before the primary key;
  *       several unique keys without a primary key; and for the one-key form generated columns (not assignable),
- *       system versioning and foreign keys referencing the table (one MariaDB would delete).</li>
+ *       system versioning, columns ON UPDATE CURRENT_TIMESTAMP and foreign keys referencing the table (one MariaDB
+ *       would delete).</li>
  * </ul>
  */
 final class Replaces {
@@ -74,6 +75,8 @@ final class Replaces {
         String ddl = table.ddl().toUpperCase(Locale.ROOT);
         if (GENERATED.matcher(ddl).find()) throw refused(table, placed + " and has a generated column");
         if (ddl.contains("WITH SYSTEM VERSIONING")) throw refused(table, placed + " and is system-versioned");
+        // MySQL documents that a column ON UPDATE CURRENT_TIMESTAMP also keeps REPLACE from updating in place; not reproduced
+        if (ON_UPDATE_NOW.matcher(ddl).find()) throw refused(table, placed + " and has a column ON UPDATE CURRENT_TIMESTAMP");
         for (TableDef other : catalog.tablesInSchemaOrder()) {
             if (references(other, table)) throw refused(table, placed + " and " + other.name() + " has a foreign key referencing it");
         }
@@ -84,6 +87,8 @@ final class Replaces {
         }
         return sets.toString();
     }
+
+    private static final Pattern ON_UPDATE_NOW = Pattern.compile("\\bON\\s+UPDATE\\s+(CURRENT_TIMESTAMP|NOW|LOCALTIME)");
 
     /** {@code AS (expr)} or {@code GENERATED ALWAYS} in a column definition (quoted text aside). */
     private static final Pattern GENERATED = Pattern.compile("\\bGENERATED\\s+ALWAYS\\b|\\bAS\\s*\\(");

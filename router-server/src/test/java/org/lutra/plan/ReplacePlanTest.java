@@ -24,6 +24,8 @@ class ReplacePlanTest {
             CREATE TABLE notes (k INT NOT NULL, body TEXT, PRIMARY KEY (k, body(10)), UNIQUE KEY (k, body)) PARTITION BY lookup(k) SAME AS owners;
             CREATE TABLE sums (k INT NOT NULL PRIMARY KEY, a INT, twice INT AS (a * 2)) PARTITION BY lookup(k) SAME AS owners;
             CREATE TABLE refs (k INT NOT NULL PRIMARY KEY, o INT, FOREIGN KEY (o) REFERENCES owners (id)) PARTITION BY lookup(k) SAME AS owners;
+            CREATE TABLE stamped (k INT NOT NULL PRIMARY KEY, at TIMESTAMP NOT NULL DEFAULT '2020-01-01 00:00:00' ON UPDATE CURRENT_TIMESTAMP)
+              PARTITION BY lookup(k) SAME AS owners;
             CREATE TABLE tags (id INT PRIMARY KEY, name VARCHAR(20) UNIQUE) REPLICATED;
             """;
 
@@ -82,6 +84,7 @@ class ReplacePlanTest {
                 List.of("REPLACE INTO kids VALUES (1, 1, 7)", "(code)"),
                 List.of("REPLACE INTO notes VALUES (1, 'x')", "long unique key"),
                 List.of("REPLACE INTO sums (k, a) VALUES (1, 2)", "generated column"),
+                List.of("REPLACE INTO stamped (k) VALUES (1)", "ON UPDATE CURRENT_TIMESTAMP"),
                 List.of("REPLACE INTO owners SET id = 1, v = 2", "refs has a foreign key referencing it"),
                 List.of("REPLACE INTO mail (k, email) SELECT k, v FROM kv", "(email)"))) {
             var e = assertThrows(PlanException.class, () -> planner.plan(refused.get(0)), refused.get(0));
