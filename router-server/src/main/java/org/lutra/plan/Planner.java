@@ -753,7 +753,10 @@ public final class Planner {
             for (Object v : set.getValues()) values.add((Expression) v);
         }
         insert.setColumns(columns);
-        insert.setSelect(new Values(values));
+        // a list of one parenthesized row: a lone value in parentheses (SET k = (5)) is then not taken for a row
+        var oneRow = new ExpressionList<Expression>();
+        oneRow.add(values);
+        insert.setSelect(new Values(oneRow));
         insert.withSetUpdateSets(null);
     }
 

@@ -49,6 +49,9 @@ class ReplacePlanTest {
     @Test
     void setBecomesAColumnListAndOneRow() throws PlanException {
         assertEquals("REPLACE INTO kv (k, v) VALUES (?, v + 1)", insert("REPLACE kv SET k = ?, v = v + 1").rows().render(new int[] {0}));
+        assertEquals("REPLACE INTO kv (v, k) VALUES ((6), 5)", insert("REPLACE kv SET v = (6), k = 5").rows().render(new int[] {0}));
+        assertEquals("INSERT INTO kv (k) VALUES (7)", insert("INSERT INTO kv SET k = 7").rows().render(new int[] {0}));
+        assertEquals(List.of(new ValueRef.Literal(new java.math.BigDecimal(7))), insert("INSERT INTO kv SET k = 7").keyPerRow());
         assertEquals("INSERT INTO kv (k, v) VALUES (4, 5) ON DUPLICATE KEY UPDATE v = 6",
                 insert("INSERT INTO kv SET k = 4, v = 5 ON DUPLICATE KEY UPDATE v = 6").rows().render(new int[] {0}));
     }
