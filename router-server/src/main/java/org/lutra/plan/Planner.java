@@ -43,6 +43,7 @@ public final class Planner {
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
     /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
     static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
+    private static final Pattern REPLACE_MODIFIER = Pattern.compile("(?is)\\s*REPLACE\\s+(LOW_PRIORITY|DELAYED)\\b");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
     private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
     /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
@@ -335,7 +336,11 @@ public final class Planner {
             case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
                     && p.getOrderByElements() == null && p.getLimit() == null -> select(inner, sql);
             case Select other -> throw PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet");
-            case Insert insert -> insert(insert);
+            case Insert insert -> insert(insert, false);
+            case net.sf.jsqlparser.statement.upsert.Upsert upsert -> replace(upsert);
+            case net.sf.jsqlparser.statement.UnsupportedStatement u when REPLACE_MODIFIER.matcher(sql).lookingAt() ->
+                    throw PlanException.unsupported("REPLACE LOW_PRIORITY and REPLACE DELAYED (the parser takes neither); leave the modifier out:"
+                            + " on InnoDB tables MariaDB runs them as a plain REPLACE");
             case Update update -> update(update);
             case Delete delete -> delete(delete);
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
@@ -590,12 +595,33 @@ public final class Planner {
                 secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
     }
 
-    private Plan insert(Insert insert) throws PlanException {
-        TableDef table = dmlTable(insert.getTable());
-        if (insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) {
-            throw PlanException.unsupported("INSERT ... SET yet; use INSERT ... VALUES");
+    /**
+     * {@code REPLACE [INTO] t [(cols)] VALUES ... | SET ... | SELECT ...}: planned as the INSERT of the same rows, sent
+     * to the partitions as REPLACE, or as INSERT ... ON DUPLICATE KEY UPDATE where that is what one MariaDB's REPLACE
+     * does ({@link Replaces}: where each runs as one MariaDB, and what is refused).
+     */
+    private Plan replace(net.sf.jsqlparser.statement.upsert.Upsert upsert) throws PlanException {
+        var type = upsert.getUpsertType();
+        if (type != net.sf.jsqlparser.statement.upsert.UpsertType.REPLACE && type != net.sf.jsqlparser.statement.upsert.UpsertType.REPLACE_SET) {
+            throw PlanException.unsupported(type + " statements (not MariaDB's SQL)");
         }
-        if (!(insert.getSelect() instanceof Values values)) return insertSelect(insert, table);
+        if (upsert.getDuplicateUpdateSets() != null) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: REPLACE takes no ON DUPLICATE KEY UPDATE");
+        }
+        var insert = new Insert();
+        insert.setTable(upsert.getTable());
+        insert.setColumns(upsert.getColumns());
+        insert.setSelect(upsert.getSelect());
+        insert.withSetUpdateSets(upsert.getUpdateSets());
+        return insert(insert, true);
+    }
+
+    private Plan insert(Insert insert, boolean replace) throws PlanException {
+        TableDef table = dmlTable(insert.getTable());
+        if (insert.getSetUpdateSets() != null && !insert.getSetUpdateSets().isEmpty()) setToValues(insert);
+        // REPLACE: sent as written (null), or as the INSERT of its rows with this ON DUPLICATE KEY UPDATE (see Replaces)
+        String duplicateUpdate = replace ? Replaces.duplicateUpdate(catalog, table) : null;
+        if (!(insert.getSelect() instanceof Values values)) return insertSelect(insert, table, replace);
         String routing = table.partitioning().column();
         if (insert.getDuplicateUpdateSets() != null && routing != null) {
             for (UpdateSet set : insert.getDuplicateUpdateSets()) {
@@ -628,16 +654,16 @@ public final class Planner {
         String marker = "(" + ROWS_MARKER + ")";
         int at = text.indexOf(marker);
         var items = rows.stream().map(r -> r instanceof ParenthesedExpressionList<?> ? r.toString() : "(" + r + ")").toList();
-        var template = new SqlTemplate(text.substring(0, at), items, ", ", text.substring(at + marker.length()));
+        String prefix = replace && duplicateUpdate == null ? "REPLACE" + text.substring(0, at).substring("INSERT".length()) : text.substring(0, at);
+        var template = new SqlTemplate(prefix, items, ", ", text.substring(at + marker.length()) + (duplicateUpdate == null ? "" : duplicateUpdate));
         var keyPerRow = new ArrayList<ValueRef>();
         for (int r = 0; keyIndex >= 0 && r < rows.size(); r++) keyPerRow.add(InsertIds.position(rows.get(r), keyIndex, template.firstParamOf(r)));
         int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());
         var secondaries = new ArrayList<Plan.SecondaryValues>();
         for (var s : catalog.secondariesOf(table.name())) {
-            boolean replace = original.stripLeading().regionMatches(true, 0, "REPLACE", 0, 7);
-            if (s.unique() && (insert.isModifierIgnore() || insert.getDuplicateUpdateSets() != null || replace)) {
-                throw PlanException.unsupported("INSERT IGNORE, ON DUPLICATE KEY UPDATE and REPLACE on " + table.name() + ", which has the UNIQUE secondary lookup "
-                        + s.name() + " (a row the backend skips or updates would still claim its value; REPLACE would not remove a row with it on another partition)");
+            if (s.unique() && (insert.isModifierIgnore() || insert.getDuplicateUpdateSets() != null)) {
+                throw PlanException.unsupported("INSERT IGNORE and ON DUPLICATE KEY UPDATE on " + table.name() + ", which has the UNIQUE secondary lookup "
+                        + s.name() + " (a row the backend skips or updates would still claim its value)");
             }
             if (insert.getDuplicateUpdateSets() != null) {
                 for (UpdateSet set : insert.getDuplicateUpdateSets()) {
@@ -673,7 +699,7 @@ public final class Planner {
      * a statement of its own (any SELECT the router answers), the rows inserted by the plans of the same
      * INSERT over VALUES rows of parameters, which route, place, number and index each row as any INSERT.
      */
-    private Plan insertSelect(Insert insert, TableDef table) throws PlanException {
+    private Plan insertSelect(Insert insert, TableDef table, boolean replace) throws PlanException {
         if (insert.getDuplicateUpdateSets() != null) {
             // its expressions may name the SELECT's columns, which VALUES rows do not have
             throw PlanException.unsupported("INSERT ... SELECT ... ON DUPLICATE KEY UPDATE yet; use INSERT IGNORE ... SELECT, or VALUES");
@@ -694,17 +720,42 @@ public final class Planner {
         if (!(plan(selectText) instanceof Plan.Query select)) {
             throw PlanException.unsupported("INSERT ... " + selectText + " (its SELECT is not a query the router reads rows with)");
         }
-        String head = "INSERT" + (insert.isModifierIgnore() ? " IGNORE" : "") + " INTO `" + table.name().replace("`", "``") + "` ("
+        String head = (replace ? "REPLACE" : "INSERT" + (insert.isModifierIgnore() ? " IGNORE" : "")) + " INTO `" + table.name().replace("`", "``") + "` ("
                 + String.join(", ", names.stream().map(n -> "`" + n.replace("`", "``") + "`").toList()) + ") VALUES ";
         String row = "(" + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")";
         Plan.Batches batches = rows -> {
             if (!(plan(head + String.join(", ", java.util.Collections.nCopies(rows, row))) instanceof Plan.Insert one)) {
-                throw PlanException.unsupported("INSERT ... SELECT into " + table.name());
+                throw PlanException.unsupported((replace ? "REPLACE" : "INSERT") + " ... SELECT into " + table.name());
             }
             return one;
         };
         batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
         return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount());
+    }
+
+    /**
+     * {@code INSERT|REPLACE ... SET a = x, b = y} becomes {@code (a, b) VALUES (x, y)}, which MariaDB takes alike (a value
+     * may name a column set before it in both forms); the statement is then planned and sent as VALUES.
+     */
+    private static void setToValues(Insert insert) throws PlanException {
+        if (insert.getColumns() != null && !insert.getColumns().isEmpty() || insert.getSelect() != null) {
+            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: SET with a column list or VALUES");
+        }
+        var columns = new ExpressionList<Column>();
+        var values = new ParenthesedExpressionList<Expression>();
+        for (UpdateSet set : insert.getSetUpdateSets()) {
+            if (set.getColumns().size() != set.getValues().size()) {
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + set + "'");
+            }
+            columns.addAll(set.getColumns());
+            for (Object v : set.getValues()) values.add((Expression) v);
+        }
+        insert.setColumns(columns);
+        // a list of one parenthesized row: a lone value in parentheses (SET k = (5)) is then not taken for a row
+        var oneRow = new ExpressionList<Expression>();
+        oneRow.add(values);
+        insert.setSelect(new Values(oneRow));
+        insert.withSetUpdateSets(null);
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Writes that read: random {@code INSERT [IGNORE] ... SELECT} (every
+ * Writes that read: random {@code INSERT [IGNORE] ... SELECT} and {@code REPLACE ... SELECT} (every
  * kind of SELECT the router answers: filtered, ordered and limited, grouped, joined, with
  * subqueries, from the target table itself) through Lutra over four partitions and on one plain
  * MariaDB holding the same rows. After each statement the update counts (or both errors) and the
@@ -135,8 +135,8 @@ class WriteWithSelectIT {
     // ---- statements ------------------------------------------------------------------------------
 
     private String insertSelect(SplittableRandom r, String target) {
-        String modifier = pick(r, List.of("INSERT", "INSERT", "INSERT IGNORE")); // (REPLACE is refused, with VALUES too)
-        // t_child's ids repeat: which of two rows with one key IGNORE keeps is the SELECT's order, unspecified
+        String modifier = pick(r, List.of("INSERT", "INSERT", "INSERT IGNORE", "REPLACE"));
+        // t_child's ids repeat: which of two rows with one key IGNORE (or REPLACE) keeps is the SELECT's order, unspecified
         String source = pick(r, modifier.equals("INSERT") ? SOURCES : SOURCES.stream().filter(t -> !t.equals("t_child")).toList());
         int k = pick(r, List.of(0, 0, 100, 1000 + r.nextInt(5000)));
         if (target.equals("t_auto")) {
