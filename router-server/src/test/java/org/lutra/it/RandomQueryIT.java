@@ -233,8 +233,24 @@ class RandomQueryIT {
         return true;
     }
 
+    /**
+     * One statement per connection for every query: through Lutra each execution names the columns
+     * of the previous one (Execute.known_columns), so random shapes one after another check that the
+     * router's "same columns" answer is given exactly when they are the same.
+     */
+    private static final java.util.Map<Connection, java.sql.Statement> STATEMENTS = new java.util.IdentityHashMap<>();
+
+    private static java.sql.Statement statement(Connection c) throws SQLException {
+        var st = STATEMENTS.get(c);
+        if (st == null || st.isClosed()) {
+            st = c.createStatement();
+            STATEMENTS.put(c, st);
+        }
+        return st;
+    }
+
     private static Answer query(Connection c, String sql) {
-        try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+        try (var rs = statement(c).executeQuery(sql)) {
             var md = rs.getMetaData();
             int n = md.getColumnCount();
             var labels = new ArrayList<String>();
