@@ -5,6 +5,8 @@ import org.lutra.shards.Shards;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -45,6 +47,62 @@ final class Differential implements AutoCloseable {
     void both(String sql) throws SQLException {
         try (var l = lutra.createStatement(); var r = reference.createStatement()) {
             assertEquals(r.executeUpdate(sql), l.executeUpdate(sql), sql);
+        }
+    }
+
+    /**
+     * A write run on both sides (through {@code viaLutra}, a session of this router, and on the
+     * reference): {@code problem} is null when they agree (the same update count, or both failed),
+     * "refused: ..." when Lutra refused it (42000/1235), else what differs; {@code count} is the
+     * reference's update count (-1 when it failed).
+     */
+    record Written(String problem, long count) {}
+
+    Written write(Connection viaLutra, String sql) throws SQLException {
+        long l, m;
+        SQLException lutraError = null, referenceError = null;
+        try (var st = viaLutra.createStatement()) {
+            l = st.executeUpdate(sql);
+        } catch (SQLException e) {
+            if (org.lutra.protocol.Refusal.is(e)) return new Written("refused: " + e.getMessage(), -1);
+            lutraError = e;
+            l = -1;
+        }
+        try (var st = reference.createStatement()) {
+            m = st.executeUpdate(sql);
+        } catch (SQLException e) {
+            referenceError = e;
+            m = -1;
+        }
+        if ((lutraError == null) != (referenceError == null)) {
+            return new Written("errors differ: lutra " + (lutraError == null ? l : lutraError.getMessage()) + " / mariadb "
+                    + (referenceError == null ? m : referenceError.getMessage()), m);
+        }
+        return new Written(l != m ? "update counts differ: lutra " + l + " / mariadb " + m : null, m);
+    }
+
+    /** Null when {@code sql} reads the same rows, in order, on both sides; else the first row that differs ({@code what} names it). */
+    String sameRows(String what, String sql) throws SQLException {
+        var l = rows(lutra, sql);
+        var m = rows(reference, sql);
+        if (l.equals(m)) return null;
+        for (int i = 0; i < Math.min(l.size(), m.size()); i++) {
+            if (!l.get(i).equals(m.get(i))) return what + " row " + i + ": lutra " + l.get(i) + " / mariadb " + m.get(i);
+        }
+        return what + ": lutra " + l.size() + " rows / mariadb " + m.size();
+    }
+
+    /** Every row of {@code sql}'s answer as text. */
+    static List<List<String>> rows(Connection c, String sql) throws SQLException {
+        try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+            var out = new ArrayList<List<String>>();
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                var row = new ArrayList<String>(n);
+                for (int i = 1; i <= n; i++) row.add(rs.getString(i));
+                out.add(row);
+            }
+            return out;
         }
     }
 

@@ -209,26 +209,9 @@ class ReplaceIT {
 
     /** {@link #compareWrite} through the router of {@code viaLutra}. */
     String compareWrite(Connection viaLutra, String sql, String table) throws SQLException {
-        long l, m;
-        SQLException lutraError = null, referenceError = null;
-        try (var st = viaLutra.createStatement()) {
-            l = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            if (org.lutra.protocol.Refusal.is(e)) return "refused: " + e.getMessage();
-            lutraError = e;
-            l = -1;
-        }
-        try (var st = reference.createStatement()) {
-            m = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            referenceError = e;
-            m = -1;
-        }
-        if ((lutraError == null) != (referenceError == null)) {
-            return "errors differ: lutra " + (lutraError == null ? l : lutraError.getMessage()) + " / mariadb "
-                    + (referenceError == null ? m : referenceError.getMessage());
-        }
-        if (l != m) return "update counts differ: lutra " + l + " / mariadb " + m;
+        var written = differential.write(viaLutra, sql);
+        if (written.problem() != null) return written.problem();
+        long m = written.count();
         if (sql.startsWith("REPLACE") && sql.contains(" SET ") && m >= 0 && m < 4) oneRowCounts[(int) m]++;
         return compareTable(table);
     }
@@ -331,18 +314,11 @@ class ReplaceIT {
     }
 
     String compareTable(String table) throws SQLException {
-        String sql = "SELECT * FROM " + table + " ORDER BY 1, 2";
-        var l = rows(lutra, sql);
-        var m = rows(reference, sql);
-        if (l.equals(m)) return null;
-        for (int i = 0; i < Math.min(l.size(), m.size()); i++) {
-            if (!l.get(i).equals(m.get(i))) return table + " row " + i + ": lutra " + l.get(i) + " / mariadb " + m.get(i);
-        }
-        return table + ": lutra " + l.size() + " rows / mariadb " + m.size();
+        return differential.sameRows(table, "SELECT * FROM " + table + " ORDER BY 1, 2");
     }
 
     static List<List<String>> rows(Connection c, String sql) throws SQLException {
-        return WriteWithSelectIT.rows(c, sql);
+        return Differential.rows(c, sql);
     }
 
     // ---- what is refused -------------------------------------------------------------------------

@@ -186,55 +186,18 @@ class WriteWithSelectIT {
 
     /** Null when both agree; "refused ..." when Lutra refused (42000/1235); else what differs. */
     String compareWrite(String sql, String table) throws SQLException {
-        long l;
-        SQLException lutraError = null;
-        try (var st = lutra.createStatement()) {
-            l = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            if (org.lutra.protocol.Refusal.is(e)) return "refused: " + e.getMessage();
-            lutraError = e;
-            l = -1;
-        }
-        long m;
-        SQLException referenceError = null;
-        try (var st = reference.createStatement()) {
-            m = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            referenceError = e;
-            m = -1;
-        }
-        if ((lutraError == null) != (referenceError == null)) {
-            return "errors differ: lutra " + (lutraError == null ? l : lutraError.getMessage()) + " / mariadb "
-                    + (referenceError == null ? m : referenceError.getMessage());
-        }
-        if (l != m) return "update counts differ: lutra " + l + " / mariadb " + m;
-        return compareTable(table);
+        String problem = differential.write(lutra, sql).problem();
+        return problem != null ? problem : compareTable(table);
     }
 
     String compareTable(String table) throws SQLException {
         // t_auto: the rows, and as many distinct ids; which ids differs (see insertSelect)
-        String sql = table.equals("t_auto") ? "SELECT a, b, s, COUNT(*), COUNT(DISTINCT id) FROM t_auto GROUP BY a, b, s ORDER BY a, b, s"
-                : "SELECT * FROM " + table + " ORDER BY 1, 2"; // t_child's key is (id, pid): unique only with the column that routes it
-        var l = rows(lutra, sql);
-        var m = rows(reference, sql);
-        if (l.equals(m)) return null;
-        for (int i = 0; i < Math.min(l.size(), m.size()); i++) {
-            if (!l.get(i).equals(m.get(i))) return table + " row " + i + ": lutra " + l.get(i) + " / mariadb " + m.get(i);
-        }
-        return table + ": lutra " + l.size() + " rows / mariadb " + m.size();
+        return differential.sameRows(table, table.equals("t_auto") ? "SELECT a, b, s, COUNT(*), COUNT(DISTINCT id) FROM t_auto GROUP BY a, b, s ORDER BY a, b, s"
+                : "SELECT * FROM " + table + " ORDER BY 1, 2"); // t_child's key is (id, pid): unique only with the column that routes it
     }
 
     static List<List<String>> rows(Connection c, String sql) throws SQLException {
-        try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {
-            var out = new ArrayList<List<String>>();
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                var row = new ArrayList<String>(n);
-                for (int i = 1; i <= n; i++) row.add(rs.getString(i));
-                out.add(row);
-            }
-            return out;
-        }
+        return Differential.rows(c, sql);
     }
 
     private static int errorCode(Connection c, String sql) {
