@@ -48,6 +48,7 @@ final class SequenceValues {
 
     /** {@code sql} with its sequence calls replaced by their values, and the parameters that are left; unchanged when it has none. */
     Substituted substitute(String sql, List<Value> params) throws SQLException {
+        if (!SequenceCalls.mayCall(sql)) return new Substituted(sql, params); // every statement passes here: one scan, no more
         List<SequenceCalls.Call> calls = SequenceCalls.find(sql);
         if (SequenceCalls.malformedSetval(sql, calls)) {
             throw new SQLException("You have an error in your SQL syntax: SETVAL(sequence, n [, used [, round]]) takes integer literals,"
