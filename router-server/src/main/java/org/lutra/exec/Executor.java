@@ -619,6 +619,8 @@ public final class Executor {
             keys.add(done.keys());
             generated.add(done.generated());
         }
+        // ON DUPLICATE KEY UPDATE: which rows went in and which updated is not known past one row (as for VALUES, see AutoIncrement)
+        if (plan.upsert() && rows.size() != 1) return new Result.Count(count, partitions);
         return new Result.Count(count, partitions, concat(keys), concat(generated));
     }
 

@@ -151,8 +151,9 @@ public sealed interface Plan {
      *
      * @param columns    the values each row gives (the INSERT's column list, or the table's columns)
      * @param paramCount the client's parameters, all the SELECT's
+     * @param upsert     with ON DUPLICATE KEY UPDATE (a row may update instead of insert)
      */
-    record InsertSelect(TableDef table, Query select, int columns, Batches batches, int paramCount) implements Plan {
+    record InsertSelect(TableDef table, Query select, int columns, Batches batches, int paramCount, boolean upsert) implements Plan {
         /** Rows inserted per statement. */
         public static final int BATCH = 500;
     }

@@ -700,10 +700,6 @@ public final class Planner {
      * INSERT over VALUES rows of parameters, which route, place, number and index each row as any INSERT.
      */
     private Plan insertSelect(Insert insert, TableDef table, boolean replace) throws PlanException {
-        if (insert.getDuplicateUpdateSets() != null) {
-            // its expressions may name the SELECT's columns, which VALUES rows do not have
-            throw PlanException.unsupported("INSERT ... SELECT ... ON DUPLICATE KEY UPDATE yet; use INSERT IGNORE ... SELECT, or VALUES");
-        }
         if (insert.getWithItemsList() != null && !insert.getWithItemsList().isEmpty() || insert.getSelect() == null) {
             throw PlanException.unsupported("this form of INSERT ... SELECT (" + insert + ")");
         }
@@ -723,14 +719,16 @@ public final class Planner {
         String head = (replace ? "REPLACE" : "INSERT" + (insert.isModifierIgnore() ? " IGNORE" : "")) + " INTO `" + table.name().replace("`", "``") + "` ("
                 + String.join(", ", names.stream().map(n -> "`" + n.replace("`", "``") + "`").toList()) + ") VALUES ";
         String row = "(" + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")";
+        // its expressions may name the SELECT's columns, which the VALUES rows do not have: sent only where they do not
+        String upsert = insert.getDuplicateUpdateSets() == null ? "" : InsertSelectUpsert.clause(catalog, table, insert);
         Plan.Batches batches = rows -> {
-            if (!(plan(head + String.join(", ", java.util.Collections.nCopies(rows, row))) instanceof Plan.Insert one)) {
+            if (!(plan(head + String.join(", ", java.util.Collections.nCopies(rows, row)) + upsert) instanceof Plan.Insert one)) {
                 throw PlanException.unsupported((replace ? "REPLACE" : "INSERT") + " ... SELECT into " + table.name());
             }
             return one;
         };
         batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
-        return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount());
+        return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount(), !upsert.isEmpty());
     }
 
     /**
