@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.*;
 
 /**
- * Writes that read: random {@code INSERT [IGNORE] ... SELECT} and {@code REPLACE ... SELECT} (every
+ * Writes that read: random {@code INSERT [IGNORE] ... SELECT [... ON DUPLICATE KEY UPDATE]} and {@code REPLACE ... SELECT} (every
  * kind of SELECT the router answers: filtered, ordered and limited, grouped, joined, with
  * subqueries, from the target table itself) through Lutra over four partitions and on one plain
  * MariaDB holding the same rows. After each statement the update counts (or both errors) and the
@@ -39,8 +39,9 @@ class WriteWithSelectIT {
             CREATE TABLE t_rep (%1$s) REPLICATED;
             CREATE TABLE t_auto (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT, b DECIMAL(10,2), s VARCHAR(20) COLLATE utf8mb4_general_ci)
               PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE t_ids (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, a INT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """.formatted(COLUMNS);
-    static final List<String> TABLES = List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep", "t_auto");
+    static final List<String> TABLES = List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep", "t_auto", "t_ids");
     static final List<String> SOURCES = List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep");
     static final List<String> WORDS = List.of("ann", "bob", "Cid", "dee", "eve");
 
@@ -78,12 +79,15 @@ class WriteWithSelectIT {
         var r = new SplittableRandom(seed + 1);
         int statements = Integer.getInteger("lutra.wws.statements", 300);
         int answered = 0;
+        int[] upserts = new int[2]; // ON DUPLICATE KEY UPDATE answered alike: failed on both, ran on both
         var refused = new ArrayList<String>();
         var mismatches = new ArrayList<String>();
         for (int i = 0; i < statements && mismatches.size() < 3; i++) {
             String target = pick(r, List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep", "t_auto"));
             String sql = insertSelect(r, target);
-            String problem = compareWrite(sql, target);
+            var written = differential.write(lutra, sql);
+            String problem = written.problem() != null ? written.problem() : compareTable(target);
+            if (problem == null && sql.contains(" ON DUPLICATE KEY UPDATE ")) upserts[written.count() < 0 ? 0 : 1]++;
             if (problem == null) answered++;
             else if (problem.startsWith("refused")) refused.add(sql + " -- " + problem);
             else mismatches.add(sql + "\n    " + problem);
@@ -92,10 +96,12 @@ class WriteWithSelectIT {
             String problem = compareTable(table);
             if (problem != null) mismatches.add("at the end, " + table + ": " + problem);
         }
-        System.out.println("WriteWithSelectIT: " + answered + " answered, " + refused.size() + " refused");
+        System.out.println("WriteWithSelectIT: " + answered + " answered (ON DUPLICATE KEY UPDATE: " + upserts[1] + " ran, " + upserts[0]
+                + " failed on both), " + refused.size() + " refused");
         refused.stream().limit(10).forEach(s -> System.out.println("  refused: " + s));
         assertTrue(mismatches.isEmpty(), "seed " + seed + ":\n" + String.join("\n", mismatches));
         assertTrue(refused.size() * 10 < statements, "too many refused: " + refused.stream().limit(5).toList());
+        assertTrue(upserts[1] * 10 > statements, "too few ON DUPLICATE KEY UPDATE ran: " + upserts[1]);
     }
 
     @Test
@@ -125,19 +131,51 @@ class WriteWithSelectIT {
     }
 
     @Test
-    void onDuplicateKeyUpdateIsRefusedByName() {
+    void onDuplicateKeyUpdateNamingTheSelectsColumnsIsRefusedByName() throws SQLException {
         var e = assertThrows(SQLException.class, () -> lutra.createStatement()
                 .executeUpdate("INSERT INTO t_hash SELECT * FROM t_rep ON DUPLICATE KEY UPDATE a = t_rep.a"));
         org.lutra.Refusals.assertRefusal(e);
-        assertTrue(e.getMessage().contains("ON DUPLICATE KEY UPDATE"), e.getMessage());
+        assertTrue(e.getMessage().contains("ON DUPLICATE KEY UPDATE naming t_rep.a"), e.getMessage());
+        // a name both tables have: one MariaDB finds it ambiguous (the VALUES form would not); with GROUP BY it is the target's
+        String ambiguous = "INSERT INTO t_hash SELECT id + 3000, a, b, s FROM t_range WHERE id < 5 ON DUPLICATE KEY UPDATE a = a + 1";
+        assertEquals(1052, errorCode(reference, ambiguous));
+        org.lutra.Refusals.assertRefusal(assertThrows(SQLException.class, () -> lutra.createStatement().executeUpdate(ambiguous)));
+        assertNull(compareWrite("INSERT INTO t_hash SELECT id + 3000, MAX(a), MAX(b), MAX(s) FROM t_range WHERE id < 5 GROUP BY id"
+                + " ON DUPLICATE KEY UPDATE a = IFNULL(a, 0) + 1", "t_hash"));
+        assertNull(compareWrite("INSERT INTO t_hash SELECT id + 3000, MAX(a), MAX(b), MAX(s) FROM t_range WHERE id < 5 GROUP BY id"
+                + " ON DUPLICATE KEY UPDATE a = IFNULL(a, 0) + 1", "t_hash"));
+    }
+
+    @Test
+    void onDuplicateKeyUpdateKeepsLastInsertIdAndReportsKeysOnlyWhereKnown() throws SQLException {
+        differential.both("DELETE FROM t_ids");
+        // a generated id first: LAST_INSERT_ID() is then that id on both sides; explicit ids leave it
+        differential.both("INSERT INTO t_ids (a) VALUES (7)");
+        assertEquals(rows(reference, "SELECT LAST_INSERT_ID()"), rows(lutra, "SELECT LAST_INSERT_ID()"));
+        assertNull(compareWrite("INSERT INTO t_ids SELECT id, a FROM t_hash WHERE id BETWEEN 1 AND 5 ORDER BY id ON DUPLICATE KEY UPDATE a = VALUES(a) + 1", "t_ids"));
+        assertEquals(rows(reference, "SELECT LAST_INSERT_ID()"), rows(lutra, "SELECT LAST_INSERT_ID()"));
+        String twoUpdated = "INSERT INTO t_ids SELECT id, 100 + id FROM t_hash WHERE id IN (1, 2) ON DUPLICATE KEY UPDATE a = VALUES(a)";
+        String oneInserted = "INSERT INTO t_ids SELECT id + 900, 1 FROM t_hash WHERE id = 3 ON DUPLICATE KEY UPDATE a = 2";
+        try (var st = lutra.createStatement(); var ref = reference.createStatement()) {
+            assertEquals(ref.executeUpdate(twoUpdated), st.executeUpdate(twoUpdated, java.sql.Statement.RETURN_GENERATED_KEYS));
+            // which rows went in and which updated is not known: no keys (Connector/J guesses from the count; README "AUTO_INCREMENT ids")
+            assertFalse(st.getGeneratedKeys().next());
+            assertEquals(ref.executeUpdate(oneInserted), st.executeUpdate(oneInserted, java.sql.Statement.RETURN_GENERATED_KEYS));
+            var keys = st.getGeneratedKeys();
+            assertTrue(keys.next());
+            assertEquals(903, keys.getLong(1));
+        }
+        assertNull(compareTable("t_ids"));
+        assertEquals(rows(reference, "SELECT LAST_INSERT_ID()"), rows(lutra, "SELECT LAST_INSERT_ID()"));
     }
 
     // ---- statements ------------------------------------------------------------------------------
 
     private String insertSelect(SplittableRandom r, String target) {
         String modifier = pick(r, List.of("INSERT", "INSERT", "INSERT IGNORE", "REPLACE"));
-        // t_child's ids repeat: which of two rows with one key IGNORE (or REPLACE) keeps is the SELECT's order, unspecified
-        String source = pick(r, modifier.equals("INSERT") ? SOURCES : SOURCES.stream().filter(t -> !t.equals("t_child")).toList());
+        boolean upsert = !modifier.equals("REPLACE") && !target.equals("t_auto") && r.nextInt(3) == 0;
+        // t_child's ids repeat: which of two rows with one key IGNORE (or REPLACE, or the update) keeps is the SELECT's order, unspecified
+        String source = pick(r, modifier.equals("INSERT") && !upsert ? SOURCES : SOURCES.stream().filter(t -> !t.equals("t_child")).toList());
         int k = pick(r, List.of(0, 0, 100, 1000 + r.nextInt(5000)));
         if (target.equals("t_auto")) {
             // generated ids only: InnoDB leaves gaps after a bulk insert (its ids come in growing blocks), the router does not,
@@ -147,7 +185,8 @@ class WriteWithSelectIT {
         }
         String into = modifier + " INTO " + target + (target.equals("t_child") ? " (id, pid, a, b, s)" : r.nextBoolean() ? " (id, a, b, s)" : "");
         String pid = target.equals("t_child") ? "id % 50 + " + r.nextInt(3) + ", " : "";
-        return into + " " + switch (r.nextInt(8)) {
+        int shape = r.nextInt(upsert ? 9 : 8);
+        return into + " " + switch (shape) {
             case 0 -> "SELECT id + " + k + ", " + pid + "a, b, s FROM " + source + " WHERE " + predicate(r);
             case 1 -> "SELECT id + " + k + ", " + pid + "a, b, s FROM " + source + " WHERE " + predicate(r) + order(source) + " LIMIT " + (1 + r.nextInt(30));
             case 2 -> "SELECT a + " + (k + 200) + ", " + (pid.isEmpty() ? "" : "MIN(id), ") + "COUNT(*), SUM(b), MAX(s) FROM " + source
@@ -158,8 +197,33 @@ class WriteWithSelectIT {
                     + predicate(r) + ")";
             case 5 -> "SELECT id + " + k + ", " + pid + "(SELECT MAX(a) FROM " + pick(r, SOURCES) + "), b, s FROM " + source + " WHERE " + predicate(r);
             case 6 -> "SELECT DISTINCT a + " + (k + 300) + ", " + pid.replace("id", "a") + "a, NULL, 'x' FROM " + source + " WHERE a IS NOT NULL";
-            default -> "SELECT id + " + k + ", " + pid + "a FROM " + source + " WHERE " + predicate(r); // too few columns: 1136 on both
-        };
+            case 7 -> "SELECT id + " + k + ", " + pid + "a FROM " + source + " WHERE " + predicate(r); // too few columns: 1136 on both
+            // selected rows that meet each other's keys, in a total order: the later ones update the earlier ones
+            default -> "SELECT id % 7 + " + k + ", " + pid + "a, b, s FROM " + source + " WHERE " + predicate(r) + order(source);
+        } + (upsert ? duplicateUpdate(r, target, source, shape) : "");
+    }
+
+    /**
+     * An ON DUPLICATE KEY UPDATE of a, b and s naming the target's columns as one MariaDB resolves them in INSERT ... SELECT:
+     * unqualified where the SELECT groups (the target's then), else qualified by the target's name, or VALUES() only where the
+     * SELECT reads the target unaliased (a qualified name would be ambiguous there). Unqualified names of a column the SELECT's
+     * tables also have are refused (1052 on MariaDB): onDuplicateKeyUpdateNamingTheSelectsColumnsIsRefusedByName.
+     */
+    private static String duplicateUpdate(SplittableRandom r, String target, String source, int shape) {
+        String qualifier = shape == 2 ? "" : source.equals(target) && shape != 3 ? null : target + ".";
+        var sets = new ArrayList<String>();
+        for (String column : List.of("a", "b", "s")) {
+            if (r.nextInt(3) == 0 && !(sets.isEmpty() && column.equals("s"))) continue;
+            String mine = qualifier == null ? "VALUES(" + column + ")" : qualifier + column;
+            sets.add(column + " = " + switch (column) {
+                case "a" -> pick(r, List.of("VALUES(a)", "VALUE(a) * 2", mine + " + 1", "IFNULL(" + mine + ", 0) + IFNULL(VALUES(a), 0)",
+                        "GREATEST(IFNULL(" + mine + ", -1), IFNULL(VALUES(a), -1))", mine, "NULL", "DEFAULT"));
+                case "b" -> pick(r, List.of("VALUES(b)", mine + " / 3", "IFNULL(" + mine + ", 0) + 0.5", mine, mine + " - VALUES(b)"));
+                default -> pick(r, List.of("VALUES(s)", "LEFT(CONCAT(IFNULL(" + mine + ", ''), '+'), 20)", "'z'", mine,
+                        "IF(VALUES(s) > " + mine + ", VALUES(s), " + mine + ")"));
+            });
+        }
+        return " ON DUPLICATE KEY UPDATE " + String.join(", ", sets);
     }
 
     /** A total order of the source's rows (t_child's ids repeat). */
