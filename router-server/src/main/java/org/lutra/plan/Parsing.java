@@ -74,6 +74,25 @@ final class Parsing {
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
         if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // (the parser has no parser for it: found by ProtocolFuzzIT)
+        LockInShareMode.requireNoForShare(sql);
+        String shareMode = LockInShareMode.forParser(sql);
+        if (shareMode != null) {
+            try {
+                Statement statement = read(shareMode, deadline, timeoutMillis);
+                if (LockInShareMode.restore(statement)) return statement;
+            } catch (ParseException e) {
+                // a syntax error: reported in the client's words, from the text as written (at the same place)
+            }
+        }
+        try {
+            return read(sql, deadline, timeoutMillis);
+        } catch (ParseException e) {
+            throw syntaxError(e);
+        }
+    }
+
+    /** The statement, by simple parsing, else by complex parsing; a ParseException is a syntax error. */
+    private static Statement read(String sql, long deadline, long timeoutMillis) throws ParseException, PlanException {
         ParseException simpleFailure;
         try {
             return run(newParser(sql, false), deadline, timeoutMillis);
@@ -82,12 +101,8 @@ final class Parsing {
         }
         int depth = CCJSqlParserUtil.getNestingDepth(sql);
         int allowed = ((Number) Feature.allowedNestingDepth.getDefaultValue()).intValue();
-        if (allowed >= 0 && depth > allowed) throw syntaxError(simpleFailure);
-        try {
-            return run(newParser(sql, true), deadline, timeoutMillis);
-        } catch (ParseException e) {
-            throw syntaxError(e);
-        }
+        if (allowed >= 0 && depth > allowed) throw simpleFailure;
+        return run(newParser(sql, true), deadline, timeoutMillis);
     }
 
     private static CCJSqlParser newParser(String sql, boolean complex) {
