@@ -36,18 +36,44 @@ public final class LockInShareMode {
      * each character where it was; null when the statement does not end with one (a ';', spaces and comments may follow).
      */
     public static String forParser(String sql) {
+        List<Token> clause = trailingClause(sql);
+        if (clause == null) return null;
+        var text = new StringBuilder(sql);
+        blank(text, clause.get(0), "FOR ");
+        blank(text, clause.get(1), "");
+        blank(text, clause.get(3), "");
+        return text.toString();
+    }
+
+    /** {@code sql} with its trailing clause blanked, option and all (each other character where it was); null without one. */
+    static String withoutClause(String sql) {
+        List<Token> clause = trailingClause(sql);
+        if (clause == null) return null;
+        var text = new StringBuilder(sql);
+        for (Token t : clause) blank(text, t, "");
+        return text.toString();
+    }
+
+    /** The tokens of the statement's trailing LOCK IN SHARE MODE clause, its option's included; null without one. */
+    private static List<Token> trailingClause(String sql) {
         List<Token> tokens = tokens(sql);
         int end = tokens.size();
         if (end > 0 && tokens.get(end - 1).upper().equals(";")) end--;
+        int clauseEnd = end;
         end -= optionLength(tokens, end);
         if (end < 4 || !is(tokens, end - 4, "LOCK") || !is(tokens, end - 3, "IN") || !is(tokens, end - 2, "SHARE") || !is(tokens, end - 1, "MODE")) {
             return null;
         }
-        var text = new StringBuilder(sql);
-        blank(text, tokens.get(end - 4), "FOR ");
-        blank(text, tokens.get(end - 3), "");
-        blank(text, tokens.get(end - 1), "");
-        return text.toString();
+        return tokens.subList(end - 4, clauseEnd);
+    }
+
+    /** Whether the words LOCK IN SHARE MODE follow each other anywhere in {@code sql} (outside strings, names and comments). */
+    static boolean named(String sql) {
+        List<Token> tokens = tokens(sql);
+        for (int i = 3; i < tokens.size(); i++) {
+            if (is(tokens, i - 3, "LOCK") && is(tokens, i - 2, "IN") && is(tokens, i - 1, "SHARE") && is(tokens, i, "MODE")) return true;
+        }
+        return false;
     }
 
     /** How many tokens before {@code end} are the clause's option: {@code NOWAIT}, {@code WAIT n}, {@code SKIP LOCKED} or none. */
@@ -102,7 +128,8 @@ public final class LockInShareMode {
 
     /**
      * Refuses a {@code FOR SHARE} (outside strings, names and comments) as MariaDB does, with 1064: MariaDB spells it
-     * {@code LOCK IN SHARE MODE}, and a router that ran it would answer what one MariaDB refuses.
+     * {@code LOCK IN SHARE MODE}. Before any backend runs it: sent on, the backend's 1064 inside a transaction ended the
+     * client's transaction (the router rolls back after a backend error), where one MariaDB keeps it open.
      */
     static void requireNoForShare(String sql) throws PlanException {
         List<Token> tokens = tokens(sql);

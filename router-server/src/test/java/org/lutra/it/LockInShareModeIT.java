@@ -81,6 +81,7 @@ class LockInShareModeIT {
             "SELECT id, mode FROM users WHERE mode <> 'LOCK IN SHARE MODE' ORDER BY id LOCK IN SHARE MODE",
             "SELECT id, mode FROM users WHERE mode = 'LOCK IN SHARE MODE' ORDER BY id",
             "SELECT * FROM users WHERE id = 4 /* shared */ LOCK /* read */ IN\n SHARE MODE -- done\n",
+            "SELECT * FROM users WHERE id = 5 /*! LOCK IN SHARE MODE */",
             "SELECT u.id, f.destination FROM users u JOIN followers f ON f.source = u.id ORDER BY u.id, f.destination LOCK IN SHARE MODE",
             "SELECT name FROM users WHERE id = 8 UNION ALL SELECT name FROM users WHERE id = 9 LOCK IN SHARE MODE",
             "SELECT * FROM users WHERE id = 5 FOR UPDATE WAIT 1",
