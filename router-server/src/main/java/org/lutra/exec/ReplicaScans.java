@@ -75,7 +75,8 @@ final class ReplicaScans {
         PlainSelect select = null;
         int tables = 0;
         try {
-            if (CCJSqlParserUtil.parse(WEIGHT_STRING.matcher(sql).replaceAll("WEIGHT_STRING($1)"), p -> p.withBackslashEscapeCharacter(true))
+            String shareMode = org.lutra.plan.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE)
+            if (CCJSqlParserUtil.parse(WEIGHT_STRING.matcher(shareMode != null ? shareMode : sql).replaceAll("WEIGHT_STRING($1)"), p -> p.withBackslashEscapeCharacter(true))
                     instanceof PlainSelect s) {
                 select = s;
                 tables = new TablesNamesFinder<Void>().getTables((Statement) s).size();

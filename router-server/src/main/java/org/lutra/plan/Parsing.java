@@ -74,6 +74,39 @@ final class Parsing {
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
         if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // (the parser has no parser for it: found by ProtocolFuzzIT)
+        LockInShareMode.requireNoForShare(sql);
+        String shareMode = LockInShareMode.forParser(sql);
+        boolean misplaced = shareMode == null && LockInShareMode.named(sql);
+        if (shareMode != null) {
+            try {
+                Statement statement = read(shareMode, deadline, timeoutMillis);
+                if (LockInShareMode.restore(statement)) return statement;
+                misplaced = true; // it parsed, but not as a SELECT's own clause
+            } catch (ParseException e) {
+                // a syntax error elsewhere (the statement without the clause does not parse either): reported in the client's
+                // words, from the text as written, at the same place; else the clause stands where the parser does not take it
+                try {
+                    read(LockInShareMode.withoutClause(sql), deadline, timeoutMillis);
+                    misplaced = true;
+                } catch (ParseException elsewhere) {
+                    // a syntax error
+                }
+            }
+        }
+        try {
+            return read(sql, deadline, timeoutMillis);
+        } catch (ParseException e) {
+            if (misplaced) {
+                // MariaDB may take it there (a subquery's, a parenthesized select's): not a syntax error the router can vouch for
+                throw PlanException.unsupported("LOCK IN SHARE MODE other than at the end of a SELECT (or of a UNION's last SELECT),"
+                        + " or with other words after it (the parser: " + firstLine(e.getMessage()) + ")");
+            }
+            throw syntaxError(e);
+        }
+    }
+
+    /** The statement, by simple parsing, else by complex parsing; a ParseException is a syntax error. */
+    private static Statement read(String sql, long deadline, long timeoutMillis) throws ParseException, PlanException {
         ParseException simpleFailure;
         try {
             return run(newParser(sql, false), deadline, timeoutMillis);
@@ -82,12 +115,8 @@ final class Parsing {
         }
         int depth = CCJSqlParserUtil.getNestingDepth(sql);
         int allowed = ((Number) Feature.allowedNestingDepth.getDefaultValue()).intValue();
-        if (allowed >= 0 && depth > allowed) throw syntaxError(simpleFailure);
-        try {
-            return run(newParser(sql, true), deadline, timeoutMillis);
-        } catch (ParseException e) {
-            throw syntaxError(e);
-        }
+        if (allowed >= 0 && depth > allowed) throw simpleFailure;
+        return run(newParser(sql, true), deadline, timeoutMillis);
     }
 
     private static CCJSqlParser newParser(String sql, boolean complex) {

@@ -23,8 +23,13 @@ final class Differential implements AutoCloseable {
     private final String referenceDatabase;
 
     Differential(Shards shards, String prefix, String schema) throws Exception {
+        this(shards, prefix, schema, null);
+    }
+
+    /** As above, the router's transactions configured ({@code lock_wait_timeout_seconds}, ...): null for the defaults. */
+    Differential(Shards shards, String prefix, String schema, org.lutra.config.RouterConfig.Transactions transactions) throws Exception {
         this.shards = shards;
-        this.router = new TestRouter(shards, prefix, schema);
+        this.router = new TestRouter(shards, prefix, schema, transactions);
         this.lutra = router.connect();
         this.referenceDatabase = router.database + "_ref";
         try (var c = shards.connect(0); var st = c.createStatement()) {

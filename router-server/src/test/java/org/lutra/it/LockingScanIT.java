@@ -178,7 +178,9 @@ class LockingScanIT {
         expected.put(idsSql + " FOR UPDATE", ids);
         var byNumber = new ArrayList<>(ids);
         byNumber.sort(java.util.Comparator.comparingInt(row -> Integer.parseInt(row.substring(0, row.indexOf('|')))));
-        expected.put(idsSql + " WHERE karma >= 0 ORDER BY id FOR UPDATE", byNumber); // (the router does not parse LOCK IN SHARE MODE; SERIALIZABLE reads lock shared)
+        expected.put(idsSql + " WHERE karma >= 0 ORDER BY id FOR UPDATE", byNumber);
+        expected.put(idsSql + " ORDER BY id LOCK IN SHARE MODE", byNumber);
+        expected.put("SELECT COUNT(*) FROM followers LOCK IN SHARE MODE", List.of(follows.size() + "|"));
         expected.put("SELECT source, destination FROM followers FOR UPDATE", follows);
         expected.put("SELECT COUNT(*) FROM users FOR UPDATE", List.of(USERS + "|"));
         String update = "UPDATE users SET karma = karma + 1";

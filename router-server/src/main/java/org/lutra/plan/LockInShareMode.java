@@ -1,0 +1,198 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.select.ForMode;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.WithIsolation;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * MariaDB's shared locking read, {@code SELECT ... LOCK IN SHARE MODE [WAIT n | NOWAIT | SKIP LOCKED]}, which
+ * JSQLParser (5.4) does not read; it reads {@code FOR SHARE}, which MariaDB refuses (1064).
+ *
+ * <p>Before parsing, a trailing clause is spelled {@code FOR SHARE} in place: {@code LOCK} becomes {@code FOR },
+ * {@code IN} and {@code MODE} blanks, every other character (comments, line breaks between the words) stays where it
+ * was, so the parser's line and column numbers are the client's. After parsing, the select that carries it renders
+ * {@code LOCK IN SHARE MODE} again ({@link #restore}): every text the router sends or parses again is produced from
+ * the syntax tree, and a part parsed again goes through here too.
+ *
+ * <p>A client's own {@code FOR SHARE} is a syntax error, as on one MariaDB ({@link #requireNoForShare}); so the only
+ * {@code FOR SHARE} in a tree is the one this class wrote.
+ */
+public final class LockInShareMode {
+    private LockInShareMode() {}
+
+    /** A word (letters, digits, _ and $), a quoted string or name ({@code "'"}), or one other character, outside comments. */
+    private record Token(String upper, int start, int end) {}
+
+    /**
+     * The text for the parser: {@code sql} with its trailing {@code LOCK IN SHARE MODE} clause spelled {@code FOR SHARE},
+     * each character where it was; null when the statement does not end with one (a ';', spaces and comments may follow).
+     */
+    public static String forParser(String sql) {
+        List<Token> clause = trailingClause(sql);
+        if (clause == null) return null;
+        var text = new StringBuilder(sql);
+        blank(text, clause.get(0), "FOR ");
+        blank(text, clause.get(1), "");
+        blank(text, clause.get(3), "");
+        return text.toString();
+    }
+
+    /** {@code sql} with its trailing clause blanked, option and all (each other character where it was); null without one. */
+    static String withoutClause(String sql) {
+        List<Token> clause = trailingClause(sql);
+        if (clause == null) return null;
+        var text = new StringBuilder(sql);
+        for (Token t : clause) blank(text, t, "");
+        return text.toString();
+    }
+
+    /** The tokens of the statement's trailing LOCK IN SHARE MODE clause, its option's included; null without one. */
+    private static List<Token> trailingClause(String sql) {
+        List<Token> tokens = tokens(sql);
+        int end = tokens.size();
+        if (end > 0 && tokens.get(end - 1).upper().equals(";")) end--;
+        int clauseEnd = end;
+        end -= optionLength(tokens, end);
+        if (end < 4 || !is(tokens, end - 4, "LOCK") || !is(tokens, end - 3, "IN") || !is(tokens, end - 2, "SHARE") || !is(tokens, end - 1, "MODE")) {
+            return null;
+        }
+        return tokens.subList(end - 4, clauseEnd);
+    }
+
+    /** Whether the words LOCK IN SHARE MODE follow each other anywhere in {@code sql} (outside strings, names and comments). */
+    static boolean named(String sql) {
+        List<Token> tokens = tokens(sql);
+        for (int i = 3; i < tokens.size(); i++) {
+            if (is(tokens, i - 3, "LOCK") && is(tokens, i - 2, "IN") && is(tokens, i - 1, "SHARE") && is(tokens, i, "MODE")) return true;
+        }
+        return false;
+    }
+
+    /** How many tokens before {@code end} are the clause's option: {@code NOWAIT}, {@code WAIT n}, {@code SKIP LOCKED} or none. */
+    private static int optionLength(List<Token> tokens, int end) {
+        if (is(tokens, end - 1, "NOWAIT")) return 1;
+        if (end >= 2 && is(tokens, end - 2, "WAIT") && tokens.get(end - 1).upper().matches("[0-9]+")) return 2;
+        if (is(tokens, end - 2, "SKIP") && is(tokens, end - 1, "LOCKED")) return 2;
+        return 0;
+    }
+
+    /**
+     * Puts the clause back on the select that carries the {@code FOR SHARE} of {@link #forParser}'s text: it renders
+     * {@code LOCK IN SHARE MODE} and its option. False when no select in the statement's tail carries one (the clause
+     * stood where the parser would not take it: read the client's text as written, for its error).
+     */
+    static boolean restore(Statement statement) {
+        Select holder = holder(statement instanceof Insert insert ? insert.getSelect() : statement);
+        if (holder == null || holder.getIsolation() != null || (holder.getForUpdateTables() != null && !holder.getForUpdateTables().isEmpty())) return false;
+        String option = holder.isNoWait() ? " NOWAIT" : holder.isSkipLocked() ? " SKIP LOCKED" : holder.getWait() != null ? " WAIT " + holder.getWait().getTimeout() : "";
+        holder.setIsolation(new Clause(option));
+        holder.setForMode(null);
+        holder.setWait(null);
+        holder.setNoWait(false);
+        holder.setSkipLocked(false);
+        return true;
+    }
+
+    /** The select whose tail the statement's text ends with, if it holds a FOR SHARE: the statement, or a union's last select. */
+    private static Select holder(Object statement) {
+        if (statement instanceof Select s && s.getForMode() == ForMode.SHARE) return s;
+        if (statement instanceof SetOperationList list && !list.getSelects().isEmpty()) return holder(list.getSelects().getLast());
+        return null;
+    }
+
+    /**
+     * The clause as the select renders it. JSQLParser has no slot for it; the isolation slot ({@code WITH UR}, DB2's) is
+     * rendered where MariaDB takes the locking clause (after LIMIT and FETCH) and MariaDB has no use of its own for it.
+     */
+    private static final class Clause extends WithIsolation {
+        private final String option;
+
+        Clause(String option) {
+            this.option = option;
+            setIsolation("LOCK IN SHARE MODE" + option);
+        }
+
+        @Override
+        public String toString() {
+            return " LOCK IN SHARE MODE" + option;
+        }
+    }
+
+    /**
+     * Refuses a {@code FOR SHARE} (outside strings, names and comments) as MariaDB does, with 1064: MariaDB spells it
+     * {@code LOCK IN SHARE MODE}. Before any backend runs it: sent on, the backend's 1064 inside a transaction ended the
+     * client's transaction (the router rolls back after a backend error), where one MariaDB keeps it open.
+     */
+    static void requireNoForShare(String sql) throws PlanException {
+        List<Token> tokens = tokens(sql);
+        for (int i = 1; i < tokens.size(); i++) {
+            if (is(tokens, i - 1, "FOR") && is(tokens, i, "SHARE")) {
+                int at = tokens.get(i).start();
+                String near = sql.substring(at, Math.min(sql.length(), at + 80));
+                throw new PlanException("42000", 1064, "You have an error in your SQL syntax; MariaDB has no FOR SHARE, it reads LOCK IN SHARE MODE: near '"
+                        + near + "' at line " + line(sql, at));
+            }
+        }
+    }
+
+    private static int line(String sql, int at) {
+        int line = 1;
+        for (int i = 0; i < at; i++) if (sql.charAt(i) == '\n') line++;
+        return line;
+    }
+
+    private static boolean is(List<Token> tokens, int i, String upper) {
+        return i >= 0 && i < tokens.size() && tokens.get(i).upper().equals(upper);
+    }
+
+    /** {@code token}'s characters replaced by {@code with}, then spaces. */
+    private static void blank(StringBuilder text, Token token, String with) {
+        for (int i = token.start(); i < token.end(); i++) {
+            int k = i - token.start();
+            text.setCharAt(i, k < with.length() ? with.charAt(k) : ' ');
+        }
+    }
+
+    /** The statement's tokens, MariaDB's comments skipped: {@code #} and {@code -- } to the line's end, {@code /* ... * /}. */
+    private static List<Token> tokens(String sql) {
+        var out = new ArrayList<Token>();
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '#' || (c == '-' && sql.startsWith("--", i) && (i + 2 == n || Character.isWhitespace(sql.charAt(i + 2))))) {
+                i = SqlSpans.lineEnd(sql, i);
+            } else if (c == '/' && sql.startsWith("/*", i)) {
+                int close = sql.indexOf("*/", i + 2);
+                i = close < 0 ? n : close + 2;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                int end = SqlSpans.quoted(sql, i, c);
+                out.add(new Token("'", i, end));
+                i = end;
+            } else if (wordChar(c)) {
+                int end = i;
+                while (end < n && wordChar(sql.charAt(end))) end++;
+                out.add(new Token(sql.substring(i, end).toUpperCase(Locale.ROOT), i, end));
+                i = end;
+            } else {
+                out.add(new Token(String.valueOf(c), i, i + 1));
+                i++;
+            }
+        }
+        return out;
+    }
+
+    private static boolean wordChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+}
