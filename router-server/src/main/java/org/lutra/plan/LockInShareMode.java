@@ -22,8 +22,7 @@ import java.util.Locale;
  * {@code LOCK IN SHARE MODE} again ({@link #restore}): every text the router sends or parses again is produced from
  * the syntax tree, and a part parsed again goes through here too.
  *
- * <p>A client's own {@code FOR SHARE} is a syntax error, as on one MariaDB ({@link #requireNoForShare}); so the only
- * {@code FOR SHARE} in a tree is the one this class wrote.
+ * <p>A client's own {@code FOR SHARE} (MySQL 8's spelling) goes the same way: see {@link #forShareSpelledForMariaDb}.
  */
 public final class LockInShareMode {
     private LockInShareMode() {}
@@ -127,26 +126,30 @@ public final class LockInShareMode {
     }
 
     /**
-     * Refuses a {@code FOR SHARE} (outside strings, names and comments) as MariaDB does, with 1064: MariaDB spells it
-     * {@code LOCK IN SHARE MODE}. Before any backend runs it: sent on, the backend's 1064 inside a transaction ended the
-     * client's transaction (the router rolls back after a backend error), where one MariaDB keeps it open.
+     * {@code statement} with a client's own {@code FOR SHARE [NOWAIT | SKIP LOCKED]} (MySQL 8's spelling, which MariaDB
+     * refuses with 1064) sent as {@code LOCK IN SHARE MODE}, the same shared lock, which MariaDB and MySQL 8 both read:
+     * an application written for MySQL runs unchanged over MariaDB shards. Where the router cannot put it in MariaDB's
+     * words ({@code FOR SHARE OF t}, or inside a subquery), it is refused before any backend sees it: a backend's 1064
+     * inside a transaction ends the client's transaction (the router rolls back after a backend error), where one
+     * server would keep it open.
      */
-    static void requireNoForShare(String sql) throws PlanException {
-        List<Token> tokens = tokens(sql);
-        for (int i = 1; i < tokens.size(); i++) {
-            if (is(tokens, i - 1, "FOR") && is(tokens, i, "SHARE")) {
-                int at = tokens.get(i).start();
-                String near = sql.substring(at, Math.min(sql.length(), at + 80));
-                throw new PlanException("42000", 1064, "You have an error in your SQL syntax; MariaDB has no FOR SHARE, it reads LOCK IN SHARE MODE: near '"
-                        + near + "' at line " + line(sql, at));
-            }
+    static Statement forShareSpelledForMariaDb(Statement statement) throws PlanException {
+        restore(statement);
+        for (Token t : pairs(statement.toString(), "FOR", "SHARE")) {
+            throw PlanException.unsupported("FOR SHARE other than at the end of a SELECT (or of a UNION's last SELECT), or with OF tables"
+                    + " (MariaDB reads neither; the router sends the end's FOR SHARE as LOCK IN SHARE MODE)");
         }
+        return statement;
     }
 
-    private static int line(String sql, int at) {
-        int line = 1;
-        for (int i = 0; i < at; i++) if (sql.charAt(i) == '\n') line++;
-        return line;
+    /** The second tokens of each {@code first second} pair of words in {@code sql} (outside strings, names and comments). */
+    private static List<Token> pairs(String sql, String first, String second) {
+        List<Token> tokens = tokens(sql);
+        var out = new ArrayList<Token>();
+        for (int i = 1; i < tokens.size(); i++) {
+            if (is(tokens, i - 1, first) && is(tokens, i, second)) out.add(tokens.get(i));
+        }
+        return out;
     }
 
     private static boolean is(List<Token> tokens, int i, String upper) {

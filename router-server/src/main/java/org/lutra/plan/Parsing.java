@@ -74,7 +74,6 @@ final class Parsing {
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
         if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // (the parser has no parser for it: found by ProtocolFuzzIT)
-        LockInShareMode.requireNoForShare(sql);
         String shareMode = LockInShareMode.forParser(sql);
         boolean misplaced = shareMode == null && LockInShareMode.named(sql);
         if (shareMode != null) {
@@ -94,7 +93,7 @@ final class Parsing {
             }
         }
         try {
-            return read(sql, deadline, timeoutMillis);
+            return LockInShareMode.forShareSpelledForMariaDb(read(sql, deadline, timeoutMillis));
         } catch (ParseException e) {
             if (misplaced) {
                 // MariaDB may take it there (a subquery's, a parenthesized select's): not a syntax error the router can vouch for

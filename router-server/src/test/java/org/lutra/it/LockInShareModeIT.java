@@ -87,7 +87,8 @@ class LockInShareModeIT {
             "SELECT * FROM users WHERE id = 5 FOR UPDATE WAIT 1",
             "SELECT id FROM users ORDER BY id FOR UPDATE NOWAIT",
             "SELECT id FROM users ORDER BY id FOR UPDATE SKIP LOCKED",
-            "SELECT * FROM users WHERE id = 3 FOR SHARE"); // MariaDB has no FOR SHARE: 1064 on both sides
+            "SELECT * FROM users WHERE id = 3 FOR SHARE", // MySQL's spelling, which MariaDB refuses: compared with LOCK IN SHARE MODE there
+            "SELECT id FROM users ORDER BY id FOR SHARE SKIP LOCKED");
 
     @Test
     void readsTheRowsOneMariaDbReadsInEveryMode() throws SQLException {
@@ -97,9 +98,9 @@ class LockInShareModeIT {
             mode.open(differential.reference);
             for (String sql : READS) {
                 String lutra = answer(differential.lutra, sql);
-                String mariadb = answer(differential.reference, sql);
+                String mariadb = answer(differential.reference, sql.replace("FOR SHARE", "LOCK IN SHARE MODE"));
                 if (!lutra.equals(mariadb)) differences.add(mode + " " + sql + ": lutra " + lutra + " / mariadb " + mariadb);
-                assertFalse(lutra.startsWith("error") && !sql.contains("FOR SHARE"), mode + " " + sql + ": " + lutra);
+                assertFalse(lutra.startsWith("error"), mode + " " + sql + ": " + lutra);
             }
             // a prepared statement's parameter before the clause
             for (int id : new int[] {2, 7}) {
