@@ -175,6 +175,48 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * The client's parameter {@code index} (0-based among those of the expression, in text order): ORMs bind
+     * the constants of a HAVING clause (Criteria's {@code cb.gt(cb.count(e), 2L)} becomes {@code HAVING count(*) > ?}).
+     * Evaluated only once {@link #bind bound} to an execution's values.
+     */
+    record Param(int index, String text) implements Expr {
+        @Override
+        public Value eval(Row row) {
+            throw new IllegalStateException("parameter " + index + " of " + text + " evaluated unbound");
+        }
+    }
+
+    /** {@code e} with its {@link Param}s replaced by {@code params}' values (numbers or NULL: a text value is refused, as a text column is). */
+    static Expr bind(Expr e, List<Value> params) throws SQLException {
+        return switch (e) {
+            case Param p -> {
+                Value v = params.get(p.index());
+                if (Values.isNull(v)) yield new Literal(null);
+                if (!Values.isNumber(v)) {
+                    throw Refusal.of("Lutra does not support comparing the non-numeric parameter " + p.text()
+                            + " with a value computed after merging partitions yet");
+                }
+                yield new Literal(v);
+            }
+            case Col c -> c;
+            case Literal l -> l;
+            case Arith a -> new Arith(a.op(), bind(a.left(), params), bind(a.right(), params));
+            case Compare c -> new Compare(c.op(), bind(c.left(), params), bind(c.right(), params));
+            case And a -> new And(bind(a.left(), params), bind(a.right(), params));
+            case Or o -> new Or(bind(o.left(), params), bind(o.right(), params));
+            case Not n -> new Not(bind(n.inner(), params));
+            case Negate n -> new Negate(bind(n.inner(), params));
+            case IsNull n -> new IsNull(bind(n.inner(), params), n.not());
+            case Between b -> new Between(bind(b.value(), params), bind(b.low(), params), bind(b.high(), params), b.not());
+            case In in -> {
+                var items = new java.util.ArrayList<Expr>(in.items().size());
+                for (Expr x : in.items()) items.add(bind(x, params));
+                yield new In(bind(in.value(), params), items, in.not());
+            }
+        };
+    }
+
     /** WHERE/HAVING truth: only a non-zero, non-NULL value keeps the row. */
     static boolean isTrue(Value v) {
         return v != null && truth(v);

@@ -582,7 +582,8 @@ public final class Planner {
     }
 
     private Plan delete(Delete delete) throws PlanException {
-        if (delete.getJoins() != null && !delete.getJoins().isEmpty() || delete.getTables() != null && !delete.getTables().isEmpty()) {
+        if (delete.getJoins() != null && !delete.getJoins().isEmpty()
+                || delete.getTables() != null && !delete.getTables().isEmpty() && !deletesItsOnlyTable(delete)) {
             throw PlanException.unsupported("multi-table DELETE yet");
         }
         TableDef table = dmlTable(delete.getTable());
@@ -593,6 +594,23 @@ public final class Planner {
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
                 secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
+    }
+
+    /**
+     * {@code DELETE a FROM t a WHERE ...}: the multi-table syntax over one table, deleting from it. MariaDB
+     * before 11.6 takes no alias in the single-table form, so Hibernate writes every JPQL bulk delete this
+     * way; it deletes what {@code DELETE FROM t WHERE ...} deletes, and each partition gets it as written.
+     * The multi-table form takes no ORDER BY or LIMIT (MariaDB's syntax error): those stay refused here.
+     */
+    private static boolean deletesItsOnlyTable(Delete delete) {
+        if (delete.getTables().size() != 1 || delete.getUsingList() != null && !delete.getUsingList().isEmpty()) return false;
+        if (delete.getLimit() != null || delete.getOrderByElements() != null) return false;
+        Table from = delete.getTable();
+        Table target = delete.getTables().getFirst();
+        if (target.getSchemaName() != null) return false;
+        String name = KeyFinder.unquote(target.getName());
+        String fromName = from.getAlias() != null ? KeyFinder.unquote(from.getAlias().getName()) : KeyFinder.unquote(from.getName());
+        return name.equalsIgnoreCase(fromName);
     }
 
     /**

@@ -217,9 +217,9 @@ final class ScatterPlanner {
                 computed.add(new Compute.Item(i, new ExprCompiler(aggregations, distinct).compile(e), e.toString()));
             }
         }
-        Expr having = select.getHaving() == null ? null : new ExprCompiler(aggregations, distinct).compile(select.getHaving());
+        var havingCompiler = new ExprCompiler(aggregations, distinct, true);
+        Expr having = select.getHaving() == null ? null : havingCompiler.compile(select.getHaving());
         String havingText = select.getHaving() == null ? null : select.getHaving().toString();
-        select.setHaving(null);
         var orderKeys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
@@ -236,7 +236,10 @@ final class ScatterPlanner {
                 orderKeys.add(new SortKey(column, !o.isAsc(), weight));
             }
         }
-        ParamLimit.Bound[] limit = limit();
+        ParamLimit.Bound[] limit = limit(); // with the HAVING clause still there: its '?' come before LIMIT's
+        // the router evaluates HAVING, so the shards' statement goes without it and its parameters (the Filter takes them)
+        select.setHaving(null);
+        params -= havingCompiler.params;
         // the shards group (also by a DISTINCT aggregate's argument) and sort by the group keys
         var mergeKeys = new ArrayList<>(groupKeys);
         SortKey distinctKey = null;
@@ -267,7 +270,7 @@ final class ScatterPlanner {
         }
         root = new Aggregate(root, groupKeys, aggregations, distinctKey, rollup);
         if (!computed.isEmpty()) root = new Compute(root, computed);
-        if (having != null) root = new Filter(root, having, havingText);
+        if (having != null) root = new Filter(root, having, havingText, havingCompiler.params);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         root = applyLimit(root, limit, false);
         return project(root);
@@ -281,14 +284,24 @@ final class ScatterPlanner {
     private final class ExprCompiler {
         private final List<Aggregate.Aggregation> aggregations;
         private final DistinctArgument distinct;
+        /** Whether the client's parameters may appear (HAVING, whose '?' the Filter binds; not select items). */
+        private final boolean takesParams;
+        /** The parameters compiled so far: compile visits an expression in text order. */
+        int params;
 
         ExprCompiler(List<Aggregate.Aggregation> aggregations, DistinctArgument distinct) {
+            this(aggregations, distinct, false);
+        }
+
+        ExprCompiler(List<Aggregate.Aggregation> aggregations, DistinctArgument distinct, boolean takesParams) {
             this.aggregations = aggregations;
             this.distinct = distinct;
+            this.takesParams = takesParams;
         }
 
         Expr compile(Expression e) throws PlanException {
             return switch (e) {
+                case JdbcParameter p when takesParams -> new Expr.Param(params++, "?");
                 case net.sf.jsqlparser.expression.Parenthesis p -> compile(p.getExpression());
                 case net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> p when p.size() == 1 ->
                         compile((Expression) p.getFirst());
@@ -323,6 +336,10 @@ final class ScatterPlanner {
                     yield new Expr.In(compile(in.getLeftExpression()), items, in.isNot());
                 }
                 case Function f when isAggregate(f) -> {
+                    if (ParamCounter.count(f.toString()) > 0) {
+                        // the shards would compute it as a hidden select item: its '?' would move before WHERE's
+                        throw PlanException.unsupported("parameters inside aggregates in HAVING or over aggregates over several partitions yet (" + f + ")");
+                    }
                     int column = findColumn(f);
                     if (column < 0) {
                         column = visible.size() + hiddenCount;
@@ -603,17 +620,15 @@ final class ScatterPlanner {
         if (select.getGroupBy() != null && ParamCounter.count(select.getGroupBy().toString()) > 0) {
             throw PlanException.unsupported("parameters in GROUP BY over several partitions yet");
         }
-        if (select.getHaving() != null && ParamCounter.count(select.getHaving().toString()) > 0) {
-            throw PlanException.unsupported("parameters in HAVING over several partitions yet");
-        }
         if (select.getMySqlSqlCalcFoundRows()) throw PlanException.unsupported("SQL_CALC_FOUND_ROWS");
         if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) throw PlanException.unsupported("SELECT ... INTO");
     }
 
     /**
      * {offset, count} of the LIMIT, or null. A bound may be one of the client's parameters (ORMs bind
-     * page bounds): those are the statement's last parameters (LIMIT ends it, and parameters in ORDER BY,
-     * GROUP BY and HAVING are refused above), in the order the text has them.
+     * page bounds): those are the statement's last parameters (LIMIT ends it, and parameters in ORDER BY and
+     * GROUP BY are refused above), in the order the text has them. Called while HAVING is still in the
+     * statement: the bounds index the client's parameters, HAVING's included.
      */
     private ParamLimit.Bound[] limit() throws PlanException {
         Limit l = select.getLimit();
@@ -663,7 +678,7 @@ final class ScatterPlanner {
     }
 
     /** How many '?' the statement has outside its LIMIT: the shard SQL must have them once each, in order. */
-    private final int params;
+    private int params;
 
     private Route route() throws PlanException {
         // an item the merge repeats (a DISTINCT key sorted by, a select item with its sort weight) would repeat its '?'
