@@ -79,7 +79,7 @@ final class Parsing {
         if (shareMode != null) {
             try {
                 Statement statement = read(shareMode, deadline, timeoutMillis);
-                if (LockInShareMode.restore(statement)) return statement;
+                if (LockInShareMode.restore(statement)) return LockInShareMode.forShareSpelledForMariaDb(statement); // (a subquery's FOR SHARE)
                 misplaced = true; // it parsed, but not as a SELECT's own clause
             } catch (ParseException e) {
                 // a syntax error elsewhere (the statement without the clause does not parse either): reported in the client's
