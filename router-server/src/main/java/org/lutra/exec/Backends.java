@@ -116,6 +116,16 @@ public final class Backends implements AutoCloseable {
         }
 
         /**
+         * A new connection to this partition's database, not from a pool: for a command that must not
+         * meet a pooled connection lost together with the one that failed (a KILL of every connection,
+         * a server restart) — the pool hands out a connection used within the last half second without
+         * checking it. The caller closes it.
+         */
+        public Connection connectFresh() throws SQLException {
+            return java.sql.DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword());
+        }
+
+        /**
          * Makes a connection borrowed from {@code from} (this placement's pool or scratch pool)
          * carry a session's variables, with one SET only if it carries others. If the SET fails,
          * the connection's state is unknown: it is evicted (closed) and the error thrown.
