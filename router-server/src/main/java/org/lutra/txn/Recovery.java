@@ -116,9 +116,15 @@ public final class Recovery implements AutoCloseable {
         }
     }
 
-    /** Whether {@code xid} is prepared on {@code p}'s server (on any connection, or detached). */
+    /**
+     * Whether {@code xid} is prepared on {@code p}'s server (on any connection, or detached). Asked in phase
+     * two after the branch's connection was lost: on a new connection, as {@link Branch#commitPreparedDetached}.
+     */
     boolean isPrepared(Backends.Placement p, Xid xid) throws SQLException {
-        return recover(p).contains(xid);
+        try (Connection c = p.connectFresh()) {
+            c.setNetworkTimeout(SAME_THREAD, config.commitTimeoutMillis());
+            return recover(p, c).contains(xid);
+        }
     }
 
     /**
@@ -234,8 +240,14 @@ public final class Recovery implements AutoCloseable {
 
     /** This logical database's Lutra branches prepared on {@code p}'s server. */
     private List<Xid> recover(Backends.Placement p) throws SQLException {
+        try (Connection c = connect(p)) {
+            return recover(p, c);
+        }
+    }
+
+    private static List<Xid> recover(Backends.Placement p, Connection c) throws SQLException {
         var out = new ArrayList<Xid>();
-        try (Connection c = connect(p); Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
+        try (Statement st = c.createStatement(); var rs = st.executeQuery("XA RECOVER")) {
             while (rs.next()) {
                 Xid xid = Xid.fromRecoverRow(rs.getInt(1), rs.getInt(2), rs.getInt(3), rs.getBytes(4));
                 if (xid.isLutra() && xid.bqual().equals(p.database())) out.add(xid);
