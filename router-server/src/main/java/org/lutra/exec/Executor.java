@@ -115,6 +115,7 @@ public final class Executor {
             case Plan.Insert insert -> insert(insert, params, connections);
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
+            case Plan.WriteAfterSubqueries write -> writeAfterSubqueries(write, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -622,6 +623,31 @@ public final class Executor {
         // ON DUPLICATE KEY UPDATE: which rows went in and which updated is not known past one row (as for VALUES, see AutoIncrement)
         if (plan.upsert() && rows.size() != 1) return new Result.Count(count, partitions);
         return new Result.Count(count, partitions, concat(keys), concat(generated));
+    }
+
+    /**
+     * UPDATE or DELETE whose subqueries run first: one transaction (the session's, or one the router starts) holds the
+     * reads and the write. At REPEATABLE READ and SERIALIZABLE the reads are locking reads, as InnoDB's are for a
+     * write's subqueries: the latest rows, shared-locked until the transaction ends (a writer of them waits, as on one
+     * MariaDB); at READ COMMITTED and below plain reads, which are the latest committed rows there too.
+     */
+    private Result writeAfterSubqueries(Plan.WriteAfterSubqueries plan, List<Value> params, Connections c) throws SQLException {
+        c.atomic();
+        int isolation = c.isolation();
+        boolean locking = isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+        var subqueries = locking ? plan.locking() : plan.plain();
+        if (subqueries == null) {
+            throw Refusal.of("Lutra does not support this subquery inside UPDATE/DELETE of " + plan.table().name() + " at REPEATABLE READ or"
+                    + " SERIALIZABLE yet: InnoDB reads it with shared locks, and the router cannot read it as a locking read (LOCK IN SHARE MODE)");
+        }
+        var ctx = new Context(params, shards(c), stats);
+        SubqueryRounds.Bound bound;
+        try {
+            bound = SubqueryRounds.bind(plan.pieces(), subqueries, ctx, true /* in a write */);
+        } finally {
+            ctx.release();
+        }
+        return execute(plan.writes().write(bound.sql()), bound.params(), c);
     }
 
     private static long[] concat(List<long[]> parts) {

@@ -61,6 +61,54 @@ public final class SubqueryRounds implements Operator {
 
     @Override
     public RowSource open(Context ctx) throws SQLException {
+        Bound bound = bind(pieces, subqueries, ctx, false /* a query */);
+        Operator outer = planner.plan(bound.sql());
+        RowSource rows = outer.open(ctx.with(bound.params()));
+        var filled = bound.filled();
+        if (bound.failOnFirstRow()) { // no row, no error; else MySQL's error with the first row
+            RowSource outerRows = filled.isEmpty() ? rows : new Filled(rows, filled);
+            return new RowSource() {
+                @Override
+                public List<Column> columns() {
+                    return outerRows.columns();
+                }
+
+                @Override
+                public Row next() throws SQLException {
+                    if (outerRows.next() != null) throw tooManyRows();
+                    return null;
+                }
+
+                @Override
+                public void close() {
+                    outerRows.close();
+                }
+            };
+        }
+        return filled.isEmpty() ? rows : new Filled(rows, filled);
+    }
+
+    /**
+     * The outer statement once its subqueries ran: its text with each slot filled, and its parameters.
+     *
+     * @param filled         result column -> the scalar subquery's column and value, for whole select items
+     * @param failOnFirstRow a per-row scalar returned several rows: MySQL's 1242 comes with the first row
+     */
+    public record Bound(String sql, List<Value> params, java.util.SortedMap<Integer, Scalar> filled, boolean failOnFirstRow) {}
+
+    /**
+     * A scalar that returned several rows, in a write: a subquery of no table that returns two rows, so that each
+     * partition raises MySQL's 1242 exactly where one MariaDB evaluates the scalar (only for a row that gets that
+     * far: {@code WHERE b = 100 AND a = (SELECT ...)} over no row with b = 100 changes nothing and raises nothing).
+     */
+    public static final String SEVERAL_ROWS = "(SELECT 1 UNION ALL SELECT 2)";
+
+    /**
+     * Runs each subquery (with its share of {@code ctx}'s parameters) and binds its values into the outer text.
+     *
+     * @param inWrite an UPDATE's or DELETE's: a scalar of several rows becomes {@link #SEVERAL_ROWS} rather than an error now
+     */
+    public static Bound bind(List<String> pieces, List<Subquery> subqueries, Context ctx, boolean inWrite) throws SQLException {
         var sql = new StringBuilder();
         var params = new ArrayList<Value>();
         var filled = new java.util.TreeMap<Integer, Scalar>(); // result column -> the subquery's column and value
@@ -90,6 +138,10 @@ public final class SubqueryRounds implements Operator {
                 case EXISTS -> sql.append(values.isEmpty() ? "FALSE" : "TRUE");
                 case NOT_EXISTS -> sql.append(values.isEmpty() ? "TRUE" : "FALSE");
                 case SCALAR -> {
+                    if (values.size() > 1 && inWrite) {
+                        sql.append(SEVERAL_ROWS);
+                        continue;
+                    }
                     if (values.size() > 1 && !sub.perRow()) throw tooManyRows();
                     if (values.size() > 1) failOnFirstRow = true;
                     sql.append(typed(column[0]));
@@ -103,36 +155,14 @@ public final class SubqueryRounds implements Operator {
         int n = org.lutra.plan.ParamCounter.countOf(last);
         params.addAll(ctx.params().subList(next, next + n));
         sql.append(last);
-        Operator outer = planner.plan(sql.toString());
-        RowSource rows = outer.open(ctx.with(params));
-        if (failOnFirstRow) { // no row, no error; else MySQL's error with the first row
-            RowSource outerRows = filled.isEmpty() ? rows : new Filled(rows, filled);
-            return new RowSource() {
-                @Override
-                public List<Column> columns() {
-                    return outerRows.columns();
-                }
-
-                @Override
-                public Row next() throws SQLException {
-                    if (outerRows.next() != null) throw tooManyRows();
-                    return null;
-                }
-
-                @Override
-                public void close() {
-                    outerRows.close();
-                }
-            };
-        }
-        return filled.isEmpty() ? rows : new Filled(rows, filled);
+        return new Bound(sql.toString(), params, filled, failOnFirstRow);
     }
 
     private static SQLException tooManyRows() {
         return new SQLException("Subquery returns more than 1 row", "21000", 1242);
     }
 
-    private record Scalar(Column column, Value value) {}
+    public record Scalar(Column column, Value value) {}
 
     /**
      * The placeholder for a scalar value of {@code column}'s type: temporal values travel as text,

@@ -40,6 +40,11 @@ final class CoLocatedSubqueries {
         return true;
     }
 
+    /** Whether {@code sub} runs inside each partition of the outer table's rows with them (as {@link #all} asks of each). */
+    static boolean colocated(Select sub, Sources outer, Catalog catalog) {
+        return sub instanceof PlainSelect p && colocated(p, outer, catalog);
+    }
+
     private static List<Select> find(PlainSelect select) {
         var out = new ArrayList<Select>();
         var visitor = new ExpressionVisitorAdapter<Void>() {

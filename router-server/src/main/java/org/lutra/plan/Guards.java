@@ -97,10 +97,15 @@ public final class Guards {
      * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
      */
     static void requireNoSubquery(String sql, int own) throws PlanException {
+        if (selectWords(sql) > own) throw PlanException.unsupported("subqueries yet");
+    }
+
+    /** How many SELECT words {@code sql} holds outside quotes and comments: its SELECTs and subqueries. */
+    static int selectWords(String sql) {
         var m = SELECT_WORD.matcher(stripQuoted(sql));
         int n = 0;
         while (m.find()) n++;
-        if (n > own) throw PlanException.unsupported("subqueries yet");
+        return n;
     }
 
     /**

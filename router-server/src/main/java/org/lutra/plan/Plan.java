@@ -116,6 +116,27 @@ public sealed interface Plan {
         }
     }
 
+    /**
+     * UPDATE or DELETE whose uncorrelated subqueries (in WHERE and SET's values) run first, through their own plans,
+     * in the statement's transaction (the session's, or one the router starts); their values are then bound into the
+     * write as parameters ({@code org.lutra.exec.SubqueryRounds#bind}) and the write, planned for that text like any
+     * UPDATE or DELETE of values, runs: routed, validated and counted as that one is. A subquery reading the target
+     * table reads it as before the write, as one MariaDB materializes it.
+     *
+     * @param pieces  the write's text around one slot per subquery
+     * @param plain   the subqueries as plain reads (READ COMMITTED, READ UNCOMMITTED)
+     * @param locking the same as locking reads ({@code LOCK IN SHARE MODE}: InnoDB reads a write's subqueries with shared
+     *                locks at REPEATABLE READ and SERIALIZABLE, the latest rows), or null where the router cannot
+     * @param writes  the write's plan for its text with the values bound
+     */
+    record WriteAfterSubqueries(TableDef table, List<String> pieces, List<org.lutra.exec.SubqueryRounds.Subquery> plain,
+                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount) implements Plan {}
+
+    /** Plans an UPDATE or DELETE whose subqueries became values. */
+    interface BoundWrite {
+        Plan write(String sql) throws PlanException;
+    }
+
     /** An UPDATE's {@code SET col = value} of a secondary lookup's column: its rows need entries for the value. */
     record SecondarySet(org.lutra.catalog.SecondaryLookup lookup, ValueRef value) {}
 

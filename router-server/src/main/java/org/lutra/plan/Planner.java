@@ -557,6 +557,12 @@ public final class Planner {
                 }
             }
         }
+        var setValues = WriteSubqueries.setValues(update.getUpdateSets());
+        boolean inPlace = false;
+        if (Guards.selectWords(update.toString()) > 0) {
+            inPlace = WriteSubqueries.inPlace(update, table, update.getTable(), setValues, update.getWhere(), catalog);
+            if (!inPlace) return subqueriesFirst(update, table, update.getTable(), setValues, update.getWhere());
+        }
         var sets = new ArrayList<Plan.SecondarySet>();
         for (var s : catalog.secondariesOf(table.name())) {
             for (UpdateSet set : update.getUpdateSets()) {
@@ -572,7 +578,7 @@ public final class Planner {
             }
         }
         String sql = update.toString();
-        requireNoSubquery(sql, "UPDATE");
+        if (!inPlace) requireNoSubquery(sql, "UPDATE");
         boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
         if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
@@ -588,12 +594,32 @@ public final class Planner {
         }
         TableDef table = dmlTable(delete.getTable());
         String sql = delete.toString();
-        requireNoSubquery(sql, "DELETE");
+        if (Guards.selectWords(sql) > 0 && !WriteSubqueries.inPlace(delete, table, delete.getTable(), List.of(), delete.getWhere(), catalog)) {
+            return subqueriesFirst(delete, table, delete.getTable(), List.of(), delete.getWhere());
+        }
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
                 secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
+    }
+
+    /** An UPDATE or DELETE whose subqueries run first ({@link WriteSubqueries}), each read and the write in one transaction. */
+    private Plan subqueriesFirst(Statement write, TableDef table, Table target, List<Expression> setValues, Expression where) throws PlanException {
+        return WriteSubqueries.plan(write, table, target, setValues, where, catalog, this::subquery, this::lockingSubquery, this::plan);
+    }
+
+    /**
+     * A write's subquery as InnoDB reads it at REPEATABLE READ and SERIALIZABLE: a locking read ({@code LOCK IN SHARE MODE}).
+     * A UNION, or a subquery holding subqueries of its own, would lock only part of what it reads: refused.
+     */
+    private Plan.Query lockingSubquery(Select select) throws PlanException {
+        String text = select.toString();
+        if (!(select instanceof PlainSelect) || Guards.selectWords(text) != 1) {
+            throw PlanException.unsupported("a UNION or nested subqueries as a locking read (" + text + ")");
+        }
+        if (Guards.lockingRead(text)) return subquery(select);
+        return subquery((Select) Parsing.parse(text + " LOCK IN SHARE MODE", limits.parseTimeoutMillis()));
     }
 
     /**

@@ -81,19 +81,73 @@ final class SubqueryPlanner {
 
     static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
         var found = find(select);
-        var subqueries = new ArrayList<SubqueryRounds.Subquery>();
-        var slots = new ArrayList<String>();
         // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
+        requireUncorrelated(found, catalog);
+        keepLabels(select);
+        Slots slots = slots(found, select::toString, inner, null, 1);
+        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer), slots.params());
+    }
+
+    /**
+     * The outer text cut around one slot per subquery ({@code pieces.size() == subqueries.size() + 1}) and the
+     * subqueries' plans; {@code locking}: the same subqueries planned as locking reads, or null where one cannot be.
+     */
+    record Slots(List<String> pieces, List<SubqueryRounds.Subquery> subqueries, List<SubqueryRounds.Subquery> locking, int params) {}
+
+    /**
+     * An UPDATE's or DELETE's uncorrelated subqueries (in SET's values and WHERE) as slots, to run before the write
+     * ({@code Plan.WriteAfterSubqueries}). {@code locking} plans a subquery as a locking read (InnoDB reads a write's
+     * subqueries with shared locks at REPEATABLE READ and SERIALIZABLE), or refuses.
+     */
+    static Slots forWrite(net.sf.jsqlparser.statement.Statement write, List<Expression> values, Expression where, Catalog catalog,
+                          java.util.function.Predicate<Select> inPlace, Inner inner, Inner locking) throws PlanException {
+        var all = new ArrayList<Found>();
+        for (Expression v : values) find(v, "SET", all);
+        if (where != null) find(where, "WHERE", all);
+        int kept = Guards.selectWords(write.toString());
+        var found = new ArrayList<Found>();
+        for (Found f : all) {
+            if (inPlace.test(f.select())) continue; // left in the write, which runs it inside each partition
+            found.add(f);
+            kept -= Guards.selectWords(f.select().toString());
+        }
+        requireUncorrelated(found, catalog);
+        return slots(found, write::toString, inner, locking, kept);
+    }
+
+    /** The subqueries of an UPDATE's SET values and a WHERE clause, in text order, not looking inside them. */
+    static List<Select> of(List<Expression> values, Expression where) {
+        var found = new ArrayList<Found>();
+        for (Expression v : values) find(v, "SET", found);
+        if (where != null) find(where, "WHERE", found);
+        return found.stream().map(Found::select).toList();
+    }
+
+    private static void requireUncorrelated(List<Found> found, Catalog catalog) throws PlanException {
         for (Found f : found) {
             if (f.select() instanceof PlainSelect p && correlated(p, catalog)) {
                 throw PlanException.unsupported("correlated subqueries in " + f.clause() + " on tables not co-located "
                         + "with the outer table yet (" + f.select() + ")");
             }
         }
-        keepLabels(select);
+    }
+
+    private static Slots slots(List<Found> found, java.util.function.Supplier<String> printed, Inner inner, Inner locking, int ownSelects) throws PlanException {
+        var subqueries = new ArrayList<SubqueryRounds.Subquery>();
+        var lockingSubqueries = locking == null ? null : new ArrayList<SubqueryRounds.Subquery>();
+        var slots = new ArrayList<String>();
         for (int i = 0; i < found.size(); i++) {
             Found f = found.get(i);
             Plan.Query plan = inner.plan(f.select());
+            Plan.Query locked = null;
+            if (lockingSubqueries != null) {
+                try {
+                    locked = locking.plan(f.select());
+                } catch (PlanException refused) {
+                    if (!org.lutra.protocol.Refusal.is(refused)) throw refused;
+                    lockingSubqueries = null; // decided when run: refused only where the read must lock
+                }
+            }
             String left = null;
             String slot;
             switch (f.node()) {
@@ -117,10 +171,14 @@ final class SubqueryPlanner {
                 }
                 default -> throw new IllegalStateException(String.valueOf(f.node()));
             }
-            subqueries.add(new SubqueryRounds.Subquery(f.kind(), plan.root(), plan.paramCount(), left, f.column(), !f.clause().equals("WHERE")));
+            subqueries.add(new SubqueryRounds.Subquery(f.kind(), plan.root(), plan.paramCount(), left, f.column(), !f.clause().equals("WHERE")
+                    && !f.clause().equals("SET")));
+            if (lockingSubqueries != null) {
+                lockingSubqueries.add(new SubqueryRounds.Subquery(f.kind(), locked.root(), locked.paramCount(), left, f.column(), false));
+            }
             slots.add(slot);
         }
-        String text = select.toString();
+        String text = printed.get();
         var pieces = new ArrayList<String>();
         int from = 0;
         for (int i = 0; i < found.size(); i++) {
@@ -137,9 +195,10 @@ final class SubqueryPlanner {
             from = at + slot.length();
         }
         pieces.add(text.substring(from));
-        Guards.requireNoSubquery(String.join(" ? ", pieces), 1); // subqueries in ON, GROUP BY, ORDER BY are not planned here
+        // subqueries in ON, GROUP BY, ORDER BY are not planned here
+        Guards.requireNoSubquery(String.join(" ? ", pieces), ownSelects);
         int params = ParamCounter.count(String.join("", pieces)) + subqueries.stream().mapToInt(SubqueryRounds.Subquery::params).sum();
-        return new Plan.Query(new SubqueryRounds(pieces, subqueries, outer), params);
+        return new Slots(pieces, subqueries, lockingSubqueries, params);
     }
 
     /**

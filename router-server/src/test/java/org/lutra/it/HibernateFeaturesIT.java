@@ -551,25 +551,21 @@ class HibernateFeaturesIT {
                 "update versioned moved the versions on");
 
         // Hibernate's bulk deletes with a subquery (a condition on another entity, an entity with a collection table,
-        // whose rows it deletes first with "where account_id in (select ...)"): refused, as any DELETE with a subquery
-        var refusals = new ArrayList<String>();
+        // whose rows it deletes first with "where account_id in (select ...)"): the subquery runs first, the DELETE gets
+        // its values; the counts and the tables as on one MariaDB
         for (var jpql : List.of("delete from Entry e where e.id.accountId in (select a.id from Account a where a.tier = :t)",
                 "delete from Account a where a.tier = :t")) {
-            try (EntityManager em = mariadb.orm().createEntityManager()) {
-                em.getTransaction().begin();
-                assertTrue(em.createQuery(jpql).setParameter("t", Tier.GOLD).executeUpdate() > 0, jpql);
-                em.getTransaction().rollback();
+            int[] counts = new int[2];
+            for (int side = 0; side < 2; side++) {
+                try (EntityManager em = (side == 0 ? mariadb : lutra).orm().createEntityManager()) {
+                    em.getTransaction().begin();
+                    counts[side] = em.createQuery(jpql).setParameter("t", Tier.GOLD).executeUpdate();
+                    em.getTransaction().commit();
+                }
             }
-            try (EntityManager em = lutra.orm().createEntityManager()) {
-                em.getTransaction().begin();
-                var e = assertThrows(RuntimeException.class, () -> em.createQuery(jpql).setParameter("t", Tier.GOLD).executeUpdate(), jpql);
-                var cause = e.getCause() instanceof SQLException s ? s : null;
-                assertTrue(cause != null && org.lutra.protocol.Refusal.is(cause), kind(e));
-                refusals.add(cause.getMessage());
-                em.getTransaction().rollback();
-            }
+            assertTrue(counts[0] > 0, jpql);
+            assertEquals(counts[0], counts[1], jpql);
         }
-        assertTrue(refusals.stream().allMatch(m -> m.contains("subqueries inside DELETE")), refusals.toString());
         sameTables();
     }
 
