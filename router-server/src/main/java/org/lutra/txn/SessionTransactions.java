@@ -342,6 +342,7 @@ public final class SessionTransactions implements AutoCloseable {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
+            if (txn != null) footprint.asks(partition, write);
             Lease lease = txn != null ? txn.lease(partition, write, plainRead) : t != null ? t.lease(partition, write) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
@@ -351,7 +352,7 @@ public final class SessionTransactions implements AutoCloseable {
                 lease.release(located); // not this statement's footprint: the transaction cannot go on after it
                 throw located;
             }
-            return txn != null ? footprint.track(partition, write, lease) : lease;
+            return txn != null ? footprint.track(lease) : lease;
         }
 
         @Override
@@ -411,7 +412,7 @@ public final class SessionTransactions implements AutoCloseable {
          */
         private boolean undoneByItsBackend(SQLException e) {
             if (deadline.expired() || txn.failure() == null) return false;
-            if (!footprint.undoneByItsBackend(e, txn.partitions(), txn::rollsBackOnTimeout)) return false;
+            if (!footprint.undoneByItsBackend(e, txn.partitionsWith(footprint.partitions()), txn::rollsBackOnTimeout)) return false;
             return txn.statementUndone(footprint.failures());
         }
     }

@@ -34,10 +34,23 @@ final class StatementFootprint {
     private final List<SQLException> failures = new CopyOnWriteArrayList<>();
     private volatile boolean changedRows;
 
-    /** {@code lease}, one sub-query's connection on {@code partition}, noted as this statement's. */
-    Connections.Lease track(int partition, boolean write, Connections.Lease lease) {
+    /**
+     * A sub-query of this statement asks for a connection to {@code partition}: noted before it gets one, so that
+     * the footprint is the statement's plan, not the race of its parallel sub-queries (one that finds the
+     * transaction already failed by another gets no connection, but its partition counts all the same).
+     */
+    void asks(int partition, boolean write) {
         partitions.add(partition);
         if (write) writePartitions.add(partition);
+    }
+
+    /** The partitions this statement's sub-queries asked for. */
+    Set<Integer> partitions() {
+        return partitions;
+    }
+
+    /** {@code lease}, one sub-query's connection, noted as this statement's. */
+    Connections.Lease track(Connections.Lease lease) {
         return new Connections.ForwardingLease(lease) {
             @Override
             public void streams(Connections.Drain drain) {
@@ -68,7 +81,7 @@ final class StatementFootprint {
      * Whether the statement that failed with {@code reported} changed nothing on any backend once its server
      * undid the failed sub-query, and every sub-query's error is one after which MariaDB keeps the transaction:
      * then the transaction goes on, as on one MariaDB. {@code transactionPartitions}: the partitions the
-     * transaction has joined (a lock wait timeout while it holds locks on several may be a deadlock across
+     * transaction has joined, this statement's included (a lock wait timeout while it holds locks on several may be a deadlock across
      * shards, which only a whole rollback breaks); {@code rollsBackOnTimeout} asks a partition's server whether
      * a lock wait timeout ended its whole transaction there.
      */

@@ -220,6 +220,13 @@ public final class TransactionState implements Connections {
         return branches.size();
     }
 
+    /** How many partitions the transaction has joined, counting {@code more} (a statement's, some perhaps not joined yet). */
+    synchronized int partitionsWith(java.util.Set<Integer> more) {
+        var all = new java.util.HashSet<>(branches.keySet());
+        all.addAll(more);
+        return all.size();
+    }
+
     /** Whether a statement of this transaction wrote on some partition. */
     synchronized boolean wrote() {
         return branches.values().stream().anyMatch(Branch::written);

@@ -200,13 +200,13 @@ class StatementErrorIT {
         try (var c = differential.router.connect(); var st = c.createStatement()) {
             c.setAutoCommit(false);
             assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 7"));
-            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (8, 1), (301, 1)"));
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (9, 1), (301, 1)"));
             assertEquals(1062, e.getErrorCode(), e.getMessage());
             var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 10"));
             assertEquals("25000", after.getSQLState(), after.getMessage());
             c.rollback();
             assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 7"), "the earlier statement was rolled back");
-            assertEquals(List.of(), Differential.rows(c, "SELECT a FROM acct WHERE id = 8"));
+            assertEquals(List.of(), Differential.rows(c, "SELECT a FROM acct WHERE id = 9"), "p0's half of the failed statement too");
         }
     }
 
