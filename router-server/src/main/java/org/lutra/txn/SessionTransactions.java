@@ -250,6 +250,11 @@ public final class SessionTransactions implements AutoCloseable {
      * detect.
      */
     private SQLException abort(TransactionState t, Exception e, boolean explicit) {
+        return abort(t, e, explicit, t.partitions());
+    }
+
+    /** As above; {@code partitions}: those of the transaction, with the failed statement's (some of which its failure kept it from joining). */
+    private SQLException abort(TransactionState t, Exception e, boolean explicit, int partitions) {
         SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
         if (explicit && t.recoverableBySavepoint()) {
@@ -257,7 +262,6 @@ public final class SessionTransactions implements AutoCloseable {
             return new SQLException(error.getMessage() + " (the transaction is kept for ROLLBACK TO SAVEPOINT, which undoes this statement"
                     + " with what followed the savepoint, or ROLLBACK)", error.getSQLState(), error.getErrorCode(), error);
         }
-        int partitions = t.partitions();
         t.rollback();
         SQLException reported = retryable(error, partitions);
         if (explicit) {
@@ -400,7 +404,8 @@ public final class SessionTransactions implements AutoCloseable {
             }
             if (txn != null && txn == current) {
                 if (e instanceof SQLException s && undoneByItsBackend(s)) return s;
-                return abort(txn, e, true);
+                // the statement's partitions count whether or not its failure stopped its other sub-queries before they joined
+                return abort(txn, e, true, txn.partitionsWith(footprint.partitions()));
             }
             return e instanceof SQLException s ? s : Internal.error(e);
         }

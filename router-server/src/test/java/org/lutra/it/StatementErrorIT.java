@@ -150,20 +150,19 @@ class StatementErrorIT {
         TxnStats stats = differential.router.server.transactions().stats();
         long onePhase = stats.onePhaseCommits.sum(), twoPhase = stats.twoPhaseCommits.sum();
         try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 71, 72);
             c.setAutoCommit(false);
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 1"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 71"));
             var e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT a FROM acct WHERE id = " + HELD[0] + " FOR UPDATE").close());
             assertEquals(LOCK_WAIT_TIMEOUT, e.getErrorCode(), e.getMessage());
             var nowait = assertThrows(SQLException.class, () -> st.executeQuery("SELECT a FROM acct WHERE id = " + HELD[0] + " FOR UPDATE NOWAIT").close());
             assertEquals(LOCK_WAIT_TIMEOUT, nowait.getErrorCode(), nowait.getMessage());
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 2"), "the transaction goes on");
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 72"), "the transaction goes on");
             c.commit();
-            assertEquals(List.of(List.of("110"), List.of("110")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (1, 2) ORDER BY id"));
-            st.executeUpdate("UPDATE acct SET a = 10 WHERE id IN (1, 2)");
-            c.commit();
+            assertEquals(List.of(List.of("110"), List.of("110")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (71, 72) ORDER BY id"));
         }
         assertEquals(twoPhase, stats.twoPhaseCommits.sum(), "one partition wrote: no two-phase commit");
-        assertTrue(stats.onePhaseCommits.sum() >= onePhase + 2);
+        assertTrue(stats.onePhaseCommits.sum() >= onePhase + 1);
     }
 
     /**
@@ -174,23 +173,22 @@ class StatementErrorIT {
     void aFailedWriteIsNoWriteInTheCommit() throws SQLException {
         TxnStats stats = differential.router.server.transactions().stats();
         try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 74, 171, 272);
             c.setAutoCommit(false);
             long twoPhase = stats.twoPhaseCommits.sum();
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 4"));
-            var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (101, 1)"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 74"));
+            var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (171, 1)"));
             assertEquals(1062, dup.getErrorCode(), dup.getMessage());
-            var check = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a - 1000 WHERE id = 202"));
+            var check = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a - 1000 WHERE id = 272"));
             assertEquals("23000", check.getSQLState(), check.getMessage());
             c.commit();
             assertEquals(twoPhase, stats.twoPhaseCommits.sum(), "p1's and p2's branches wrote nothing: one-phase");
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a - 1 WHERE id = 4"));
-            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (101, 1)"));
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 101"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a - 1 WHERE id = 74"));
+            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (171, 1)"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 171"));
             c.commit();
             assertEquals(twoPhase + 1, stats.twoPhaseCommits.sum(), "two partitions wrote: two-phase");
-            assertEquals(List.of(List.of("10"), List.of("11")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (4, 101) ORDER BY id"));
-            st.executeUpdate("UPDATE acct SET a = 10 WHERE id = 101");
-            c.commit();
+            assertEquals(List.of(List.of("10"), List.of("11")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (74, 171) ORDER BY id"));
         }
     }
 
@@ -198,15 +196,17 @@ class StatementErrorIT {
     @Test
     void aWriteOverSeveralPartitionsThatFailsEndsTheTransaction() throws SQLException {
         try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 77, 78, 371);
+            st.executeUpdate("DELETE FROM acct WHERE id = 79");
             c.setAutoCommit(false);
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 7"));
-            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (9, 1), (301, 1)"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 77"));
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (79, 1), (371, 1)"));
             assertEquals(1062, e.getErrorCode(), e.getMessage());
-            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 10"));
+            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 78"));
             assertEquals("25000", after.getSQLState(), after.getMessage());
             c.rollback();
-            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 7"), "the earlier statement was rolled back");
-            assertEquals(List.of(), Differential.rows(c, "SELECT a FROM acct WHERE id = 9"), "p0's half of the failed statement too");
+            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 77"), "the earlier statement was rolled back");
+            assertEquals(List.of(), Differential.rows(c, "SELECT a FROM acct WHERE id = 79"), "p0's half of the failed statement too");
         }
     }
 
@@ -214,16 +214,22 @@ class StatementErrorIT {
     @Test
     void aLockWaitTimeoutOnSeveralPartitionsIsStillASuspectedDeadlock() throws SQLException {
         try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 275, 276);
             c.setAutoCommit(false);
-            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 205"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 275"));
             var e = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = " + HELD[0]));
             assertEquals(DEADLOCK, e.getErrorCode(), e.getMessage());
             assertEquals("40001", e.getSQLState());
-            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 206"));
+            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 276"));
             assertEquals("25000", after.getSQLState(), after.getMessage());
             c.rollback();
-            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 205"));
+            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 275"));
         }
+    }
+
+    /** Through the router, in auto-commit mode, one key at a time (a scan would wait for the held rows): ids 70..99 of a partition, never the random run's. */
+    private static void only(java.sql.Statement st, int... ids) throws SQLException {
+        for (int id : ids) st.executeUpdate("INSERT INTO acct (id, a) VALUES (" + id + ", 10) ON DUPLICATE KEY UPDATE a = 10");
     }
 
     // ---- the random run's statements ---------------------------------------------------------------
@@ -307,6 +313,6 @@ class StatementErrorIT {
     }
 
     private static List<List<String>> rows(Connection c) throws SQLException {
-        return Differential.rows(c, "SELECT * FROM acct ORDER BY id");
+        return Differential.rows(c, "SELECT * FROM acct WHERE id % 100 < 70 ORDER BY id"); // 70..99: the targeted tests', through Lutra only
     }
 }
