@@ -23,10 +23,13 @@ import java.sql.SQLException;
  *   <li>{@code SET autocommit = 0}: a transaction opens with the next statement and lasts until
  *       COMMIT or ROLLBACK; {@code SET autocommit = 1} commits an open one.</li>
  * </ul>
- * Unlike MySQL, which keeps a transaction open after most statement errors, a statement that
- * fails on a backend rolls the whole transaction back at once (releasing its locks on every
- * shard), and the session then refuses statements until the application says COMMIT or ROLLBACK:
- * a transaction is never half applied.
+ * A statement that fails on a backend with an error after which MySQL undoes only the statement (a
+ * duplicate key, a constraint, a bad value, a lock wait timeout) leaves the transaction open, as in
+ * MySQL, when the router can promise that its backend's statement rollback undid everything the
+ * statement did (it wrote on one partition only and changed nothing else: {@link StatementFootprint}).
+ * Any other failure rolls the whole transaction back at once (releasing its locks on every shard),
+ * and the session then refuses statements until the application says COMMIT or ROLLBACK: a
+ * transaction is never half applied.
  *
  * <p>Savepoints ({@code SAVEPOINT}, {@code ROLLBACK TO}, {@code RELEASE}) belong to the open
  * transaction ({@link TransactionState}) and end with it. In a transaction holding a savepoint, a
@@ -247,6 +250,11 @@ public final class SessionTransactions implements AutoCloseable {
      * detect.
      */
     private SQLException abort(TransactionState t, Exception e, boolean explicit) {
+        return abort(t, e, explicit, t.partitions());
+    }
+
+    /** As above; {@code partitions}: those of the transaction, with the failed statement's (some of which its failure kept it from joining). */
+    private SQLException abort(TransactionState t, Exception e, boolean explicit, int partitions) {
         SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
         if (explicit && t.recoverableBySavepoint()) {
@@ -254,7 +262,6 @@ public final class SessionTransactions implements AutoCloseable {
             return new SQLException(error.getMessage() + " (the transaction is kept for ROLLBACK TO SAVEPOINT, which undoes this statement"
                     + " with what followed the savepoint, or ROLLBACK)", error.getSQLState(), error.getErrorCode(), error);
         }
-        int partitions = t.partitions();
         t.rollback();
         SQLException reported = retryable(error, partitions);
         if (explicit) {
@@ -294,6 +301,8 @@ public final class SessionTransactions implements AutoCloseable {
         private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
         private final SessionState carry = variables;
         private TransactionState implicit;
+        /** What this statement did in the session's transaction, to tell whether a failure of it can leave the transaction open. */
+        private final StatementFootprint footprint = new StatementFootprint();
         private Deadline deadline = Deadline.NONE;
         private Warnings warnings;
         private boolean plainRead;
@@ -337,16 +346,17 @@ public final class SessionTransactions implements AutoCloseable {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
+            if (txn != null) footprint.asks(partition, write);
             Lease lease = txn != null ? txn.lease(partition, write, plainRead) : t != null ? t.lease(partition, write) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());
             } catch (SQLException e) {
                 SQLException located = Backends.located(placement, e);
-                lease.release(located);
+                lease.release(located); // not this statement's footprint: the transaction cannot go on after it
                 throw located;
             }
-            return lease;
+            return txn != null ? footprint.track(lease) : lease;
         }
 
         @Override
@@ -392,8 +402,23 @@ public final class SessionTransactions implements AutoCloseable {
                 implicit = null;
                 return abort(t, e, false);
             }
-            if (txn != null && txn == current) return abort(txn, e, true);
+            if (txn != null && txn == current) {
+                if (e instanceof SQLException s && undoneByItsBackend(s)) return s;
+                // the statement's partitions count whether or not its failure stopped its other sub-queries before they joined
+                return abort(txn, e, true, txn.partitionsWith(footprint.partitions()));
+            }
             return e instanceof SQLException s ? s : Internal.error(e);
+        }
+
+        /**
+         * Whether the failed statement changed nothing once its backend undid it, and the transaction can go
+         * on as one MariaDB's would (see {@link StatementFootprint}); never after the statement's deadline (a
+         * KILL QUERY or an aborted connection stopped it).
+         */
+        private boolean undoneByItsBackend(SQLException e) {
+            if (deadline.expired() || txn.failure() == null) return false;
+            if (!footprint.undoneByItsBackend(e, txn.partitionsWith(footprint.partitions()), txn::rollsBackOnTimeout)) return false;
+            return txn.statementUndone(footprint.failures());
         }
     }
 }

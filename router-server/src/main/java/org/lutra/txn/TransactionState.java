@@ -30,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  * were all undone commits as a reader again).
  *
  * <p>State checks: a transaction serves one statement at a time; once it has ended, using it
- * is an error. A failed sub-query marks it failed, and it can then only be rolled back.
+ * is an error. A failed sub-query marks it failed, and it can then only be rolled back — unless its
+ * statement was undone by its backend alone ({@link #statementUndone}) or a savepoint undoes it.
  */
 public final class TransactionState implements Connections {
     private static final Logger log = LoggerFactory.getLogger(TransactionState.class);
@@ -162,6 +163,42 @@ public final class TransactionState implements Connections {
         return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("42"));
     }
 
+    /**
+     * The statement that failed with one of {@code failures} was undone by its backend alone and changed nothing
+     * (see {@link StatementFootprint}): the transaction goes on, as on one MariaDB. False, and the transaction stays
+     * failed, if its failure is not that statement's (an earlier result's) or a savepoint command left it in doubt.
+     * The branches' written status needs nothing: the failed sub-query never reported rows, and no other did.
+     */
+    synchronized boolean statementUndone(List<SQLException> failures) {
+        if (failure == null || wholeOnly || status != Status.ACTIVE) return false;
+        for (SQLException f : failures) {
+            if (f == failure) {
+                failure = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a lock wait timeout on {@code partition} ended its server's whole transaction there
+     * (innodb_rollback_on_timeout on; MariaDB's default is off): asked of the branch's own connection, on the
+     * error's path only. Unknown counts as yes.
+     */
+    boolean rollsBackOnTimeout(int partition) {
+        Branch b;
+        synchronized (this) {
+            b = branches.get(partition);
+        }
+        if (b == null || b.connection() == null) return true;
+        try (var st = b.connection().createStatement(); var rs = st.executeQuery("SELECT @@innodb_rollback_on_timeout")) {
+            return !rs.next() || rs.getInt(1) != 0;
+        } catch (SQLException e) {
+            b.markBroken();
+            return true;
+        }
+    }
+
     /** The first error a sub-query of this transaction hit, or null. */
     SQLException failure() {
         return failure;
@@ -181,6 +218,13 @@ public final class TransactionState implements Connections {
 
     synchronized int partitions() {
         return branches.size();
+    }
+
+    /** How many partitions the transaction has joined, counting {@code more} (a statement's, some perhaps not joined yet). */
+    synchronized int partitionsWith(java.util.Set<Integer> more) {
+        var all = new java.util.HashSet<>(branches.keySet());
+        all.addAll(more);
+        return all.size();
     }
 
     /** Whether a statement of this transaction wrote on some partition. */

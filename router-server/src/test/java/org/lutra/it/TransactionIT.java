@@ -181,13 +181,29 @@ class TransactionIT {
         }
     }
 
+    /** A duplicate key on one partition: MariaDB undid that statement alone, and the transaction goes on (README "Failures."). */
     @Test
-    void failedStatementRollsBackTheWholeTransaction() throws SQLException {
+    void failedStatementOnOnePartitionKeepsTheTransaction() throws SQLException {
         try (var c = router.connect(); var st = c.createStatement()) {
             c.setAutoCommit(false);
             update(c, 8, +5);
             var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO accounts (id, balance) VALUES (108, 1)"));
             assertEquals("23000", dup.getSQLState(), dup.getMessage());
+            update(c, 9, +5);
+            c.commit();
+            assertEquals(105, balance(c, 8), "the statement before the failure is committed");
+            assertEquals(105, balance(c, 9));
+        }
+    }
+
+    /** A write over two partitions that fails on one: the other's half is not undone by its server, so the whole transaction is. */
+    @Test
+    void failedStatementOverSeveralPartitionsRollsBackTheWholeTransaction() throws SQLException {
+        try (var c = router.connect(); var st = c.createStatement()) {
+            c.setAutoCommit(false);
+            update(c, 8, +5);
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE accounts SET balance = balance - 101 WHERE id IN (9, 109)"));
+            assertTrue(e.getMessage().contains("no_overdraft"), e.getMessage());
             var after = assertThrows(SQLException.class, () -> update(c, 9, +5));
             assertEquals("25000", after.getSQLState(), after.getMessage());
             var commit = assertThrows(SQLException.class, c::commit);

@@ -1,0 +1,318 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+import org.lutra.txn.TxnStats;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * A statement that fails inside a transaction, through Lutra and on one plain MariaDB holding the same
+ * rows: where the failed statement wrote on one partition only (or only read), the transaction goes on
+ * as MariaDB's does — duplicate keys, CHECK constraints, values out of range, NULL into NOT NULL, lock
+ * wait timeouts and NOWAIT against a second session holding rows — and COMMIT keeps the statements
+ * before and after it. A write over several partitions that fails still ends the whole transaction
+ * (25000 after it), and a lock wait timeout in a transaction on several partitions is still reported as
+ * a suspected deadlock (1213) and rolls it back (README "Transactions", "Failures.").
+ *
+ * <p>The table is placed by range (partition = id / 100), so the test knows every statement's partitions.
+ * Seed and size: {@code -Dlutra.stmterr.seed=N}, {@code -Dlutra.stmterr.transactions=N} (default 80).
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StatementErrorIT {
+    static final String SCHEMA = """
+            CREATE TABLE acct (id INT PRIMARY KEY, a INT NOT NULL, b TINYINT, CONSTRAINT nonneg CHECK (a >= 0))
+              PARTITION BY range(id) ON (p0 < 100, p1 < 200, p2 < 300, p3);
+            """;
+    static final int LOCK_WAIT = 1;
+    /** Rows the holder session keeps locked FOR UPDATE: one on p0, one on p1. */
+    static final int[] HELD = {50, 150};
+    static final int DEADLOCK = 1213, LOCK_WAIT_TIMEOUT = 1205;
+
+    Differential differential;
+    Connection lutra, reference, lutraHolder, referenceHolder;
+    long seed;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        seed = Long.getLong("lutra.stmterr.seed", System.nanoTime());
+        System.out.println("StatementErrorIT seed " + seed + " (replay with -Dlutra.stmterr.seed=" + seed + ")");
+        differential = new Differential(shards, "stmterr", SCHEMA, new RouterConfig.Transactions("stmterr", LOCK_WAIT, 0, 0));
+        lutra = differential.lutra;
+        reference = differential.reference;
+        try (var st = reference.createStatement()) {
+            st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
+        }
+        var rows = new ArrayList<String>();
+        for (int id = 0; id < 400; id += 1) if (id % 3 != 0 && id % 100 < 60) rows.add("(" + id + ", 10, 1)");
+        differential.both("INSERT INTO acct (id, a, b) VALUES " + String.join(", ", rows));
+        lutraHolder = differential.router.connect();
+        referenceHolder = differential.newReference();
+        for (Connection h : List.of(lutraHolder, referenceHolder)) {
+            h.setAutoCommit(false);
+            try (var st = h.createStatement()) {
+                st.executeQuery("SELECT id FROM acct WHERE id IN (" + HELD[0] + ", " + HELD[1] + ") FOR UPDATE").close();
+            }
+        }
+    }
+
+    @BeforeEach
+    void endTransactions() throws SQLException {
+        for (Connection c : List.of(lutra, reference)) {
+            try (var st = c.createStatement()) {
+                st.execute("ROLLBACK");
+            }
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (Connection h : new Connection[] {lutraHolder, referenceHolder}) if (h != null) h.close();
+        if (differential != null) differential.close();
+    }
+
+    /**
+     * Random transactions continuing after every error, ended by COMMIT or ROLLBACK: every statement's answer,
+     * and after each transaction the table, must be the plain MariaDB's — or, where README says Lutra ends the
+     * transaction (a write over several partitions, a lock wait timeout on several), exactly that.
+     */
+    @Test
+    void randomTransactionsGoOnAfterErrorsAsOneMariaDb() throws SQLException {
+        var r = new SplittableRandom(seed);
+        int transactions = Integer.getInteger("lutra.stmterr.transactions", 80);
+        int kept = 0, ended = 0, deadlocks = 0, statements = 0, timeouts = 0;
+        for (int t = 0; t < transactions; t++) {
+            both("BEGIN");
+            var done = new ArrayList<String>();
+            Set<Integer> joined = new TreeSet<>(); // the partitions Lutra's transaction has a branch on
+            boolean open = true;
+            int length = 3 + r.nextInt(12);
+            for (int i = 0; i < length && open; i++) {
+                var s = next(r);
+                done.add(s.sql);
+                statements++;
+                String expected = outcome(reference, s.sql);
+                String got = outcome(lutra, s.sql);
+                String where = "transaction " + t + " (seed " + seed + "): " + String.join("; ", done);
+                joined.addAll(s.partitions);
+                if (!expected.startsWith("error")) {
+                    assertEquals(expected, got, where);
+                    continue;
+                }
+                int code = Integer.parseInt(expected.substring(6));
+                if (code == LOCK_WAIT_TIMEOUT) timeouts++;
+                if (code == LOCK_WAIT_TIMEOUT && joined.size() > 1) {
+                    assertEquals("error " + DEADLOCK, got, "a lock wait timeout on several partitions is a suspected deadlock: " + where);
+                    assertEquals("error 0", outcome(lutra, "UPDATE acct SET a = a WHERE id = 1"), "25000 after it: " + where);
+                    deadlocks++;
+                    open = false;
+                } else if (s.write && s.partitions.size() > 1) {
+                    assertEquals(expected, got, where);
+                    assertEquals("error 0", outcome(lutra, "UPDATE acct SET a = a WHERE id = 1"), "a write over several partitions failed: 25000 after it: " + where);
+                    ended++;
+                    open = false;
+                } else {
+                    assertEquals(expected, got, where);
+                    kept++;
+                }
+                if (open && r.nextInt(3) == 0) assertEquals(rows(reference), rows(lutra), "inside " + where);
+            }
+            String end = !open || r.nextInt(3) == 0 ? "ROLLBACK" : "COMMIT";
+            both(end);
+            done.add(end);
+            assertEquals(rows(reference), rows(lutra), "after transaction " + t + " (seed " + seed + "): " + String.join("; ", done));
+        }
+        System.out.printf("StatementErrorIT: %d transactions, %d statements, %d errors the transaction went on after (%d lock wait timeouts in all),"
+                + " %d writes over several partitions and %d suspected deadlocks that ended it%n", transactions, statements, kept, timeouts, ended, deadlocks);
+        assertTrue(kept > transactions / 2, "errors the transactions went on after: " + kept);
+        assertTrue(ended > 0 && deadlocks > 0, "both rules that end a transaction ran: " + ended + ", " + deadlocks);
+    }
+
+    /** A lock wait timeout on the only partition the transaction holds: it goes on, and COMMIT keeps the rest with one COMMIT. */
+    @Test
+    void aLockWaitTimeoutOnOnePartitionKeepsTheTransaction() throws SQLException {
+        TxnStats stats = differential.router.server.transactions().stats();
+        long onePhase = stats.onePhaseCommits.sum(), twoPhase = stats.twoPhaseCommits.sum();
+        try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 71, 72);
+            c.setAutoCommit(false);
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 71"));
+            var e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT a FROM acct WHERE id = " + HELD[0] + " FOR UPDATE").close());
+            assertEquals(LOCK_WAIT_TIMEOUT, e.getErrorCode(), e.getMessage());
+            var nowait = assertThrows(SQLException.class, () -> st.executeQuery("SELECT a FROM acct WHERE id = " + HELD[0] + " FOR UPDATE NOWAIT").close());
+            assertEquals(LOCK_WAIT_TIMEOUT, nowait.getErrorCode(), nowait.getMessage());
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 100 WHERE id = 72"), "the transaction goes on");
+            c.commit();
+            assertEquals(List.of(List.of("110"), List.of("110")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (71, 72) ORDER BY id"));
+        }
+        assertEquals(twoPhase, stats.twoPhaseCommits.sum(), "one partition wrote: no two-phase commit");
+        assertTrue(stats.onePhaseCommits.sum() >= onePhase + 1);
+    }
+
+    /**
+     * A duplicate key on one partition while the transaction wrote on another: it goes on, a failed write counts
+     * as no write (one writer left: one-phase), and a later write on a second partition commits with XA.
+     */
+    @Test
+    void aFailedWriteIsNoWriteInTheCommit() throws SQLException {
+        TxnStats stats = differential.router.server.transactions().stats();
+        try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 74, 171, 272);
+            c.setAutoCommit(false);
+            long twoPhase = stats.twoPhaseCommits.sum();
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 74"));
+            var dup = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (171, 1)"));
+            assertEquals(1062, dup.getErrorCode(), dup.getMessage());
+            var check = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a - 1000 WHERE id = 272"));
+            assertEquals("23000", check.getSQLState(), check.getMessage());
+            c.commit();
+            assertEquals(twoPhase, stats.twoPhaseCommits.sum(), "p1's and p2's branches wrote nothing: one-phase");
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a - 1 WHERE id = 74"));
+            assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (171, 1)"));
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = 171"));
+            c.commit();
+            assertEquals(twoPhase + 1, stats.twoPhaseCommits.sum(), "two partitions wrote: two-phase");
+            assertEquals(List.of(List.of("10"), List.of("11")), Differential.rows(c, "SELECT a FROM acct WHERE id IN (74, 171) ORDER BY id"));
+        }
+    }
+
+    /** A write over two partitions that fails on one: the other's half may have been applied, so the whole transaction ends. */
+    @Test
+    void aWriteOverSeveralPartitionsThatFailsEndsTheTransaction() throws SQLException {
+        try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 77, 78, 371);
+            st.executeUpdate("DELETE FROM acct WHERE id = 79");
+            c.setAutoCommit(false);
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 77"));
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO acct (id, a) VALUES (79, 1), (371, 1)"));
+            assertEquals(1062, e.getErrorCode(), e.getMessage());
+            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 78"));
+            assertEquals("25000", after.getSQLState(), after.getMessage());
+            c.rollback();
+            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 77"), "the earlier statement was rolled back");
+            assertEquals(List.of(), Differential.rows(c, "SELECT a FROM acct WHERE id = 79"), "p0's half of the failed statement too");
+        }
+    }
+
+    /** A lock wait timeout while the transaction holds locks on two partitions: reported as a deadlock (1213, 40001), rolled back. */
+    @Test
+    void aLockWaitTimeoutOnSeveralPartitionsIsStillASuspectedDeadlock() throws SQLException {
+        try (var c = differential.router.connect(); var st = c.createStatement()) {
+            only(st, 275, 276);
+            c.setAutoCommit(false);
+            assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 275"));
+            var e = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = " + HELD[0]));
+            assertEquals(DEADLOCK, e.getErrorCode(), e.getMessage());
+            assertEquals("40001", e.getSQLState());
+            var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 5 WHERE id = 276"));
+            assertEquals("25000", after.getSQLState(), after.getMessage());
+            c.rollback();
+            assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = 275"));
+        }
+    }
+
+    /** Through the router, in auto-commit mode, one key at a time (a scan would wait for the held rows): ids 70..99 of a partition, never the random run's. */
+    private static void only(java.sql.Statement st, int... ids) throws SQLException {
+        for (int id : ids) st.executeUpdate("INSERT INTO acct (id, a) VALUES (" + id + ", 10) ON DUPLICATE KEY UPDATE a = 10");
+    }
+
+    // ---- the random run's statements ---------------------------------------------------------------
+
+    record Stmt(String sql, boolean write, Set<Integer> partitions) {}
+
+    /** Keys spread over the four partitions; a third of those below 60 in each are free, 60..99 never loaded. */
+    private static int key(SplittableRandom r) {
+        int k = 100 * r.nextInt(4) + r.nextInt(70);
+        return k == HELD[0] || k == HELD[1] ? k + 1 : k;
+    }
+
+    private static Set<Integer> on(int... keys) {
+        var out = new TreeSet<Integer>();
+        for (int k : keys) out.add(k / 100);
+        return out;
+    }
+
+    private static Stmt next(SplittableRandom r) {
+        int k = key(r), k2 = key(r), v = r.nextInt(15);
+        return switch (r.nextInt(16)) {
+            case 0, 1 -> new Stmt("INSERT INTO acct (id, a, b) VALUES (" + k + ", " + v + ", " + (r.nextInt(6) == 0 ? 300 : v) + ")", true, on(k));
+            case 2 -> new Stmt("INSERT INTO acct (id, a) VALUES (" + k + ", " + v + "), (" + k2 + ", " + v + ")", true, on(k, k2));
+            case 3 -> new Stmt("INSERT INTO acct (id, a) VALUES (" + k + ", " + v + ") ON DUPLICATE KEY UPDATE a = a + 1", true, on(k));
+            case 4 -> new Stmt("INSERT INTO acct (id, a) VALUES (" + k + ", NULL)", true, on(k));
+            case 5, 6 -> new Stmt("UPDATE acct SET a = a - " + v + " WHERE id = " + k, true, on(k));
+            case 7 -> new Stmt("UPDATE acct SET a = a - " + v + " WHERE id IN (" + k + ", " + k2 + ")", true, on(k, k2));
+            case 8 -> new Stmt("UPDATE acct SET b = " + (r.nextBoolean() ? 1000 : v) + " WHERE id = " + k, true, on(k));
+            case 9 -> new Stmt("DELETE FROM acct WHERE id = " + k, true, on(k));
+            case 10 -> new Stmt("SELECT id, a FROM acct WHERE id = " + k + " FOR UPDATE", false, on(k));
+            case 11 -> { // a held row now and then: NOWAIT answers at once
+                int h = r.nextBoolean() ? HELD[r.nextInt(2)] : k;
+                yield new Stmt("SELECT id, a FROM acct WHERE id = " + h + " FOR UPDATE NOWAIT", false, on(h));
+            }
+            case 12 -> {
+                int h = HELD[r.nextInt(2)];
+                yield new Stmt("SELECT id, a FROM acct WHERE id IN (" + h + ", " + k + ") ORDER BY id LOCK IN SHARE MODE NOWAIT", false, on(h, k));
+            }
+            case 13 -> {
+                int from = 100 * r.nextInt(4) + 40;
+                yield new Stmt("SELECT id FROM acct WHERE id BETWEEN " + from + " AND " + (from + 20) + " ORDER BY id FOR UPDATE SKIP LOCKED", false, on(from));
+            }
+            case 14 -> {
+                int h = HELD[r.nextInt(2)];
+                yield r.nextInt(4) == 0 // a lock wait timeout after LOCK_WAIT seconds, on both sides
+                        ? new Stmt("UPDATE acct SET a = a + 1 WHERE id = " + h, true, on(h))
+                        : new Stmt("SELECT a FROM acct WHERE id = " + k, false, on(k));
+            }
+            default -> new Stmt("SELECT id, a, b FROM acct WHERE id IN (" + k + ", " + k2 + ") ORDER BY id", false, on(k, k2));
+        };
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------
+
+    private void both(String sql) throws SQLException {
+        try (var l = lutra.createStatement(); var ref = reference.createStatement()) {
+            ref.execute(sql);
+            l.execute(sql);
+        }
+    }
+
+    /** "ok" and the update count, the rows, or "error" and the error code. */
+    private static String outcome(Connection c, String sql) {
+        try (var st = c.createStatement()) {
+            if (st.execute(sql)) {
+                var out = new ArrayList<String>();
+                try (var rs = st.getResultSet()) {
+                    int n = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        var row = new StringBuilder();
+                        for (int i = 1; i <= n; i++) row.append(i > 1 ? "|" : "").append(rs.getString(i));
+                        out.add(row.toString());
+                    }
+                }
+                return "rows " + out;
+            }
+            return "ok " + st.getUpdateCount();
+        } catch (SQLException e) {
+            return "error " + e.getErrorCode();
+        }
+    }
+
+    private static List<List<String>> rows(Connection c) throws SQLException {
+        return Differential.rows(c, "SELECT * FROM acct WHERE id % 100 < 70 ORDER BY id"); // 70..99: the targeted tests', through Lutra only
+    }
+}
