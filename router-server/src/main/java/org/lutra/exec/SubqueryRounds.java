@@ -52,16 +52,19 @@ public final class SubqueryRounds implements Operator {
     private final List<String> pieces;       // pieces.size() == subqueries.size() + 1
     private final List<Subquery> subqueries;
     private final OuterPlanner planner;
+    private final boolean severalRowsInPlace;
 
-    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner) {
+    /** @param severalRowsInPlace the outer statement runs inside each partition: a WHERE scalar of several rows becomes {@link #SEVERAL_ROWS} */
+    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner, boolean severalRowsInPlace) {
         this.pieces = List.copyOf(pieces);
         this.subqueries = List.copyOf(subqueries);
         this.planner = planner;
+        this.severalRowsInPlace = severalRowsInPlace;
     }
 
     @Override
     public RowSource open(Context ctx) throws SQLException {
-        Bound bound = bind(pieces, subqueries, ctx, false /* a query */);
+        Bound bound = bind(pieces, subqueries, ctx, severalRowsInPlace);
         Operator outer = planner.plan(bound.sql());
         RowSource rows = outer.open(ctx.with(bound.params()));
         var filled = bound.filled();
@@ -97,18 +100,20 @@ public final class SubqueryRounds implements Operator {
     public record Bound(String sql, List<Value> params, java.util.SortedMap<Integer, Scalar> filled, boolean failOnFirstRow) {}
 
     /**
-     * A scalar that returned several rows, in a write: a subquery of no table that returns two rows, so that each
-     * partition raises MySQL's 1242 exactly where one MariaDB evaluates the scalar (only for a row that gets that
-     * far: {@code WHERE b = 100 AND a = (SELECT ...)} over no row with b = 100 changes nothing and raises nothing).
+     * A scalar that returned several rows, in a write or a query's WHERE run inside each partition: a subquery of no
+     * table that returns two rows, so that each partition raises MySQL's 1242 exactly where one MariaDB evaluates the
+     * scalar (only for a row that gets that far: {@code WHERE b = 100 AND a = (SELECT ...)} over no row with b = 100
+     * changes nothing, returns nothing and raises nothing; {@code WHERE a = (SELECT ...) AND b = 100} raises it).
      */
     public static final String SEVERAL_ROWS = "(SELECT 1 UNION ALL SELECT 2)";
 
     /**
      * Runs each subquery (with its share of {@code ctx}'s parameters) and binds its values into the outer text.
      *
-     * @param inWrite an UPDATE's or DELETE's: a scalar of several rows becomes {@link #SEVERAL_ROWS} rather than an error now
+     * @param severalRowsInPlace an UPDATE's or DELETE's, or a query run inside each partition: a scalar of several rows
+     *                           (not one evaluated per row or group) becomes {@link #SEVERAL_ROWS} rather than an error now
      */
-    public static Bound bind(List<String> pieces, List<Subquery> subqueries, Context ctx, boolean inWrite) throws SQLException {
+    public static Bound bind(List<String> pieces, List<Subquery> subqueries, Context ctx, boolean severalRowsInPlace) throws SQLException {
         var sql = new StringBuilder();
         var params = new ArrayList<Value>();
         var filled = new java.util.TreeMap<Integer, Scalar>(); // result column -> the subquery's column and value
@@ -138,7 +143,7 @@ public final class SubqueryRounds implements Operator {
                 case EXISTS -> sql.append(values.isEmpty() ? "FALSE" : "TRUE");
                 case NOT_EXISTS -> sql.append(values.isEmpty() ? "TRUE" : "FALSE");
                 case SCALAR -> {
-                    if (values.size() > 1 && inWrite) {
+                    if (values.size() > 1 && severalRowsInPlace && !sub.perRow()) {
                         sql.append(SEVERAL_ROWS);
                         continue;
                     }

@@ -321,6 +321,18 @@ public final class Guards {
         return LOCKING.matcher(stripQuoted(sql)).find();
     }
 
+    private static final Pattern NEVER_WAITS = Pattern.compile("(?is).*\\b(NOWAIT|SKIP\\s+LOCKED)\\s*;?\\s*$");
+
+    /**
+     * Whether {@code sql} is a locking read that never waits for a lock ({@code ... FOR UPDATE NOWAIT}, {@code LOCK IN
+     * SHARE MODE NOWAIT}, {@code SKIP LOCKED}): its lock wait timeout (1205) comes at once, so it cannot be part of a
+     * deadlock. {@code WAIT n} waits, and is not one.
+     */
+    public static boolean neverWaitingLockingRead(String sql) {
+        String text = stripQuoted(sql);
+        return LOCKING.matcher(text).find() && NEVER_WAITS.matcher(text).matches();
+    }
+
     /**
      * The text with every quoted string and identifier replaced by {@code ''}. A scanner, not a
      * regular expression: Java's regex engine recurses once per character of a quoted string and

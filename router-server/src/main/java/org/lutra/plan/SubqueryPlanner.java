@@ -54,6 +54,10 @@ final class SubqueryPlanner {
         for (Found f : find(select)) {
             if (f.kind() != SubqueryRounds.Kind.SCALAR) continue;
             if (f.select() instanceof PlainSelect p && atMostOneRow(p)) continue;
+            if (CoLocatedSubqueries.severalRows(f.select())) {
+                found = 1; // reads no table: run first, it raises 1242 once a row is returned
+                continue;
+            }
             if (!(f.select() instanceof PlainSelect p) || correlated(p, catalog)) return 2;
             found = 1;
         }
@@ -84,8 +88,18 @@ final class SubqueryPlanner {
         // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
         requireUncorrelated(found, catalog);
         keepLabels(select);
+        // a WHERE scalar of several rows stays in the statement as a subquery of no table where the statement then runs
+        // inside each partition (one table, CoLocatedSubqueries): each raises 1242 only for a row that evaluates it, as one
+        // MariaDB does. Not with LIMIT: a partition's LIMIT reads rows the merged LIMIT never reaches (1242 there, rows
+        // on MariaDB); nor over joins; nor beside IN or EXISTS subqueries: bound as values they change the optimizer's
+        // plan (a IN (1, 2) AND a = (SELECT ...) raises 1242 where a IN (SELECT ...) AND a = (SELECT ...) raises nothing).
+        // There the error comes at once, as before.
+        boolean severalRowsInPlace = found.stream().allMatch(f -> f.kind() == SubqueryRounds.Kind.SCALAR)
+                && select.getFromItem() instanceof net.sf.jsqlparser.schema.Table
+                && (select.getJoins() == null || select.getJoins().isEmpty()) && select.getLimit() == null && select.getOffset() == null
+                && select.getFetch() == null;
         Slots slots = slots(found, select::toString, inner, null, 1);
-        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer), slots.params());
+        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer, severalRowsInPlace), slots.params());
     }
 
     /**

@@ -184,7 +184,8 @@ final class TransactionWorker implements AutoCloseable {
             return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
-        var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan));
+        var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan))
+                .neverWaits(neverWaitingRead(plan));
         start(requestId, deadline);
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
@@ -210,6 +211,29 @@ final class TransactionWorker implements AutoCloseable {
      */
     static boolean plainRead(Plan plan) {
         return plan instanceof Plan.Query q && plain(q.root());
+    }
+
+    /**
+     * Whether every backend statement of the plan is a locking read that never waits (NOWAIT, SKIP LOCKED): then
+     * its lock wait timeout cannot be part of a deadlock (see SessionTransactions.Statement#neverWaits).
+     */
+    static boolean neverWaitingRead(Plan plan) {
+        if (!(plan instanceof Plan.Query q)) return false;
+        var routes = new java.util.ArrayList<org.lutra.exec.Route>();
+        if (!onlyRoutes(q.root(), routes) || routes.isEmpty()) return false;
+        return routes.stream().allMatch(r -> org.lutra.plan.Guards.neverWaitingLockingRead(r.sql()));
+    }
+
+    /** Collects the plan's routes; false where an operator of it queries backends otherwise (its own SQL). */
+    private static boolean onlyRoutes(org.lutra.exec.Operator op, List<org.lutra.exec.Route> routes) {
+        if (op instanceof org.lutra.exec.Route r) {
+            routes.add(r);
+            return true;
+        }
+        for (var in : op.inputs()) {
+            if (!onlyRoutes(in, routes)) return false;
+        }
+        return true;
     }
 
     private static boolean plain(org.lutra.exec.Operator op) {

@@ -306,6 +306,7 @@ public final class SessionTransactions implements AutoCloseable {
         private Deadline deadline = Deadline.NONE;
         private Warnings warnings;
         private boolean plainRead;
+        private boolean neverWaits;
 
         /** This statement's backend warnings go to {@code warnings}. */
         public Statement reporting(Warnings warnings) {
@@ -326,6 +327,16 @@ public final class SessionTransactions implements AutoCloseable {
          */
         public Statement streaming(boolean plainRead) {
             this.plainRead = plainRead;
+            return this;
+        }
+
+        /**
+         * Whether this statement is a locking read that never waits for a lock (NOWAIT, SKIP LOCKED), as its plan says:
+         * its lock wait timeout is no deadlock across shards, and leaves the transaction open where a transaction on one
+         * partition would stay open.
+         */
+        public Statement neverWaits(boolean neverWaits) {
+            this.neverWaits = neverWaits;
             return this;
         }
 
@@ -417,7 +428,9 @@ public final class SessionTransactions implements AutoCloseable {
          */
         private boolean undoneByItsBackend(SQLException e) {
             if (deadline.expired() || txn.failure() == null) return false;
-            if (!footprint.undoneByItsBackend(e, txn.partitionsWith(footprint.partitions()), txn::rollsBackOnTimeout)) return false;
+            // a partition the transaction never began on (a sub-query that found it failed already) has nothing to roll back
+            if (!footprint.undoneByItsBackend(e, txn.partitionsWith(footprint.partitions()), neverWaits,
+                    p -> txn.begun(p) && txn.rollsBackOnTimeout(p))) return false;
             return txn.statementUndone(footprint.failures());
         }
     }

@@ -82,18 +82,20 @@ final class StatementFootprint {
      * undid the failed sub-query, and every sub-query's error is one after which MariaDB keeps the transaction:
      * then the transaction goes on, as on one MariaDB. {@code transactionPartitions}: the partitions the
      * transaction has joined, this statement's included (a lock wait timeout while it holds locks on several may be a deadlock across
-     * shards, which only a whole rollback breaks); {@code rollsBackOnTimeout} asks a partition's server whether
+     * shards, which only a whole rollback breaks — unless {@code neverWaits}: a NOWAIT or SKIP LOCKED locking read
+     * never waited, so its timeout is no deadlock's); {@code rollsBackOnTimeout} asks a partition's server whether
      * a lock wait timeout ended its whole transaction there.
      */
-    boolean undoneByItsBackend(Exception reported, int transactionPartitions, RollsBackOnTimeout rollsBackOnTimeout) {
+    boolean undoneByItsBackend(Exception reported, int transactionPartitions, boolean neverWaits, RollsBackOnTimeout rollsBackOnTimeout) {
         if (failures.isEmpty() || !causedByOneOf(reported)) return false; // the router's own error after the backends ran
         if (changedRows || writePartitions.size() > 1 || !streaming.isEmpty()) return false;
         if (partitions.size() > 1 && !writePartitions.isEmpty()) return false; // a write that also read or locked elsewhere
         for (SQLException f : failures) {
-            if (!statementLevel(f, transactionPartitions)) return false;
+            if (!statementLevel(f, neverWaits ? 1 : transactionPartitions)) return false;
         }
         for (SQLException f : failures) {
-            if (f.getErrorCode() == LOCK_WAIT_TIMEOUT && rollsBackOnTimeout.on(partitions.iterator().next())) return false;
+            // a read that never waits may have failed on any of its partitions: each must keep its transaction
+            if (f.getErrorCode() == LOCK_WAIT_TIMEOUT && partitions.stream().anyMatch(rollsBackOnTimeout::on)) return false;
         }
         return true;
     }
