@@ -41,8 +41,9 @@ public final class SubqueryRounds implements Operator {
      * @param column     scalar: the result column the subquery fills as a whole select item; else -1
      * @param perRow     in the select list or HAVING: MySQL evaluates it for each row or group, so a scalar's
      *                   error 1242 (several rows) comes only with the first row
+     * @param inHaving   in HAVING: MySQL evaluates it for each group, whether or not the group passes
      */
-    public record Subquery(Kind kind, Operator plan, int params, String leftText, int column, boolean perRow) {}
+    public record Subquery(Kind kind, Operator plan, int params, String leftText, int column, boolean perRow, boolean inHaving) {}
 
     /** Plans the outer statement's text once its subqueries became values. */
     public interface OuterPlanner {
@@ -148,6 +149,13 @@ public final class SubqueryRounds implements Operator {
                         continue;
                     }
                     if (values.size() > 1 && !sub.perRow()) throw tooManyRows();
+                    if (values.size() > 1 && sub.inHaving()) {
+                        // one MariaDB raises 1242 at the first group that evaluates it, passing or not (a group the
+                        // first value would filter out too), and not where an AND/OR before it decides first:
+                        // which groups evaluate it, the router cannot tell from its merged groups
+                        throw Refusal.of("Lutra does not support a scalar subquery in HAVING that returns more than 1 row yet"
+                                + " (one MySQL answers error 1242 where a group evaluates it)");
+                    }
                     if (values.size() > 1) failOnFirstRow = true;
                     sql.append(typed(column[0]));
                     Value value = values.isEmpty() ? Value.newBuilder().setIsNull(true).build() : values.getFirst();

@@ -186,9 +186,9 @@ final class SubqueryPlanner {
                 default -> throw new IllegalStateException(String.valueOf(f.node()));
             }
             subqueries.add(new SubqueryRounds.Subquery(f.kind(), plan.root(), plan.paramCount(), left, f.column(), !f.clause().equals("WHERE")
-                    && !f.clause().equals("SET")));
+                    && !f.clause().equals("SET"), f.clause().equals("HAVING")));
             if (lockingSubqueries != null) {
-                lockingSubqueries.add(new SubqueryRounds.Subquery(f.kind(), locked.root(), locked.paramCount(), left, f.column(), false));
+                lockingSubqueries.add(new SubqueryRounds.Subquery(f.kind(), locked.root(), locked.paramCount(), left, f.column(), false, false));
             }
             slots.add(slot);
         }
