@@ -185,7 +185,7 @@ final class TransactionWorker implements AutoCloseable {
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan))
-                .neverWaits(neverWaitingRead(plan));
+                .neverWaits(() -> neverWaitingRead(plan));
         start(requestId, deadline);
         try (deadline) {
             var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
