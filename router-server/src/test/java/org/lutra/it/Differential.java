@@ -59,9 +59,19 @@ final class Differential implements AutoCloseable {
      * A write run on both sides (through {@code viaLutra}, a session of this router, and on the
      * reference): {@code problem} is null when they agree (the same update count, or both failed),
      * "refused: ..." when Lutra refused it (42000/1235), else what differs; {@code count} is the
-     * reference's update count (-1 when it failed).
+     * reference's update count (-1 when it failed); {@code lutraError}/{@code referenceError} the error codes of
+     * a side that failed (0 when it did not).
      */
-    record Written(String problem, long count) {}
+    record Written(String problem, long count, int lutraError, int referenceError) {
+        Written(String problem, long count) {
+            this(problem, count, 0, 0);
+        }
+
+        /** Both sides failed, with one error code. */
+        boolean failedAlike() {
+            return problem == null && count < 0 && lutraError == referenceError;
+        }
+    }
 
     Written write(Connection viaLutra, String sql) throws SQLException {
         long l, m;
@@ -83,7 +93,8 @@ final class Differential implements AutoCloseable {
             return new Written("errors differ: lutra " + (lutraError == null ? l : lutraError.getMessage()) + " / mariadb "
                     + (referenceError == null ? m : referenceError.getMessage()), m);
         }
-        return new Written(l != m ? "update counts differ: lutra " + l + " / mariadb " + m : null, m);
+        return new Written(l != m ? "update counts differ: lutra " + l + " / mariadb " + m : null, m,
+                lutraError == null ? 0 : lutraError.getErrorCode(), referenceError == null ? 0 : referenceError.getErrorCode());
     }
 
     /** Null when {@code sql} reads the same rows, in order, on both sides; else the first row that differs ({@code what} names it). */

@@ -208,31 +208,11 @@ class WriteWithSubqueryIT {
     // ---- comparing -------------------------------------------------------------------------------
 
     /** Null when both agree; "failed alike" when both failed with one error code; "refused ..." (42000/1235); else what differs. */
-    private String compare(String sql) {
-        long l, m;
-        SQLException lutraError = null, referenceError = null;
-        try (var st = lutra.createStatement()) {
-            l = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            if (org.lutra.protocol.Refusal.is(e)) return "refused: " + e.getMessage();
-            lutraError = e;
-            l = -1;
-        }
-        try (var st = reference.createStatement()) {
-            m = st.executeUpdate(sql);
-        } catch (SQLException e) {
-            referenceError = e;
-            m = -1;
-        }
-        if (lutraError != null && referenceError != null) {
-            return lutraError.getErrorCode() == referenceError.getErrorCode() ? "failed alike"
-                    : "errors differ: lutra " + lutraError.getMessage() + " / mariadb " + referenceError.getMessage();
-        }
-        if (lutraError != null || referenceError != null) {
-            return "errors differ: lutra " + (lutraError == null ? l : lutraError.getMessage()) + " / mariadb "
-                    + (referenceError == null ? m : referenceError.getMessage());
-        }
-        return l != m ? "update counts differ: lutra " + l + " / mariadb " + m : null;
+    private String compare(String sql) throws SQLException {
+        var written = differential.write(lutra, sql);
+        if (written.problem() != null) return written.problem();
+        if (written.count() >= 0) return null;
+        return written.failedAlike() ? "failed alike" : "error codes differ: lutra " + written.lutraError() + " / mariadb " + written.referenceError();
     }
 
     private String compareWriteAndTable(String sql, String table) throws SQLException {
