@@ -74,8 +74,10 @@ final class Parsing {
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
         if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // (the parser has no parser for it: found by ProtocolFuzzIT)
-        String shareMode = LockInShareMode.forParser(sql);
-        boolean misplaced = shareMode == null && LockInShareMode.named(sql);
+        // both spellings name SHARE: a statement without the word is read as it stands (no scan, no deparse)
+        boolean share = mentionsShare(sql);
+        String shareMode = share ? LockInShareMode.forParser(sql) : null;
+        boolean misplaced = share && shareMode == null && LockInShareMode.named(sql);
         if (shareMode != null) {
             try {
                 Statement statement = read(shareMode, deadline, timeoutMillis);
@@ -93,7 +95,8 @@ final class Parsing {
             }
         }
         try {
-            return LockInShareMode.forShareSpelledForMariaDb(read(sql, deadline, timeoutMillis));
+            Statement statement = read(sql, deadline, timeoutMillis);
+            return share ? LockInShareMode.forShareSpelledForMariaDb(statement) : statement;
         } catch (ParseException e) {
             if (misplaced) {
                 // MariaDB may take it there (a subquery's, a parenthesized select's): not a syntax error the router can vouch for
@@ -102,6 +105,13 @@ final class Parsing {
             }
             throw syntaxError(e);
         }
+    }
+
+    private static boolean mentionsShare(String sql) {
+        for (int i = sql.length() - 5; i >= 0; i--) {
+            if (sql.regionMatches(true, i, "SHARE", 0, 5)) return true;
+        }
+        return false;
     }
 
     /** The statement, by simple parsing, else by complex parsing; a ParseException is a syntax error. */
