@@ -84,7 +84,11 @@ public final class Recovery implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::passQuietly, config.recoverySeconds(), config.recoverySeconds(), TimeUnit.SECONDS);
     }
 
-    /** Lutra branches left prepared after the last pass: not decidable yet, or their decision unreadable. */
+    /**
+     * Lutra branches the last pass could decide but not end (their decision unreadable, their server not
+     * answering the XA COMMIT or ROLLBACK). Branches it may not decide yet are not counted: they belong to
+     * transactions in their two-phase commit now (this router's, or another's within the grace period).
+     */
     public int inDoubt() {
         return inDoubt;
     }
@@ -150,7 +154,7 @@ public final class Recovery implements AutoCloseable {
         }
     }
 
-    /** One reconciliation of every partition; returns the number of Lutra branches still in doubt. */
+    /** One reconciliation of every partition; returns the number of Lutra branches still prepared after it (in flight or in doubt). */
     public synchronized int pass() {
         deleteForgotten();
         int grace = config.recoveryGraceSeconds();
@@ -175,13 +179,18 @@ public final class Recovery implements AutoCloseable {
             }
         }
         var stillPrepared = new HashSet<String>();
-        int left = 0;
+        int left = 0, stuck = 0;
         long now = System.nanoTime();
         for (var entry : prepared.entrySet()) {
             for (Xid xid : entry.getValue()) {
                 stillPrepared.add(xid.gtrid());
                 long seen = firstSeen.computeIfAbsent(xid.gtrid(), g -> now);
-                if (!decidable(GlobalId.parse(xid.gtrid()), seen, now) || !resolve(entry.getKey(), xid)) left++;
+                if (!decidable(GlobalId.parse(xid.gtrid()), seen, now)) {
+                    left++;
+                } else if (!resolve(entry.getKey(), xid)) {
+                    left++;
+                    stuck++;
+                }
             }
         }
         firstSeen.keySet().retainAll(stillPrepared);
@@ -189,10 +198,10 @@ public final class Recovery implements AutoCloseable {
             finishSoon.retainAll(stillPrepared);
             collect(oldDecisions, stillPrepared, grace);
         }
-        if (left != inDoubt || failed != unreachable) {
-            log.info("XA recovery: {} Lutra branch(es) in doubt, {} partition(s) unreachable", left, failed);
+        if (stuck != inDoubt || failed != unreachable) {
+            log.info("XA recovery: {} Lutra branch(es) in doubt, {} partition(s) unreachable", stuck, failed);
         }
-        inDoubt = left;
+        inDoubt = stuck;
         unreachable = failed;
         return left;
     }
