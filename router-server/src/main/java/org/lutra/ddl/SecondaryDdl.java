@@ -131,7 +131,7 @@ final class SecondaryDdl {
                 try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + DdlRunner.quote(s.column()) + " FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column())
                         + " IS NOT NULL LOCK IN SHARE MODE")) {
                     while (rs.next()) {
-                        Object key = s.key(t, t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : rs.getString(1));
+                        Object key = s.key(t, t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.exec.BackendDriver.text(rs, 1));
                         if (key == null) throw new SQLException("secondary lookup " + s.name() + ": cannot index the value " + rs.getString(1), "HY000", 0);
                         values.add(key);
                     }

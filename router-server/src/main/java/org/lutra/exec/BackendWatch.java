@@ -106,7 +106,7 @@ public final class BackendWatch implements AutoCloseable {
             if (!p.waiting().since.containsKey(c)) continue; // answered meanwhile
             p.waiting().closedByWatch.add(c);
             try {
-                c.unwrap(Connection.class).abort(Runnable::run);
+                BackendDriver.abort(c);
             } catch (SQLException | RuntimeException e) {
                 log.warn("backend watch: could not close a connection to partition {}: {}", p.name(), e.toString());
             }

@@ -36,6 +36,11 @@ public final class Backends implements AutoCloseable {
             "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192"
             + "&useLocalSessionState=true&yearIsDateType=false&allowMultiQueries=false&netTimeoutForStreamingResults=0&useReadAheadInput=false&useUnbufferedInput=false";
 
+    /** The Connector/J options of the router's backend connections (tests that compare drivers connect with them). */
+    public static String connectorOptions() {
+        return CONNECTOR_OPTIONS;
+    }
+
     /** The server's wait for a streaming reader (Connector/J's netTimeoutForStreamingResults default). */
     private static final int STREAMING_WRITE_TIMEOUT_SECONDS = 600;
 
@@ -200,7 +205,8 @@ public final class Backends implements AutoCloseable {
                 var hikari = new HikariConfig();
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
                 // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
-                hikari.setJdbcUrl(withDatabase(backend.url(), database) + timeLimits(backend));
+                hikari.setJdbcUrl(BackendDriver.url(withDatabase(backend.url(), database, ""), BackendDriver.OPTIONS
+                        + "&connectTimeout=" + backend.pingTimeoutMillis() + "&socketFactory=" + BlockingSocketFactory.Plain.class.getName()));
                 hikari.setUsername(backend.user());
                 hikari.setPassword(backend.password());
                 hikari.setMaximumPoolSize(backend.poolSize());
@@ -209,8 +215,10 @@ public final class Backends implements AutoCloseable {
                 hikari.setAutoCommit(true);
                 // Bounds every lock wait, including deadlocks across shards that no shard can see; and
                 // gives a client that reads a streamed result slowly the time Connector/J would.
+                // sql_mode: the server's own. MariaDB Connector/J asks for IGNORE_SPACE in its handshake (a fixed capability,
+                // which makes built-in function names reserved words) and appends STRICT_TRANS_TABLES; Connector/J does neither.
                 hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds()
-                        + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS);
+                        + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS + ", sql_mode = @@global.sql_mode");
                 var scratch = new HikariConfig();
                 hikari.copyStateTo(scratch);
                 scratch.setPoolName(hikari.getPoolName() + ":scratch");
@@ -293,12 +301,17 @@ public final class Backends implements AutoCloseable {
     }
 
     static String withDatabase(String url, String database) {
+        return withDatabase(url, database, CONNECTOR_OPTIONS);
+    }
+
+    private static String withDatabase(String url, String database, String options) {
         int query = url.indexOf('?');
         String base = query < 0 ? url : url.substring(0, query);
         String params = query < 0 ? "" : url.substring(query + 1);
         int slash = base.indexOf('/', base.indexOf("//") + 2);
         String hostPart = slash < 0 ? base : base.substring(0, slash);
-        return hostPart + "/" + database + "?" + (params.isEmpty() ? "" : params + "&") + CONNECTOR_OPTIONS;
+        String all = params.isEmpty() ? options : options.isEmpty() ? params : params + "&" + options;
+        return hostPart + "/" + database + (all.isEmpty() ? "" : "?" + all);
     }
 
     /** MySQL's client error "Lost connection to server during query" (SQLState HY000). */
@@ -311,12 +324,12 @@ public final class Backends implements AutoCloseable {
      */
     public static SQLException located(Placement placement, SQLException e) {
         String where = "[" + placement.name() + "@" + placement.backend() + "] ";
-        String state = e.getSQLState();
+        String state = BackendDriver.state(e);
         if (state != null && state.startsWith("08")) {
-            return new SQLException(where + "lost connection to the backend: " + e.getMessage(), "HY000",
+            return new SQLException(where + "lost connection to the backend: " + BackendDriver.message(e), "HY000",
                     e.getErrorCode() != 0 ? e.getErrorCode() : LOST_CONNECTION, e);
         }
-        return new SQLException(where + e.getMessage(), state, e.getErrorCode(), e);
+        return new SQLException(where + BackendDriver.message(e), state, e.getErrorCode(), e);
     }
 
     /**

@@ -42,6 +42,44 @@ public final class BlockingSocketFactory extends StandardSocketFactory {
         return new BlockingSocket();
     }
 
+    /** The same sockets for MariaDB Connector/J, which takes a {@link javax.net.SocketFactory} and connects the socket itself. */
+    public static final class Plain extends javax.net.SocketFactory {
+        @Override
+        public Socket createSocket() {
+            return new BlockingSocket();
+        }
+
+        @Override
+        public Socket createSocket(String host, int port) throws IOException {
+            Socket s = new BlockingSocket();
+            s.connect(new java.net.InetSocketAddress(host, port), 0);
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(String host, int port, java.net.InetAddress localHost, int localPort) throws IOException {
+            Socket s = new BlockingSocket();
+            s.bind(new java.net.InetSocketAddress(localHost, localPort));
+            s.connect(new java.net.InetSocketAddress(host, port), 0);
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(java.net.InetAddress host, int port) throws IOException {
+            Socket s = new BlockingSocket();
+            s.connect(new java.net.InetSocketAddress(host, port), 0);
+            return s;
+        }
+
+        @Override
+        public Socket createSocket(java.net.InetAddress address, int port, java.net.InetAddress localAddress, int localPort) throws IOException {
+            Socket s = new BlockingSocket();
+            s.bind(new java.net.InetSocketAddress(localAddress, localPort));
+            s.connect(new java.net.InetSocketAddress(address, port), 0);
+            return s;
+        }
+    }
+
     /** A socket whose time limits are timers that close it, so that it never leaves blocking mode. */
     static final class BlockingSocket extends Socket {
         private volatile int readTimeoutMillis;

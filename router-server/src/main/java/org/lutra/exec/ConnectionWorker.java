@@ -34,7 +34,7 @@ final class ConnectionWorker {
             long count = deadline.run(ps, ps::executeLargeUpdate);
             lease.changed(count);
             var insertIds = connections.insertIds();
-            if (insertIds != null && count > 0) insertIds.accept(ps.unwrap(com.mysql.cj.jdbc.StatementImpl.class).getLastInsertID());
+            if (insertIds != null && count > 0) insertIds.accept(BackendDriver.lastInsertId(ps));
             warnings(lease.connection(), ps);
             lease.release(null);
             return count;
@@ -61,7 +61,7 @@ final class ConnectionWorker {
             // both ways: the statement may come from the connection's cache with the last user's
             // fetch size, and a streamed result on a pinned connection blocks the transaction's next
             // statement (found by ProtocolFuzzIT: a union in a transaction hung its session for good)
-            ps.setFetchSize(lease.streaming() ? Integer.MIN_VALUE : 0);
+            BackendDriver.stream(ps, lease.streaming());
             if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
             ResultSet rs = deadline.run(ps, ps::executeQuery);
             var md = rs.getMetaData();

@@ -244,7 +244,7 @@ public interface Connections {
                     // Connector/J's close would read the rest of the rows first; abort closes the
                     // socket at once, and the server stops the query when its next write fails
                     try {
-                        c.unwrap(Connection.class).abort(Runnable::run);
+                        BackendDriver.abort(c);
                     } catch (SQLException | RuntimeException ignored) {
                         // closing anyway
                     }

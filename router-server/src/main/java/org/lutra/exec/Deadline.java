@@ -136,7 +136,7 @@ public final class Deadline implements AutoCloseable {
         }
         for (Connection c : streaming == null ? List.<Connection>of() : List.copyOf(streaming)) {
             try {
-                c.unwrap(Connection.class).abort(Runnable::run);
+                BackendDriver.abort(c);
             } catch (SQLException | RuntimeException e) {
                 log.warn("statement deadline: could not abort a streaming backend connection: {}", e.toString());
             }

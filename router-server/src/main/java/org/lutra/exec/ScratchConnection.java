@@ -99,7 +99,7 @@ final class ScratchConnection implements Shards.Scratch {
         PreparedStatement ps = null;
         try {
             ps = prepare(sql, params);
-            ps.setFetchSize(Integer.MIN_VALUE);
+            BackendDriver.stream(ps, true);
             ResultSet rs = deadline.run(ps, ps::executeQuery);
             var md = rs.getMetaData();
             var columns = new ArrayList<Column>(md.getColumnCount());

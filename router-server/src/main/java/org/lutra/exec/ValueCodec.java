@@ -63,7 +63,20 @@ public final class ValueCodec {
         }
     }
 
+    /**
+     * Column {@code i} (1-based) as Connector/J describes it, whichever driver read it: applications
+     * of the router were written against Connector/J's metadata (MariaDB Connector/J's differs in
+     * most fields, so {@link MariaDbColumns} computes Connector/J's from MariaDB's raw definition).
+     */
     public static Column column(ResultSetMetaData md, int i) throws SQLException {
+        var mariaDb = MariaDbColumns.of(md);
+        var column = mariaDb != null ? MariaDbColumns.column(mariaDb, i) : connectorJ(md, i);
+        // Connector/J's default (yearIsDateType): YEAR is a DATE to applications; the wire carries the year
+        if (column.getNativeType().equals("YEAR")) column.setJdbcType(Types.DATE);
+        return column.build();
+    }
+
+    private static Column.Builder connectorJ(ResultSetMetaData md, int i) throws SQLException {
         var column = Column.newBuilder();
         if (md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
             var field = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields()[i - 1];
@@ -80,10 +93,7 @@ public final class ValueCodec {
                 .setScale(md.getScale(i))
                 .setNullable(md.isNullable(i) != ResultSetMetaData.columnNoNulls)
                 .setSigned(md.isSigned(i))
-                .setDisplaySize(md.getColumnDisplaySize(i))
-                // Connector/J's default (yearIsDateType): YEAR is a DATE to applications; the wire carries the year
-                .setJdbcType(column.getNativeType().equals("YEAR") ? Types.DATE : md.getColumnType(i))
-                .build();
+                .setDisplaySize(md.getColumnDisplaySize(i));
     }
 
     /**
@@ -104,13 +114,15 @@ public final class ValueCodec {
     /** Reads the current row of {@code rs}, converting each column by its JDBC type. */
     public static Row row(ResultSet rs, List<Column> columns) throws SQLException {
         var row = Row.newBuilder();
+        var mariaDb = MariaDbColumns.of(rs);
         for (int i = 0; i < columns.size(); i++) {
-            row.addValues(value(rs, i + 1, columns.get(i)));
+            row.addValues(value(rs, i + 1, columns.get(i), mariaDb));
         }
         return row.build();
     }
 
-    private static Value value(ResultSet rs, int i, Column c) throws SQLException {
+    /** {@code mariaDb}: the column definitions when MariaDB Connector/J reads {@code rs}, else null. */
+    private static Value value(ResultSet rs, int i, Column c, org.mariadb.jdbc.client.ColumnDecoder[] mariaDb) throws SQLException {
         var b = Value.newBuilder();
         if (c.getNativeType().equals("YEAR")) {
             long year = rs.getLong(i);
@@ -135,11 +147,13 @@ public final class ValueCodec {
             case Types.REAL, Types.FLOAT -> {
                 float v = rs.getFloat(i);
                 if (rs.wasNull()) return NULL;
+                if (mariaDb != null && !Float.isFinite(v)) throw outOfRange(v, "Float");
                 b.setFloatValue(fixedDecimals(c) ? (float) rounded(v, c.getScale()) : v);
             }
             case Types.DOUBLE -> {
                 double v = rs.getDouble(i);
                 if (rs.wasNull()) return NULL;
+                if (mariaDb != null && !Double.isFinite(v)) throw outOfRange(v, "Double");
                 b.setDoubleValue(fixedDecimals(c) ? rounded(v, c.getScale()) : v);
             }
             case Types.BIT, Types.BOOLEAN -> {
@@ -154,27 +168,33 @@ public final class ValueCodec {
                 return bytes(rs.getBytes(i));
             }
             case Types.DATE -> {
-                String v = rs.getString(i);
+                String v = mariaDb == null ? rs.getString(i) : MariaDbColumns.temporal(rs, i);
                 if (v == null) return NULL;
                 b.setDateValue(v);
             }
             case Types.TIME -> {
-                String v = rs.getString(i);
+                String v = mariaDb == null ? rs.getString(i) : MariaDbColumns.temporal(rs, i);
                 if (v == null) return NULL;
                 b.setTimeValue(v);
             }
             case Types.TIMESTAMP -> {
-                String v = rs.getString(i);
+                String v = mariaDb == null ? rs.getString(i) : MariaDbColumns.temporal(rs, i);
                 if (v == null) return NULL;
                 b.setTimestampValue(v);
             }
             default -> {
-                String v = rs.getString(i);
+                String v = mariaDb == null ? rs.getString(i) : MariaDbColumns.text(rs, mariaDb, i);
                 if (v == null) return NULL;
                 b.setStringValue(v);
             }
         }
         return b.build();
+    }
+
+    /** Connector/J's error for an infinite or NaN value (which MySQL's binary protocol can carry); MariaDB's driver returns it. */
+    private static SQLException outOfRange(double v, String type) {
+        String shown = Double.isNaN(v) ? "NaN" : v > 0 ? "\u221E" : "-\u221E";
+        return new java.sql.SQLDataException("Value '" + shown + "' is outside of valid range for type java.lang." + type, "22003");
     }
 
     private static Value bytes(byte[] v) {

@@ -29,7 +29,7 @@ public final class Warnings {
 
     /**
      * The warnings of the statement {@code connection} just ran on {@code placement}, if it had any:
-     * {@code chain} is Connector/J's (it read SHOW WARNINGS once the server reported a count, but
+     * {@code chain} is the driver's (it read SHOW WARNINGS once the server reported a count, but
      * keeps no level); SHOW WARNINGS, which clears nothing, is read again for the levels.
      */
     public void read(Backends.Placement placement, java.sql.Connection connection, SQLWarning chain) throws SQLException {
@@ -42,7 +42,7 @@ public final class Warnings {
         synchronized (this) {
             for (SQLWarning w = chain; w != null; w = w.getNextWarning(), i++) {
                 add(Warning.newBuilder().setLevel(i < levels.size() ? levels.get(i) : "Warning").setCode(w.getErrorCode())
-                        .setSqlState(w.getSQLState() == null ? "" : w.getSQLState())
+                        .setSqlState(java.util.Objects.requireNonNullElse(BackendDriver.state(w), ""))
                         .setMessage("[" + placement.name() + "@" + placement.backend() + "] " + w.getMessage()).build());
             }
         }

@@ -348,10 +348,10 @@ public final class RouterLoader {
         for (int partition : lookup.partitions()) {
             try (var c = backends.placement(partition).borrow();
                  var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                st.setFetchSize(Integer.MIN_VALUE);
+                org.lutra.exec.BackendDriver.stream(st, true);
                 try (var rs = st.executeQuery(sql)) {
                     while (rs.next()) {
-                        Object key = t.key(rs.getObject(1));
+                        Object key = t.key(org.lutra.exec.BackendDriver.object(rs, 1));
                         if (key != null) {
                             sink.accept(key, partition);
                             n++;
