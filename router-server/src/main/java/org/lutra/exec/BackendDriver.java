@@ -68,6 +68,19 @@ public final class BackendDriver {
         return dataException(e) ? "Data truncation: " + server : server;
     }
 
+    private static final java.util.regex.Pattern CONNECTION_PREFIX = java.util.regex.Pattern.compile("\\(conn=\\d+\\) ");
+
+    /**
+     * What the client gets of {@code e}, a backend's error that reached the session without passing through
+     * {@link Backends#located} (a SET the backend evaluated, an error the router wrapped): as Connector/J
+     * would word and classify it. Its SQLState and message; the router's own errors pass unchanged.
+     */
+    public static String[] forClient(SQLException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        if (m.startsWith("(conn=")) return new String[] {state(e), message(e)};
+        return new String[] {e.getSQLState(), m.contains("(conn=") ? CONNECTION_PREFIX.matcher(m).replaceAll("") : m};
+    }
+
     /**
      * A backend error's SQLState as Connector/J reports it, which clients of one MySQL see: where the
      * server sent the generic HY000, the state its error number stands for (1205 lock wait timeout:

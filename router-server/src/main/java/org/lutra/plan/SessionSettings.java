@@ -27,9 +27,15 @@ final class SessionSettings {
     static final Set<String> CARRIED = Set.of("sql_mode", "time_zone", "lc_time_names", "default_week_format", "foreign_key_checks",
             "unique_checks", "sql_notes", "sql_safe_updates");
 
-    private static final Pattern SET = Pattern.compile("(?is)\\s*SET\\s+(.*?)\\s*;?\\s*");
-    private static final Pattern ASSIGNMENT = Pattern.compile("(?is)\\s*(?:(SESSION|LOCAL|GLOBAL|PERSIST|PERSIST_ONLY)\\s+"
-            + "|@@(?:(SESSION|LOCAL|GLOBAL)\\.)?)?(@)?(\\w+|`(?:[^`]|``)+`|'(?:[^'\\\\]|\\\\.)+')\\s*:?=\\s*(.*?)\\s*");
+    /**
+     * Matched against the statement without its surrounding whitespace and final {@code ;}: a lazy group followed by
+     * optional whitespace backtracks over every split of a long whitespace run (ProtocolFuzzIT held a session in
+     * this match with a few thousand newlines after a SET).
+     */
+    private static final Pattern SET = Pattern.compile("(?is)SET\\s+(.*)");
+    /** Matched against a stripped item, for the same reason. */
+    private static final Pattern ASSIGNMENT = Pattern.compile("(?is)(?:(SESSION|LOCAL|GLOBAL|PERSIST|PERSIST_ONLY)\\s+"
+            + "|@@(?:(SESSION|LOCAL|GLOBAL)\\.)?)?(@)?(\\w+|`(?:[^`]|``)+`|'(?:[^'\\\\]|\\\\.)+')\\s*:?=\\s*(.*)");
     private static final Pattern ASSIGNS = Pattern.compile(":=");
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
 
@@ -37,12 +43,14 @@ final class SessionSettings {
 
     /** The plan for {@code SET ...} of session variables, or null when {@code sql} is not a SET. */
     static Plan plan(String sql) throws PlanException {
-        Matcher set = SET.matcher(sql);
+        String statement = sql.strip();
+        if (statement.endsWith(";")) statement = statement.substring(0, statement.length() - 1).stripTrailing();
+        Matcher set = SET.matcher(statement);
         if (!set.matches()) return null;
         var assignments = new ArrayList<Plan.Assignment>();
         int params = 0;
         for (String item : topLevelItems(set.group(1))) {
-            Matcher m = ASSIGNMENT.matcher(item);
+            Matcher m = ASSIGNMENT.matcher(item.strip());
             if (!m.matches()) {
                 throw PlanException.unsupported("this SET through the router (" + excerpt(item) + "): the router takes SET of the session "
                         + "variables " + String.join(", ", new java.util.TreeSet<>(CARRIED)) + " and of user variables (@x), one SET NAMES, "

@@ -63,8 +63,9 @@ final class BatchRunner {
             }
             runPrepared(request.getSql(), request.getEntriesList(), result);
         } catch (SQLException e) {
-            result.setError(Error.newBuilder().setSqlState(e.getSQLState() == null ? "HY000" : e.getSQLState())
-                    .setVendorCode(e.getErrorCode()).setMessage(e.getMessage() == null ? "" : e.getMessage()));
+            String[] shown = org.lutra.exec.BackendDriver.forClient(e);
+            result.setError(Error.newBuilder().setSqlState(shown[0] == null ? "HY000" : shown[0])
+                    .setVendorCode(e.getErrorCode()).setMessage(shown[1]));
         }
         return result.build();
     }

@@ -73,7 +73,7 @@ public final class RouterServer implements AutoCloseable {
             r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
     private final AtomicLong sessionIds = new AtomicLong();
     private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> userSessions = new ConcurrentHashMap<>();
-    static final long SESSION_STACK_BYTES = 2 << 20;
+    static final long SESSION_STACK_BYTES = 4 << 20;
     private final Thread acceptor;
 
     private RouterServer(RouterConfig config) throws IOException, SQLException {
@@ -228,8 +228,9 @@ public final class RouterServer implements AutoCloseable {
                 // turn, and a blocking read on a platform thread is one system call, where a virtual
                 // thread parks, registers with the poller and is handed back to a carrier
                 // (BENCHMARKS.md "The hot path": about half the router CPU per point select at 1 client).
-                // 2 MB of stack, not the default 1: the parser and the planner recurse per level of a statement, and
-                // the nesting and operator-chain limits (Guards) are set for this much (reserved, committed as used)
+                // 4 MB of stack, not the default 1: the parser and the planner recurse per level of a statement, and
+                // the nesting and operator-chain limits (Guards) are set for this much (reserved, committed as used);
+                // 2 MB overflowed on a 2,000-term sum (the chain limit) planned in a cold JVM (HostileInputIT)
                 Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).stackSize(SESSION_STACK_BYTES).start(session);
             } catch (IOException e) {
                 if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());

@@ -133,6 +133,9 @@ class HostileInputIT {
                 Attack.survives("20,000 statements separated by ;", "SELECT 1;".repeat(20_000)),
                 Attack.survives("EXPLAIN ROUTE of 20,000 x NOT", "EXPLAIN ROUTE SELECT * FROM kv WHERE " + "NOT ".repeat(20_000) + "k = 1"),
                 Attack.survives("BEGIN followed by 100,000 spaces", "BEGIN" + " ".repeat(100_000) + "x"),
+                // before: a session held for minutes in SessionSettings' SET pattern (found by ProtocolFuzzIT)
+                Attack.refused("SET followed by 100,000 newlines", "SET @x = (" + " \n".repeat(50_000), "42000"),
+                Attack.answers("SET with 100,000 spaces before its semicolon", "SET @x = 5" + " ".repeat(100_000) + ";", null),
                 Attack.survives("SET autocommit to a 100,000-character word", "SET autocommit = " + "1".repeat(100_000)));
     }
 
@@ -167,6 +170,7 @@ class HostileInputIT {
                         if (attack.mustAnswer()) failures.add(attack.name() + ": expected an answer, got " + outcome);
                         if (attack.state() != null && !attack.state().equals(e.getSQLState())) failures.add(attack.name() + ": expected " + attack.state() + ", got " + outcome);
                         if (e.getMessage().matches("(?s).*(java\\.|Exception|Error:|\\tat ).*")) failures.add(attack.name() + ": Java internals reached the client: " + outcome);
+                        if (e.getMessage().contains("(conn=")) failures.add(attack.name() + ": the backend driver's connection id reached the client: " + outcome);
                         if (e.getMessage().length() > 600) failures.add(attack.name() + ": a " + e.getMessage().length() + "-character message");
                     }
                     double seconds = (System.nanoTime() - t0) / 1e9;
