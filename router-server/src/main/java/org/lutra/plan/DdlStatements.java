@@ -48,7 +48,8 @@ public final class DdlStatements {
 
     private static final Pattern CREATE_SEQUENCE = Pattern.compile("(?is)\\s*CREATE\\s+SEQUENCE\\s+(IF\\s+NOT\\s+EXISTS\\s+)?" + QUALIFIED + "(.*?)");
     /** A sequence's partition, at the end of CREATE SEQUENCE (no option of MariaDB's sequence grammar holds ON). */
-    private static final Pattern SEQUENCE_ON = Pattern.compile("(?is)(.*?)\\s*\\bON\\s+`?(\\w+)`?");
+    /** Greedy, and the options stripped after: a lazy group before optional whitespace backtracks quadratically over long blank runs. */
+    private static final Pattern SEQUENCE_ON = Pattern.compile("(?is)(.*)\\bON\\s+`?(\\w+)`?");
     private static final Pattern ALTER_SEQUENCE = Pattern.compile("(?is)\\s*ALTER\\s+SEQUENCE\\s+(IF\\s+EXISTS\\s+)?" + QUALIFIED + "(.*)");
     private static final Pattern DROP_SEQUENCE = Pattern.compile("(?is)\\s*DROP\\s+SEQUENCE\\s+(IF\\s+EXISTS\\s+)?(.*)");
 

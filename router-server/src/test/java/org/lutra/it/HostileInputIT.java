@@ -136,6 +136,7 @@ class HostileInputIT {
                 // before: a session held for minutes in SessionSettings' SET pattern (found by ProtocolFuzzIT)
                 Attack.refused("SET followed by 100,000 newlines", "SET @x = (" + " \n".repeat(50_000), "42000"),
                 Attack.answers("SET with 100,000 spaces before its semicolon", "SET @x = 5" + " ".repeat(100_000) + ";", null),
+                Attack.refused("CREATE SEQUENCE options of 100,000 spaces (before: a quadratic match)", "CREATE SEQUENCE s START WITH 1" + " ".repeat(100_000) + "x", "25000"),
                 Attack.survives("SET autocommit to a 100,000-character word", "SET autocommit = " + "1".repeat(100_000)));
     }
 
