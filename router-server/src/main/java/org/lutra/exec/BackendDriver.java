@@ -5,8 +5,8 @@ import java.sql.Statement;
 
 /**
  * The JDBC driver of the router's pooled backend connections: MariaDB Connector/J, where the
- * router's other connections (start-up, DDL, recovery) use MySQL Connector/J with the URLs of the
- * configuration. Why a second driver: MariaDB negotiates cached result metadata with it, so a
+ * connections opened without a pool from the configured URLs (the catalog's seed, store and lease;
+ * DDL) use MySQL Connector/J. Why a second driver: MariaDB negotiates cached result metadata with it, so a
  * prepared point select is no longer followed by a column definition the client parses on every
  * execution — measured on one thread, 29 µs of client CPU per point select against Connector/J's
  * 49 µs (BENCHMARKS.md). The differences between the two drivers that the router depends on are
@@ -73,12 +73,19 @@ public final class BackendDriver {
     /**
      * What the client gets of {@code e}, a backend's error that reached the session without passing through
      * {@link Backends#located} (a SET the backend evaluated, an error the router wrapped): as Connector/J
-     * would word and classify it. Its SQLState and message; the router's own errors pass unchanged.
+     * would word and classify it; the router's own errors pass unchanged (HY000 where they have no state).
      */
-    public static String[] forClient(SQLException e) {
+    public static ClientError forClient(SQLException e) {
         String m = e.getMessage() == null ? "" : e.getMessage();
-        if (m.startsWith("(conn=")) return new String[] {state(e), message(e)};
-        return new String[] {e.getSQLState(), m.contains("(conn=") ? CONNECTION_PREFIX.matcher(m).replaceAll("") : m};
+        if (m.startsWith("(conn=")) return new ClientError(state(e), message(e));
+        return new ClientError(e.getSQLState(), m.contains("(conn=") ? CONNECTION_PREFIX.matcher(m).replaceAll("") : m);
+    }
+
+    /** An error as the session sends it. */
+    public record ClientError(String sqlState, String message) {
+        public ClientError {
+            if (sqlState == null) sqlState = "HY000";
+        }
     }
 
     /**

@@ -51,31 +51,28 @@ public final class BlockingSocketFactory extends StandardSocketFactory {
 
         @Override
         public Socket createSocket(String host, int port) throws IOException {
-            Socket s = new BlockingSocket();
-            s.connect(new java.net.InetSocketAddress(host, port), 0);
-            return s;
+            return connected(new java.net.InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(String host, int port, java.net.InetAddress localHost, int localPort) throws IOException {
-            Socket s = new BlockingSocket();
-            s.bind(new java.net.InetSocketAddress(localHost, localPort));
-            s.connect(new java.net.InetSocketAddress(host, port), 0);
-            return s;
+            return connected(new java.net.InetSocketAddress(host, port), new java.net.InetSocketAddress(localHost, localPort));
         }
 
         @Override
         public Socket createSocket(java.net.InetAddress host, int port) throws IOException {
-            Socket s = new BlockingSocket();
-            s.connect(new java.net.InetSocketAddress(host, port), 0);
-            return s;
+            return connected(new java.net.InetSocketAddress(host, port), null);
         }
 
         @Override
         public Socket createSocket(java.net.InetAddress address, int port, java.net.InetAddress localAddress, int localPort) throws IOException {
+            return connected(new java.net.InetSocketAddress(address, port), new java.net.InetSocketAddress(localAddress, localPort));
+        }
+
+        private static Socket connected(SocketAddress to, SocketAddress from) throws IOException {
             Socket s = new BlockingSocket();
-            s.bind(new java.net.InetSocketAddress(localAddress, localPort));
-            s.connect(new java.net.InetSocketAddress(address, port), 0);
+            if (from != null) s.bind(from);
+            s.connect(to, 0);
             return s;
         }
     }

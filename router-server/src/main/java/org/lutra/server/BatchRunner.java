@@ -63,9 +63,8 @@ final class BatchRunner {
             }
             runPrepared(request.getSql(), request.getEntriesList(), result);
         } catch (SQLException e) {
-            String[] shown = org.lutra.exec.BackendDriver.forClient(e);
-            result.setError(Error.newBuilder().setSqlState(shown[0] == null ? "HY000" : shown[0])
-                    .setVendorCode(e.getErrorCode()).setMessage(shown[1]));
+            var shown = org.lutra.exec.BackendDriver.forClient(e);
+            result.setError(Error.newBuilder().setSqlState(shown.sqlState()).setVendorCode(e.getErrorCode()).setMessage(shown.message()));
         }
         return result.build();
     }

@@ -168,8 +168,8 @@ final class Session implements Runnable {
                 };
             } catch (SQLException e) {
                 if (!(e instanceof PlanException)) log.debug("session {}: {}", id, printable(String.valueOf(e.getMessage()), 512)); // may quote the statement
-                String[] shown = org.lutra.exec.BackendDriver.forClient(e);
-                reply = error(shown[0] == null ? "HY000" : shown[0], e.getErrorCode(), shown[1]);
+                var shown = org.lutra.exec.BackendDriver.forClient(e);
+                reply = error(shown.sqlState(), e.getErrorCode(), shown.message());
             } catch (RuntimeException | StackOverflowError e) {
                 // the details are the log's; the client gets an id to quote, not the router's internals
                 String incident = incident();
