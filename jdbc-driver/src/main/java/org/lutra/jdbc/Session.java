@@ -82,7 +82,12 @@ final class Session {
 
     /** Opens the socket (and its TLS, with {@code tls} not null) only; {@link #login} runs the handshake. */
     static Session open(JdbcUrl.Host host, Tls tls, int connectTimeoutMs, int socketTimeoutMs, int maxFrameBytes) throws IOException {
-        var socket = new Socket();
+        // A channel's socket, not a plain Socket: the JDK's Socket switches to non-blocking mode for good
+        // at its first wait with a time limit (the connect timeout, the login's reads), after which every
+        // read of an answer is three system calls (a read that finds nothing, a poll, the read again). A
+        // channel goes non-blocking only for a timed wait and back after it, so a statement without a
+        // time limit reads its answer in one blocking read (BENCHMARKS.md, "The hot path").
+        var socket = java.nio.channels.SocketChannel.open().socket();
         try {
             socket.setTcpNoDelay(true); // small request frames must not wait for Nagle
             socket.setKeepAlive(true);
