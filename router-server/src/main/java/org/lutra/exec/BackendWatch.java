@@ -46,7 +46,7 @@ public final class BackendWatch implements AutoCloseable {
 
         void remove(Connection c) {
             since.remove(c);
-            closedByWatch.remove(c);
+            if (!closedByWatch.isEmpty()) closedByWatch.remove(c); // almost always empty: skip hashing the connection again
         }
 
         /** Connections it counts as borrowed now. */

@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,12 +63,7 @@ final class ConnectionWorker {
             BackendDriver.stream(ps, lease.streaming());
             if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
             ResultSet rs = deadline.run(ps, ps::executeQuery);
-            var md = rs.getMetaData();
-            var columns = new ArrayList<Column>(md.getColumnCount());
-            for (int i = 1; i <= md.getColumnCount(); i++) {
-                columns.add(ValueCodec.column(md, i));
-            }
-            var rows = new ShardRows(lease, ps, rs, List.copyOf(columns));
+            var rows = new ShardRows(lease, ps, rs, ValueCodec.columns(rs.getMetaData()));
             if (lease.streaming() && lease.pinned()) lease.streams(rows::drain);
             return rows;
         } catch (SQLException e) {

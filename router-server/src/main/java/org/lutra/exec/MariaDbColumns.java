@@ -54,7 +54,30 @@ final class MariaDbColumns {
     private static final int MAX_CACHED = 4096;
     private static final ConcurrentHashMap<Definition, Column> BY_DEFINITION = new ConcurrentHashMap<>();
 
+    /**
+     * The described columns of a result, by MariaDB's array of its column definitions. With metadata
+     * caching (the router's statements are server-prepared) MariaDB hands every execution of a statement
+     * the same array, and a new one when the server says the definitions changed; the definitions are
+     * immutable. So the array's identity (arrays do not override equals) finds the columns again without
+     * describing them per execution. Bounded like {@link #BY_DEFINITION}: an uncached statement brings a
+     * new array each time.
+     */
+    private static final ConcurrentHashMap<ColumnDecoder[], java.util.List<Column>> BY_RESULT = new ConcurrentHashMap<>();
+
     private MariaDbColumns() {}
+
+    /** All columns of {@code md}, as {@link ValueCodec#column} describes each, the same list for the same definitions. */
+    static java.util.List<Column> columns(org.mariadb.jdbc.client.result.ResultSetMetaData md) throws SQLException {
+        var fields = (ColumnDecoder[]) FIELD_PACKETS.get(md);
+        var known = BY_RESULT.get(fields);
+        if (known != null) return known;
+        var columns = new Column[fields.length];
+        for (int i = 1; i <= fields.length; i++) columns[i - 1] = ValueCodec.described(column(md, i));
+        var list = java.util.List.of(columns);
+        if (BY_RESULT.size() >= MAX_CACHED) BY_RESULT.clear();
+        BY_RESULT.put(fields, list);
+        return list;
+    }
 
     /** The column definition fields Connector/J's description depends on (names aside). */
     private record Definition(int typeId, int flags, long length, int decimals, int collation, boolean implicitTemporaryTable) {}

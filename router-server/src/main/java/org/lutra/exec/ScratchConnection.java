@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -101,10 +100,7 @@ final class ScratchConnection implements Shards.Scratch {
             ps = prepare(sql, params);
             BackendDriver.stream(ps, true);
             ResultSet rs = deadline.run(ps, ps::executeQuery);
-            var md = rs.getMetaData();
-            var columns = new ArrayList<Column>(md.getColumnCount());
-            for (int i = 1; i <= md.getColumnCount(); i++) columns.add(ValueCodec.column(md, i));
-            return new Rows(ps, rs, List.copyOf(columns));
+            return new Rows(ps, rs, ValueCodec.columns(rs.getMetaData()));
         } catch (SQLException e) {
             failed = true;
             if (ps != null) ps.close();

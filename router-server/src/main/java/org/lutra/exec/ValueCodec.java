@@ -70,7 +70,19 @@ public final class ValueCodec {
      */
     public static Column column(ResultSetMetaData md, int i) throws SQLException {
         var mariaDb = MariaDbColumns.of(md);
-        var column = mariaDb != null ? MariaDbColumns.column(mariaDb, i) : connectorJ(md, i);
+        return described(mariaDb != null ? MariaDbColumns.column(mariaDb, i) : connectorJ(md, i));
+    }
+
+    /** Every column of {@code md}, as {@link #column} describes each. */
+    public static List<Column> columns(ResultSetMetaData md) throws SQLException {
+        var mariaDb = MariaDbColumns.of(md);
+        if (mariaDb != null) return MariaDbColumns.columns(mariaDb);
+        var columns = new Column[md.getColumnCount()];
+        for (int i = 1; i <= columns.length; i++) columns[i - 1] = column(md, i);
+        return List.of(columns);
+    }
+
+    static Column described(Column.Builder column) {
         // Connector/J's default (yearIsDateType): YEAR is a DATE to applications; the wire carries the year
         if (column.getNativeType().equals("YEAR")) column.setJdbcType(Types.DATE);
         return column.build();
