@@ -123,6 +123,17 @@ class BackendTlsTest {
     }
 
     @Test
+    void theScratchAndLockingPoolsCopyTheTlsOptions() {
+        // Backends.open derives them with copyStateTo: the translated options must travel with the rest
+        var main = Backends.poolConfig(new org.lutra.config.RouterConfig.Backend("shard0", BASE.replace("/db", "/") + "?requireSSL=true",
+                "root", "", 4), "db_p0", 5);
+        var scratch = new com.zaxxer.hikari.HikariConfig();
+        main.copyStateTo(scratch);
+        assertEquals("trust", scratch.getDataSourceProperties().getProperty("sslMode"));
+        assertFalse(scratch.getJdbcUrl().contains("requireSSL"), scratch.getJdbcUrl());
+    }
+
+    @Test
     void otherOptionsStayAndTlsOnesLeaveThePoolUrl() {
         var tls = BackendTls.translate("shard0", BASE + "?useUnicode=true&sslMode=REQUIRED&connectTimeout=5000&requireSSL=true");
         assertEquals(BASE + "?useUnicode=true&connectTimeout=5000", tls.url());
