@@ -489,6 +489,9 @@ public record RouterConfig(
             if (!names.add(p.name())) throw new IllegalArgumentException("config: partition '" + p.name() + "' is listed twice");
             backend(p.backend());
         }
+        for (var b : backends) {
+            org.lutra.exec.BackendTls.translate(b.name(), b.url()); // refuses TLS options the router's pools could not honour
+        }
         for (var u : users) {
             if (u.passwordSha256() != null) {
                 throw new IllegalArgumentException("config: user '" + u.name() + "': password_sha256 is no longer accepted (unsalted, and"

@@ -196,29 +196,20 @@ public final class Backends implements AutoCloseable {
     public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
         var placements = new ArrayList<Placement>();
         var fence = new RoutingFence();
+        for (var backend : config.backends()) { // before any connection: a start refuses what the pools cannot honour
+            if (BackendTls.translate(backend.name(), backend.url()).connectorMode() == com.mysql.cj.conf.PropertyDefinitions.SslMode.PREFERRED) {
+                log.info("backend {}: sslMode PREFERRED (Connector/J's default): the router's pools connect to it without TLS;"
+                        + " sslMode=REQUIRED or stronger encrypts every connection to it", backend.name());
+            }
+        }
         try {
             for (int id = 0; id < config.partitions().size(); id++) {
                 var p = config.partitions().get(id);
                 var backend = config.backend(p.backend());
                 String database = config.databaseOf(p);
                 createSchema(backend, database, id, catalog);
-                var hikari = new HikariConfig();
+                var hikari = poolConfig(backend, database, config.transactions().lockWaitSeconds());
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
-                // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
-                hikari.setJdbcUrl(BackendDriver.url(withDatabase(backend.url(), database, ""), BackendDriver.OPTIONS
-                        + "&connectTimeout=" + backend.pingTimeoutMillis() + "&socketFactory=" + BlockingSocketFactory.Plain.class.getName()));
-                hikari.setUsername(backend.user());
-                hikari.setPassword(backend.password());
-                hikari.setMaximumPoolSize(backend.poolSize());
-                hikari.setMinimumIdle(Math.min(2, backend.poolSize()));
-                hikari.setConnectionTimeout(10_000);
-                hikari.setAutoCommit(true);
-                // Bounds every lock wait, including deadlocks across shards that no shard can see; and
-                // gives a client that reads a streamed result slowly the time Connector/J would.
-                // sql_mode: the server's own. MariaDB Connector/J asks for IGNORE_SPACE in its handshake (a fixed capability,
-                // which makes built-in function names reserved words) and appends STRICT_TRANS_TABLES; Connector/J does neither.
-                hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + config.transactions().lockWaitSeconds()
-                        + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS + ", sql_mode = @@global.sql_mode");
                 var scratch = new HikariConfig();
                 hikari.copyStateTo(scratch);
                 scratch.setPoolName(hikari.getPoolName() + ":scratch");
@@ -241,6 +232,32 @@ public final class Backends implements AutoCloseable {
             throw e;
         }
         return new Backends(placements, catalog, fence);
+    }
+
+    /**
+     * The settings of a partition's pool on {@code backend}, in {@code database}: MariaDB Connector/J ({@link BackendDriver}), the
+     * backend URL's options carried over, its TLS options translated ({@link BackendTls}: a start refuses what cannot be).
+     */
+    public static HikariConfig poolConfig(RouterConfig.Backend backend, String database, int lockWaitSeconds) {
+        var tls = BackendTls.translate(backend.name(), backend.url());
+        var hikari = new HikariConfig();
+        // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
+        hikari.setJdbcUrl(BackendDriver.url(withDatabase(tls.url(), database, ""), BackendDriver.OPTIONS
+                + "&connectTimeout=" + backend.pingTimeoutMillis() + "&socketFactory=" + BlockingSocketFactory.Plain.class.getName()));
+        hikari.setDataSourceProperties(tls.options());
+        hikari.setUsername(backend.user());
+        hikari.setPassword(backend.password());
+        hikari.setMaximumPoolSize(backend.poolSize());
+        hikari.setMinimumIdle(Math.min(2, backend.poolSize()));
+        hikari.setConnectionTimeout(10_000);
+        hikari.setAutoCommit(true);
+        // Bounds every lock wait, including deadlocks across shards that no shard can see; and
+        // gives a client that reads a streamed result slowly the time Connector/J would.
+        // sql_mode: the server's own. MariaDB Connector/J asks for IGNORE_SPACE in its handshake (a fixed capability,
+        // which makes built-in function names reserved words) and appends STRICT_TRANS_TABLES; Connector/J does neither.
+        hikari.setConnectionInitSql("SET SESSION innodb_lock_wait_timeout = " + lockWaitSeconds
+                + ", net_write_timeout = " + STREAMING_WRITE_TIMEOUT_SECONDS + ", sql_mode = @@global.sql_mode");
+        return hikari;
     }
 
     /** Opens a plain connection (no pool) to {@code partition}'s database on its backend, creating the database if need be (at start). */
