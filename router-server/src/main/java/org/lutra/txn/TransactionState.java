@@ -90,9 +90,10 @@ public final class TransactionState implements Connections {
             if (status != Status.ACTIVE) {
                 throw new SQLException("this transaction has already ended (" + status.name().toLowerCase() + ")", "25000", 0);
             }
-            if (failure != null) throw failedAlready();
-            // noted before the sub-query runs: a lock it waits for, or takes before failing, is the transaction's
+            // noted before the sub-query runs (a lock it waits for, or takes before failing, is the transaction's), and even
+            // if it finds the transaction failed by another of its statement's: the count follows the statements, not their race
             if (write || locks || isolation == Connection.TRANSACTION_SERIALIZABLE) locking.add(partition);
+            if (failure != null) throw failedAlready();
             branch = branches.get(partition);
             if (branch == null) {
                 var placement = service.backends().placement(partition);
