@@ -97,23 +97,32 @@ class StatementErrorIT {
     void randomTransactionsGoOnAfterErrorsAsOneMariaDb() throws SQLException {
         var r = new SplittableRandom(seed);
         int transactions = Integer.getInteger("lutra.stmterr.transactions", 80);
-        int kept = 0, ended = 0, deadlocks = 0, statements = 0, timeouts = 0;
+        int kept = 0, ended = 0, deadlocks = 0, statements = 0, timeouts = 0, keptOverPlainReads = 0;
         int t = 0;
-        // past the asked-for number, until both rules that end a transaction ran (a seed may miss one: 1 in ~60 did)
-        for (; t < transactions || (ended == 0 || deadlocks == 0) && t < 4 * transactions; t++) {
+        // past the asked-for number, until both rules that end a transaction ran (a seed may miss one: 1 in ~60 did), and a
+        // lock wait timeout the transaction went on after while plain reads had joined it on other partitions
+        for (; t < transactions || (ended == 0 || deadlocks == 0 || keptOverPlainReads == 0) && t < 4 * transactions; t++) {
             both("BEGIN");
             var done = new ArrayList<String>();
             Set<Integer> locking = new TreeSet<>(); // the partitions where Lutra's transaction may hold locks
+            Set<Integer> joined = new TreeSet<>(); // those it has joined, plain reads' too
             boolean open = true;
+            boolean scanFirst = r.nextInt(4) == 0, waitNext = scanFirst && r.nextBoolean();
+            if (scanFirst) { // a plain read of every partition first, and now and then a wait for a held row right after it
+                assertEquals(rows(reference), rows(lutra), "transaction " + t + " (seed " + seed + ") begins");
+                joined.addAll(Set.of(0, 1, 2, 3));
+                done.add("(plain read of every partition)");
+            }
             int length = 3 + r.nextInt(12);
             for (int i = 0; i < length && open; i++) {
-                var s = next(r);
+                var s = i == 0 && waitNext ? heldRowUpdate(r) : next(r);
                 done.add(s.sql);
                 statements++;
                 String expected = outcome(reference, s.sql);
                 String got = outcome(lutra, s.sql);
                 String where = "transaction " + t + " (seed " + seed + "): " + String.join("; ", done);
                 if (s.locks()) locking.addAll(s.partitions); // a failed statement's count too: InnoDB keeps the locks it took
+                joined.addAll(s.partitions);
                 if (!expected.startsWith("error")) {
                     assertEquals(expected, got, where);
                     continue;
@@ -134,10 +143,12 @@ class StatementErrorIT {
                 } else {
                     assertEquals(expected, got, where);
                     kept++;
+                    if (code == LOCK_WAIT_TIMEOUT && !neverWaited && joined.size() > 1) keptOverPlainReads++;
                 }
                 if (open && r.nextInt(3) == 0) {
                     // a plain read of every partition: it joins them, but holds no locks there, so it adds to no deadlock
                     assertEquals(rows(reference), rows(lutra), "inside " + where);
+                    joined.addAll(Set.of(0, 1, 2, 3));
                 }
             }
             String end = !open || r.nextInt(3) == 0 ? "ROLLBACK" : "COMMIT";
@@ -145,10 +156,12 @@ class StatementErrorIT {
             done.add(end);
             assertEquals(rows(reference), rows(lutra), "after transaction " + t + " (seed " + seed + "): " + String.join("; ", done));
         }
-        System.out.printf("StatementErrorIT: %d transactions, %d statements, %d errors the transaction went on after (%d lock wait timeouts in all),"
-                + " %d writes over several partitions and %d suspected deadlocks that ended it%n", t, statements, kept, timeouts, ended, deadlocks);
+        System.out.printf("StatementErrorIT: %d transactions, %d statements, %d errors the transaction went on after (%d lock wait timeouts in all,"
+                + " %d of them waits with plain reads on other partitions), %d writes over several partitions and %d suspected deadlocks that ended it%n",
+                t, statements, kept, timeouts, keptOverPlainReads, ended, deadlocks);
         assertTrue(kept > transactions / 2, "errors the transactions went on after: " + kept);
         assertTrue(ended > 0 && deadlocks > 0, "both rules that end a transaction ran: " + ended + ", " + deadlocks);
+        assertTrue(keptOverPlainReads > 0, "a lock wait timeout after plain reads of other partitions kept its transaction");
     }
 
     /** A lock wait timeout on the only partition the transaction holds: it goes on, and COMMIT keeps the rest with one COMMIT. */
@@ -376,6 +389,12 @@ class StatementErrorIT {
         return out;
     }
 
+    /** An UPDATE of a row the holder keeps: a lock wait timeout after LOCK_WAIT seconds, on both sides. */
+    private static Stmt heldRowUpdate(SplittableRandom r) {
+        int h = HELD[r.nextInt(2)];
+        return new Stmt("UPDATE acct SET a = a + 1 WHERE id = " + h, true, on(h));
+    }
+
     private static Stmt next(SplittableRandom r) {
         int k = key(r), k2 = key(r), v = r.nextInt(15);
         return switch (r.nextInt(16)) {
@@ -401,10 +420,7 @@ class StatementErrorIT {
                 yield new Stmt("SELECT id FROM acct WHERE id BETWEEN " + from + " AND " + (from + 20) + " ORDER BY id FOR UPDATE SKIP LOCKED", false, on(from));
             }
             case 14 -> {
-                int h = HELD[r.nextInt(2)];
-                yield r.nextInt(4) == 0 // a lock wait timeout after LOCK_WAIT seconds, on both sides
-                        ? new Stmt("UPDATE acct SET a = a + 1 WHERE id = " + h, true, on(h))
-                        : new Stmt("SELECT a FROM acct WHERE id = " + k, false, on(k));
+                yield r.nextInt(4) == 0 ? heldRowUpdate(r) : new Stmt("SELECT a FROM acct WHERE id = " + k, false, on(k));
             }
             default -> new Stmt("SELECT id, a, b FROM acct WHERE id IN (" + k + ", " + k2 + ") ORDER BY id", false, on(k, k2));
         };
