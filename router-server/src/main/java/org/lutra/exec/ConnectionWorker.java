@@ -52,7 +52,10 @@ final class ConnectionWorker {
     }
 
     RowSource query(ShardQuery q) throws SQLException {
-        Connections.Lease lease = lease(false);
+        // a transaction counts the partitions where it may hold locks (a lock wait timeout is a suspected deadlock only over
+        // several of them): a consistent read locks nothing. Outside one it does not matter, and the text is not scanned
+        boolean consistent = connections.transactional() && !org.lutra.plan.Guards.lockingRead(q.sql());
+        Connections.Lease lease = consistent ? connections.consistentRead(placement.partition()) : lease(false);
         PreparedStatement ps = null;
         try {
             ps = prepare(lease.connection(), q);

@@ -13,6 +13,16 @@ public interface Connections {
     Lease lease(int partition, boolean write) throws SQLException;
 
     /**
+     * A connection to {@code partition} for a sub-query that only reads, and locks nothing: a consistent read (no
+     * {@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE MODE}). A transaction that only read so on a
+     * partition holds no locks there (unless it is SERIALIZABLE, where InnoDB locks every read), so that partition
+     * cannot be part of a deadlock across shards; {@link #lease} with {@code write} false is any other read, which may lock.
+     */
+    default Lease consistentRead(int partition) throws SQLException {
+        return lease(partition, false);
+    }
+
+    /**
      * The statement is about to change rows on more than one partition: make it all-or-nothing.
      * Called before the first writing lease; inside a transaction it changes nothing.
      */
@@ -70,6 +80,11 @@ public interface Connections {
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
             return inner.lease(partition, write);
+        }
+
+        @Override
+        public Lease consistentRead(int partition) throws SQLException {
+            return inner.consistentRead(partition);
         }
 
         @Override

@@ -78,7 +78,7 @@ final class TransactionScan {
             }
         }) : null;
         if (latestRead != null) BackendThreads.later(latestRead);
-        Connections.Lease lease = statement.lease(placement.partition(), false);
+        Connections.Lease lease = statement.consistentRead(placement.partition()); // BATCHES locks nothing
         Long seen;
         try {
             seen = batches(lease.connection(), group);

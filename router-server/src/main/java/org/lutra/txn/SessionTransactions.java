@@ -245,15 +245,18 @@ public final class SessionTransactions implements AutoCloseable {
      * A failed statement inside a transaction. If it failed on a backend (or the router failed
      * mid-way), the transaction is rolled back now; an error raised before any backend ran the
      * statement leaves an explicit transaction open, as MySQL does. Lock wait timeouts and
-     * deadlocks become SQLState 40001, so that applications and pools retry; with several
-     * partitions a lock wait timeout may be a deadlock across shards, which no single shard can
-     * detect.
+     * deadlocks become SQLState 40001, so that applications and pools retry; with locks held on
+     * several partitions a lock wait timeout may be a deadlock across shards, which no single shard
+     * can detect.
      */
     private SQLException abort(TransactionState t, Exception e, boolean explicit) {
-        return abort(t, e, explicit, t.partitions());
+        return abort(t, e, explicit, t.lockingPartitionsWith(java.util.Set.of()));
     }
 
-    /** As above; {@code partitions}: those of the transaction, with the failed statement's (some of which its failure kept it from joining). */
+    /**
+     * As above; {@code partitions}: those where the transaction may hold locks, with the failed statement's (some of which its
+     * failure kept it from joining): a consistent read locks nothing, and cannot be part of a deadlock.
+     */
     private SQLException abort(TransactionState t, Exception e, boolean explicit, int partitions) {
         SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
@@ -357,12 +360,22 @@ public final class SessionTransactions implements AutoCloseable {
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
+            return lease(partition, write, true);
+        }
+
+        @Override
+        public Lease consistentRead(int partition) throws SQLException {
+            return lease(partition, false, false);
+        }
+
+        /** @param locks whether the sub-query may lock rows (see {@link TransactionState#lease(int, boolean, boolean, boolean)}) */
+        private Lease lease(int partition, boolean write, boolean locks) throws SQLException {
             if (write && readOnlyTxn) {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
             if (txn != null) footprint.asks(partition, write);
-            Lease lease = txn != null ? txn.lease(partition, write, plainRead) : t != null ? t.lease(partition, write) : pooled.lease(partition, write);
+            Lease lease = t != null ? t.lease(partition, write, txn != null && plainRead, locks) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());
@@ -420,7 +433,7 @@ public final class SessionTransactions implements AutoCloseable {
             if (txn != null && txn == current) {
                 if (e instanceof SQLException s && undoneByItsBackend(s)) return s;
                 // the statement's partitions count whether or not its failure stopped its other sub-queries before they joined
-                return abort(txn, e, true, txn.partitionsWith(footprint.partitions()));
+                return abort(txn, e, true, txn.lockingPartitionsWith(footprint.partitions()));
             }
             return e instanceof SQLException s ? s : Internal.error(e);
         }
@@ -433,7 +446,7 @@ public final class SessionTransactions implements AutoCloseable {
         private boolean undoneByItsBackend(SQLException e) {
             if (deadline.expired() || txn.failure() == null) return false;
             // a partition the transaction never began on (a sub-query that found it failed already) has nothing to roll back
-            if (!footprint.undoneByItsBackend(e, txn.partitionsWith(footprint.partitions()), neverWaits.getAsBoolean(),
+            if (!footprint.undoneByItsBackend(e, txn.lockingPartitionsWith(footprint.partitions()), neverWaits.getAsBoolean(),
                     p -> txn.begun(p) && txn.rollsBackOnTimeout(p))) return false;
             return txn.statementUndone(footprint.failures());
         }

@@ -80,9 +80,9 @@ final class StatementFootprint {
     /**
      * Whether the statement that failed with {@code reported} changed nothing on any backend once its server
      * undid the failed sub-query, and every sub-query's error is one after which MariaDB keeps the transaction:
-     * then the transaction goes on, as on one MariaDB. {@code transactionPartitions}: the partitions the
-     * transaction has joined, this statement's included (a lock wait timeout while it holds locks on several may be a deadlock across
-     * shards, which only a whole rollback breaks — unless {@code neverWaits}: a NOWAIT or SKIP LOCKED locking read
+     * then the transaction goes on, as on one MariaDB. {@code transactionPartitions}: the partitions where the
+     * transaction may hold locks (not those it only read with consistent reads), this statement's included (a lock wait timeout
+     * while it holds locks on several may be a deadlock across shards, which only a whole rollback breaks — unless {@code neverWaits}: a NOWAIT or SKIP LOCKED locking read
      * never waited, so its timeout is no deadlock's); {@code rollsBackOnTimeout} asks a partition's server whether
      * a lock wait timeout ended its whole transaction there.
      */

@@ -41,6 +41,13 @@ public final class TransactionState implements Connections {
     private final Transactions service;
     private final int isolation;
     private final Map<Integer, Branch> branches = new LinkedHashMap<>();
+    /**
+     * The partitions where the transaction may hold row locks: it wrote there (or tried to), ran a locking read (the
+     * router's own too: home rows, placement rows, secondary-lookup entries), or read at all at SERIALIZABLE. A
+     * partition it only read with consistent reads holds none. Never shrinks: InnoDB keeps the locks of a failed
+     * statement, and ROLLBACK TO SAVEPOINT releases none.
+     */
+    private final java.util.Set<Integer> locking = new java.util.HashSet<>();
     private final Savepoints savepoints = new Savepoints();
     private Branch coordinator;
     private GlobalId id;
@@ -62,11 +69,20 @@ public final class TransactionState implements Connections {
 
     @Override
     public Lease lease(int partition, boolean write) throws SQLException {
-        return lease(partition, write, false);
+        return lease(partition, write, false, true);
     }
 
-    /** @param streaming whether a read on it may stream (a plain read: nothing else of its statement uses the connection meanwhile) */
-    public Lease lease(int partition, boolean write, boolean streaming) throws SQLException {
+    @Override
+    public Lease consistentRead(int partition) throws SQLException {
+        return lease(partition, false, false, false);
+    }
+
+    /**
+     * @param streaming whether a read on it may stream (a plain read: nothing else of its statement uses the connection meanwhile)
+     * @param locks whether the sub-query may lock rows (a write, a locking read; false: a consistent read, see
+     *              {@link Connections#consistentRead}), which makes the partition one where the transaction may hold locks
+     */
+    public Lease lease(int partition, boolean write, boolean streaming, boolean locks) throws SQLException {
         Branch branch;
         boolean fresh = false;
         List<String> marks = List.of();
@@ -74,6 +90,9 @@ public final class TransactionState implements Connections {
             if (status != Status.ACTIVE) {
                 throw new SQLException("this transaction has already ended (" + status.name().toLowerCase() + ")", "25000", 0);
             }
+            // noted before the sub-query runs (a lock it waits for, or takes before failing, is the transaction's), and even
+            // if it finds the transaction failed by another of its statement's: the count follows the statements, not their race
+            if (write || locks || isolation == Connection.TRANSACTION_SERIALIZABLE) locking.add(partition);
             if (failure != null) throw failedAlready();
             branch = branches.get(partition);
             if (branch == null) {
@@ -220,9 +239,12 @@ public final class TransactionState implements Connections {
         return branches.size();
     }
 
-    /** How many partitions the transaction has joined, counting {@code more} (a statement's, some perhaps not joined yet). */
-    synchronized int partitionsWith(java.util.Set<Integer> more) {
-        var all = new java.util.HashSet<>(branches.keySet());
+    /**
+     * On how many partitions the transaction may hold locks ({@link #locking}), counting {@code more} (a failed statement's,
+     * some perhaps not joined yet): over more than one, a lock wait timeout may be a deadlock across shards.
+     */
+    synchronized int lockingPartitionsWith(java.util.Set<Integer> more) {
+        var all = new java.util.HashSet<>(locking);
         all.addAll(more);
         return all.size();
     }

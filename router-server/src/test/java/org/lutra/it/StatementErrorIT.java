@@ -27,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.*;
  * as MariaDB's does — duplicate keys, CHECK constraints, values out of range, NULL into NOT NULL, lock
  * wait timeouts and NOWAIT against a second session holding rows — and COMMIT keeps the statements
  * before and after it. A write over several partitions that fails still ends the whole transaction
- * (25000 after it), and a lock wait timeout in a transaction on several partitions is still reported as
- * a suspected deadlock (1213) and rolls it back (README "Transactions", "Failures.").
+ * (25000 after it), and a lock wait timeout in a transaction that may hold locks on several partitions (it
+ * wrote or ran a locking read there; a plain read locks nothing) is still reported as a suspected deadlock
+ * (1213) and rolls it back (README "Transactions", "Failures.").
  *
  * <p>The table is placed by range (partition = id / 100), so the test knows every statement's partitions.
  * Seed and size: {@code -Dlutra.stmterr.seed=N}, {@code -Dlutra.stmterr.transactions=N} (default 80).
@@ -96,22 +97,31 @@ class StatementErrorIT {
     void randomTransactionsGoOnAfterErrorsAsOneMariaDb() throws SQLException {
         var r = new SplittableRandom(seed);
         int transactions = Integer.getInteger("lutra.stmterr.transactions", 80);
-        int kept = 0, ended = 0, deadlocks = 0, statements = 0, timeouts = 0;
+        int kept = 0, ended = 0, deadlocks = 0, statements = 0, timeouts = 0, keptOverPlainReads = 0;
         int t = 0;
-        // past the asked-for number, until both rules that end a transaction ran (a seed may miss one: 1 in ~60 did)
-        for (; t < transactions || (ended == 0 || deadlocks == 0) && t < 4 * transactions; t++) {
+        // past the asked-for number, until both rules that end a transaction ran (a seed may miss one: 1 in ~60 did), and a
+        // lock wait timeout the transaction went on after while plain reads had joined it on other partitions
+        for (; t < transactions || (ended == 0 || deadlocks == 0 || keptOverPlainReads == 0) && t < 4 * transactions; t++) {
             both("BEGIN");
             var done = new ArrayList<String>();
-            Set<Integer> joined = new TreeSet<>(); // the partitions Lutra's transaction has a branch on
+            Set<Integer> locking = new TreeSet<>(); // the partitions where Lutra's transaction may hold locks
+            Set<Integer> joined = new TreeSet<>(); // those it has joined, plain reads' too
             boolean open = true;
+            boolean scanFirst = r.nextInt(4) == 0, waitNext = scanFirst && r.nextBoolean();
+            if (scanFirst) { // a plain read of every partition first, and now and then a wait for a held row right after it
+                assertEquals(rows(reference), rows(lutra), "transaction " + t + " (seed " + seed + ") begins");
+                joined.addAll(Set.of(0, 1, 2, 3));
+                done.add("(plain read of every partition)");
+            }
             int length = 3 + r.nextInt(12);
             for (int i = 0; i < length && open; i++) {
-                var s = next(r);
+                var s = i == 0 && waitNext ? heldRowUpdate(r) : next(r);
                 done.add(s.sql);
                 statements++;
                 String expected = outcome(reference, s.sql);
                 String got = outcome(lutra, s.sql);
                 String where = "transaction " + t + " (seed " + seed + "): " + String.join("; ", done);
+                if (s.locks()) locking.addAll(s.partitions); // a failed statement's count too: InnoDB keeps the locks it took
                 joined.addAll(s.partitions);
                 if (!expected.startsWith("error")) {
                     assertEquals(expected, got, where);
@@ -120,8 +130,8 @@ class StatementErrorIT {
                 int code = Integer.parseInt(expected.substring(6));
                 if (code == LOCK_WAIT_TIMEOUT) timeouts++;
                 boolean neverWaited = s.sql.endsWith("NOWAIT"); // no deadlock's: the one-partition rule
-                if (code == LOCK_WAIT_TIMEOUT && joined.size() > 1 && !neverWaited) {
-                    assertEquals("error " + DEADLOCK, got, "a lock wait timeout on several partitions is a suspected deadlock: " + where);
+                if (code == LOCK_WAIT_TIMEOUT && locking.size() > 1 && !neverWaited) {
+                    assertEquals("error " + DEADLOCK, got, "a lock wait timeout with locks on several partitions is a suspected deadlock: " + where);
                     assertEquals("error 0", outcome(lutra, "UPDATE acct SET a = a WHERE id = 1"), "25000 after it: " + where);
                     deadlocks++;
                     open = false;
@@ -133,10 +143,12 @@ class StatementErrorIT {
                 } else {
                     assertEquals(expected, got, where);
                     kept++;
+                    if (code == LOCK_WAIT_TIMEOUT && !neverWaited && joined.size() > 1) keptOverPlainReads++;
                 }
                 if (open && r.nextInt(3) == 0) {
+                    // a plain read of every partition: it joins them, but holds no locks there, so it adds to no deadlock
                     assertEquals(rows(reference), rows(lutra), "inside " + where);
-                    joined.addAll(Set.of(0, 1, 2, 3)); // that scan joined the transaction on every partition too
+                    joined.addAll(Set.of(0, 1, 2, 3));
                 }
             }
             String end = !open || r.nextInt(3) == 0 ? "ROLLBACK" : "COMMIT";
@@ -144,10 +156,12 @@ class StatementErrorIT {
             done.add(end);
             assertEquals(rows(reference), rows(lutra), "after transaction " + t + " (seed " + seed + "): " + String.join("; ", done));
         }
-        System.out.printf("StatementErrorIT: %d transactions, %d statements, %d errors the transaction went on after (%d lock wait timeouts in all),"
-                + " %d writes over several partitions and %d suspected deadlocks that ended it%n", t, statements, kept, timeouts, ended, deadlocks);
+        System.out.printf("StatementErrorIT: %d transactions, %d statements, %d errors the transaction went on after (%d lock wait timeouts in all,"
+                + " %d of them waits with plain reads on other partitions), %d writes over several partitions and %d suspected deadlocks that ended it%n",
+                t, statements, kept, timeouts, keptOverPlainReads, ended, deadlocks);
         assertTrue(kept > transactions / 2, "errors the transactions went on after: " + kept);
         assertTrue(ended > 0 && deadlocks > 0, "both rules that end a transaction ran: " + ended + ", " + deadlocks);
+        assertTrue(keptOverPlainReads > 0, "a lock wait timeout after plain reads of other partitions kept its transaction");
     }
 
     /** A lock wait timeout on the only partition the transaction holds: it goes on, and COMMIT keeps the rest with one COMMIT. */
@@ -267,6 +281,88 @@ class StatementErrorIT {
         }
     }
 
+    /**
+     * A plain read of every partition, then an UPDATE that waits for a row the holder keeps until the lock wait
+     * timeout: the read locked nothing (a consistent read at READ UNCOMMITTED, READ COMMITTED, REPEATABLE READ), so
+     * the transaction holds locks on the waiting partition alone, and Lutra answers as one MariaDB: 1205, the
+     * transaction open, its writes before and after committed.
+     */
+    @Test
+    void aLockWaitTimeoutAfterAPlainReadOfEveryPartitionKeepsTheTransaction() throws SQLException {
+        for (int level : new int[] {Connection.TRANSACTION_READ_UNCOMMITTED, Connection.TRANSACTION_READ_COMMITTED, Connection.TRANSACTION_REPEATABLE_READ}) {
+            var outcomes = new ArrayList<List<String>>();
+            for (boolean throughLutra : new boolean[] {true, false}) {
+                for (int id : PLAIN_READ_IDS) both("INSERT INTO acct (id, a) VALUES (" + id + ", 10) ON DUPLICATE KEY UPDATE a = 10");
+                try (var c = throughLutra ? differential.router.connect() : waitingReference()) {
+                    c.setTransactionIsolation(level);
+                    c.setAutoCommit(false);
+                    var seen = new ArrayList<String>();
+                    for (String sql : List.of(
+                            "UPDATE acct SET a = a + 1 WHERE id = " + PLAIN_READ_IDS[0], // on p0, the partition that waits below
+                            "SELECT count(*) FROM acct WHERE id % 100 < 70", // a scan of every partition, the held rows' too
+                            "SELECT id, a FROM acct WHERE id IN (" + ids(PLAIN_READ_IDS) + ") ORDER BY id",
+                            "UPDATE acct SET a = a + 1 WHERE id = " + HELD[0], // waits for the holder: 1205
+                            "UPDATE acct SET a = a + 1 WHERE id = " + PLAIN_READ_IDS[1],
+                            "COMMIT",
+                            "SELECT id, a FROM acct WHERE id IN (" + ids(PLAIN_READ_IDS) + ") ORDER BY id")) {
+                        seen.add(sql + " -> " + outcome(c, sql));
+                    }
+                    outcomes.add(seen);
+                }
+            }
+            assertEquals(outcomes.get(1), outcomes.get(0), "isolation " + level + ": Lutra as one MariaDB");
+            assertTrue(outcomes.get(0).get(3).endsWith("error " + LOCK_WAIT_TIMEOUT), outcomes.get(0).get(3));
+            assertTrue(outcomes.get(0).get(6).endsWith("rows [85|11, 185|11, 285|10, 385|10]"), "both writes committed: " + outcomes.get(0).get(6));
+        }
+    }
+
+    /**
+     * The same lock wait timeout after a read that locked on another partition (FOR UPDATE, LOCK IN SHARE MODE), or after
+     * a plain read at SERIALIZABLE (InnoDB locks every read there): the transaction holds locks on two partitions, so
+     * Lutra reports a suspected deadlock (1213, 40001) and rolls it back, where one MariaDB would keep it (README).
+     */
+    @Test
+    void aLockWaitTimeoutAfterALockingReadOnAnotherPartitionIsASuspectedDeadlock() throws SQLException {
+        record Case(int level, String read, int lockedPartitions) {}
+        for (var k : List.of(
+                new Case(Connection.TRANSACTION_REPEATABLE_READ, "SELECT a FROM acct WHERE id = " + PLAIN_READ_IDS[2] + " FOR UPDATE", 2),
+                new Case(Connection.TRANSACTION_READ_COMMITTED, "SELECT a FROM acct WHERE id = " + PLAIN_READ_IDS[2] + " LOCK IN SHARE MODE", 2),
+                new Case(Connection.TRANSACTION_SERIALIZABLE, "SELECT id, a FROM acct WHERE id IN (" + ids(PLAIN_READ_IDS) + ") ORDER BY id", 4),
+                new Case(Connection.TRANSACTION_SERIALIZABLE, "SELECT a FROM acct WHERE id = " + PLAIN_READ_IDS[2], 2))) {
+            for (int id : PLAIN_READ_IDS) both("INSERT INTO acct (id, a) VALUES (" + id + ", 10) ON DUPLICATE KEY UPDATE a = 10");
+            try (var c = differential.router.connect(); var st = c.createStatement()) {
+                c.setTransactionIsolation(k.level());
+                c.setAutoCommit(false);
+                assertEquals(1, st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = " + PLAIN_READ_IDS[0]), k.toString());
+                st.executeQuery(k.read()).close();
+                var e = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = " + HELD[0]), k.toString());
+                assertEquals(DEADLOCK, e.getErrorCode(), k + ": " + e.getMessage());
+                assertEquals("40001", e.getSQLState(), k.toString());
+                assertTrue(e.getMessage().contains("Deadlock suspected") && e.getMessage().contains("on " + k.lockedPartitions() + " partitions"), k + ": " + e.getMessage());
+                var after = assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE acct SET a = a + 1 WHERE id = " + PLAIN_READ_IDS[1]));
+                assertEquals("25000", after.getSQLState(), k + ": " + after.getMessage());
+                c.rollback();
+                assertEquals(List.of(List.of("10")), Differential.rows(c, "SELECT a FROM acct WHERE id = " + PLAIN_READ_IDS[0]), k + ": rolled back");
+            }
+        }
+    }
+
+    /** Keys of the plain-read tests, one on each partition (never the random run's, nor the other targeted tests'). */
+    static final int[] PLAIN_READ_IDS = {85, 185, 285, 385};
+
+    private static String ids(int[] ids) {
+        return String.join(", ", java.util.Arrays.stream(ids).mapToObj(String::valueOf).toList());
+    }
+
+    /** A second plain MariaDB session on the reference rows, whose lock waits end as Lutra's do (after LOCK_WAIT seconds). */
+    private Connection waitingReference() throws SQLException {
+        Connection c = differential.newReference();
+        try (var st = c.createStatement()) {
+            st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
+        }
+        return c;
+    }
+
     /** Through the router, in auto-commit mode, one key at a time (a scan would wait for the held rows): ids 70..99 of a partition, never the random run's. */
     private static void only(java.sql.Statement st, int... ids) throws SQLException {
         for (int id : ids) st.executeUpdate("INSERT INTO acct (id, a) VALUES (" + id + ", 10) ON DUPLICATE KEY UPDATE a = 10");
@@ -274,7 +370,12 @@ class StatementErrorIT {
 
     // ---- the random run's statements ---------------------------------------------------------------
 
-    record Stmt(String sql, boolean write, Set<Integer> partitions) {}
+    record Stmt(String sql, boolean write, Set<Integer> partitions) {
+        /** Whether it may leave locks on its partitions: a write (even one that failed), a locking read; not a plain read. */
+        boolean locks() {
+            return write || sql.contains(" FOR UPDATE") || sql.contains(" LOCK IN SHARE MODE");
+        }
+    }
 
     /** Keys spread over the four partitions; a third of those below 60 in each are free, 60..99 never loaded. */
     private static int key(SplittableRandom r) {
@@ -286,6 +387,12 @@ class StatementErrorIT {
         var out = new TreeSet<Integer>();
         for (int k : keys) out.add(k / 100);
         return out;
+    }
+
+    /** An UPDATE of a row the holder keeps: a lock wait timeout after LOCK_WAIT seconds, on both sides. */
+    private static Stmt heldRowUpdate(SplittableRandom r) {
+        int h = HELD[r.nextInt(2)];
+        return new Stmt("UPDATE acct SET a = a + 1 WHERE id = " + h, true, on(h));
     }
 
     private static Stmt next(SplittableRandom r) {
@@ -313,10 +420,7 @@ class StatementErrorIT {
                 yield new Stmt("SELECT id FROM acct WHERE id BETWEEN " + from + " AND " + (from + 20) + " ORDER BY id FOR UPDATE SKIP LOCKED", false, on(from));
             }
             case 14 -> {
-                int h = HELD[r.nextInt(2)];
-                yield r.nextInt(4) == 0 // a lock wait timeout after LOCK_WAIT seconds, on both sides
-                        ? new Stmt("UPDATE acct SET a = a + 1 WHERE id = " + h, true, on(h))
-                        : new Stmt("SELECT a FROM acct WHERE id = " + k, false, on(k));
+                yield r.nextInt(4) == 0 ? heldRowUpdate(r) : new Stmt("SELECT a FROM acct WHERE id = " + k, false, on(k));
             }
             default -> new Stmt("SELECT id, a, b FROM acct WHERE id IN (" + k + ", " + k2 + ") ORDER BY id", false, on(k, k2));
         };
