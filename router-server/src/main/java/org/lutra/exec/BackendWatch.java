@@ -46,7 +46,7 @@ public final class BackendWatch implements AutoCloseable {
 
         void remove(Connection c) {
             since.remove(c);
-            if (!closedByWatch.isEmpty()) closedByWatch.remove(c); // almost always empty: skip hashing the connection again
+            if (!closedByWatch.isEmpty()) closedByWatch.remove(c);
         }
 
         /** Connections it counts as borrowed now. */
@@ -56,7 +56,7 @@ public final class BackendWatch implements AutoCloseable {
 
         /** Whether the watch closed {@code c} because its server did not answer (the failure the statement saw). */
         public boolean cutOff(Connection c) {
-            return closedByWatch.contains(c);
+            return !closedByWatch.isEmpty() && closedByWatch.contains(c); // asked after every statement: almost always empty
         }
 
         /** Forgets connections given back without {@link #remove} (closed: HikariCP's proxies say so without a round trip). */
