@@ -38,7 +38,7 @@ class BackendTlsIT {
             // the reference: Connector/J refuses the plain-text shard for this URL
             var reference = assertThrows(SQLException.class, () -> DriverManager.getConnection(backend.url(), backend.user(), backend.password()).close(), options);
             assertTrue(mentionsTls(reference), options + ": " + reference);
-            var pool = Backends.poolConfig(backend, "mysql", 5);
+            var pool = Backends.poolConfig(backend, "mysql", 5, false /* the shards run --skip-ssl */);
             var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), options); // Hikari's PoolInitializationException
             assertTrue(mentionsTls(e), options + ": the pool's error names TLS: " + chain(e));
         }
@@ -51,7 +51,7 @@ class BackendTlsIT {
             try (Connection reference = DriverManager.getConnection(backend.url(), backend.user(), backend.password())) {
                 assertEquals("", sslCipher(reference), options);
             }
-            try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5)); Connection c = pool.getConnection()) {
+            try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, false /* the shards run --skip-ssl */)); Connection c = pool.getConnection()) {
                 assertTrue(c.isWrapperFor(org.mariadb.jdbc.Connection.class), "the pools' driver is MariaDB Connector/J");
                 assertEquals("", sslCipher(c), options);
             }
