@@ -84,7 +84,7 @@ class BackendTlsIT {
     }
 
     /** {@code first}'s config for a router named {@code name} whose backend URLs carry {@code options}. */
-    private static RouterConfig withBackendOptions(TestRouter first, String name, String options) {
+    static RouterConfig withBackendOptions(TestRouter first, String name, String options) {
         var c = TestRouter.configLike(first, name, "127.0.0.1:0", List.of(), null);
         var backends = c.backends().stream().map(b -> new RouterConfig.Backend(b.name(), b.url() + (b.url().contains("?") ? "&" : "?") + options,
                 b.user(), b.password(), b.poolSize(), b.pingTimeoutMillis())).toList();
