@@ -58,6 +58,14 @@ class BackendTlsIT {
         }
     }
 
+    /** A PREFERRED backend whose server offered TLS at start and no longer does: its pools stay with TLS (README), so they do not open. */
+    @Test
+    void aPreferredPoolDecidedForTlsDoesNotOpenWithoutIt(Shards shards) {
+        var pool = Backends.poolConfig(backend(shards, "sslMode=PREFERRED"), "mysql", 5, true /* TLS offered at start */);
+        var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close());
+        assertTrue(mentionsTls(e), chain(e));
+    }
+
     @Test
     void aRouterRunsOnDisabledAndRefusesToStartOnRequired(Shards shards) throws Exception {
         try (var first = new TestRouter(shards, "tls", "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY HASH(id) ON (p0, p1, p2, p3);")) {
