@@ -68,11 +68,21 @@ public final class BackendTls {
     private static final List<String> APPROVED_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 
     /**
-     * {@code mysqlUrl}, backend {@code backend}'s, for the pools.
-     *
-     * @throws IllegalArgumentException ("config: backend '…': …") for a TLS option the pools could not honour as Connector/J does
+     * {@link #translate(String, String, boolean)} for a server that offers no TLS: the configuration check before any
+     * connection (whatever a server offers, the same options are refused), and tests.
      */
     public static Pooled translate(String backend, String mysqlUrl) {
+        return translate(backend, mysqlUrl, false /* no TLS offered */);
+    }
+
+    /**
+     * {@code mysqlUrl}, backend {@code backend}'s, for the pools.
+     *
+     * @param serverOffersTls whether the server offered TLS to the router's Connector/J connection at start
+     *                        ({@link #encrypted}): read only in Connector/J's mode PREFERRED, which uses TLS where offered
+     * @throws IllegalArgumentException ("config: backend '…': …") for a TLS option the pools could not honour as Connector/J does
+     */
+    public static Pooled translate(String backend, String mysqlUrl, boolean serverOffersTls) {
         int query = mysqlUrl.indexOf('?');
         String base = query < 0 ? mysqlUrl : mysqlUrl.substring(0, query);
         if (base.indexOf('(') >= 0) {
@@ -88,7 +98,17 @@ public final class BackendTls {
         }
         String url = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
         SslMode mode = connector.<SslMode>getEnumProperty(PropertyKey.sslMode).getValue();
-        return new Pooled(url, mariaDbOptions(backend, connector, mode), mode);
+        return new Pooled(url, mariaDbOptions(backend, connector, mode, serverOffersTls), mode);
+    }
+
+    /**
+     * Whether {@code c}, a connection of the router's, runs over TLS: the server's own word for the session (its
+     * cipher), so it holds whichever driver opened it and however it negotiated.
+     */
+    public static boolean encrypted(java.sql.Connection c) throws java.sql.SQLException {
+        try (var st = c.createStatement(); var rs = st.executeQuery("SHOW SESSION STATUS LIKE 'Ssl_cipher'")) {
+            return rs.next() && rs.getString(2) != null && !rs.getString(2).isEmpty();
+        }
     }
 
     /** The URL's properties as Connector/J's connections read them. */
@@ -125,7 +145,7 @@ public final class BackendTls {
         return false;
     }
 
-    private static Properties mariaDbOptions(String backend, PropertySet connector, SslMode mode) {
+    private static Properties mariaDbOptions(String backend, PropertySet connector, SslMode mode, boolean serverOffersTls) {
         if (connector.getBooleanProperty(PropertyKey.fipsCompliantJsse).getValue()) {
             // Connector/J then verifies the server's certificate in every mode, with the FIPS provider's trust managers
             throw refused(backend, "option 'fipsCompliantJsse' has no MariaDB Connector/J counterpart");
@@ -136,10 +156,13 @@ public final class BackendTls {
             }
         }
         var options = new Properties();
+        // PREFERRED: TLS only if the server offers it, its certificate unchecked. MariaDB Connector/J has no such mode: the
+        // start asked the server once (Backends.open), and the pools use TLS as REQUIRED's or none. Connector/J gives an
+        // encrypted PREFERRED connection the client key store, protocols and cipher suites of REQUIRED (ExportControlled)
+        boolean encrypting = mode != SslMode.DISABLED && (mode != SslMode.PREFERRED || serverOffersTls);
         switch (mode) {
-            // PREFERRED: TLS only if the server offers it, its certificate unchecked. MariaDB Connector/J has no such
-            // mode; the pools connect in plain text, as they did before TLS options were translated (README)
-            case DISABLED, PREFERRED -> options.setProperty("sslMode", "disable");
+            case DISABLED -> options.setProperty("sslMode", "disable");
+            case PREFERRED -> options.setProperty("sslMode", encrypting ? "trust" : "disable");
             case REQUIRED -> options.setProperty("sslMode", "trust"); // Connector/J ignores the trust store here, as MariaDB's does
             case VERIFY_CA, VERIFY_IDENTITY -> {
                 options.setProperty("sslMode", mode == SslMode.VERIFY_CA ? "verify-ca" : "verify-full");
@@ -148,7 +171,7 @@ public final class BackendTls {
                 options.setProperty("fallbackToSystemTrustStore", connector.getBooleanProperty(PropertyKey.fallbackToSystemTrustStore).getValue().toString());
             }
         }
-        if (mode == SslMode.REQUIRED || mode == SslMode.VERIFY_CA || mode == SslMode.VERIFY_IDENTITY) {
+        if (encrypting) {
             store(connector, options, PropertyKey.clientCertificateKeyStoreUrl, PropertyKey.clientCertificateKeyStoreType,
                     PropertyKey.clientCertificateKeyStorePassword, "keyStore");
             options.setProperty("fallbackToSystemKeyStore", connector.getBooleanProperty(PropertyKey.fallbackToSystemKeyStore).getValue().toString());

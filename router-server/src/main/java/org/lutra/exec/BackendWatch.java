@@ -118,7 +118,7 @@ public final class BackendWatch implements AutoCloseable {
         var answered = new CompletableFuture<Boolean>();
         String url = p.pool().getJdbcUrl() + "&socketTimeout=" + p.pingTimeoutMillis();
         Thread.ofVirtual().name("lutra-ping-" + p.name()).start(() -> {
-            try (Connection c = DriverManager.getConnection(url, p.pool().getUsername(), p.pool().getPassword());
+            try (Connection c = DriverManager.getConnection(url, p.freshProperties());
                  var s = c.createStatement()) {
                 s.execute("SELECT 1");
                 answered.complete(true);

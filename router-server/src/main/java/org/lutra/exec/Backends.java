@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 
@@ -127,7 +128,20 @@ public final class Backends implements AutoCloseable {
          * checking it. The caller closes it.
          */
         public Connection connectFresh() throws SQLException {
-            return java.sql.DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword());
+            return java.sql.DriverManager.getConnection(pool.getJdbcUrl(), freshProperties());
+        }
+
+        /**
+         * What a connection to this partition opened without a pool (from the pool's URL) needs besides that URL: the user,
+         * the password, and the pool's driver properties, which hold its TLS options ({@link BackendTls}) — without them
+         * MariaDB Connector/J would connect in plain text to a backend the URL requires TLS for.
+         */
+        public java.util.Properties freshProperties() {
+            var props = new java.util.Properties();
+            props.putAll(pool.getDataSourceProperties());
+            props.setProperty("user", pool.getUsername());
+            if (pool.getPassword() != null) props.setProperty("password", pool.getPassword());
+            return props;
         }
 
         /**
@@ -197,18 +211,25 @@ public final class Backends implements AutoCloseable {
         var placements = new ArrayList<Placement>();
         var fence = new RoutingFence();
         for (var backend : config.backends()) { // before any connection: a start refuses what the pools cannot honour
-            if (BackendTls.translate(backend.name(), backend.url()).connectorMode() == com.mysql.cj.conf.PropertyDefinitions.SslMode.PREFERRED) {
-                log.info("backend {}: sslMode PREFERRED (Connector/J's default): the router's pools connect to it without TLS;"
-                        + " sslMode=REQUIRED or stronger encrypts every connection to it", backend.name());
-            }
+            BackendTls.translate(backend.name(), backend.url());
         }
+        var offersTls = new HashMap<String, Boolean>(); // by backend: whether its server offered TLS at start (PREFERRED's pools)
         try {
             for (int id = 0; id < config.partitions().size(); id++) {
                 var p = config.partitions().get(id);
                 var backend = config.backend(p.backend());
                 String database = config.databaseOf(p);
-                createSchema(backend, database, id, catalog);
-                var hikari = poolConfig(backend, database, config.transactions().lockWaitSeconds());
+                boolean ask = !offersTls.containsKey(backend.name()) && isPreferred(backend);
+                boolean encrypted = createSchema(backend, database, id, catalog, ask);
+                if (ask) {
+                    offersTls.put(backend.name(), encrypted);
+                    log.info(encrypted
+                            ? "backend {}: sslMode PREFERRED (Connector/J's default), and the server offers TLS: the pools use it (sslMode=trust,"
+                                + " the certificate not checked, as PREFERRED does); decided at start"
+                            : "backend {}: sslMode PREFERRED (Connector/J's default), and the server offers no TLS: the pools connect in plain text;"
+                                + " decided at start (sslMode=REQUIRED or stronger encrypts every connection)", backend.name());
+                }
+                var hikari = poolConfig(backend, database, config.transactions().lockWaitSeconds(), offersTls.getOrDefault(backend.name(), false));
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
                 var scratch = new HikariConfig();
                 hikari.copyStateTo(scratch);
@@ -234,12 +255,19 @@ public final class Backends implements AutoCloseable {
         return new Backends(placements, catalog, fence);
     }
 
+    private static boolean isPreferred(RouterConfig.Backend backend) {
+        return BackendTls.translate(backend.name(), backend.url()).connectorMode() == com.mysql.cj.conf.PropertyDefinitions.SslMode.PREFERRED;
+    }
+
     /**
      * The settings of a partition's pool on {@code backend}, in {@code database}: MariaDB Connector/J ({@link BackendDriver}), the
      * backend URL's options carried over, its TLS options translated ({@link BackendTls}: a start refuses what cannot be).
+     *
+     * @param serverOffersTls whether the server offered TLS to a Connector/J connection ({@link BackendTls#encrypted}): the pools of
+     *                        a URL in mode PREFERRED use TLS then, as Connector/J's connections do
      */
-    public static HikariConfig poolConfig(RouterConfig.Backend backend, String database, int lockWaitSeconds) {
-        var tls = BackendTls.translate(backend.name(), backend.url());
+    public static HikariConfig poolConfig(RouterConfig.Backend backend, String database, int lockWaitSeconds, boolean serverOffersTls) {
+        var tls = BackendTls.translate(backend.name(), backend.url(), serverOffersTls);
         var hikari = new HikariConfig();
         // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
         hikari.setJdbcUrl(BackendDriver.url(withDatabase(tls.url(), database, ""), BackendDriver.OPTIONS
@@ -286,9 +314,18 @@ public final class Backends implements AutoCloseable {
         return "&connectTimeout=" + backend.pingTimeoutMillis() + "&socketFactory=" + BlockingSocketFactory.class.getName();
     }
 
-    private static void createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog) throws SQLException {
+    /**
+     * Creates {@code partition}'s database and tables on {@code backend} with a Connector/J connection.
+     *
+     * @param askTls whether to return that connection's TLS (it asks the server: one round trip)
+     * @return whether the connection runs over TLS, if asked; else false
+     */
+    private static boolean createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog, boolean askTls)
+            throws SQLException {
+        boolean encrypted;
         try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password());
              var st = c.createStatement()) {
+            encrypted = askTls && BackendTls.encrypted(c);
             st.execute("CREATE DATABASE IF NOT EXISTS `" + database.replace("`", "``") + "`");
             st.execute("USE `" + database.replace("`", "``") + "`");
             for (TableDef t : catalog.tablesInSchemaOrder()) {
@@ -305,6 +342,7 @@ public final class Backends implements AutoCloseable {
                     + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
         }
         log.info("partition {} ready in {} on {}", partition, database, backend.name());
+        return encrypted;
     }
 
     public static String ifNotExists(String ddl) {

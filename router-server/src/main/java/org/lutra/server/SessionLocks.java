@@ -17,7 +17,6 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Properties;
 
 /**
  * One session's user-level locks (GET_LOCK and friends), held on a backend connection of its own on
@@ -104,9 +103,7 @@ final class SessionLocks implements AutoCloseable {
 
     private Connection connection() throws SQLException {
         if (connection == null) {
-            var props = new Properties();
-            props.setProperty("user", placement.pool().getUsername());
-            if (placement.pool().getPassword() != null) props.setProperty("password", placement.pool().getPassword());
+            var props = placement.freshProperties();
             props.setProperty("connectTimeout", String.valueOf(CONNECT_TIMEOUT_MILLIS));
             connection = DriverManager.getConnection(placement.pool().getJdbcUrl(), props);
         }

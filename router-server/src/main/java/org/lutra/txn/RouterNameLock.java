@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.HexFormat;
-import java.util.Properties;
 import java.util.concurrent.Executor;
 
 /**
@@ -141,9 +140,7 @@ final class RouterNameLock implements AutoCloseable {
     }
 
     private static Connection open(Backends.Placement p) throws SQLException {
-        var props = new Properties();
-        props.setProperty("user", p.pool().getUsername());
-        if (p.pool().getPassword() != null) props.setProperty("password", p.pool().getPassword());
+        var props = p.freshProperties();
         props.setProperty("connectTimeout", String.valueOf(STATEMENT_TIMEOUT_MILLIS));
         Connection c = DriverManager.getConnection(p.pool().getJdbcUrl(), props);
         c.setNetworkTimeout(SAME_THREAD, STATEMENT_TIMEOUT_MILLIS + START_WAIT_SECONDS * 1000);

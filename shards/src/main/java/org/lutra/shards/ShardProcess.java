@@ -30,11 +30,13 @@ final class ShardProcess {
     /**
      * Launches the server of {@code shard}. A detached server gets its own session (setsid) so
      * that neither the end of this JVM nor a Ctrl-C in the terminal that started it stops it.
+     *
+     * @param tls whether the server offers TLS ({@link ServerBinaries#serverCommand})
      */
-    static Process launch(ServerBinaries binaries, ShardLayout shard, boolean detached) throws IOException {
+    static Process launch(ServerBinaries binaries, ShardLayout shard, boolean detached, boolean tls) throws IOException {
         List<String> cmd = new ArrayList<>();
         if (detached && Files.isExecutable(SETSID)) cmd.add(SETSID.toString());
-        cmd.addAll(binaries.serverCommand(shard));
+        cmd.addAll(binaries.serverCommand(shard, tls));
         var pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(shard.logFile().toFile()))
