@@ -219,9 +219,14 @@ public record RouterConfig(
             this(name, url, user, password, poolSize, 0);
         }
 
+        /** The URL with the value of every option ending in {@code password} (a key or trust store's too) hidden: for messages and logs. */
+        public String redactedUrl() {
+            return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+        }
+
         @Override
         public String toString() {
-            return "Backend[name=" + name + ", url=" + url.replaceAll("(?i)(password=)[^&]*", "$1***") + ", user=" + user + ", pool_size=" + poolSize + "]";
+            return "Backend[name=" + name + ", url=" + redactedUrl() + ", user=" + user + ", pool_size=" + poolSize + "]";
         }
     }
 

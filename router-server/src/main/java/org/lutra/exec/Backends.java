@@ -338,7 +338,7 @@ public final class Backends implements AutoCloseable {
             PlacementRows.install(st, catalog, partition);
             PlacementLog.install(st);
         } catch (SQLException e) {
-            throw new SQLException("cannot prepare database " + database + " on backend " + backend.name() + " (" + backend.url() + "): "
+            throw new SQLException("cannot prepare database " + database + " on backend " + backend.name() + " (" + backend.redactedUrl() + "): "
                     + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
         }
         log.info("partition {} ready in {} on {}", partition, database, backend.name());
