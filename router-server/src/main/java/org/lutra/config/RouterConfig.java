@@ -64,11 +64,15 @@ public record RouterConfig(
      * @param peers             routers (host:port) asked, in order, for their lookup tables when this one starts
      * @param peerUser          the login this router uses with its peers (a user of theirs)
      * @param peerPassword      its password
+     * @param peerVerifyHostname with {@code tls:}, whether a peer's certificate must also name the host it is reached by
+     *                          (default false: the chain is checked against this router's own, which is what routers sharing
+     *                          a config present, and peers are often named by an address the certificate does not list)
      */
     public record Placement(@JsonProperty("log_poll_ms") int logPollMillis, @JsonProperty("log_keep_seconds") int logKeepSeconds,
                             @JsonProperty("snapshot_file") Path snapshotFile,
                             @JsonProperty("snapshot_interval_seconds") int snapshotIntervalSeconds, List<String> peers,
-                            @JsonProperty("peer_user") String peerUser, @JsonProperty("peer_password") String peerPassword) {
+                            @JsonProperty("peer_user") String peerUser, @JsonProperty("peer_password") String peerPassword,
+                            @JsonProperty("peer_verify_hostname") boolean peerVerifyHostname) {
         public Placement {
             logPollMillis = logPollMillis == 0 ? 200 : logPollMillis;
             logKeepSeconds = logKeepSeconds <= 0 ? 3600 : logKeepSeconds;
@@ -79,6 +83,12 @@ public record RouterConfig(
             }
         }
 
+        /** Without a host name check on peers (the default). */
+        public Placement(int logPollMillis, int logKeepSeconds, Path snapshotFile, int snapshotIntervalSeconds, List<String> peers,
+                         String peerUser, String peerPassword) {
+            this(logPollMillis, logKeepSeconds, snapshotFile, snapshotIntervalSeconds, peers, peerUser, peerPassword, false);
+        }
+
         public static Placement defaults() {
             return new Placement(0, 0, null, 0, null, null, null);
         }
@@ -86,12 +96,13 @@ public record RouterConfig(
         @Override
         public String toString() { // the peer password stays out of logs
             return "Placement[log_poll_ms=" + logPollMillis + ", log_keep_seconds=" + logKeepSeconds + ", snapshot_file=" + snapshotFile
-                    + ", snapshot_interval_seconds=" + snapshotIntervalSeconds + ", peers=" + peers + ", peer_user=" + peerUser + "]";
+                    + ", snapshot_interval_seconds=" + snapshotIntervalSeconds + ", peers=" + peers + ", peer_user=" + peerUser + ", peer_verify_hostname=" + peerVerifyHostname + "]";
         }
 
         Placement resolve(Path dir) {
             return snapshotFile == null ? this
-                    : new Placement(logPollMillis, logKeepSeconds, dir.resolve(snapshotFile), snapshotIntervalSeconds, peers, peerUser, peerPassword);
+                    : new Placement(logPollMillis, logKeepSeconds, dir.resolve(snapshotFile), snapshotIntervalSeconds, peers, peerUser, peerPassword,
+                    peerVerifyHostname);
         }
     }
 

@@ -76,7 +76,7 @@ public final class LookupStart {
                 try {
                     long[] positions = fromPeer(catalog, backends, config, peer);
                     if (positions != null) return started("peer " + peer, start, positions, catalog);
-                } catch (SQLException | RuntimeException e) {
+                } catch (SQLException | IOException | RuntimeException e) {
                     log.warn("lookup tables: peer {} did not give its tables ({}); trying the next source", peer, e.getMessage());
                 }
             }
@@ -111,9 +111,7 @@ public final class LookupStart {
 
     /** The tables of a running router; null when its position cannot be used (it does not tail, or the log was trimmed since). */
     private static long[] fromPeer(Catalog catalog, Backends backends, RouterConfig config, String peer) throws SQLException, IOException {
-        var placement = config.placement();
-        try (Connection c = DriverManager.getConnection("jdbc:lutra://" + peer + "/" + config.database(), placement.peerUser(),
-                placement.peerPassword()); Statement st = c.createStatement()) {
+        try (Connection c = connectToPeer(config, peer); Statement st = c.createStatement()) {
             long[] positions = new long[catalog.partitions().size()];
             int seen = 0;
             try (ResultSet rs = st.executeQuery("SHOW LOOKUP LOG POSITION")) {
@@ -156,6 +154,19 @@ public final class LookupStart {
             }
             for (TableDef t : owners(catalog)) install(catalog, config, t, tables.get(t.name().toLowerCase(Locale.ROOT)), "copied from peer " + peer);
             return positions;
+        }
+    }
+
+    /**
+     * The login at {@code peer}: with this router's {@code tls:}, over TLS trusting its own certificate chain (a router with
+     * TLS accepts nothing else, and the peer password must not cross in clear); without, plaintext.
+     */
+    private static Connection connectToPeer(RouterConfig config, String peer) throws SQLException, IOException {
+        var placement = config.placement();
+        String url = "jdbc:lutra://" + peer + "/" + config.database();
+        if (config.tls() == null) return DriverManager.getConnection(url, placement.peerUser(), placement.peerPassword());
+        try (var tls = PeerTls.of(config.tls(), placement.peerVerifyHostname())) { // the trust file is read at connect: deleted after
+            return DriverManager.getConnection(url, tls.options(placement.peerUser(), placement.peerPassword()));
         }
     }
 

@@ -24,13 +24,15 @@ class PlacementConfigTest {
         assertEquals(300, p.snapshotIntervalSeconds());
         assertNull(p.snapshotFile());
         assertTrue(p.peers().isEmpty());
+        assertFalse(p.peerVerifyHostname());
     }
 
     @Test
     void aSectionIsReadAndItsFileResolvedAgainstTheConfig() throws Exception {
         var p = load("""
                 placement: { log_poll_ms: -1, log_keep_seconds: 60, snapshot_file: snap/lookups.snap, snapshot_interval_seconds: -1,
-                             peers: ["10.0.0.5:5307"], peer_user: app, peer_password: hush }
+                             peers: ["10.0.0.5:5307"], peer_user: app, peer_password: hush,
+                             peer_verify_hostname: true }
                 """).placement();
         assertEquals(-1, p.logPollMillis());
         assertEquals(60, p.logKeepSeconds());
@@ -38,6 +40,7 @@ class PlacementConfigTest {
         assertTrue(p.snapshotFile().endsWith(Path.of("snap", "lookups.snap")));
         assertEquals(-1, p.snapshotIntervalSeconds());
         assertEquals("10.0.0.5:5307", p.peers().getFirst());
+        assertTrue(p.peerVerifyHostname(), "kept when the snapshot file is resolved");
         assertFalse(p.toString().contains("hush"), "the peer password stays out of logs");
         var noUser = assertThrows(Exception.class, () -> load("placement: { peers: [\"h:1\"] }\n"));
         assertTrue(String.valueOf(noUser.getMessage()).contains("peer_user"), noUser.getMessage());
