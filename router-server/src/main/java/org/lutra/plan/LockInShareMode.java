@@ -28,7 +28,7 @@ public final class LockInShareMode {
     private LockInShareMode() {}
 
     /** A word (letters, digits, _ and $), a quoted string or name ({@code "'"}), or one other character, outside comments. */
-    private record Token(String upper, int start, int end) {}
+    record Token(String upper, int start, int end) {}
 
     /**
      * The text for the parser: {@code sql} with its trailing {@code LOCK IN SHARE MODE} clause spelled {@code FOR SHARE},
@@ -165,7 +165,7 @@ public final class LockInShareMode {
     }
 
     /** The statement's tokens, MariaDB's comments skipped: {@code #} and {@code -- } to the line's end, {@code /* ... * /}. */
-    private static List<Token> tokens(String sql) {
+    static List<Token> tokens(String sql) {
         var out = new ArrayList<Token>();
         int i = 0;
         int n = sql.length();

@@ -103,7 +103,21 @@ final class Parsing {
                 throw PlanException.unsupported("LOCK IN SHARE MODE other than at the end of a SELECT (or of a UNION's last SELECT),"
                         + " or with other words after it (the parser: " + firstLine(e.getMessage()) + ")");
             }
+            Statement upsert = share ? null : upsertAfterJoin(sql, deadline, timeoutMillis);
+            if (upsert != null) return upsert;
             throw syntaxError(e);
+        }
+    }
+
+    /** {@link UpsertAfterJoin}'s reading of {@code sql}; null when it is not that statement, or does not parse so either. */
+    private static Statement upsertAfterJoin(String sql, long deadline, long timeoutMillis) throws PlanException {
+        String text = UpsertAfterJoin.forParser(sql);
+        if (text == null) return null;
+        try {
+            Statement statement = read(text, deadline, timeoutMillis);
+            return UpsertAfterJoin.restore(statement) ? statement : null;
+        } catch (ParseException e) {
+            return null; // a syntax error elsewhere: reported from the client's text
         }
     }
 

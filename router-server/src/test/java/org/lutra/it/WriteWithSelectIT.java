@@ -114,6 +114,21 @@ class WriteWithSelectIT {
         assertNull(compareTable("t_hash"));
     }
 
+    /** JSQLParser reads an ON right after a join's condition as a second condition of the join; MariaDB runs these. */
+    @Test
+    void onDuplicateKeyUpdateRightAfterAJoinsCondition() throws SQLException {
+        differential.both("DELETE FROM t_hash WHERE id >= 200000");
+        differential.both("INSERT INTO t_hash SELECT id + 200000, a, b, s FROM t_hash WHERE id < 30");
+        for (String sql : List.of(
+                "INSERT INTO t_hash (id, a) SELECT h.id, r.a FROM t_hash h JOIN t_rep r ON r.id = h.id - 200000 ON DUPLICATE KEY UPDATE a = VALUES(a)",
+                "INSERT INTO t_hash (id, a, s) SELECT h.id + 100, r.a, r.s FROM t_hash h LEFT JOIN t_rep r ON (r.id = h.id - 200000)"
+                        + " ON DUPLICATE KEY UPDATE s = CONCAT(IFNULL(t_hash.s, '-'), '+')",
+                "INSERT INTO t_hash (id, b) SELECT h.id, r.b FROM t_hash h JOIN t_rep r ON r.id = h.id - 200100 ON DUPLICATE KEY UPDATE b = VALUES(b)")) {
+            assertNull(compareWrite(sql, "t_hash"), sql);
+        }
+        assertNull(compareTable("t_hash"));
+    }
+
     @Test
     void aTransactionHoldsTheWholeStatementAndAFailureLeavesNothing() throws SQLException {
         // a duplicate key on one partition after rows went into others: the statement leaves nothing, as on one server
