@@ -12,11 +12,8 @@ import org.lutra.shards.junit.EmbeddedShardsExtension;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
 import java.sql.Connection;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -50,13 +47,13 @@ class PeerTlsIT {
         dir = Files.createTempDirectory("lutra-peertls");
         Path keystore = dir.resolve("router.p12");
         // no SAN: the certificate does not name 127.0.0.1, as a shared certificate often does not name its peers' addresses
-        keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=lutra-routers",
+        TestCertificates.keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=lutra-routers",
                 "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "router", "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD,
+        TestCertificates.keytool("-exportcert", "-rfc", "-alias", "router", "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD,
                 "-file", dir.resolve("router.crt").toString());
-        writePemKey(keystore, dir.resolve("router.key"));
+        TestCertificates.writePemKey(keystore, STORE_PASSWORD, "router", dir.resolve("router.key"));
         Path otherKeystore = dir.resolve("other.p12");
-        keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=lutra-routers",
+        TestCertificates.keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2", "-dname", "CN=lutra-routers",
                 "-keystore", otherKeystore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
         keystoreTls = new RouterConfig.Tls(keystore, STORE_PASSWORD, null, null);
         pemTls = new RouterConfig.Tls(null, null, dir.resolve("router.crt"), dir.resolve("router.key"));
@@ -128,20 +125,5 @@ class PeerTlsIT {
         }
     }
 
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        var command = new ArrayList<String>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        var process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        assertEquals(0, process.waitFor(), "keytool " + String.join(" ", args) + ": " + output);
-    }
 
-    /** The keystore's private key as an unencrypted PKCS8 PEM file, as `openssl pkcs8 -topk8 -nocrypt` writes it. */
-    private static void writePemKey(Path keystore, Path file) throws Exception {
-        var store = KeyStore.getInstance(keystore.toFile(), STORE_PASSWORD.toCharArray());
-        var key = (PrivateKey) store.getKey("router", STORE_PASSWORD.toCharArray());
-        Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
-    }
 }

@@ -21,12 +21,9 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.security.PrivateKey;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -56,14 +53,14 @@ class SecurityIT {
         dir = Files.createTempDirectory("lutra-tls");
         keystore = dir.resolve("router.p12");
         trustStore = dir.resolve("trust.p12");
-        keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+        TestCertificates.keytool("-genkeypair", "-alias", "router", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
                 "-dname", "CN=lutra-test", "-ext", "SAN=ip:127.0.0.1",
                 "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
-        keytool("-exportcert", "-rfc", "-alias", "router", "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD,
+        TestCertificates.keytool("-exportcert", "-rfc", "-alias", "router", "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD,
                 "-file", dir.resolve("router.crt").toString());
-        keytool("-importcert", "-noprompt", "-alias", "router", "-file", dir.resolve("router.crt").toString(),
+        TestCertificates.keytool("-importcert", "-noprompt", "-alias", "router", "-file", dir.resolve("router.crt").toString(),
                 "-keystore", trustStore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
-        writePemKey(dir.resolve("router.key"));
+        TestCertificates.writePemKey(keystore, STORE_PASSWORD, "router", dir.resolve("router.key"));
 
         // the test router (plaintext) makes the databases and drops them at the end; the routers under test share them
         base = new TestRouter(shards, "securityit", "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(10)) PARTITION BY hash(k) ON (p0, p1, p2, p3);");
@@ -282,20 +279,5 @@ class SecurityIT {
         return p;
     }
 
-    private static void keytool(String... args) throws IOException, InterruptedException {
-        var command = new ArrayList<String>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        command.addAll(List.of(args));
-        var process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        assertEquals(0, process.waitFor(), "keytool " + String.join(" ", args) + ": " + output);
-    }
 
-    /** The keystore's private key as an unencrypted PKCS8 PEM file, as `openssl pkcs8 -topk8 -nocrypt` writes it. */
-    private void writePemKey(Path file) throws Exception {
-        var store = KeyStore.getInstance(keystore.toFile(), STORE_PASSWORD.toCharArray());
-        var key = (PrivateKey) store.getKey("router", STORE_PASSWORD.toCharArray());
-        Files.writeString(file, "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
-    }
 }
