@@ -206,8 +206,8 @@ class WriteWithSelectIT {
             case 1 -> "SELECT id + " + k + ", " + pid + "a, b, s FROM " + source + " WHERE " + predicate(r) + order(source) + " LIMIT " + (1 + r.nextInt(30));
             case 2 -> "SELECT a + " + (k + 200) + ", " + (pid.isEmpty() ? "" : "MIN(id), ") + "COUNT(*), SUM(b), MAX(s) FROM " + source
                     + " WHERE a IS NOT NULL GROUP BY a";
-            case 3 -> "SELECT x.id + " + k + ", " + pid.replace("id", "x.id") + "y.a, x.b, y.s FROM " + source + " x JOIN t_rep y ON y.id = x.id WHERE x."
-                    + predicate(r);
+            case 3 -> "SELECT x.id + " + k + ", " + pid.replace("id", "x.id") + "y.a, x.b, y.s FROM " + source + " x JOIN t_rep y ON y.id = x.id"
+                    + (r.nextBoolean() ? " WHERE x." : " AND x.") + predicate(r); // the join's condition last: right before an upsert's ON
             case 4 -> "SELECT id + " + k + ", " + pid + "a, b, s FROM " + source + " WHERE id IN (SELECT id FROM " + pick(r, SOURCES) + " WHERE "
                     + predicate(r) + ")";
             case 5 -> "SELECT id + " + k + ", " + pid + "(SELECT MAX(a) FROM " + pick(r, SOURCES) + "), b, s FROM " + source + " WHERE " + predicate(r);
