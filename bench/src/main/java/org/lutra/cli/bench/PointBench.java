@@ -63,7 +63,7 @@ public final class PointBench implements Command {
 
     /** One workload at one client count: router, direct and forwarded results per round. */
     record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, List<ClosedLoop.Result> forwarded,
-                List<Double> cpuMicros, List<Double> forwarderCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
+                List<Double> cpuMicros, List<Double> userCpuMicros, List<Double> forwarderCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
                 List<java.util.Map<String, Long>> counters) {}
 
     private final PrintStream out;
@@ -150,7 +150,7 @@ public final class PointBench implements Command {
             load(DriverManager.getConnection(directUrl, shards.user(), shards.password()), rows);
             var cells = new ArrayList<Cell>();
             for (String workload : workloads) {
-                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
+                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
                         new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
             }
             warmUp(router, cells, routerUrl, directUrl, forwardedUrl, shards, rows);
@@ -159,10 +159,14 @@ public final class PointBench implements Command {
                 for (var cell : cells) {
                     var before = counters(shards);
                     long cpuBefore = router.cpuNanos();
+                    long[] processTicksBefore = router.processTicks();
                     var ticksBefore = router.threadTicks();
                     long clientBefore = ownCpuNanos();
                     var viaRouter = ClosedLoop.run(cell.clients(), seconds, round, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                     long cpu = router.cpuNanos() - cpuBefore;
+                    long[] processTicks = router.processTicks();
+                    long userTicks = processTicks[0] - processTicksBefore[0];
+                    double userShare = (double) userTicks / Math.max(1, userTicks + processTicks[1] - processTicksBefore[1]);
                     long lutraClient = ownCpuNanos() - clientBefore;
                     if (verbose) printTicks(cell, ticksBefore, router.threadTicks(), viaRouter.transactions());
                     var after = counters(shards);
@@ -179,6 +183,7 @@ public final class PointBench implements Command {
                     cell.direct().add(direct);
                     cell.forwarded().add(forwarded);
                     cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
+                    cell.userCpuMicros().add(userShare * cpu / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.forwarderCpuMicros().add((forwarder.cpuNanos() - forwarderBefore) / 1e3 / Math.max(1, forwarded.transactions()));
                     cell.lutraClientMicros().add(lutraClient / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.directClientMicros().add(directClient / 1e3 / Math.max(1, direct.transactions()));
@@ -327,10 +332,11 @@ public final class PointBench implements Command {
                 + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The forwarder is the same Connector/J client "
                 + "through a proxy that only copies bytes (two platform threads per connection, in the bench's JVM): what any proxy's "
                 + "extra hop costs on this machine; its CPU µs per statement are its copying threads' CPU time, the floor of any "
-                + "proxy's CPU per statement here.%n%n", rows, rounds, seconds));
+                + "proxy's CPU per statement here. The router's CPU in user space is its share of the process's user time (the rest is "
+                + "the kernel's: system calls, the loopback network stack, waking threads).%n%n", rows, rounds, seconds));
         s.append("| workload | clients | router /s | direct /s | ratio | forwarder /s | forwarder ratio | router / forwarder | added p50 µs "
-                + "| added p99 µs | router CPU µs/stmt | forwarder CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "| added p99 µs | router CPU µs/stmt | of it in user space | forwarder CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
             double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
             double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
@@ -338,8 +344,8 @@ public final class PointBench implements Command {
             double p50 = median(pairs(c, 0.5));
             double p99 = median(pairs(c, 0.99));
             double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f | %.1f / %.1f | %.2f |%n",
-                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.forwarderCpuMicros()), median(c.lutraClientMicros()),
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f | %.1f | %.1f / %.1f | %.2f |%n",
+                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.userCpuMicros()), median(c.forwarderCpuMicros()), median(c.lutraClientMicros()),
                     median(c.directClientMicros()), trips));
         }
         s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");

@@ -87,6 +87,17 @@ final class RouterProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("the OS does not report the router process's CPU time"));
     }
 
+    /** CPU ticks (user, system) of the whole router process so far, ended threads included, from /proc (zeros elsewhere). */
+    long[] processTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])}; // utime, stime: fields 14 and 15
+        } catch (IOException | RuntimeException e) {
+            return new long[2];
+        }
+    }
+
     /**
      * CPU ticks (user, system) per thread of the router process, from /proc (Linux only; empty
      * elsewhere): where a run's CPU time went.
