@@ -5,6 +5,8 @@ import org.lutra.protocol.AuthProof;
 import org.lutra.protocol.Challenge;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.CloseCursor;
+import org.lutra.protocol.FrameReader;
+import org.lutra.protocol.FrameWriter;
 import org.lutra.protocol.Frames;
 import org.lutra.protocol.Hello;
 import org.lutra.protocol.Quit;
@@ -14,8 +16,6 @@ import org.lutra.protocol.ServerMessage;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -50,8 +50,8 @@ final class Session {
     private final Socket socket;
     /** Null without TLS; the cancel path's second connection uses it too. */
     private final Tls tls;
-    private final InputStream in;
-    private final OutputStream out;
+    private final FrameReader in;
+    private final FrameWriter out;
     private final JdbcUrl.Host host;
     private final int maxFrameBytes;
     private final ReentrantLock lock = new ReentrantLock();
@@ -76,8 +76,8 @@ final class Session {
         this.host = host;
         this.socketTimeoutMs = socketTimeoutMs;
         this.maxFrameBytes = maxFrameBytes;
-        this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        this.in = new FrameReader(socket); // reads with a time limit go through the socket's stream, which applies it
+        this.out = new FrameWriter(socket);
     }
 
     /** Opens the socket (and its TLS, with {@code tls} not null) only; {@link #login} runs the handshake. */
@@ -234,10 +234,7 @@ final class Session {
     private boolean awaitAnswer(int timeoutMs) throws SQLException {
         try {
             socket.setSoTimeout(timeoutMs);
-            in.mark(1);
-            int b = in.read();
-            in.reset();
-            if (b < 0) {
+            if (!in.awaitBytes()) {
                 throw closeAfter(Errors.of("Lutra router " + host + " closed the connection", Errors.CONNECTION_FAILURE));
             }
             return true;
@@ -282,7 +279,7 @@ final class Session {
     private ServerMessage read(int timeoutMs) throws SQLException {
         try {
             socket.setSoTimeout(timeoutMs);
-            ServerMessage m = Frames.read(in, ServerMessage.parser(), maxFrameBytes);
+            ServerMessage m = in.read(ServerMessage.parser(), maxFrameBytes);
             if (m == null) {
                 throw closeAfter(Errors.of("Lutra router " + host + " closed the connection", Errors.CONNECTION_FAILURE));
             }
@@ -302,7 +299,7 @@ final class Session {
 
     private void write(ClientMessage message) throws SQLException {
         try {
-            Frames.write(out, message);
+            out.write(message);
         } catch (IOException e) {
             throw closeAfter(Errors.connectionLost(host.toString(), e));
         }

@@ -103,12 +103,14 @@ final class ClientTls {
     }
 
     private static void refusePlaintext(Socket raw) {
-        try (raw) {
+        try {
             Frames.write(raw.getOutputStream(), ServerMessage.newBuilder().setError(org.lutra.protocol.Error.newBuilder()
                     .setSqlState("08004").setVendorCode(3159).setMessage("Connections without TLS are prohibited on this port:"
                             + " the router speaks TLS only (connect with ssl=true)")).build());
         } catch (IOException ignored) {
             // the client is gone already
+        } finally {
+            Session.close(raw);
         }
     }
 

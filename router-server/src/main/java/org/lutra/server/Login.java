@@ -4,6 +4,8 @@ import com.google.protobuf.ByteString;
 import org.lutra.protocol.Auth;
 import org.lutra.protocol.Challenge;
 import org.lutra.protocol.ClientMessage;
+import org.lutra.protocol.FrameReader;
+import org.lutra.protocol.FrameWriter;
 import org.lutra.protocol.Frames;
 import org.lutra.protocol.HelloOk;
 import org.lutra.protocol.Ok;
@@ -14,8 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 
 /**
  * One session's login handshake (lutra.proto has the conversation): the challenge, the login
@@ -29,11 +29,11 @@ final class Login {
     private final long sessionId;
     private final byte[] cancelKey;
     private final RouterServer server;
-    private final InputStream in;
-    private final OutputStream out;
+    private final FrameReader in;
+    private final FrameWriter out;
     private final String address;
 
-    Login(long sessionId, byte[] cancelKey, RouterServer server, InputStream in, OutputStream out, String address) {
+    Login(long sessionId, byte[] cancelKey, RouterServer server, FrameReader in, FrameWriter out, String address) {
         this.sessionId = sessionId;
         this.cancelKey = cancelKey;
         this.server = server;
@@ -124,10 +124,10 @@ final class Login {
 
     private ClientMessage read() throws IOException {
         // before login a frame may be small only: a Hello is a few hundred bytes
-        return Frames.read(in, ClientMessage.parser(), Math.min(server.config().limits().maxLoginFrameBytes(), server.config().maxFrameBytes()));
+        return in.read(ClientMessage.parser(), Math.min(server.config().limits().maxLoginFrameBytes(), server.config().maxFrameBytes()));
     }
 
     private void send(ServerMessage.Builder message) throws IOException {
-        Frames.write(out, message.build());
+        out.write(message.build());
     }
 }

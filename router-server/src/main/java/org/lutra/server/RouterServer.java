@@ -131,7 +131,9 @@ public final class RouterServer implements AutoCloseable {
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());
             this.loginThrottle = new LoginThrottle(limits);
-            this.listener = new ServerSocket();
+            // a channel's server socket: it accepts channels' sockets, which FrameReader and FrameWriter read and write
+            // without the JDK's per-call temporary buffers
+            this.listener = java.nio.channels.ServerSocketChannel.open().socket();
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
         } catch (IOException | SQLException | RuntimeException e) {
@@ -241,13 +243,15 @@ public final class RouterServer implements AutoCloseable {
     /** Sessions beyond max_sessions are told so (MySQL's 1040, in place of the challenge) and closed, on the acceptor thread. */
     private void refuse(Socket socket) {
         log.warn("refused a connection from {}: {} sessions open (max_sessions)", socket.getRemoteSocketAddress(), sessions.size());
-        try (socket) {
+        try {
             socket.setSoTimeout(1_000);
             Frames.write(socket.getOutputStream(), ServerMessage.newBuilder().setError(org.lutra.protocol.Error.newBuilder()
                     .setSqlState("08004").setVendorCode(1040).setMessage("Too many connections (max_sessions = "
                             + config.limits().maxSessions() + ")")).build());
         } catch (IOException ignored) {
             // the client is gone already
+        } finally {
+            Session.close(socket);
         }
     }
 

@@ -6,17 +6,15 @@ import org.lutra.plan.PlanException;
 import org.lutra.protocol.Auth;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Error;
+import org.lutra.protocol.FrameReader;
+import org.lutra.protocol.FrameWriter;
 import org.lutra.protocol.Frames;
 import org.lutra.protocol.Ok;
 import org.lutra.protocol.ServerMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.sql.SQLException;
 
@@ -36,8 +34,8 @@ final class Session implements Runnable {
     /** What the session reads and writes: the TCP socket, or the TLS socket over it once the handshake is done. */
     private volatile Socket socket;
     private final RouterServer server;
-    private InputStream in;
-    private OutputStream out;
+    private FrameReader in;
+    private FrameWriter out;
     private volatile boolean loginTimedOut;
     /** When the session began waiting for its client's next request (System.nanoTime), 0 while it runs one. */
     private final java.util.concurrent.atomic.AtomicLong waitingSince = new java.util.concurrent.atomic.AtomicLong();
@@ -57,11 +55,11 @@ final class Session implements Runnable {
     @Override
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
-        try (var raw = rawSocket; var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
+        try (java.io.Closeable closing = () -> close(rawSocket); var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
                 server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(),
                 new SessionLocks(server.lockPlacement()), server.sequenceValues())) {
             this.worker = worker;
-            raw.setTcpNoDelay(true);
+            rawSocket.setTcpNoDelay(true);
             // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also
             // leave the socket in non-blocking mode for the session's life (every later read would poll first).
             var deadline = server.after(server.config().limits().loginTimeoutSeconds() * 1000L, () -> {
@@ -70,8 +68,8 @@ final class Session implements Runnable {
             });
             try {
                 if (!secure()) return;
-                in = new BufferedInputStream(socket.getInputStream(), 64 << 10);
-                out = new BufferedOutputStream(socket.getOutputStream(), 64 << 10);
+                in = new FrameReader(socket);
+                out = new FrameWriter(socket);
                 try {
                     user = new Login(id, cancelKey, server, in, out, address()).run();
                     worker.identify(user, address(), user != null && user.equals(server.config().placement().peerUser()));
@@ -91,7 +89,7 @@ final class Session implements Runnable {
                 sendQuietly(0, error("08S01", 0, "internal router error (incident " + incident + " in the router's log); the session was closed"));
             } finally {
                 deadline.cancel(false);
-                if (socket != raw) socket.close();
+                if (socket != rawSocket) socket.close();
             }
         } catch (IOException e) {
             if (loginTimedOut) log.info("session {}: login timed out", id);
@@ -187,11 +185,11 @@ final class Session implements Runnable {
     }
 
     private ClientMessage read() throws IOException {
-        return Frames.read(in, ClientMessage.parser(), server.config().maxFrameBytes());
+        return in.read(ClientMessage.parser(), server.config().maxFrameBytes());
     }
 
     private void send(ServerMessage.Builder message) throws IOException {
-        Frames.write(out, message.build());
+        out.write(message.build());
     }
 
     private void sendQuietly(long requestId, ServerMessage.Builder message) {
@@ -235,8 +233,23 @@ final class Session implements Runnable {
     }
 
     void close() {
+        close(rawSocket); // not the TLS socket: its close may wait for a read another thread is blocked in
+    }
+
+    /**
+     * Closes a client's socket the way the JDK's plain sockets do: the end of the router's output (a FIN) first, then the
+     * socket. A channel's socket (RouterServer accepts those) closes at once, and with bytes from the client still unread
+     * the kernel then answers with a reset, which can cost the client the error frame sent just before (SecurityIT: a
+     * plaintext client's refusal).
+     */
+    static void close(Socket socket) {
         try {
-            rawSocket.close(); // not the TLS socket: its close may wait for a read another thread is blocked in
+            if (!socket.isClosed() && !socket.isOutputShutdown()) socket.shutdownOutput();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            socket.close();
         } catch (IOException ignored) {
             // closing anyway
         }
