@@ -36,7 +36,7 @@ public final class FrameReader {
     private final InputStream stream;
     /** Bytes read and not yet consumed, between position and limit. */
     private final ByteBuffer buffer;
-    /** For a stream's reads into a direct buffer; allocated at the first such read. */
+    /** A direct buffer's frame copied for parsing, and a stream's reads into a direct buffer; allocated at first use. */
     private byte[] scratch;
 
     public FrameReader(Socket socket) throws IOException {
@@ -73,10 +73,15 @@ public final class FrameReader {
             while (buffer.remaining() < size) {
                 if (fill() < 0) throw new Frames.FrameException("connection closed inside a frame of " + size + " bytes");
             }
-            int end = buffer.position() + size;
-            T message = parser.parseFrom(buffer.slice(buffer.position(), size)); // copies what it keeps: the buffer is read again
-            buffer.position(end);
-            return message;
+            // parsed from an array, protobuf's fastest decoder (one over a direct buffer costs more to set up than the copy)
+            if (buffer.hasArray()) {
+                int at = buffer.position();
+                buffer.position(at + size);
+                return parser.parseFrom(buffer.array(), buffer.arrayOffset() + at, size);
+            }
+            if (scratch == null) scratch = new byte[BUFFER_BYTES];
+            buffer.get(scratch, 0, size);
+            return parser.parseFrom(scratch, 0, size);
         } catch (InvalidProtocolBufferException e) {
             throw new Frames.FrameException("malformed message in a frame of " + size + " bytes: " + e.getMessage());
         }
