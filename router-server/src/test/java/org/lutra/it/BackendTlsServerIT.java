@@ -10,7 +10,6 @@ import org.lutra.exec.BackendTls;
 import org.lutra.exec.Backends;
 import org.lutra.shards.EmbeddedShards;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -26,18 +25,52 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The pools' TLS on a server that offers it: one embedded MariaDB of this class's own, started with TLS on (the
- * shared shards run --skip-ssl), with the self-signed certificate MariaDB 11.4 makes itself at start. Whether a
+ * shared shards run --skip-ssl), with a self-signed certificate made here, for 127.0.0.1, which the verifying modes
+ * trust through a trust store (or do not, with another certificate's, or none). Whether a
  * connection is encrypted is the server's word for that session (Ssl_cipher), read through the pool's own
  * connections; the reference is Connector/J connecting with the same URL. Every case is checked before any fails
  * (assertAll), so one broken translation shows all it breaks.
  */
 class BackendTlsServerIT {
+    private static final String STORE_PASSWORD = "changeit";
     private static EmbeddedShards server;
+    /** A trust store holding the server's certificate, and one holding another certificate for the same name. */
+    private static Path trusted;
+    private static Path untrusted;
 
     @BeforeAll
-    static void startServerWithTls() throws IOException {
+    static void startServerWithTls() throws Exception {
         Path dir = Path.of(System.getProperty("lutra.shards.dir", "target/lutra-shards"));
-        server = EmbeddedShards.start(EmbeddedShards.Options.defaults(1).withWorkDir(dir).withTls());
+        Path certs = java.nio.file.Files.createTempDirectory(java.nio.file.Files.createDirectories(dir), "backend-tls");
+        Path serverCertificate = certificate(certs, "server");
+        Path serverKey = certs.resolve("server.key");
+        TestCertificates.writePemKey(certs.resolve("server.p12"), STORE_PASSWORD, "server", serverKey);
+        trusted = trustStore(certs, "trusted", serverCertificate);
+        untrusted = trustStore(certs, "untrusted", certificate(certs, "other"));
+        server = EmbeddedShards.start(EmbeddedShards.Options.defaults(1).withWorkDir(dir).withTls(serverCertificate, serverKey));
+    }
+
+    /** A new self-signed certificate for 127.0.0.1 (its key in {@code name}.p12), as a PEM file. */
+    private static Path certificate(Path dir, String name) throws Exception {
+        Path keystore = dir.resolve(name + ".p12");
+        TestCertificates.keytool("-genkeypair", "-alias", name, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
+        Path pem = dir.resolve(name + ".crt");
+        TestCertificates.keytool("-exportcert", "-rfc", "-alias", name, "-keystore", keystore.toString(), "-storepass", STORE_PASSWORD, "-file", pem.toString());
+        return pem;
+    }
+
+    private static Path trustStore(Path dir, String name, Path certificate) throws Exception {
+        Path store = dir.resolve(name + "-trust.p12");
+        TestCertificates.keytool("-importcert", "-noprompt", "-alias", "shard", "-file", certificate.toString(), "-keystore", store.toString(),
+                "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
+        return store;
+    }
+
+    /** Connector/J's options for a trust store: its URL, password and (unless null: Connector/J's default, JKS) type. */
+    private static String trust(Path store, String type) {
+        return "trustCertificateKeyStoreUrl=" + store.toUri() + "&trustCertificateKeyStorePassword=" + STORE_PASSWORD
+                + (type == null ? "" : "&trustCertificateKeyStoreType=" + type);
     }
 
     @AfterAll
@@ -94,10 +127,49 @@ class BackendTlsServerIT {
     }
 
     /**
+     * The verifying modes with the server's certificate in a trust store encrypt, the pools as Connector/J; with a
+     * trust store that holds another certificate neither opens. VERIFY_IDENTITY also checks the name: the certificate
+     * names 127.0.0.1, the URL's host.
+     */
+    @Test
+    void verifyingModesTrustWhatTheTrustStoreHolds() {
+        var checks = new ArrayList<Executable>();
+        for (String mode : List.of("sslMode=VERIFY_CA", "sslMode=VERIFY_IDENTITY", "useSSL=true&verifyServerCertificate=true")) {
+            for (String type : java.util.Arrays.asList("PKCS12", null /* JKS: the JDK's JKS key store reads PKCS12 files too */)) {
+                var backend = backend(mode + "&" + trust(trusted, type));
+                checks.add(() -> {
+                    try (Connection reference = DriverManager.getConnection(backend.url(), backend.user(), backend.password())) {
+                        assertTrue(BackendTls.encrypted(reference), "Connector/J, " + backend.redactedUrl());
+                    }
+                });
+                checks.add(() -> {
+                    try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, true /* TLS offered */));
+                         Connection conn = pool.getConnection()) {
+                        assertTrue(BackendTls.encrypted(conn), "pool, " + backend.redactedUrl());
+                    }
+                });
+            }
+            var wrong = backend(mode + "&" + trust(untrusted, "PKCS12"));
+            checks.add(() -> {
+                var reference = assertThrows(SQLException.class, () -> DriverManager.getConnection(wrong.url(), wrong.user(), wrong.password()).close(),
+                        "Connector/J, " + wrong.redactedUrl());
+                assertTrue(mentionsCertificate(reference), mode + ": Connector/J's error: " + chain(reference));
+            });
+            checks.add(() -> {
+                var pool = Backends.poolConfig(wrong, "mysql", 5, true /* TLS offered */);
+                var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), "pool, " + wrong.redactedUrl());
+                assertTrue(mentionsCertificate(e), mode + ": the pool's error: " + chain(e));
+            });
+        }
+        assertAll(checks);
+    }
+
+    /**
      * Backends.open, as a router's start runs it: PREFERRED (no option) finds out that the server offers TLS, and every
      * connection of a partition's — its three pools, and one opened without a pool from the pool's URL (recovery, XA
-     * branches, locks and pings do) — is encrypted; with REQUIRED too; with DISABLED none is. The router answers on
-     * each, its rows checked against a plain connection to the partition's database.
+     * branches, locks and pings do) — is encrypted; with REQUIRED too, and with VERIFY_IDENTITY and the server's
+     * certificate in a trust store; with DISABLED none is. The router answers on each, its rows checked against a plain
+     * connection to the partition's database.
      */
     @Test
     void aRouterDecidesAtStartAndEveryBackendConnectionFollows() throws Exception {
@@ -108,7 +180,8 @@ class BackendTlsServerIT {
             var checks = new ArrayList<Executable>();
             checks.add(() -> everyConnection(router, router.config, true, "PREFERRED (no option)"));
             router.stopRouter();
-            for (Case c : List.of(new Case("sslMode=REQUIRED", true), new Case("sslMode=DISABLED", false))) {
+            for (Case c : List.of(new Case("sslMode=REQUIRED", true), new Case("sslMode=VERIFY_IDENTITY&" + trust(trusted, "PKCS12"), true),
+                    new Case("sslMode=DISABLED", false))) {
                 var config = BackendTlsIT.withBackendOptions(router, "tls-" + c.encrypts(), c.options());
                 checks.add(() -> everyConnection(router, config, c.encrypts(), c.options()));
                 checks.add(() -> {

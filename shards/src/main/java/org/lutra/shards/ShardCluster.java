@@ -110,7 +110,7 @@ public final class ShardCluster {
 
     private static Shard startDetached(ServerBinaries binaries, Path template, ShardLayout layout) throws IOException {
         layout.prepare(template);
-        Process p = ShardProcess.launch(binaries, layout, true /* detached */, false /* no TLS */);
+        Process p = ShardProcess.launch(binaries, layout, true /* detached */, null /* no TLS */);
         try {
             ShardProcess.awaitReady(p, layout, ShardProcess.START_TIMEOUT);
         } catch (IOException e) {

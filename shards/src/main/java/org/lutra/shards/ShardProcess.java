@@ -31,9 +31,9 @@ final class ShardProcess {
      * Launches the server of {@code shard}. A detached server gets its own session (setsid) so
      * that neither the end of this JVM nor a Ctrl-C in the terminal that started it stops it.
      *
-     * @param tls whether the server offers TLS ({@link ServerBinaries#serverCommand})
+     * @param tls the server's TLS, or null ({@link ServerBinaries#serverCommand})
      */
-    static Process launch(ServerBinaries binaries, ShardLayout shard, boolean detached, boolean tls) throws IOException {
+    static Process launch(ServerBinaries binaries, ShardLayout shard, boolean detached, ServerTls tls) throws IOException {
         List<String> cmd = new ArrayList<>();
         if (detached && Files.isExecutable(SETSID)) cmd.add(SETSID.toString());
         cmd.addAll(binaries.serverCommand(shard, tls));
