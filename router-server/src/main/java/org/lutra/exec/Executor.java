@@ -756,11 +756,7 @@ public final class Executor {
     }
 
     private void record(List<ShardQuery> queries) {
-        if (!queries.isEmpty()) stats.statement(partitionsOf(queries));
-    }
-
-    private static int[] partitionsOf(List<ShardQuery> queries) {
-        return queries.stream().mapToInt(ShardQuery::partition).toArray();
+        if (!queries.isEmpty()) stats.statement(ShardQuery.partitions(queries));
     }
 
     private static int[] allRows(int n) {
@@ -770,6 +766,8 @@ public final class Executor {
     }
 
     private static long sum(long[] counts) {
-        return Arrays.stream(counts).sum();
+        long sum = 0;
+        for (long c : counts) sum += c;
+        return sum;
     }
 }

@@ -32,7 +32,14 @@ final class FanOut {
     }
 
     long[] update(List<ShardQuery> queries, Connections connections) throws SQLException {
-        return all(queries, connections, ConnectionWorker::update, c -> {}).stream().mapToLong(Long::longValue).toArray();
+        return counts(all(queries, connections, ConnectionWorker::update, c -> {}));
+    }
+
+    /** A loop, not a stream: on a single-row write's path a stream pipeline was 1.5 % of the router's CPU (async-profiler). */
+    private static long[] counts(List<Long> counts) {
+        long[] out = new long[counts.size()];
+        for (int i = 0; i < out.length; i++) out[i] = counts.get(i);
+        return out;
     }
 
     /** {@link #insert}'s count for a sub-insert the placement trigger refused. */
@@ -40,13 +47,13 @@ final class FanOut {
 
     /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link #MISPLACED}. */
     long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {
-        return all(queries, connections, (w, q) -> {
+        return counts(all(queries, connections, (w, q) -> {
             try {
                 return w.update(q);
             } catch (Misplaced m) {
                 return MISPLACED;
             }
-        }, c -> {}).stream().mapToLong(Long::longValue).toArray();
+        }, c -> {}));
     }
 
     /** Runs {@code task} for each query's partition at once; if any fails, the others' results go to {@code release} and the first error is thrown. */
