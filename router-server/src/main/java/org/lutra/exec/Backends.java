@@ -91,7 +91,12 @@ public final class Backends implements AutoCloseable {
         public Connection borrow(int isolation) throws SQLException {
             fence.check(); // a statement routes only with a fresh catalog lease
             Connection c = pool.getConnection();
-            fence.check(); // the wait for a connection may have outlasted it
+            try {
+                fence.check(); // the wait for a connection may have outlasted it
+            } catch (SQLException | RuntimeException e) {
+                c.close(); // back to the pool unused (it was kept borrowed for good)
+                throw e;
+            }
             waiting.add(c); // watched until it goes back to the pool: every use of it may wait on the server
             try {
                 c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);

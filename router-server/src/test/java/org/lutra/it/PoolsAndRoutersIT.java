@@ -304,6 +304,33 @@ class PoolsAndRoutersIT {
         }
     }
 
+    /**
+     * A statement the routing fence stops after its wait for a backend connection gives that connection back (it had
+     * stayed borrowed for good: the pool lost one per such statement), and the backend watch counts exactly the
+     * connections borrowed now.
+     */
+    @Test
+    void aBorrowStoppedByTheFenceGivesItsConnectionBack() throws Exception {
+        try (var backends = org.lutra.exec.Backends.open(router.config, router.server.catalog())) {
+            var p = backends.placement(0);
+            var checks = new AtomicInteger();
+            p.fence().use(() -> { // fresh before the wait for a connection, stale after it
+                if (checks.incrementAndGet() % 2 == 0) throw new SQLException("the catalog lease is stale", "HY000");
+            });
+            for (int i = 0; i < 3; i++) {
+                var e = assertThrows(SQLException.class, () -> p.borrow(Connection.TRANSACTION_READ_COMMITTED));
+                assertEquals("the catalog lease is stale", e.getMessage());
+                assertEquals(0, p.pool().getHikariPoolMXBean().getActiveConnections(), "the connection went back to the pool");
+                assertEquals(0, p.waiting().size(), "nothing borrowed");
+            }
+            p.fence().use(() -> {});
+            try (Connection a = p.borrow(Connection.TRANSACTION_READ_COMMITTED); Connection b = p.borrow(Connection.TRANSACTION_READ_COMMITTED)) {
+                assertEquals(2, p.waiting().size());
+                assertEquals(2, p.pool().getHikariPoolMXBean().getActiveConnections());
+            }
+        }
+    }
+
     private static String single(Connection c, String sql) throws SQLException {
         try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {
             rs.next();
