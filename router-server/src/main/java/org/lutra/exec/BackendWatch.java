@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Notices a backend server that stopped answering while statements wait on it — a frozen
@@ -33,56 +32,26 @@ public final class BackendWatch implements AutoCloseable {
 
     /**
      * The connections of one partition borrowed now, each with the time it was borrowed: while
-     * borrowed, every use of it may wait on the server. Kept per physical connection (the driver's,
-     * under the pool's proxy): the pool hands out a new proxy per borrow, and keying a map by it
-     * cost an identity hash and a map insert and removal per statement (about 2 % of the router's
-     * CPU on a point select); a physical connection is entered once and then only marked. Most
-     * borrows are unmarked as they go back to the pool; the rest (a transaction's, closed where it
-     * ends) when the watch finds their proxy closed.
+     * borrowed, every use of it may wait on the server. Most are removed as they go back to the
+     * pool; the rest (a transaction's, closed where it ends) when the watch finds them closed.
      */
     public static final class Waiting {
-        /** One borrow: the pool's proxy and when it was borrowed (System.nanoTime). */
-        private record Borrow(Connection proxy, long since) {}
-
-        /** A physical connection's borrow now, null while it is in the pool. */
-        private static final class Slot {
-            final AtomicReference<Borrow> borrow = new AtomicReference<>();
-        }
-
-        private final ConcurrentHashMap<Connection, Slot> slots = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<Connection, Long> since = new ConcurrentHashMap<>();
         /** Connections this watch closed, until their statement reports the failure ({@link #cutOff}). */
         private final Set<Connection> closedByWatch = ConcurrentHashMap.newKeySet();
 
         void add(Connection c) {
-            Connection physical = physical(c);
-            if (physical != null) slots.computeIfAbsent(physical, k -> new Slot()).borrow.set(new Borrow(c, System.nanoTime()));
+            since.put(c, System.nanoTime());
         }
 
-        /** {@code c} goes back to its pool: called before it is closed, so the physical connection is not anyone else's yet. */
         void remove(Connection c) {
-            Connection physical = physical(c);
-            Slot slot = physical == null ? null : slots.get(physical);
-            if (slot != null) slot.borrow.set(null);
+            since.remove(c);
             if (!closedByWatch.isEmpty()) closedByWatch.remove(c);
-        }
-
-        /**
-         * The driver's connection under the pool's proxy {@code c}, or null once the proxy is closed (aborted by this
-         * watch, say: its stand-in then throws even from hashCode), whose borrow {@link #prune} unmarks.
-         */
-        private static Connection physical(Connection c) {
-            try {
-                return c.isClosed() ? null : c.unwrap(Connection.class);
-            } catch (SQLException e) {
-                return null;
-            }
         }
 
         /** Connections it counts as borrowed now. */
         public int size() {
-            int n = 0;
-            for (Slot slot : slots.values()) if (slot.borrow.get() != null) n++;
-            return n;
+            return since.size();
         }
 
         /** Whether the watch closed {@code c} because its server did not answer (the failure the statement saw). */
@@ -90,43 +59,15 @@ public final class BackendWatch implements AutoCloseable {
             return !closedByWatch.isEmpty() && closedByWatch.contains(c); // asked after every statement: almost always empty
         }
 
-        /**
-         * Unmarks borrows whose proxy was closed without {@link #remove} (HikariCP's proxies say so without a round trip),
-         * and forgets physical connections the pool closed.
-         */
+        /** Forgets connections given back without {@link #remove} (closed: HikariCP's proxies say so without a round trip). */
         void prune() {
-            for (var e : slots.entrySet()) {
-                Borrow b = e.getValue().borrow.get();
-                if (b != null && closed(b.proxy())) e.getValue().borrow.compareAndSet(b, null); // not a later borrow's
-                if (e.getValue().borrow.get() == null && closed(e.getKey())) slots.remove(e.getKey(), e.getValue());
+            for (Connection c : since.keySet()) {
+                try {
+                    if (c.isClosed()) remove(c);
+                } catch (SQLException e) {
+                    remove(c);
+                }
             }
-        }
-
-        private static boolean closed(Connection c) {
-            try {
-                return c.isClosed();
-            } catch (SQLException e) {
-                return true;
-            }
-        }
-
-        /** The proxies borrowed at least {@code nanos} ago. */
-        List<Connection> waitingSince(long now, long nanos) {
-            var out = new java.util.ArrayList<Connection>();
-            for (Slot slot : slots.values()) {
-                Borrow b = slot.borrow.get();
-                if (b != null && now - b.since() >= nanos) out.add(b.proxy());
-            }
-            return out;
-        }
-
-        /** Whether {@code c} is still borrowed (not given back meanwhile). */
-        boolean borrowed(Connection c) {
-            for (Slot slot : slots.values()) {
-                Borrow b = slot.borrow.get();
-                if (b != null && b.proxy() == c) return true;
-            }
-            return false;
         }
     }
 
@@ -156,12 +97,13 @@ public final class BackendWatch implements AutoCloseable {
     private void check(Backends.Placement p) throws InterruptedException {
         long timeout = TimeUnit.MILLISECONDS.toNanos(p.pingTimeoutMillis());
         p.waiting().prune();
-        var longWaiting = p.waiting().waitingSince(System.nanoTime(), timeout);
+        long now = System.nanoTime();
+        var longWaiting = p.waiting().since.entrySet().stream().filter(e -> now - e.getValue() >= timeout).map(java.util.Map.Entry::getKey).toList();
         if (longWaiting.isEmpty() || answersPing(p)) return;
         log.warn("partition {} on backend {}: no answer to a ping within {} ms while {} borrowed connection(s) waited on it; closing their connections",
                 p.name(), p.backend(), p.pingTimeoutMillis(), longWaiting.size());
         for (Connection c : longWaiting) {
-            if (!p.waiting().borrowed(c)) continue; // answered meanwhile
+            if (!p.waiting().since.containsKey(c)) continue; // answered meanwhile
             p.waiting().closedByWatch.add(c);
             try {
                 BackendDriver.abort(c);
