@@ -1,6 +1,5 @@
 package org.lutra.protocol;
 
-import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 
 import java.io.IOException;
@@ -32,14 +31,9 @@ public final class FrameWriter {
 
     /** Writes one frame; it has left when this returns. */
     public synchronized void write(MessageLite message) throws IOException {
-        int size = message.getSerializedSize();
         // serialized into an array, protobuf's fastest encoder (one over a direct buffer costs more to set up than the copy)
-        byte[] frame = 4L + size <= frameBytes.length ? frameBytes : new byte[4 + size];
-        frame[0] = (byte) (size >>> 24);
-        frame[1] = (byte) (size >>> 16);
-        frame[2] = (byte) (size >>> 8);
-        frame[3] = (byte) size;
-        message.writeTo(CodedOutputStream.newInstance(frame, 4, size));
+        byte[] frame = Frames.serialize(message, frameBytes);
+        int size = message.getSerializedSize(); // memoized by the message
         if (channel == null) {
             stream.write(frame, 0, 4 + size);
             stream.flush();

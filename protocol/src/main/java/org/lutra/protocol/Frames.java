@@ -23,15 +23,21 @@ public final class Frames {
 
     /** Writes one frame and flushes. Not thread-safe: callers serialize writes per stream. */
     public static void write(OutputStream out, MessageLite message) throws IOException {
+        byte[] frame = serialize(message, null);
+        out.write(frame, 0, 4 + message.getSerializedSize());
+        out.flush();
+    }
+
+    /** {@code message} as a frame, in {@code reuse} if it fits there, else in a new array; the frame is its first 4 + size bytes. */
+    static byte[] serialize(MessageLite message, byte[] reuse) throws IOException {
         int size = message.getSerializedSize();
-        byte[] frame = new byte[4 + size];
+        byte[] frame = reuse != null && 4L + size <= reuse.length ? reuse : new byte[4 + size];
         frame[0] = (byte) (size >>> 24);
         frame[1] = (byte) (size >>> 16);
         frame[2] = (byte) (size >>> 8);
         frame[3] = (byte) size;
         message.writeTo(com.google.protobuf.CodedOutputStream.newInstance(frame, 4, size));
-        out.write(frame);
-        out.flush();
+        return frame;
     }
 
     /**

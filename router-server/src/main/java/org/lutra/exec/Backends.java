@@ -94,7 +94,7 @@ public final class Backends implements AutoCloseable {
             try {
                 fence.check(); // the wait for a connection may have outlasted it
             } catch (SQLException | RuntimeException e) {
-                c.close(); // back to the pool unused (it was kept borrowed for good)
+                c.close(); // back to the pool unused
                 throw e;
             }
             waiting.add(c); // watched until it goes back to the pool: every use of it may wait on the server
