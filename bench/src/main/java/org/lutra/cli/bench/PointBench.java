@@ -62,9 +62,33 @@ public final class PointBench implements Command {
             "Com_xa_prepare", "Com_xa_commit", "Com_xa_rollback");
 
     /** One workload at one client count: router, direct and forwarded results per round. */
-    record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, List<ClosedLoop.Result> forwarded,
-                List<Double> cpuMicros, List<Double> userCpuMicros, List<Double> forwarderCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
-                List<java.util.Map<String, Long>> counters) {}
+    record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, Forwarded threads, Forwarded loop,
+                List<Double> cpuMicros, List<Double> userCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
+                List<java.util.Map<String, Long>> counters) {
+        Cell(String workload, int clients) {
+            this(workload, clients, new ArrayList<>(), new ArrayList<>(), new Forwarded(), new Forwarded(), new ArrayList<>(), new ArrayList<>(),
+                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+    }
+
+    /** One forwarder's results and CPU µs per statement, per round. */
+    record Forwarded(List<ClosedLoop.Result> results, List<Double> cpuMicros) {
+        Forwarded() {
+            this(new ArrayList<>(), new ArrayList<>());
+        }
+
+        ClosedLoop.Result run(Forwarder forwarder, Cell cell, double seconds, int round, ClosedLoop.Opener client) throws Exception {
+            long before = forwarder.cpuNanos();
+            var result = ClosedLoop.run(cell.clients(), seconds, round, client);
+            results.add(result);
+            cpuMicros.add((forwarder.cpuNanos() - before) / 1e3 / Math.max(1, result.transactions()));
+            return result;
+        }
+
+        double perSecond() {
+            return median(results.stream().map(ClosedLoop.Result::perSecond).toList());
+        }
+    }
 
     private final PrintStream out;
     private final PrintStream err;
@@ -139,10 +163,12 @@ public final class PointBench implements Command {
         var shardAddress = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/").matcher(shards.url(0));
         if (!shardAddress.find()) throw new IllegalStateException("no host:port in " + shards.url(0));
         try (var router = RouterProcess.start(dir, shards, routed, SCHEMA, jfr);
-             var forwarder = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
+             var threads = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)));
+             var loop = new SelectorForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
             String routerUrl = router.url();
             String directUrl = shards.url(0, reference);
-            String forwardedUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + forwarder.port() + "/");
+            String threadsUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + threads.port() + "/");
+            String loopUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + loop.port() + "/");
             try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password()); var st = c.createStatement()) {
                 st.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL)");
             }
@@ -150,10 +176,9 @@ public final class PointBench implements Command {
             load(DriverManager.getConnection(directUrl, shards.user(), shards.password()), rows);
             var cells = new ArrayList<Cell>();
             for (String workload : workloads) {
-                for (int n : clientCounts) cells.add(new Cell(workload, n, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
-                        new ArrayList<>(), new ArrayList<>(), new ArrayList<>()));
+                for (int n : clientCounts) cells.add(new Cell(workload, n));
             }
-            warmUp(router, cells, routerUrl, directUrl, forwardedUrl, shards, rows);
+            warmUp(router, cells, routerUrl, directUrl, List.of(threadsUrl, loopUrl), shards, rows);
             for (int round = 1; round <= rounds; round++) {
                 var line = new StringBuilder("Round " + round + ":");
                 for (var cell : cells) {
@@ -174,25 +199,23 @@ public final class PointBench implements Command {
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                     long directClient = ownCpuNanos() - directBefore;
-                    long forwarderBefore = forwarder.cpuNanos();
-                    var forwarded = ClosedLoop.run(cell.clients(), seconds, round, () -> client(forwardedUrl, shards.user(), shards.password(), cell.workload(), rows));
-                    for (var r : List.of(viaRouter, direct, forwarded)) {
+                    var viaThreads = cell.threads().run(threads, cell, seconds, round, () -> client(threadsUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    var viaLoop = cell.loop().run(loop, cell, seconds, round, () -> client(loopUrl, shards.user(), shards.password(), cell.workload(), rows));
+                    for (var r : List.of(viaRouter, direct, viaThreads, viaLoop)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
                     }
                     cell.router().add(viaRouter);
                     cell.direct().add(direct);
-                    cell.forwarded().add(forwarded);
                     cell.cpuMicros().add(cpu / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.userCpuMicros().add(userShare * cpu / 1e3 / Math.max(1, viaRouter.transactions()));
-                    cell.forwarderCpuMicros().add((forwarder.cpuNanos() - forwarderBefore) / 1e3 / Math.max(1, forwarded.transactions()));
                     cell.lutraClientMicros().add(lutraClient / 1e3 / Math.max(1, viaRouter.transactions()));
                     cell.directClientMicros().add(directClient / 1e3 / Math.max(1, direct.transactions()));
                     var delta = new java.util.LinkedHashMap<String, Long>();
                     for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
                     delta.put("statements", viaRouter.transactions());
                     cell.counters().add(delta);
-                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond(),
-                            forwarded.perSecond()));
+                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond(),
+                            viaThreads.perSecond(), viaLoop.perSecond()));
                 }
                 err.println(line);
             }
@@ -215,7 +238,7 @@ public final class PointBench implements Command {
      * for a minute or more; measured before it is done, the router runs partly in C1's profiling
      * code and costs up to twice the CPU per statement of its steady state.
      */
-    private void warmUp(RouterProcess router, List<Cell> cells, String routerUrl, String directUrl, String forwardedUrl, Shards shards, int rows)
+    private void warmUp(RouterProcess router, List<Cell> cells, String routerUrl, String directUrl, List<String> forwardedUrls, Shards shards, int rows)
             throws Exception {
         var clientJit = java.lang.management.ManagementFactory.getCompilationMXBean();
         long start = System.nanoTime();
@@ -227,7 +250,7 @@ public final class PointBench implements Command {
             for (var cell : cells) {
                 ClosedLoop.run(cell.clients(), warmUpSeconds, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                 ClosedLoop.run(cell.clients(), 1, 7, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
-                ClosedLoop.run(cell.clients(), 1, 7, () -> client(forwardedUrl, shards.user(), shards.password(), cell.workload(), rows));
+                for (String url : forwardedUrls) ClosedLoop.run(cell.clients(), 1, 7, () -> client(url, shards.user(), shards.password(), cell.workload(), rows));
             }
             double routerJit = (router.compilerTicks() - compilerBefore) * 1e7 / Math.max(1, router.cpuNanos() - cpuBefore);
             double clientsJit = (clientJit.getTotalCompilationTime() - clientJitBefore) * 1e6 / Math.max(1, System.nanoTime() - passStart);
@@ -329,23 +352,26 @@ public final class PointBench implements Command {
                 LocalDate.now(), jfr == null ? "" : " Router recorded with JFR (" + jfr + "): numbers include its overhead."));
         s.append(String.format(Locale.ROOT, "Data: %,d rows in `users`, the router's only partition; the direct baseline is the same rows in "
                 + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
-                + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The forwarder is the same Connector/J client "
-                + "through a proxy that only copies bytes (two platform threads per connection, in the bench's JVM): what any proxy's "
-                + "extra hop costs on this machine; its CPU µs per statement are its copying threads' CPU time, the floor of any "
-                + "proxy's CPU per statement here. The router's CPU in user space is its share of the process's user time (the rest is "
-                + "the kernel's: system calls, the loopback network stack, waking threads).%n%n", rows, rounds, seconds));
-        s.append("| workload | clients | router /s | direct /s | ratio | forwarder /s | forwarder ratio | router / forwarder | added p50 µs "
-                + "| added p99 µs | router CPU µs/stmt | of it in user space | forwarder CPU µs/stmt | client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The router's CPU in user space is its share of the "
+                + "process's user time (the rest is the kernel's: system calls, the loopback network stack, waking threads). The two "
+                + "forwarders are the same Connector/J client through a proxy in the bench's JVM that only copies bytes: what the extra "
+                + "hop alone costs on this machine. One copies with two platform threads per connection (the router's own design: "
+                + "a thread woken per segment), the other with one thread and a selector for all connections (an event loop: one "
+                + "thread woken for all the sockets ready together). Their CPU µs per statement are their copying threads' CPU time; "
+                + "the lower of the two is the floor of any proxy's CPU per statement here.%n%n", rows, rounds, seconds));
+        s.append("| workload | clients | router /s | direct /s | ratio | added p50 µs | added p99 µs | router CPU µs/stmt | of it in user space "
+                + "| forwarder, threads: /s | ratio | CPU µs/stmt | forwarder, event loop: /s | ratio | CPU µs/stmt "
+                + "| client CPU µs/stmt: Lutra driver / Connector/J | backend round trips/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
             double r = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
             double d = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
-            double f = median(c.forwarded().stream().map(ClosedLoop.Result::perSecond).toList());
-            double p50 = median(pairs(c, 0.5));
-            double p99 = median(pairs(c, 0.99));
+            double t = c.threads().perSecond();
+            double l = c.loop().perSecond();
             double trips = median(c.counters().stream().map(PointBench::roundTrips).toList());
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %,.0f | %.2f× | %.2f× | %+.0f | %+.0f | %.1f | %.1f | %.1f | %.1f / %.1f | %.2f |%n",
-                    c.workload(), c.clients(), r, d, r / d, f, f / d, r / f, p50, p99, median(c.cpuMicros()), median(c.userCpuMicros()), median(c.forwarderCpuMicros()), median(c.lutraClientMicros()),
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.2f× | %+.0f | %+.0f | %.1f | %.1f | %,.0f | %.2f× | %.1f | %,.0f | %.2f× | %.1f | %.1f / %.1f | %.2f |%n",
+                    c.workload(), c.clients(), r, d, r / d, median(pairs(c, 0.5)), median(pairs(c, 0.99)), median(c.cpuMicros()), median(c.userCpuMicros()),
+                    t, t / d, median(c.threads().cpuMicros()), l, l / d, median(c.loop().cpuMicros()), median(c.lutraClientMicros()),
                     median(c.directClientMicros()), trips));
         }
         s.append("\nBackend statements per routed statement, by the shard's counters (median round; only counters that moved):\n\n");

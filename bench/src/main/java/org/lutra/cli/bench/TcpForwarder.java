@@ -14,12 +14,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A proxy that does nothing but copy bytes: each accepted connection gets a connection to the
- * target and two platform threads copying in each direction. {@code bench point} reads the shard
- * through it as the yardstick of what any proxy costs on this machine (the extra hop's system
- * calls, wake-ups and loopback traffic) before a router does any work. {@link #cpuNanos()} is the
- * CPU time its copying threads used: the floor of any proxy's CPU per statement on this machine.
+ * target and two platform threads copying in each direction, the router's own design (a blocking
+ * thread per socket, woken per segment). {@code bench point} reads the shard through it to show
+ * what the extra hop's system calls, wake-ups and loopback traffic cost before a router does any
+ * work; {@link SelectorForwarder} shows the same for an event loop. {@link #cpuNanos()} is the
+ * CPU time its copying threads used.
  */
-final class TcpForwarder implements AutoCloseable {
+final class TcpForwarder implements Forwarder {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private final ServerSocket server;
     private final Set<Thread> copying = ConcurrentHashMap.newKeySet();
@@ -34,7 +35,8 @@ final class TcpForwarder implements AutoCloseable {
         Thread.ofPlatform().daemon().name("forwarder-accept").start(this::accept);
     }
 
-    int port() {
+    @Override
+    public int port() {
         return server.getLocalPort();
     }
 
@@ -54,7 +56,8 @@ final class TcpForwarder implements AutoCloseable {
     }
 
     /** CPU time of the copying threads so far, those that ended included. */
-    long cpuNanos() {
+    @Override
+    public long cpuNanos() {
         long total = finishedCpuNanos.sum();
         for (Thread t : copying) total += Math.max(0, THREADS.getThreadCpuTime(t.threadId()));
         return total;
