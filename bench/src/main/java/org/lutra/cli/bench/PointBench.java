@@ -179,6 +179,8 @@ public final class PointBench implements Command {
                 for (int n : clientCounts) cells.add(new Cell(workload, n));
             }
             warmUp(router, cells, routerUrl, directUrl, List.of(threadsUrl, loopUrl), shards, rows);
+            err.println("Per round and cell: statements/s through the router, direct, the threads forwarder and the event-loop forwarder; "
+                    + "CPU µs per statement of the router and the two forwarders");
             for (int round = 1; round <= rounds; round++) {
                 var line = new StringBuilder("Round " + round + ":");
                 for (var cell : cells) {
@@ -214,8 +216,9 @@ public final class PointBench implements Command {
                     for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
                     delta.put("statements", viaRouter.transactions());
                     cell.counters().add(delta);
-                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f/%.0f /s", cell.workload(), cell.clients(), viaRouter.perSecond(), direct.perSecond(),
-                            viaThreads.perSecond(), viaLoop.perSecond()));
+                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f/%.0f /s, CPU %.1f/%.1f/%.1f µs", cell.workload(), cell.clients(),
+                            viaRouter.perSecond(), direct.perSecond(), viaThreads.perSecond(), viaLoop.perSecond(), last(cell.cpuMicros()),
+                            last(cell.threads().cpuMicros()), last(cell.loop().cpuMicros())));
                 }
                 err.println(line);
             }
@@ -402,6 +405,10 @@ public final class PointBench implements Command {
         long total = 0;
         for (String k : ROUND_TRIPS) total += delta.get(k);
         return total / (double) Math.max(1, delta.get("statements"));
+    }
+
+    private static double last(List<Double> values) {
+        return values.get(values.size() - 1);
     }
 
     private static double median(List<Double> values) {

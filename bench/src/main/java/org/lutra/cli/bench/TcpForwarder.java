@@ -10,7 +10,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A proxy that does nothing but copy bytes: each accepted connection gets a connection to the
@@ -24,7 +23,7 @@ final class TcpForwarder implements Forwarder {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private final ServerSocket server;
     private final Set<Thread> copying = ConcurrentHashMap.newKeySet();
-    private final LongAdder finishedCpuNanos = new LongAdder();
+    private long finishedCpuNanos; // guarded by this
     private final String targetHost;
     private final int targetPort;
 
@@ -57,10 +56,16 @@ final class TcpForwarder implements Forwarder {
 
     /** CPU time of the copying threads so far, those that ended included. */
     @Override
-    public long cpuNanos() {
-        long total = finishedCpuNanos.sum();
+    public synchronized long cpuNanos() {
+        long total = finishedCpuNanos;
         for (Thread t : copying) total += Math.max(0, THREADS.getThreadCpuTime(t.threadId()));
         return total;
+    }
+
+    /** A copying thread's last act: its CPU time moves from the live threads to the finished ones in one step. */
+    private synchronized void finished(Thread thread, long cpuNanos) {
+        finishedCpuNanos += cpuNanos;
+        copying.remove(thread);
     }
 
     private void copy(Socket from, Socket to) throws IOException {
@@ -76,10 +81,7 @@ final class TcpForwarder implements Forwarder {
             } finally {
                 closeQuietly(from);
                 closeQuietly(to);
-                // a reading of cpuNanos() between these two lines counts this thread twice: readings are taken
-                // after a run, while its clients' closes end these threads, and the error is one thread's last microseconds
-                finishedCpuNanos.add(THREADS.getCurrentThreadCpuTime());
-                copying.remove(Thread.currentThread());
+                finished(Thread.currentThread(), THREADS.getCurrentThreadCpuTime());
             }
         });
         copying.add(thread);
