@@ -38,7 +38,8 @@ final class Conversions {
             // Java's shortest round-trip form, as Connector/J returns for binary-protocol doubles.
             case DOUBLE_VALUE -> Double.toString(v.getDoubleValue());
             case FLOAT_VALUE -> Float.toString(v.getFloatValue());
-            case DECIMAL_VALUE -> v.getDecimalValue();
+            // Connector/J's text of a DECIMAL is its BigDecimal's: 0E-10 for a zero of scale 10, 1.234E-7 for 0.0000001234
+            case DECIMAL_VALUE -> decimalText(v.getDecimalValue());
             case STRING_VALUE -> v.getStringValue();
             case BYTES_VALUE -> v.getBytesValue().toString(StandardCharsets.UTF_8);
             case BOOL_VALUE -> v.getBoolValue() ? "1" : "0"; // how MySQL prints BOOLEAN
@@ -46,6 +47,14 @@ final class Conversions {
             case TIME_VALUE -> v.getTimeValue();
             case TIMESTAMP_VALUE -> v.getTimestampValue();
         };
+    }
+
+    private static String decimalText(String plain) {
+        try {
+            return new BigDecimal(plain).toString();
+        } catch (NumberFormatException e) {
+            return plain;
+        }
     }
 
     static long getLong(Value v) throws SQLException {
@@ -75,7 +84,18 @@ final class Conversions {
         return (short) n;
     }
 
+    /**
+     * A number as a byte, in range or 22003. Text is Connector/J's: its only byte (getByte of '0'
+     * is 48), 0 when empty, 22003 when longer.
+     */
     static byte getByte(Value v) throws SQLException {
+        if (v.getKindCase() == Value.KindCase.STRING_VALUE || v.getKindCase() == Value.KindCase.BYTES_VALUE) {
+            byte[] b = getBytes(v);
+            if (b.length > 1) {
+                throw Errors.of("'" + getString(v) + "' is more than one byte", Errors.NUMERIC_OUT_OF_RANGE);
+            }
+            return b.length == 0 ? 0 : b[0];
+        }
         long n = getLong(v);
         if (n < Byte.MIN_VALUE || n > Byte.MAX_VALUE) {
             throw outOfRange(v, "byte");
@@ -113,7 +133,8 @@ final class Conversions {
             case BOOL_VALUE -> v.getBoolValue() ? BigDecimal.ONE : BigDecimal.ZERO;
             case DOUBLE_VALUE -> doubleToDecimal(v, v.getDoubleValue());
             case FLOAT_VALUE -> doubleToDecimal(v, Double.parseDouble(Float.toString(v.getFloatValue())));
-            case DECIMAL_VALUE, STRING_VALUE, BYTES_VALUE -> parseDecimal(getString(v));
+            case DECIMAL_VALUE -> parseDecimal(v.getDecimalValue());
+            case STRING_VALUE, BYTES_VALUE -> textToNumber(getString(v));
             case DATE_VALUE, TIME_VALUE, TIMESTAMP_VALUE -> throw Errors.of("cannot read the temporal value '"
                     + getString(v) + "' as a number", Errors.INVALID_CAST);
         };
@@ -132,23 +153,37 @@ final class Conversions {
         return (int) (year < 70 ? year + 2000 : year < 100 ? year + 1900 : year);
     }
 
+    /**
+     * Connector/J's truth of a value: a number is true when positive or exactly -1 (ODBC's and
+     * Visual Basic's true, which Connector/J keeps), false otherwise; text is "Y"/"true" or
+     * "N"/"false" (any case), empty (false), or a number as above; anything else is 22018.
+     */
     static boolean getBoolean(Value v) throws SQLException {
         return switch (v.getKindCase()) {
             case IS_NULL, KIND_NOT_SET -> false;
             case BOOL_VALUE -> v.getBoolValue();
-            case INT_VALUE -> v.getIntValue() != 0;
-            case DOUBLE_VALUE -> v.getDoubleValue() != 0;
-            case FLOAT_VALUE -> v.getFloatValue() != 0;
-            case DECIMAL_VALUE -> parseDecimal(v.getDecimalValue()).signum() != 0;
+            case INT_VALUE -> v.getIntValue() > 0 || v.getIntValue() == -1;
+            case DOUBLE_VALUE -> truth(v.getDoubleValue());
+            case FLOAT_VALUE -> truth(v.getFloatValue());
+            case DECIMAL_VALUE -> truth(parseDecimal(v.getDecimalValue()));
             case STRING_VALUE, BYTES_VALUE -> textToBoolean(getString(v));
             default -> throw Errors.of("cannot read '" + getString(v) + "' as a boolean", Errors.INVALID_CAST);
         };
+    }
+
+    private static boolean truth(double d) {
+        return d > 0 || d == -1;
+    }
+
+    private static boolean truth(BigDecimal d) {
+        return d.signum() > 0 || d.compareTo(BigDecimal.ONE.negate()) == 0;
     }
 
     static byte[] getBytes(Value v) {
         return switch (v.getKindCase()) {
             case IS_NULL, KIND_NOT_SET -> null;
             case BYTES_VALUE -> v.getBytesValue().toByteArray();
+            case DECIMAL_VALUE -> v.getDecimalValue().getBytes(StandardCharsets.US_ASCII); // MySQL's text, never an exponent
             default -> getString(v).getBytes(StandardCharsets.UTF_8);
         };
     }
@@ -185,7 +220,7 @@ final class Conversions {
         return switch (c.getJdbcType()) {
             case Types.BIT, Types.BOOLEAN -> v.hasBytesValue() ? getBytes(v) : getBoolean(v);
             case Types.TINYINT, Types.SMALLINT -> getInt(v);
-            case Types.INTEGER -> c.getSigned() ? (Object) getInt(v) : (Object) getLong(v);
+            case Types.INTEGER -> c.getSigned() || mediumInt(c) ? (Object) getInt(v) : (Object) getLong(v);
             case Types.BIGINT -> c.getSigned() ? (Object) getLong(v) : getBigInteger(v);
             case Types.REAL -> getFloat(v);
             case Types.FLOAT, Types.DOUBLE -> getDouble(v);
@@ -220,11 +255,16 @@ final class Conversions {
         };
     }
 
+    /** A MEDIUMINT, UNSIGNED too, fits an int: Connector/J reads it as an Integer. */
+    private static boolean mediumInt(Column c) {
+        return c.getTypeName().toUpperCase(java.util.Locale.ROOT).startsWith("MEDIUMINT");
+    }
+
     static String className(Column c) {
         return switch (c.getJdbcType()) {
             case Types.BIT, Types.BOOLEAN -> Boolean.class.getName();
             case Types.TINYINT, Types.SMALLINT -> Integer.class.getName();
-            case Types.INTEGER -> (c.getSigned() ? Integer.class : Long.class).getName();
+            case Types.INTEGER -> (c.getSigned() || mediumInt(c) ? Integer.class : Long.class).getName();
             case Types.BIGINT -> (c.getSigned() ? Long.class : BigInteger.class).getName();
             case Types.REAL -> Float.class.getName();
             case Types.FLOAT, Types.DOUBLE -> Double.class.getName();
@@ -273,19 +313,38 @@ final class Conversions {
     }
 
     private static boolean textToBoolean(String s) throws SQLException {
-        String t = s.trim();
-        for (String yes : new String[] {"true", "t", "yes", "y", "on"}) {
-            if (t.equalsIgnoreCase(yes)) {
-                return true;
-            }
+        if (s.isEmpty() || s.equalsIgnoreCase("N") || s.equalsIgnoreCase("false")) {
+            return false;
         }
-        for (String no : new String[] {"false", "f", "no", "n", "off", ""}) {
-            if (t.equalsIgnoreCase(no)) {
-                return false;
-            }
+        if (s.equalsIgnoreCase("Y") || s.equalsIgnoreCase("true")) {
+            return true;
         }
-        return parseDecimal(t).signum() != 0;
+        return truth(textToNumber(s));
     }
+
+    /**
+     * Text read as a number, as Connector/J reads it: empty is 0; digits (with a leading minus) are
+     * an exact integer; text with a decimal point or an exponent goes through a double (so
+     * getBigDecimal of '2.5e3' is 2500.0, as there); anything else, spaces included, is 22018.
+     */
+    static BigDecimal textToNumber(String s) throws SQLException {
+        if (s.isEmpty()) {
+            return BigDecimal.ZERO;
+        }
+        if (INTEGER_TEXT.matcher(s).matches()) {
+            return new BigDecimal(s);
+        }
+        if (FLOATING_TEXT.matcher(s).matches()) {
+            double d = Double.parseDouble(s);
+            if (Double.isFinite(d)) {
+                return BigDecimal.valueOf(d);
+            }
+        }
+        throw Errors.of("'" + s + "' is not a number", Errors.INVALID_CAST);
+    }
+
+    private static final java.util.regex.Pattern INTEGER_TEXT = java.util.regex.Pattern.compile("-?\\d+");
+    private static final java.util.regex.Pattern FLOATING_TEXT = java.util.regex.Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
 
     private static SQLException outOfRange(Value v, String type) {
         return Errors.of("value " + getString(v) + " is out of range for " + type, Errors.NUMERIC_OUT_OF_RANGE);

@@ -42,7 +42,29 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
     private Value value(int column) throws SQLException {
         Value v = current(column);
         wasNull = Conversions.isNull(v);
+        if (v.getKindCase() == Value.KindCase.FLOAT_VALUE && !fixedDecimals(column(column))) {
+            return printed(v.getFloatValue());
+        }
         return v;
+    }
+
+    /**
+     * A FLOAT as MySQL's text protocol sends it, which Connector/J's plain statements read: rounded
+     * to 6 significant digits (FLT_DIG), 559.8676f as 559.868, 16777216f as 1.67772e7, then read
+     * as a double (getDouble 559.868, getFloat and getObject (float) 559.868, getString
+     * "559.868"). The router carries every bit of it; a FLOAT with fixed decimals it sends rounded
+     * to them already.
+     */
+    private static Value printed(float f) {
+        if (!Float.isFinite(f)) {
+            return Value.newBuilder().setDoubleValue(f).build();
+        }
+        double d = new BigDecimal(f).round(new java.math.MathContext(6, RoundingMode.HALF_EVEN)).doubleValue();
+        return Value.newBuilder().setDoubleValue(d).build();
+    }
+
+    private static boolean fixedDecimals(Column c) {
+        return c.getScale() > 0 && c.getScale() < 31;
     }
 
     /**
@@ -71,12 +93,6 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
         Value v = number(i);
         if (v.getKindCase() == Value.KindCase.INT_VALUE && column(i).getNativeType().equalsIgnoreCase("YEAR")) {
             return String.format("%04d-01-01", Conversions.year(v.getIntValue())); // Connector/J's YEAR as a DATE
-        }
-        int scale = column(i).getScale();
-        if ((v.getKindCase() == Value.KindCase.DOUBLE_VALUE || v.getKindCase() == Value.KindCase.FLOAT_VALUE) && scale > 0 && scale < 31) {
-            // a FLOAT/DOUBLE with fixed decimals (FLOAT(7,4), STD(x), ...): MySQL's text, all the decimals shown
-            double d = v.getKindCase() == Value.KindCase.DOUBLE_VALUE ? v.getDoubleValue() : v.getFloatValue();
-            if (Double.isFinite(d)) return new java.math.BigDecimal(d).setScale(scale, java.math.RoundingMode.HALF_EVEN).toPlainString();
         }
         return Conversions.getString(v);
     }
@@ -140,7 +156,21 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
             for (int k = width - 1; k >= 0; k--, bits >>>= 8) out[k] = (byte) bits;
             return out;
         }
-        return Conversions.getBytes(v);
+        if (v.getKindCase() == Value.KindCase.INT_VALUE && c.getNativeType().equalsIgnoreCase("YEAR")) {
+            return String.format("%04d", v.getIntValue()).getBytes(StandardCharsets.US_ASCII); // MySQL's text of a YEAR
+        }
+        switch (v.getKindCase()) {
+            case TIME_VALUE, TIMESTAMP_VALUE -> {
+                // the column's fraction digits are in its precision: 19 or 10 characters, then a point and the digits
+                int whole = v.getKindCase() == Value.KindCase.TIME_VALUE ? 10 : 19;
+                return Temporals.withFraction(Conversions.getString(v), c.getPrecision() - whole - 1).getBytes(StandardCharsets.US_ASCII);
+            }
+            case DOUBLE_VALUE, FLOAT_VALUE -> throw Errors.unsupported("getBytes of a FLOAT or DOUBLE column (MySQL's text of it is not reproduced; "
+                    + "read it with getString or getDouble)");
+            default -> {
+                return Conversions.getBytes(v);
+            }
+        }
     }
 
     @Override
@@ -202,7 +232,7 @@ abstract class ResultSetGetters extends UnsupportedResultSet {
         if (type == null) {
             throw Errors.of("getObject: the type is null", "HY009");
         }
-        Value v = value(i);
+        Value v = type == byte[].class ? value(i) : number(i); // a BIT's bytes as its number, as the getters read it
         if (wasNull) {
             return null;
         }

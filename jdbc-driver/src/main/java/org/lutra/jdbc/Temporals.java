@@ -73,6 +73,23 @@ final class Temporals {
         return format(t.toLocalDate()) + " " + format(t.toLocalTime());
     }
 
+    /**
+     * A TIME or DATETIME/TIMESTAMP text with exactly the column's fraction digits, as MySQL's text
+     * protocol sends it ("00:00:00.000" for a DATETIME(3)); the router sends the shortest text.
+     */
+    static String withFraction(String text, int digits) {
+        int dot = text.indexOf('.', Math.max(0, text.lastIndexOf(':')));
+        String whole = dot < 0 ? text : text.substring(0, dot);
+        String fraction = dot < 0 ? "" : text.substring(dot + 1);
+        if (digits <= 0 || digits > 6) {
+            return digits <= 0 && fraction.chars().allMatch(ch -> ch == '0') ? whole : text;
+        }
+        if (fraction.length() > digits) {
+            return text; // more digits than the column has: not MySQL's text of it, left as it came
+        }
+        return whole + "." + fraction + "0".repeat(digits - fraction.length());
+    }
+
     static LocalDate parseDate(String s) throws SQLException {
         String text = s.trim();
         try {

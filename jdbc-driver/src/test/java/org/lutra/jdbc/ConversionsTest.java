@@ -50,7 +50,9 @@ class ConversionsTest {
         assertEquals(12, Conversions.getInt(dec("12")));
         assertEquals(12, Conversions.getInt(dec("12.90")), "truncated toward zero");
         assertEquals(-12, Conversions.getInt(dbl(-12.9)));
-        assertEquals(7, Conversions.getInt(str(" 7 ")));
+        assertEquals(7, Conversions.getInt(str("7")));
+        assertEquals(2500, Conversions.getInt(str("2.5e3")), "text with an exponent, through a double as Connector/J reads it");
+        assertEquals(0, Conversions.getInt(str("")), "empty text is 0 to Connector/J");
         assertEquals(1, Conversions.getInt(Value.newBuilder().setBoolValue(true).build()));
         assertEquals(Long.MAX_VALUE, Conversions.getLong(dec("9223372036854775807")));
         assertEquals(0, Conversions.getInt(Values.NULL));
@@ -65,6 +67,8 @@ class ConversionsTest {
         assertEquals("22003", state(() -> Conversions.getLong(dbl(1e19))));
         assertEquals("22003", state(() -> Conversions.getFloat(dbl(1e300))));
         assertEquals("22018", state(() -> Conversions.getInt(str("twelve"))));
+        assertEquals("22018", state(() -> Conversions.getInt(str(" 7 "))), "Connector/J reads no spaces around a number");
+        assertEquals("22003", state(() -> Conversions.getByte(str("12"))), "text is a byte only when it is one byte");
         assertEquals("22018", state(() -> Conversions.getBoolean(str("maybe"))));
         assertEquals("22018", state(() -> Conversions.getInt(Value.newBuilder().setDateValue("2024-01-01").build())));
     }
@@ -100,6 +104,25 @@ class ConversionsTest {
         assertFalse(Conversions.getBoolean(str("0")));
         assertFalse(Conversions.getBoolean(str("n")));
         assertFalse(Conversions.getBoolean(i(0)));
+        assertTrue(Conversions.getBoolean(i(-1)), "-1 is true to Connector/J (ODBC's true)");
+        assertFalse(Conversions.getBoolean(i(-2)), "other negatives are false to Connector/J");
+        assertFalse(Conversions.getBoolean(str("-0.5")));
+        assertFalse(Conversions.getBoolean(dbl(-3.5)));
+        assertFalse(Conversions.getBoolean(str("")));
+        assertEquals("22018", state(() -> Conversions.getBoolean(str("yes"))), "Connector/J reads Y/N and true/false, not yes/no");
+    }
+
+    @Test
+    void textReadAsConnectorJReadsIt() throws SQLException {
+        assertEquals(48, Conversions.getByte(str("0")), "getByte of one-byte text is that byte");
+        assertEquals(0, Conversions.getByte(str("")));
+        assertEquals(new BigDecimal("2500.0"), Conversions.getBigDecimal(str("2.5e3")));
+        assertEquals(new BigDecimal("5.0"), Conversions.getBigDecimal(str("5.")));
+        assertEquals(new BigDecimal("123456789012345678901234567890"), Conversions.getBigDecimal(str("123456789012345678901234567890")),
+                "integer text stays exact");
+        assertEquals("0E-10", Conversions.getString(dec("0.0000000000")), "a DECIMAL's text is its BigDecimal's, as Connector/J gives it");
+        assertEquals("0.0000000000", new String(Conversions.getBytes(dec("0.0000000000")), java.nio.charset.StandardCharsets.US_ASCII),
+                "its bytes are MySQL's text");
     }
 
     @Test

@@ -119,7 +119,7 @@ public final class ValueCodec {
     }
 
     private static double rounded(double v, int decimals) {
-        if (!Double.isFinite(v)) return v;
+        if (!Double.isFinite(v) || v == 0) return v; // zero as it came: MySQL's -0 (ROUND(-0.001, 2)) reads as -0.0
         return new BigDecimal(v).setScale(decimals, java.math.RoundingMode.HALF_EVEN).doubleValue();
     }
 
