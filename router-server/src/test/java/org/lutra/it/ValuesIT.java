@@ -151,9 +151,8 @@ class ValuesIT {
     }
 
     /**
-     * Numbers are compared through the number getters, everything else through getBytes: what
-     * Connector/J makes of a number's bytes or of text as a number is its own conversion rule
-     * (getLong('') is 0), which the Lutra driver does not copy.
+     * Numbers are compared through the number getters, everything else through getBytes; every
+     * getter on every type, text read as a number included, is GetterDifferentialIT's.
      */
     private static boolean numeric(ResultSet rs, int c) throws SQLException {
         return switch (rs.getMetaData().getColumnType(c)) {
