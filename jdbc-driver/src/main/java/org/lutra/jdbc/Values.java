@@ -34,12 +34,27 @@ final class Values {
         return Value.newBuilder().setIntValue(v).build();
     }
 
+    /**
+     * A double parameter as Connector/J sends it: its Java text inlined in the statement, which
+     * MySQL reads as an exact decimal literal unless it has an exponent. So -2.5 into an INT is
+     * -3 (a decimal rounds half away from zero; a binary double would round to even, -2), 0.1f is
+     * 0.1 and not 0.10000000149011612, and -0.0 is 0. With an exponent (1.0E20) it is a double.
+     */
     static Value ofDouble(double v) {
-        return Value.newBuilder().setDoubleValue(v).build();
+        return asText(Double.toString(v), v);
     }
 
+    /** A float parameter the same way, from its own text (559.8676f is 559.8676). */
     static Value ofFloat(float v) {
-        return Value.newBuilder().setFloatValue(v).build();
+        String text = Float.toString(v);
+        return asText(text, Float.isFinite(v) ? Double.parseDouble(text) : v);
+    }
+
+    private static Value asText(String text, double value) {
+        if (Double.isFinite(value) && text.indexOf('E') < 0) {
+            return Value.newBuilder().setDecimalValue(text).build();
+        }
+        return Value.newBuilder().setDoubleValue(value).build();
     }
 
     static Value ofBoolean(boolean v) {
@@ -70,31 +85,47 @@ final class Values {
         return v == null ? NULL : Value.newBuilder().setDateValue(Temporals.format(v)).build();
     }
 
+    /** A time of day, its fraction rounded to microseconds (half up) as Connector/J sends it: MySQL keeps no more. */
     static Value ofTime(LocalTime v) {
-        return v == null ? NULL : Value.newBuilder().setTimeValue(Temporals.format(v)).build();
+        return v == null ? NULL : Value.newBuilder().setTimeValue(Temporals.format(toMicros(v.atDate(LocalDate.EPOCH)).toLocalTime())).build();
     }
 
+    /** A date and time, its fraction rounded to microseconds (half up) as Connector/J sends it: .123456789 is .123457. */
     static Value ofTimestamp(LocalDateTime v) {
-        return v == null ? NULL : Value.newBuilder().setTimestampValue(Temporals.format(v)).build();
+        return v == null ? NULL : Value.newBuilder().setTimestampValue(Temporals.format(toMicros(v))).build();
     }
 
+    private static LocalDateTime toMicros(LocalDateTime v) {
+        int below = v.getNano() % 1000;
+        return below == 0 ? v : v.minusNanos(below).plusNanos(below >= 500 ? 1000 : 0);
+    }
+
+    /**
+     * The java.sql types without a Calendar: their own fields, as their toString shows them (and
+     * Connector/J sends them): java.sql.Date counts days in the Julian calendar before 1582, so
+     * going through its epoch millis would move 1000-01-01 to 1000-01-06. With a Calendar: the
+     * instant in that calendar's zone.
+     */
     static Value ofDate(java.sql.Date v, Calendar cal) {
-        return v == null ? NULL : ofDate(Instant.ofEpochMilli(v.getTime()).atZone(zone(cal)).toLocalDate());
+        if (v == null) {
+            return NULL;
+        }
+        return ofDate(cal == null ? v.toLocalDate() : Instant.ofEpochMilli(v.getTime()).atZone(zone(cal)).toLocalDate());
     }
 
     static Value ofTime(java.sql.Time v, Calendar cal) {
         if (v == null) {
             return NULL;
         }
-        return ofTime(Instant.ofEpochMilli(v.getTime()).atZone(zone(cal)).toLocalTime());
+        return ofTime(cal == null ? v.toLocalTime() : Instant.ofEpochMilli(v.getTime()).atZone(zone(cal)).toLocalTime());
     }
 
     static Value ofTimestamp(java.sql.Timestamp v, Calendar cal) {
         if (v == null) {
             return NULL;
         }
-        // Timestamp keeps nanos apart from its millis; Instant carries both.
-        return ofTimestamp(LocalDateTime.ofInstant(v.toInstant(), zone(cal)));
+        // Timestamp keeps nanos apart from its millis; toLocalDateTime and Instant carry both.
+        return ofTimestamp(cal == null ? v.toLocalDateTime() : LocalDateTime.ofInstant(v.toInstant(), zone(cal)));
     }
 
     static ZoneId zone(Calendar cal) {
@@ -153,9 +184,12 @@ final class Values {
             case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> ofLong(Conversions.getLong(v));
             case Types.REAL -> ofFloat(Conversions.getFloat(v));
             case Types.FLOAT, Types.DOUBLE -> ofDouble(Conversions.getDouble(v));
-            case Types.DECIMAL, Types.NUMERIC -> ofDecimal(Conversions.getBigDecimal(v));
+            // a double or float sent as DECIMAL goes as Connector/J sends it: its text, a double when it has an exponent
+            case Types.DECIMAL, Types.NUMERIC -> x instanceof Double || x instanceof Float ? v : ofDecimal(Conversions.getBigDecimal(v));
+            // an integer sent as text stays a number, as Connector/J sends it (unquoted: into a BIT(8) 3 is b'11', compared with text numerically)
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
-                 Types.CLOB, Types.NCLOB -> ofString(Conversions.getString(v));
+                 Types.CLOB, Types.NCLOB -> x instanceof Integer || x instanceof Long || x instanceof Short || x instanceof Byte || x instanceof BigInteger
+                    ? v : ofString(Conversions.getString(v));
             case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> ofBytes(Conversions.getBytes(v));
             case Types.DATE -> ofDate(Conversions.getLocalDate(v));
             case Types.TIME -> ofTime(Conversions.getLocalTime(v));

@@ -28,8 +28,11 @@ class ValuesTest {
         assertEquals(42, Values.ofObject(42).getIntValue());
         assertEquals(42, Values.ofObject((short) 42).getIntValue());
         assertEquals(Long.MIN_VALUE, Values.ofObject(Long.MIN_VALUE).getIntValue());
-        assertEquals(0.5, Values.ofObject(0.5).getDoubleValue());
-        assertEquals(0.5f, Values.ofObject(0.5f).getFloatValue());
+        assertEquals("0.5", Values.ofObject(0.5).getDecimalValue(), "a double's text, read by MySQL as a decimal literal");
+        assertEquals("-2.5", Values.ofObject(-2.5).getDecimalValue());
+        assertEquals("0.1", Values.ofObject(0.1f).getDecimalValue(), "a float's own text");
+        assertEquals(1e20, Values.ofObject(1e20).getDoubleValue(), "with an exponent, a double");
+        assertEquals("-0.0", Values.ofObject(-0.0).getDecimalValue(), "MySQL's decimal -0.0 is 0");
         assertEquals("12.50", Values.ofObject(new BigDecimal("12.50")).getDecimalValue());
         assertEquals("10000000000", Values.ofObject(new BigDecimal("1E+10")).getDecimalValue(), "plain text, no exponent");
         assertEquals(7, Values.ofObject(BigInteger.valueOf(7)).getIntValue());
@@ -48,7 +51,11 @@ class ValuesTest {
         assertEquals("13:45:00", Values.ofObject(LocalTime.of(13, 45)).getTimeValue());
         assertEquals("13:45:00.25", Values.ofObject(LocalTime.of(13, 45, 0, 250_000_000)).getTimeValue());
         assertEquals("2024-02-29 13:45:00.123456", Values.ofObject(LocalDateTime.of(2024, 2, 29, 13, 45, 0, 123_456_000)).getTimestampValue());
-        assertEquals("2024-02-29 13:45:00.000000001", Values.ofObject(Timestamp.valueOf("2024-02-29 13:45:00.000000001")).getTimestampValue());
+        assertEquals("2024-02-29 13:45:00", Values.ofObject(Timestamp.valueOf("2024-02-29 13:45:00.000000001")).getTimestampValue(),
+                "rounded to microseconds, as Connector/J sends it");
+        assertEquals("2024-02-29 13:45:00.123457", Values.ofObject(Timestamp.valueOf("2024-02-29 13:45:00.123456789")).getTimestampValue());
+        assertEquals("2024-02-29 13:45:01", Values.ofObject(LocalDateTime.of(2024, 2, 29, 13, 45, 0, 999_999_500)).getTimestampValue());
+        assertEquals("1000-01-01", Values.ofObject(java.sql.Date.valueOf("1000-01-01")).getDateValue(), "the Date's own fields, not its Julian millis");
         var instant = Instant.parse("2024-02-29T12:00:00Z");
         assertEquals(Temporals.format(LocalDateTime.ofInstant(instant, ZoneId.systemDefault())), Values.ofObject(instant).getTimestampValue());
     }
@@ -66,7 +73,8 @@ class ValuesTest {
     void aTargetSqlTypeConvertsBeforeSending() throws SQLException {
         assertEquals("12.5", Values.ofObject("12.5", Types.DECIMAL).getDecimalValue());
         assertEquals(12, Values.ofObject("12", Types.INTEGER).getIntValue());
-        assertEquals("12", Values.ofObject(12, Types.VARCHAR).getStringValue());
+        assertEquals(12, Values.ofObject(12, Types.VARCHAR).getIntValue(), "an integer sent as text stays a number, as Connector/J sends it");
+        assertEquals("1.5", Values.ofObject(1.5, Types.VARCHAR).getStringValue());
         assertEquals("2024-02-29", Values.ofObject("2024-02-29", Types.DATE).getDateValue());
         assertTrue(Values.ofObject("true", Types.BOOLEAN).getBoolValue());
         assertEquals("22018", assertThrows(SQLException.class, () -> Values.ofObject("abc", Types.INTEGER)).getSQLState());
