@@ -113,6 +113,54 @@ class SetterDifferentialIT {
                 + String.join("\n  ", wrong.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue()).toList()));
     }
 
+    /**
+     * The routing column bound with every numeric setter and as text: the router must find the
+     * row (or none) where one MariaDB does, whatever kind the parameter travels as (a double is
+     * sent as a decimal unless it has an exponent, a float as its own text).
+     */
+    @Test
+    void aRoutingKeyBoundByAnySetterFindsWhatConnectorJFinds() throws SQLException {
+        for (int id = 1; id <= 40; id++) {
+            differential.both("INSERT INTO s (id) VALUES (" + (100_000 + id) + ")");
+        }
+        var probes = new java.util.ArrayList<Object[]>();
+        for (int id = 100_001; id <= 100_040; id++) {
+            probes.add(new Object[] {"setDouble", (double) id});
+            probes.add(new Object[] {"setDouble", id + 0.5});
+            probes.add(new Object[] {"setDouble", id * 1e0 + 1e-9});
+            probes.add(new Object[] {"setFloat", (float) id});
+            probes.add(new Object[] {"setBigDecimal", new BigDecimal(id + ".000")});
+            probes.add(new Object[] {"setString", Integer.toString(id)});
+            probes.add(new Object[] {"setString", id + ".0"});
+            probes.add(new Object[] {"setLong", (long) id});
+        }
+        probes.add(new Object[] {"setDouble", 1.0000400E5});
+        probes.add(new Object[] {"setDouble", 1e20});
+        for (Object[] probe : probes) {
+            String expected = find(differential.reference, (String) probe[0], probe[1]);
+            String actual = find(differential.lutra, (String) probe[0], probe[1]);
+            assertTrue(expected.equals(actual), probe[0] + "(" + probe[1] + "): Connector/J found " + expected + ", Lutra " + actual);
+        }
+    }
+
+    private static String find(Connection c, String setter, Object key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM s WHERE id = ? ORDER BY id")) {
+            switch (setter) {
+                case "setDouble" -> ps.setDouble(1, (Double) key);
+                case "setFloat" -> ps.setFloat(1, (Float) key);
+                case "setBigDecimal" -> ps.setBigDecimal(1, (BigDecimal) key);
+                case "setString" -> ps.setString(1, (String) key);
+                case "setLong" -> ps.setLong(1, (Long) key);
+                default -> throw new IllegalArgumentException(setter);
+            }
+            var found = new java.util.ArrayList<Integer>();
+            try (var rs = ps.executeQuery()) {
+                while (rs.next()) found.add(rs.getInt(1));
+            }
+            return found.toString();
+        }
+    }
+
     /** Binds (id, value) with the setter, writes, and reads the column back: its text, or "error" and the SQLState. */
     private static String write(Connection c, String sql, int id, Setter setter, Object value, String column) {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
