@@ -11,4 +11,13 @@ interface Forwarder extends AutoCloseable {
 
     @Override
     void close() throws IOException;
+
+    /** Closes a socket or channel whose peer went away: closing is all that is left to do. */
+    static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // already broken
+        }
+    }
 }

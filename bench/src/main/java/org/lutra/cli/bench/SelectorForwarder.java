@@ -92,8 +92,8 @@ final class SelectorForwarder implements Forwarder {
             if (key.isReadable()) copy(reading);
             if (key.isValid() && key.isWritable()) drain(reading.reverse);
         } catch (IOException e) {
-            closeQuietly(reading.from);
-            closeQuietly(reading.to);
+            Forwarder.closeQuietly(reading.from);
+            Forwarder.closeQuietly(reading.to);
         }
     }
 
@@ -133,14 +133,6 @@ final class SelectorForwarder implements Forwarder {
         p.buffer.clear();
         p.toKey.interestOps(p.toKey.interestOps() & ~SelectionKey.OP_WRITE);
         p.fromKey.interestOps(p.fromKey.interestOps() | SelectionKey.OP_READ);
-    }
-
-    private static void closeQuietly(SocketChannel c) {
-        try {
-            c.close();
-        } catch (IOException ignored) {
-            // closing is all that is left to do
-        }
     }
 
     @Override

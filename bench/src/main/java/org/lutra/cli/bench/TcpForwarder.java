@@ -79,21 +79,13 @@ final class TcpForwarder implements Forwarder {
             } catch (IOException e) {
                 // the other side closed: close both below
             } finally {
-                closeQuietly(from);
-                closeQuietly(to);
+                Forwarder.closeQuietly(from);
+                Forwarder.closeQuietly(to);
                 finished(Thread.currentThread(), THREADS.getCurrentThreadCpuTime());
             }
         });
         copying.add(thread);
         thread.start();
-    }
-
-    private static void closeQuietly(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // closing is all that is left to do
-        }
     }
 
     @Override
