@@ -49,7 +49,14 @@ final class Conversions {
         };
     }
 
+    /**
+     * BigDecimal's text differs from the plain one only for an exponent below -6, which needs a
+     * value below 1: other texts (most of a money column's) are returned without parsing.
+     */
     private static String decimalText(String plain) {
+        if (!plain.startsWith("0.") && !plain.startsWith("-0.")) {
+            return plain;
+        }
         try {
             return new BigDecimal(plain).toString();
         } catch (NumberFormatException e) {
