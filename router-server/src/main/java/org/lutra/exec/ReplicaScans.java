@@ -4,27 +4,29 @@ import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.util.TablesNamesFinder;
-import org.lutra.catalog.Partitioning;
-import org.lutra.catalog.TableDef;
 import org.lutra.merge.RowSource;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Scans of a lookup group's table — sub-queries that do not name their keys — when some key of the
+ * Scans of a lookup group's tables — sub-queries that do not name their keys — when some key of the
  * group is replicated (its rows on several partitions, see {@link ReplicaWrites}): each replicated
  * key is counted at its primary (the first partition its placement row names) and left out on the
- * others, so that a COUNT, a SUM or a plain list sees every row once.
+ * others, so that a COUNT, a SUM, a plain list, a co-located join or subquery sees every row once.
  *
  * <p>Per scan, each partition is asked first whether it holds a replicated key's placement row (an
  * indexed-free read of the group's small placement table). None anywhere: the scan runs as written.
- * Otherwise a single-table SELECT reads its table through a derived table without the copies here; any
- * other scan (a join, a subquery) is refused, since leaving out copies there is not yet done.
+ * Otherwise every reference to a table of the group, wherever it stands in the SELECT (FROM, JOIN,
+ * derived tables, subqueries), reads it through a derived table without the copies here. Why that is
+ * exact for joins too: a sub-query runs on one partition only when every table of the group in it meets
+ * the others on the group's key (co-located), and a replicated key has all its rows, of every table of
+ * the group, at its primary; left out everywhere else, each key's rows meet once, at the primary.
  *
  * <p>The question must be asked in the snapshot the scan reads in: asked before it, a replication that
  * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
@@ -34,18 +36,25 @@ import java.util.regex.Pattern;
 final class ReplicaScans {
     private ReplicaScans() {}
 
-    /** One scan's question and rewrite: the table it reads, and the shards that name its partitions. */
-    record Copies(TableDef table, Partitioning.LookedUp lookup, Shards names) {
+    /**
+     * One scan's question and rewrite: the table it is routed by, the routing column of each table of its
+     * lookup group (by lower-case name), and the shards that name its partitions.
+     */
+    record Copies(org.lutra.catalog.TableDef table, Map<String, String> groupColumns, Shards names) {
+        String owner() {
+            return ((org.lutra.catalog.Partitioning.LookedUp) table.partitioning()).owner();
+        }
+
         /** Whether a partition holds a replicated key of the group (SQL, no parameters; a row: yes). */
         String checkSql() {
-            return PlacementRows.anyReplicatedSql(lookup.owner());
+            return PlacementRows.anyReplicatedSql(owner());
         }
 
         /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
         List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
             if (!anyReplicated) return scans;
             var out = new ArrayList<ShardQuery>(scans.size());
-            for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), table, lookup, names.partitionName(q.partition())), q.params()));
+            for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), owner(), groupColumns, names.partitionName(q.partition())), q.params()));
             return out;
         }
     }
@@ -63,41 +72,139 @@ final class ReplicaScans {
         return copies.apply(scans, any);
     }
 
-    /** MariaDB's sort keys the scatter planner adds, which the SQL parser does not read: taken out of the copy it reads. */
-    private static final Pattern WEIGHT_STRING = Pattern.compile("(?i)WEIGHT_STRING\\(([^()]*?) AS (?:CHAR|BINARY)\\(\\d+\\)\\)");
+    /** MariaDB's sort keys the scatter planner adds, which the SQL parser does not read: their type blanked in the copy it parses. */
+    private static final Pattern WEIGHT_STRING_TYPE = Pattern.compile("(?i)(WEIGHT_STRING\\([^()]*?)( AS (?:CHAR|BINARY)\\(\\d+\\))\\)");
 
     /**
-     * The scan with its table replaced by a derived table of the same name that leaves the copies out
-     * ({@code FROM (SELECT * FROM t WHERE key NOT IN (...)) AS t}, which MariaDB merges into the query); refused
-     * unless it is a single-table SELECT that names its table once.
+     * The scan with each reference to a table of the group replaced by a derived table of the same name (or
+     * alias) that leaves the copies out ({@code FROM (SELECT * FROM t WHERE key NOT IN (...)) AS t}, which
+     * MariaDB merges into the query). The parser gives each reference's place in the text, so only the
+     * references change: the rest of the statement is sent as it was. Refused where that is not certain:
+     * a statement the parser does not read, a CTE named as a table of the group, or a name of the group
+     * standing anywhere outside a string but where a table is read (an alias or a qualifier that the
+     * derived table would change the meaning of is refused, not guessed).
      */
-    static String withoutCopies(String sql, TableDef table, Partitioning.LookedUp lookup, String partitionName) throws SQLException {
-        PlainSelect select = null;
-        int tables = 0;
+    static String withoutCopies(String sql, String owner, Map<String, String> groupColumns, String partitionName) throws SQLException {
+        if (namesACte(sql, groupColumns)) throw refusal(owner, "a CTE named as a table of the group");
+        var references = new ArrayList<int[]>(); // [begin, end) of each reference in sql, and the index of its replacement
+        var replacements = new ArrayList<String>();
         try {
-            String shareMode = org.lutra.plan.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE)
-            if (CCJSqlParserUtil.parse(WEIGHT_STRING.matcher(shareMode != null ? shareMode : sql).replaceAll("WEIGHT_STRING($1)"), p -> p.withBackslashEscapeCharacter(true))
-                    instanceof PlainSelect s) {
-                select = s;
-                tables = new TablesNamesFinder<Void>().getTables((Statement) s).size();
+            String parseable = org.lutra.plan.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE; same length)
+            if (parseable == null) parseable = sql;
+            var blanked = new StringBuilder(parseable);
+            var ws = WEIGHT_STRING_TYPE.matcher(parseable);
+            while (ws.find()) for (int i = ws.start(2); i < ws.end(2); i++) blanked.setCharAt(i, ' ');
+            if (!(CCJSqlParserUtil.parse(blanked.toString(), p -> p.withBackslashEscapeCharacter(true)) instanceof Select select)) throw refusal(owner, null);
+            new TablesNamesFinder<Void>() {
+                @Override
+                public <S> Void visit(Table table, S context) {
+                    String column = groupColumns.get(unquote(table.getName()).toLowerCase(java.util.Locale.ROOT));
+                    if (column != null && table.getSchemaName() == null) {
+                        var node = table.getASTNode();
+                        if (node == null) throw new IllegalStateException("no place in the text for " + table);
+                        int begin = node.jjtGetFirstToken().absoluteBegin - 1, end = node.jjtGetLastToken().absoluteEnd - 1;
+                        String name = unquote(table.getName());
+                        String quoted = "`" + name + "`";
+                        replacements.add("(SELECT * FROM " + quoted + " WHERE " + PlacementRows.notACopy(owner, "`" + column + "`", partitionName) + ") "
+                                + (table.getAlias() != null && table.getAlias().getName() != null ? table.getAlias().getName() : quoted));
+                        references.add(new int[] {begin, end, replacements.size() - 1});
+                    } else if (column != null) {
+                        throw new IllegalStateException("a schema-qualified table of the group");
+                    }
+                    return super.visit(table, context);
+                }
+            }.getTables((Statement) select);
+        } catch (JSQLParserException | IllegalStateException | IndexOutOfBoundsException e) {
+            throw refusal(owner, null);
+        }
+        if (references.isEmpty() || references.size() != mentions(sql, groupColumns)) throw refusal(owner, null);
+        references.sort(java.util.Comparator.comparingInt(r -> r[0]));
+        var out = new StringBuilder();
+        int at = 0;
+        for (int[] r : references) {
+            if (r[0] < at || !startsWithName(sql.substring(r[0], r[1]), groupColumns)) throw refusal(owner, null);
+            out.append(sql, at, r[0]).append(replacements.get(r[2]));
+            at = r[1];
+        }
+        return out.append(sql, at, sql.length()).toString();
+    }
+
+    /** Whether a WITH item of the statement, at any depth, has the name of a table of the group (the text without strings). */
+    private static boolean namesACte(String sql, Map<String, String> groupColumns) {
+        String text = String.join(" ", words(sql));
+        for (String name : groupColumns.keySet()) {
+            if (Pattern.compile("(?i)(?:\\bWITH (?:RECURSIVE )?|, )" + Pattern.quote(name) + " (?:\\( [^()]*\\) )?AS \\(").matcher(text).find()) return true;
+        }
+        return false;
+    }
+
+    /** How often a name of the group stands in the text outside strings and comments, as a word of its own, not a qualifier ({@code t.c}). */
+    private static int mentions(String sql, Map<String, String> groupColumns) {
+        var words = words(sql);
+        int n = 0;
+        for (int i = 0; i < words.size(); i++) {
+            if (groupColumns.containsKey(words.get(i).toLowerCase(java.util.Locale.ROOT)) && !(i + 1 < words.size() && words.get(i + 1).equals("."))) n++;
+        }
+        return n;
+    }
+
+    /**
+     * The statement's words (names unquoted), punctuation as words of one character, strings and comments left out:
+     * enough to find where a name stands.
+     */
+    static List<String> words(String sql) {
+        var out = new ArrayList<String>();
+        int i = 0, n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int j = i + 1;
+                while (j < n) {
+                    char d = sql.charAt(j);
+                    if (d == '\\') j += 2;
+                    else if (d == c && j + 1 < n && sql.charAt(j + 1) == c) j += 2;
+                    else if (d == c) break;
+                    else j++;
+                }
+                out.add("''");
+                i = j + 1;
+            } else if (c == '`') {
+                var name = new StringBuilder();
+                int j = i + 1;
+                while (j < n && !(sql.charAt(j) == '`' && !(j + 1 < n && sql.charAt(j + 1) == '`'))) {
+                    name.append(sql.charAt(j));
+                    j += sql.charAt(j) == '`' ? 2 : 1;
+                }
+                out.add(name.toString());
+                i = j + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if (c == '#' || (c == '-' && sql.startsWith("-- ", i))) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? n : end + 1;
+            } else if (Character.isLetterOrDigit(c) || c == '_' || c == '$') {
+                int j = i;
+                while (j < n && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_' || sql.charAt(j) == '$')) j++;
+                out.add(sql.substring(i, j));
+                i = j;
+            } else {
+                if (!Character.isWhitespace(c)) out.add(String.valueOf(c));
+                i++;
             }
-        } catch (JSQLParserException e) {
-            select = null;
         }
-        var from = Pattern.compile("(?i)\\bFROM\\s+(`?)" + Pattern.quote(table.name()) + "\\1(?![\\w$`.])").matcher(sql);
-        int at = from.find() ? from.start() : -1;
-        int end = at >= 0 ? from.end() : -1;
-        boolean once = at >= 0 && !from.find();
-        if (select == null || tables != 1 || !once || !(select.getFromItem() instanceof Table named) || (select.getJoins() != null && !select.getJoins().isEmpty())
-                || !unquote(named.getName()).equalsIgnoreCase(table.name())) {
-            throw new SQLException("Lutra does not support this statement over " + table.name() + " while keys of " + lookup.owner()
-                    + " are replicated (SET PARTITION = (p1, p2)): over several partitions only a single-table SELECT leaves out the copies;"
-                    + " pin the routing column '" + table.partitioning().column() + "' or un-replicate the keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
-        }
-        String quoted = "`" + table.name() + "`";
-        String derived = "FROM (SELECT * FROM " + quoted + " WHERE " + PlacementRows.notACopy(lookup.owner(), "`" + table.partitioning().column() + "`", partitionName)
-                + ")" + (named.getAlias() != null ? "" : " AS " + quoted);
-        return sql.substring(0, at) + derived + sql.substring(end);
+        return out;
+    }
+
+    private static boolean startsWithName(String reference, Map<String, String> groupColumns) {
+        var m = Pattern.compile("^(?:`([^`]*)`|([\\w$]+))").matcher(reference);
+        return m.find() && groupColumns.containsKey((m.group(1) != null ? m.group(1) : m.group(2)).toLowerCase(java.util.Locale.ROOT));
+    }
+
+    private static SQLException refusal(String owner, String why) {
+        return new SQLException("Lutra does not support this statement while keys of " + owner + " are replicated (SET PARTITION = (p1, p2))"
+                + (why != null ? ": " + why : ": the router could not find for certain every place it reads a table of the group")
+                + "; pin the routing column or un-replicate the keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
     }
 
     private static String unquote(String name) {

@@ -81,7 +81,7 @@ public final class Route implements Operator {
     }
 
     private ReplicaScans.Copies copies(Context ctx) {
-        return new ReplicaScans.Copies(target.table(), (org.lutra.catalog.Partitioning.LookedUp) target.table().partitioning(), ctx.shards());
+        return new ReplicaScans.Copies(target.table(), target.groupColumns(), ctx.shards());
     }
 
     @Override

@@ -37,20 +37,30 @@ public final class Target {
     private final TableDef table;
     private final KeyMatch keys;
     private final org.lutra.plan.Plan.SecondaryMatch secondary;
+    private final Map<String, String> groupColumns;
 
     public Target(TableDef table, KeyMatch keys) {
-        this(table, keys, null);
+        this(table, keys, null, Map.of());
     }
 
-    /** @param secondary a secondary lookup's column the WHERE clause pins, used when the routing column's keys do not route the statement */
-    public Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary) {
+    /**
+     * @param secondary a secondary lookup's column the WHERE clause pins, used when the routing column's keys do not route the statement
+     * @param groupColumns the routing column of every table of {@code table}'s lookup group, by lower-case name (empty for other
+     *                     placements): where a scan leaves out the copies of replicated keys ({@link ReplicaScans})
+     */
+    public Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary, Map<String, String> groupColumns) {
         this.table = table;
+        this.groupColumns = groupColumns;
         this.keys = table.partitioning() instanceof Partitioning.Replicated ? null : keys;
         this.secondary = this.keys instanceof KeyMatch.Range || table.partitioning() instanceof Partitioning.Replicated ? null : secondary;
     }
 
     public TableDef table() {
         return table;
+    }
+
+    Map<String, String> groupColumns() {
+        return groupColumns.isEmpty() ? Map.of(table.name().toLowerCase(java.util.Locale.ROOT), table.partitioning().column()) : groupColumns;
     }
 
     public KeyMatch keys() {

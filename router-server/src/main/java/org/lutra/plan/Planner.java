@@ -28,6 +28,7 @@ import org.lutra.protocol.Refusal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -387,6 +388,18 @@ public final class Planner {
         }
     }
 
+    /** The routing column of every table in {@code table}'s lookup group, by lower-case name; empty for other placements. */
+    private Map<String, String> groupColumns(TableDef table) {
+        if (!(table.partitioning() instanceof Partitioning.LookedUp lookup)) return Map.of();
+        var columns = new java.util.HashMap<String, String>();
+        for (TableDef t : catalog.tables()) {
+            if (t.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(lookup.owner())) {
+                columns.put(t.name().toLowerCase(java.util.Locale.ROOT), l.column());
+            }
+        }
+        return Map.copyOf(columns);
+    }
+
     private Plan select(PlainSelect select, String sql) throws PlanException {
         String original = select.toString();
         if (DerivedTables.applies(select)) {
@@ -452,7 +465,7 @@ public final class Planner {
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
                 : secondaryMatch(table, driving.alias(), select.getWhere(), select);
-        var target = new Target(table, keys, secondary);
+        var target = new Target(table, keys, secondary, groupColumns(table));
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;

@@ -1,46 +1,70 @@
 package org.lutra.exec;
 
 import org.junit.jupiter.api.Test;
-import org.lutra.catalog.Catalog;
-import org.lutra.catalog.Partitioning;
-import org.lutra.catalog.SchemaParser;
 
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** The shard SQL of a scan while keys are replicated: the table read without the copies a partition holds for another. */
+/** The shard SQL of a scan while keys are replicated: every table of the group read without the copies a partition holds for another. */
 class ReplicaScansTest {
-    private final Catalog catalog = SchemaParser.parse("""
-            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64) COLLATE utf8mb4_bin, karma INT) PARTITION BY lookup(id) ON (p0, p1) DEFAULT NEW ON hash(id);
-            CREATE TABLE followers (source INT, destination INT) PARTITION BY lookup(source) SAME AS users;
-            """, List.of("p0", "p1"));
+    private static final Map<String, String> GROUP = Map.of("users", "id", "followers", "source");
 
-    private String rewrite(String table, String sql) throws SQLException {
-        var t = catalog.table(table);
-        return ReplicaScans.withoutCopies(sql, t, (Partitioning.LookedUp) t.partitioning(), "p1");
+    private String rewrite(String sql) throws SQLException {
+        return ReplicaScans.withoutCopies(sql, "users", GROUP, "p1");
     }
 
-    private static final String USERS = "(SELECT * FROM `users` WHERE `id` NOT IN (SELECT k FROM `lutra_place_users` WHERE partitions LIKE '%,%'"
-            + " AND SUBSTRING_INDEX(partitions, ',', 1) <> 'p1'))";
+    private static String without(String table, String column) {
+        return "(SELECT * FROM `" + table + "` WHERE `" + column + "` NOT IN (SELECT k FROM `lutra_place_users` WHERE partitions LIKE '%,%'"
+                + " AND SUBSTRING_INDEX(partitions, ',', 1) <> 'p1'))";
+    }
+
+    private static final String USERS = without("users", "id");
+    private static final String FOLLOWERS = without("followers", "source");
 
     @Test
     void aSingleTableScanReadsADerivedTableOfTheSameName() throws SQLException {
-        assertEquals("SELECT COUNT(*), SUM(karma) FROM " + USERS + " AS `users`", rewrite("users", "SELECT COUNT(*), SUM(karma) FROM users"));
+        assertEquals("SELECT COUNT(*), SUM(karma) FROM " + USERS + " `users`", rewrite("SELECT COUNT(*), SUM(karma) FROM users"));
         assertEquals("SELECT u.name, WEIGHT_STRING(u.name AS CHAR(64)) FROM " + USERS + " u WHERE karma > ? ORDER BY u.name LIMIT 3",
-                rewrite("users", "SELECT u.name, WEIGHT_STRING(u.name AS CHAR(64)) FROM users u WHERE karma > ? ORDER BY u.name LIMIT 3"));
-        assertEquals("SELECT name FROM " + USERS + " AS `users` WHERE name = ?", rewrite("users", "SELECT name FROM `users` WHERE name = ?"));
-        assertTrue(rewrite("followers", "SELECT COUNT(*) FROM followers").contains("`source` NOT IN (SELECT k FROM `lutra_place_users`"));
+                rewrite("SELECT u.name, WEIGHT_STRING(u.name AS CHAR(64)) FROM users u WHERE karma > ? ORDER BY u.name LIMIT 3"));
+        assertEquals("SELECT name FROM " + USERS + " `users` WHERE name = ?", rewrite("SELECT name FROM `users` WHERE name = ?"));
+        assertEquals("SELECT COUNT(*) FROM " + FOLLOWERS + " `followers`", rewrite("SELECT COUNT(*) FROM followers"));
+        assertEquals("SELECT users.name FROM " + USERS + " `users` WHERE users.id > 3 LOCK IN SHARE MODE",
+                rewrite("SELECT users.name FROM users WHERE users.id > 3 LOCK IN SHARE MODE"));
     }
 
     @Test
-    void joinsAndSubqueriesAreRefused() {
-        for (String sql : List.of("SELECT COUNT(*) FROM users u JOIN followers f ON f.source = u.id",
-                "SELECT COUNT(*) FROM users WHERE id IN (SELECT source FROM followers)", "SELECT (SELECT COUNT(*) FROM users) FROM users",
-                "SELECT name FROM users WHERE name = 'from users'" /* where the table is named is not certain: refused, not guessed */)) {
-            var e = assertThrows(SQLException.class, () -> rewrite("users", sql), sql);
+    void everyReferenceInJoinsSubqueriesAndDerivedTablesIsReplaced() throws SQLException {
+        assertEquals("SELECT COUNT(*) FROM " + USERS + " u JOIN " + FOLLOWERS + " f ON f.source = u.id",
+                rewrite("SELECT COUNT(*) FROM users u JOIN followers AS f ON f.source = u.id"));
+        assertEquals("SELECT COUNT(*) FROM " + USERS + " `users` WHERE id IN (SELECT source FROM " + FOLLOWERS + " `followers`)",
+                rewrite("SELECT COUNT(*) FROM users WHERE id IN (SELECT source FROM followers)"));
+        assertEquals("SELECT (SELECT COUNT(*) FROM " + FOLLOWERS + " f WHERE f.source = u.id) FROM " + USERS + " u WHERE u.name = 'from users'",
+                rewrite("SELECT (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) FROM users u WHERE u.name = 'from users'"));
+        assertEquals("SELECT x.n FROM (SELECT COUNT(*) AS n FROM " + FOLLOWERS + " `followers` GROUP BY source) x",
+                rewrite("SELECT x.n FROM (SELECT COUNT(*) AS n FROM followers GROUP BY source) x"));
+        assertEquals("SELECT c.name FROM country c JOIN " + USERS + " u ON u.karma = c.code", // a REPLICATED table stays as it is
+                rewrite("SELECT c.name FROM country c JOIN users u ON u.karma = c.code"));
+    }
+
+    @Test
+    void whatIsNotCertainIsRefused() {
+        for (String sql : List.of(
+                "WITH users AS (SELECT 1 AS id) SELECT COUNT(*) FROM users", // the name is a CTE's, not the table
+                "WITH x AS (SELECT 1), `followers` (a) AS (SELECT 2) SELECT COUNT(*) FROM users",
+                "SELECT COUNT(*) FROM followers users", // an alias with a group table's name
+                "SELECT followers FROM users", // a column with one
+                "SELECT COUNT(*) FROM social_p1.users", // another database's table
+                "SELECT COUNT(*) FROM users WHERE id = ? AND ( /* not parsed */")) {
+            var e = assertThrows(SQLException.class, () -> rewrite(sql), sql);
             org.lutra.Refusals.assertRefusal(e);
         }
+    }
+
+    @Test
+    void wordsSkipStringsAndCommentsAndUnquoteNames() {
+        assertEquals(List.of("SELECT", "''", ",", "a b", "FROM", "t", "."), ReplicaScans.words("SELECT 'it''s \\' users', `a b` /* users */ FROM t # users\n."));
     }
 }
