@@ -189,7 +189,9 @@ final class MoveLog {
 
     private List<Job> select(String rest) throws SQLException {
         try (Connection c = p0.borrow(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT id, owner, statement, state, keys_done, keys_total, rows_moved, router, epoch, started, updated, message FROM " + MOVES + rest)) {
+                // the times as the server's text: the backend driver's getString of a DATETIME drops a fraction's leading zeros (.019 → .19000)
+                "SELECT id, owner, statement, state, keys_done, keys_total, rows_moved, router, epoch, CAST(started AS CHAR), CAST(updated AS CHAR),"
+                        + " message FROM " + MOVES + rest)) {
             var out = new ArrayList<Job>();
             while (rs.next()) {
                 out.add(new Job(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getLong(7),

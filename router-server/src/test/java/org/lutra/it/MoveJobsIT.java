@@ -456,6 +456,15 @@ class MoveJobsIT {
                 done = rs.getLong("Keys_done");
                 assertTrue(rs.getString("Message").contains("no 450 here"), rs.getString("Message"));
             }
+            // the times as the log holds them: a fraction with a leading zero came back as .12000 for .012
+            try (Connection p0 = a.partition(0); Statement shard = p0.createStatement()) {
+                shard.executeUpdate("UPDATE lutra_moves SET started = '2026-01-02 03:04:05.012', updated = '2026-01-02 03:04:06.000' WHERE id = " + id);
+            }
+            try (var rs = st.executeQuery("SHOW MOVES")) {
+                assertTrue(rs.next());
+                assertEquals("2026-01-02 03:04:05.012", rs.getString("Started"));
+                assertEquals("2026-01-02 03:04:06.000", rs.getString("Updated"));
+            }
             // the plan's keys before Keys_done are on p1; the failed batch (the next 100, holding 450) and the rest are not moved at all
             var partly = new HashMap<Integer, Integer>();
             try (Connection p0 = a.partition(0); var rs = p0.createStatement().executeQuery("SELECT seq, k FROM lutra_move_keys WHERE move_id = " + id)) {
