@@ -101,6 +101,23 @@ public final class SchemaParser {
     }
 
     /** Whether {@code createText} ends in a placement clause (else the router's default placement applies). */
+    /**
+     * {@code createText} with the partition list written out where its clause leaves it out, {@code PARTITION BY hash(col)}
+     * or {@code PARTITION BY lookup(col) [DEFAULT NEW ON hash(col)]}: every partition of {@code partitions}, recorded, so
+     * that partitions added to the config later do not change where the table's rows are; else the text as it is.
+     */
+    public static String withPartitionList(String createText, List<String> partitions) {
+        int open = createText.indexOf('(');
+        int bodyEnd = open < 0 ? -1 : closingParen(createText, open);
+        if (bodyEnd < 0) return createText;
+        Matcher clause = CLAUSE.matcher(createText).region(bodyEnd + 1, createText.length());
+        if (!clause.find() || clause.group(2) == null || clause.group(2).equalsIgnoreCase("range")) return createText;
+        String rest = clause.group(4);
+        if (!rest.isBlank() && !(clause.group(2).equalsIgnoreCase("lookup") && DEFAULT_NEW.matcher(rest).matches())) return createText;
+        int at = clause.start(4);
+        return createText.substring(0, at).stripTrailing() + " ON (" + String.join(", ", partitions) + ")" + (rest.isBlank() ? "" : " " + rest);
+    }
+
     public static boolean hasPlacementClause(String createText) {
         int open = createText.indexOf('(');
         int bodyEnd = open < 0 ? -1 : closingParen(createText, open);

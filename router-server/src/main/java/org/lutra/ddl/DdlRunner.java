@@ -131,8 +131,9 @@ public final class DdlRunner {
         String full;
         Catalog next;
         try {
-            full = SchemaParser.hasPlacementClause(c.create()) ? c.create()
-                    : c.create() + "\n  " + defaultPlacement.clauseFor(c.create(), catalog.partitions().stream().map(Partition::name).toList());
+            var partitions = catalog.partitions().stream().map(Partition::name).toList();
+            full = SchemaParser.hasPlacementClause(c.create()) ? SchemaParser.withPartitionList(c.create(), partitions)
+                    : c.create() + "\n  " + defaultPlacement.clauseFor(c.create(), partitions);
             next = SchemaParser.withTable(catalog, full);
         } catch (SchemaException e) {
             throw new SQLException(e.getMessage(), "42000", 1064, e);

@@ -46,6 +46,22 @@ class CatalogChangeTest {
     }
 
     @Test
+    void aClauseWithoutItsPartitionListIsGivenEveryPartitionWrittenOut() {
+        assertEquals("CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1, p2)",
+                SchemaParser.withPartitionList("CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY hash(id)", PARTITIONS));
+        assertEquals("CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY lookup(`id`) ON (p0, p1, p2) DEFAULT NEW ON hash(id)",
+                SchemaParser.withPartitionList("CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY lookup(`id`)\n DEFAULT NEW ON hash(id)", PARTITIONS));
+        for (String as : new String[] {"CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p1)",
+                "CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY range(id) ON (p0 < 5, p1)", "CREATE TABLE t (id INT PRIMARY KEY) REPLICATED",
+                "CREATE TABLE f (u INT) PARTITION BY lookup(u) SAME AS t", "CREATE TABLE t (id INT PRIMARY KEY, c VARCHAR(9) COMMENT 'hash(id)')",
+                "CREATE TABLE t (id INT PRIMARY KEY) PARTITION BY hash(id) garbage"}) {
+            assertEquals(as, SchemaParser.withPartitionList(as, PARTITIONS), "left as written (the parser says what is wrong with it)");
+        }
+        var t = SchemaParser.withTable(BASE, SchemaParser.withPartitionList("CREATE TABLE h (id INT PRIMARY KEY) PARTITION BY hash(id)", PARTITIONS)).table("h");
+        assertArrayEquals(new int[] {0, 1, 2}, t.partitioning().partitions());
+    }
+
+    @Test
     void theDefaultPlacementHashesTheFirstPrimaryKeyColumnAndRefusesATableWithoutOne() {
         assertFalse(SchemaParser.hasPlacementClause("CREATE TABLE t (id INT PRIMARY KEY, note VARCHAR(9) COMMENT 'hash(id)')"));
         assertTrue(SchemaParser.hasPlacementClause("CREATE TABLE t (id INT PRIMARY KEY) REPLICATED"));
