@@ -405,6 +405,26 @@ public final class Backends implements AutoCloseable {
                 "HY000", LOST_CONNECTION, e);
     }
 
+    private volatile Boolean mariaDb;
+
+    /**
+     * Whether every backend is a MariaDB server (its version says so), read once from each backend's
+     * connection handshake: no round trip. What MariaDB alone has is used only then ({@code SET STATEMENT}).
+     */
+    public boolean mariaDb() throws SQLException {
+        Boolean known = mariaDb;
+        if (known == null) {
+            known = true;
+            for (Placement p : placements) {
+                try (Connection c = p.borrow()) {
+                    known &= c.getMetaData().getDatabaseProductVersion().contains("MariaDB");
+                }
+            }
+            mariaDb = known;
+        }
+        return known;
+    }
+
     public Placement placement(int partition) {
         return placements.get(partition);
     }

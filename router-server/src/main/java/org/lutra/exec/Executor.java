@@ -430,6 +430,7 @@ public final class Executor {
             throw new SQLException("Lutra does not support " + plan.mergeNeed() + " in a write of " + plan.table().name() + " rows whose key is"
                     + " replicated (SET PARTITION = (p1, p2)): the copies could pick different rows", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
+        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
         c.atomic();
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
         var locks = new HomeRows.Locks(shards);
@@ -439,7 +440,7 @@ public final class Executor {
         var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);
         record(counting);
         record(copies);
-        return new Result.Count(ReplicaWrites.sum(ReplicaWrites.run(fanOut, c, counting, copies)), counting.size() + copies.size());
+        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(counting, copies, c)), counting.size() + copies.size());
     }
 
     /**
@@ -663,6 +664,7 @@ public final class Executor {
         if (!plan.secondaries().isEmpty()) {
             throw new SQLException("Lutra does not support secondary lookups on " + plan.table().name() + " with replicated keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
+        SameOnEveryCopy.check(plan.rows().render(rows.stream().mapToInt(Integer::intValue).toArray()), plan.table(), backends.mariaDb());
         c.atomic();
         Shards shards = shards(c);
         var rowKeys = new Object[rows.size()];
@@ -677,7 +679,14 @@ public final class Executor {
         record(copies);
         counting.forEach(q -> touched.add(q.partition()));
         copies.forEach(q -> touched.add(q.partition()));
-        return sum(ReplicaWrites.run(fanOut, c, counting, copies));
+        return sum(runOnEveryCopy(counting, copies, c));
+    }
+
+    /** {@link ReplicaWrites#run} at one time for every copy ({@link SameOnEveryCopy}; the statement was checked before). */
+    private long[] runOnEveryCopy(List<ShardQuery> counting, List<ShardQuery> copies, Connections c) throws SQLException {
+        if (!backends.mariaDb()) return ReplicaWrites.run(fanOut, c, counting, copies);
+        long now = SameOnEveryCopy.nowMicros();
+        return ReplicaWrites.run(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
     }
 
     private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
