@@ -355,7 +355,7 @@ public final class Executor {
     private Result routedRows(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
         var partitioning = plan.table().partitioning();
         if (partitioning instanceof Partitioning.Replicated r) {
-            var queries = Routes.wholeOn(plan, r.partitions(), params);
+            var queries = onEveryCopy(plan.table(), plan.sql(), Routes.wholeOn(plan, r.partitions(), params));
             record(queries);
             if (queries.size() > 1) c.atomic();
             return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
@@ -520,16 +520,17 @@ public final class Executor {
             for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
             secondaryKeys.add(perRow);
         }
-        if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         if (partitioning instanceof Partitioning.Replicated r) {
             int[] all = allRows(rowCount);
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
+            queries = new ArrayList<>(onEveryCopy(table, plan.rows().render(all), queries));
             record(queries);
             if (queries.size() > 1) c.atomic();
             long[] counts = fanOut.update(queries, c);
             return ids.result(counts[0], queries.size());
         }
+        if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
@@ -680,6 +681,17 @@ public final class Executor {
         counting.forEach(q -> touched.add(q.partition()));
         copies.forEach(q -> touched.add(q.partition()));
         return sum(runOnEveryCopy(counting, copies, c));
+    }
+
+    /**
+     * {@code queries}, one statement {@code sql} for each partition of a REPLICATED table, as every copy must run it
+     * ({@link SameOnEveryCopy}): refused where the copies would differ, else at one time for all.
+     */
+    private List<ShardQuery> onEveryCopy(TableDef table, String sql, List<ShardQuery> queries) throws SQLException {
+        if (queries.size() < 2) return queries;
+        boolean mariaDb = backends.mariaDb();
+        SameOnEveryCopy.check(sql, table, mariaDb);
+        return mariaDb ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
     }
 
     /** {@link ReplicaWrites#run} at one time for every copy ({@link SameOnEveryCopy}; the statement was checked before). */

@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A write of a replicated key runs the same statement on every copy ({@link ReplicaWrites}), on
- * different servers a few milliseconds apart: the copies stay identical only if the statement
+ * A write of a replicated key ({@link ReplicaWrites}) or of a {@code REPLICATED} table runs the same
+ * statement on every copy, on different servers a few milliseconds apart: the copies stay identical only if the statement
  * computes the same values there. Functions of the clock do so once each server is given one
  * time for the statement — MariaDB's {@code SET STATEMENT timestamp = t FOR ...}, what its own
  * statement-based replication does with {@code timestamp}: {@code NOW()}, {@code CURRENT_TIMESTAMP},
@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * unique ids, the real clock ({@code SYSDATE()}), sequences, and what differs from one backend or
  * partition to the next (the connection, the database, the backend user, the server's version).
  * (Found by hand: {@code UPDATE users SET karma = FLOOR(RAND() * 1000000) WHERE id = 3} left the two
- * copies of key 3 with different karma, and {@code UUID()} with different names.)
+ * copies of key 3 with different karma, and {@code UUID()} with different names; a REPLICATED table's
+ * four partitions got four UUIDs.)
  */
 final class SameOnEveryCopy {
     private SameOnEveryCopy() {}
@@ -81,7 +82,9 @@ final class SameOnEveryCopy {
     }
 
     private static SQLException refusal(TableDef table, String why) {
-        return new SQLException("Lutra does not support this write of " + table.name() + " rows whose key is replicated (SET PARTITION = (p1, p2)): "
-                + why + ", and the copies must stay identical; compute the value in the application and send it", Refusal.SQL_STATE, Refusal.VENDOR_CODE);
+        String copies = table.partitioning() instanceof org.lutra.catalog.Partitioning.Replicated ? "a REPLICATED table, whose every partition"
+                : "rows whose key is replicated (SET PARTITION = (p1, p2)), whose every copy";
+        return new SQLException("Lutra does not support this write of " + table.name() + ", " + copies + " runs it: " + why
+                + ", and the copies must stay identical; compute the value in the application and send it", Refusal.SQL_STATE, Refusal.VENDOR_CODE);
     }
 }

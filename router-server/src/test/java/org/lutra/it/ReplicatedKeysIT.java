@@ -431,6 +431,27 @@ class ReplicatedKeysIT {
     // ---- checks on the shards, past the routers -------------------------------------------------
 
     /** The key's rows of every group table are on exactly {@code partitions}, identical on each. */
+    /** A REPLICATED table's partitions run each write too: the same values on each (found by hand: UUID() gave four). */
+    @Test
+    @Order(5)
+    void aReplicatedTableGetsTheSameValuesOnEveryPartition() throws Exception {
+        try (var st = differential.lutra.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS clocks (code INT PRIMARY KEY, v VARCHAR(64) NOT NULL,"
+                    + " at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6)) REPLICATED");
+            st.executeUpdate("DELETE FROM clocks");
+            assertEquals(2, st.executeUpdate("INSERT INTO clocks (code, v) VALUES (1, CONCAT('t', NOW(6))), (2, 'b')"));
+            assertEquals(1, st.executeUpdate("UPDATE clocks SET v = UNIX_TIMESTAMP(NOW(6)) WHERE code = 2"));
+            assertEquals(1, st.executeUpdate("REPLACE INTO clocks (code, v) VALUES (3, CURRENT_TIMESTAMP(6))"));
+            for (String sql : List.of("UPDATE clocks SET v = UUID()", "INSERT INTO clocks (code, v) VALUES (4, RAND())",
+                    "UPDATE clocks SET v = SYSDATE(6) WHERE code = 1")) {
+                assertEquals(1235, error(differential.lutra, sql), sql);
+            }
+        }
+        var first = rows(0, "SELECT * FROM clocks ORDER BY code");
+        assertEquals(3, first.size(), first.toString());
+        for (int p = 1; p < 4; p++) assertEquals(first, rows(p, "SELECT * FROM clocks ORDER BY code"), "p" + p + " against p0");
+    }
+
     void assertReplicas(int key, List<Integer> partitions) throws SQLException {
         var holding = holding(key);
         assertEquals(new TreeSet<>(partitions), holding, "key " + key + " is on " + holding);
