@@ -369,6 +369,8 @@ public final class Executor {
             boolean freshSnapshot = !c.transactional() || c.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ
                     || Arrays.stream(lookup.partitions()).noneMatch(c::begun);
             try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
+                // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
+                if (anyReplicated(lookup, c)) return onEveryCopyUnkeyed(plan, lookup, params, c);
                 return unkeyed(plan, params, c, freshSnapshot);
             }
         }
@@ -417,6 +419,49 @@ public final class Executor {
             if (home.anyReplicated(keys)) return onEveryReplica(plan, lookup, keys, params, c);
             return run(plan, Routes.cut(plan, located, params), c);
         }
+    }
+
+    /**
+     * Whether a partition of {@code lookup}'s group holds a replicated key, as {@code c} reads it (inside a REPEATABLE READ
+     * transaction, its snapshot: one committed since is caught by the placement triggers, and the write refused).
+     */
+    private boolean anyReplicated(Partitioning.LookedUp lookup, Connections c) throws SQLException {
+        var checks = new ArrayList<ShardQuery>();
+        for (int p : lookup.partitions()) checks.add(new ShardQuery(p, PlacementRows.anyReplicatedSql(lookup.owner()), List.of()));
+        boolean any = false;
+        for (RowSource answer : shards(c).query(checks)) {
+            try (RowSource rows = answer) {
+                if (rows.next() != null) any = true;
+            }
+        }
+        return any;
+    }
+
+    /**
+     * An UPDATE or DELETE that names no keys while keys of its group are replicated: on every partition, split into
+     * the rows counted there and the copies kept for another primary ({@link CopySplit}), all in the statement's
+     * transaction with the copies marked ({@link ReplicaWrites}), at one time for every copy ({@link SameOnEveryCopy}).
+     */
+    private Result.Count onEveryCopyUnkeyed(Plan.Routed plan, Partitioning.LookedUp lookup, List<Value> params, Connections c) throws SQLException {
+        int[] partitions = lookup.partitions();
+        if (plan.mergeNeed() != null) throw mergeRefusal(plan, partitions.length);
+        if (plan.setsInsertId() || !plan.sets().isEmpty()) {
+            throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
+                    + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
+        }
+        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
+        var counting = new ArrayList<ShardQuery>();
+        var copies = new ArrayList<ShardQuery>();
+        for (int p : partitions) {
+            String name = backends.catalog().partition(p).name();
+            counting.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, false), params));
+            copies.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, true), params));
+        }
+        c.atomic();
+        stats.broadcast(plan.table().partitioning());
+        record(counting);
+        record(copies);
+        return new Result.Count(sum(runOnEveryCopy(counting, copies, c)), counting.size() + copies.size());
     }
 
     /**

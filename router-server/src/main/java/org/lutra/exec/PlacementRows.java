@@ -120,11 +120,12 @@ public final class PlacementRows {
     /**
      * The condition a scan's shard SQL adds on {@code partition} for the routing column {@code column}
      * of a table of {@code owner}'s group: not a copy of a replicated key whose first partition (its
-     * primary) is another. Every replicated key is then counted once, at its primary.
+     * primary) is another. Every replicated key is then counted once, at its primary. (A NULL key is no copy:
+     * {@code NULL NOT IN (...)} alone would leave its rows out.)
      */
     public static String notACopy(String owner, String column, String partitionName) {
-        return column + " NOT IN (SELECT k FROM `" + table(owner) + "` WHERE partitions LIKE '%,%' AND SUBSTRING_INDEX(partitions, ',', 1) <> '"
-                + partitionName + "')";
+        return "(" + column + " IS NULL OR " + column + " NOT IN (SELECT k FROM `" + table(owner) + "` WHERE partitions LIKE '%,%'"
+                + " AND SUBSTRING_INDEX(partitions, ',', 1) <> '" + partitionName + "'))";
     }
 
     /** Whether {@code owner}'s placement table on a partition holds a replicated key's row (SQL, no parameters). */

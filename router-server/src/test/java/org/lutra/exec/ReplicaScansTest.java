@@ -17,8 +17,8 @@ class ReplicaScansTest {
     }
 
     private static String without(String table, String column) {
-        return "(SELECT * FROM `" + table + "` WHERE `" + column + "` NOT IN (SELECT k FROM `lutra_place_users` WHERE partitions LIKE '%,%'"
-                + " AND SUBSTRING_INDEX(partitions, ',', 1) <> 'p1'))";
+        return "(SELECT * FROM `" + table + "` WHERE (`" + column + "` IS NULL OR `" + column + "` NOT IN (SELECT k FROM `lutra_place_users`"
+                + " WHERE partitions LIKE '%,%' AND SUBSTRING_INDEX(partitions, ',', 1) <> 'p1')))";
     }
 
     private static final String USERS = without("users", "id");

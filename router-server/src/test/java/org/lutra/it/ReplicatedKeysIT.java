@@ -232,10 +232,25 @@ class ReplicatedKeysIT {
         for (Connection r : List.of(viaB, viaC, differential.lutra)) {
             for (String scan : GROUP_SCANS) same(r, scan);
         }
+        // writes that name no keys reach every copy, counted once (a partition's copies for another primary are changed, not counted)
+        write(viaC, "UPDATE users SET karma = karma + 2 WHERE name = 'renamed'");
+        write(viaB, "UPDATE followers SET destination = destination + 1000 WHERE destination = 99");
+        write(differential.lutra, "UPDATE users SET karma = karma + 1");
+        write(viaB, "DELETE FROM tweets WHERE likes = 2");
+        write(viaC, "UPDATE tweets SET likes = likes * 2 WHERE likes < 5");
+        for (int k = 1; k <= 3; k++) {
+            assertReplicas(k, List.of(1, 3));
+            assertCopiesIdentical(k);
+        }
+        for (Connection r : List.of(viaB, viaC, differential.lutra)) {
+            same(r, "SELECT id, name, karma FROM users ORDER BY id");
+            same(r, "SELECT source, destination FROM followers ORDER BY source, destination");
+            same(r, "SELECT id, author, likes FROM tweets ORDER BY id");
+        }
         // a refused write changes nothing
-        assertEquals(1235, error(viaC, "UPDATE users SET karma = 0 WHERE name = 'renamed'"));
-        same(viaC, "SELECT id, karma FROM users WHERE id IN (2, 7) ORDER BY id"); // the refused write changed nothing
         assertEquals(1235, error(viaC, "UPDATE users SET karma = 0 WHERE id = 1 ORDER BY name LIMIT 1"));
+        assertEquals(1235, error(viaC, "UPDATE users SET karma = 0 ORDER BY name LIMIT 1"));
+        same(viaC, "SELECT id, karma FROM users WHERE id IN (1, 2, 7) ORDER BY id");
 
         // un-replicate: back to one partition, a move like any other
         try (var st = viaC.createStatement()) {
@@ -324,7 +339,7 @@ class ReplicatedKeysIT {
             });
             long until = System.nanoTime() + 20_000_000_000L;
             while (System.nanoTime() < until || statements < 300) {
-                String sql = PlacementDifferentialIT.statement(random);
+                String sql = random.nextInt(8) == 0 ? unkeyedWrite(random) : PlacementDifferentialIT.statement(random);
                 Connection lutra = routers.get(random.nextInt(routers.size()));
                 String context = "seed " + SEED + ", statement " + statements + " (" + moves.get() + " moves so far): " + sql;
                 var expected = PlacementDifferentialIT.outcome(differential.reference, sql);
@@ -431,6 +446,17 @@ class ReplicatedKeysIT {
     // ---- checks on the shards, past the routers -------------------------------------------------
 
     /** The key's rows of every group table are on exactly {@code partitions}, identical on each. */
+    /** An UPDATE or DELETE that names no keys: it reaches every copy of the replicated keys it matches. */
+    static String unkeyedWrite(Random r) {
+        int n = r.nextInt(7);
+        return switch (r.nextInt(4)) {
+            case 0 -> "UPDATE users SET karma = karma + 1 WHERE karma % 7 = " + n;
+            case 1 -> "UPDATE tweets SET likes = likes + 1 WHERE likes % 7 = " + n;
+            case 2 -> "DELETE FROM followers WHERE destination = " + (1 + r.nextInt(KEYS));
+            default -> "UPDATE users SET name = CONCAT(name, '!') WHERE name LIKE 'u" + n + "%' AND LENGTH(name) < 12";
+        };
+    }
+
     /** A REPLICATED table's partitions run each write too: the same values on each (found by hand: UUID() gave four). */
     @Test
     @Order(5)
