@@ -443,13 +443,18 @@ public final class Executor {
      * transaction with the copies marked ({@link ReplicaWrites}), at one time for every copy ({@link SameOnEveryCopy}).
      */
     private Result.Count onEveryCopyUnkeyed(Plan.Routed plan, Partitioning.LookedUp lookup, List<Value> params, Connections c) throws SQLException {
+        if (plan.mergeNeed() != null) throw mergeRefusal(plan, lookup.partitions().length);
+        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
+        return splitOnEveryPartition(plan, lookup, params, c);
+    }
+
+    /** {@link #onEveryCopyUnkeyed} once the statement is checked (ORDER BY/LIMIT, {@link SameOnEveryCopy}). */
+    private Result.Count splitOnEveryPartition(Plan.Routed plan, Partitioning.LookedUp lookup, List<Value> params, Connections c) throws SQLException {
         int[] partitions = lookup.partitions();
-        if (plan.mergeNeed() != null) throw mergeRefusal(plan, partitions.length);
         if (plan.setsInsertId() || !plan.sets().isEmpty()) {
             throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
                     + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
         }
-        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
         var counting = new ArrayList<ShardQuery>();
         var copies = new ArrayList<ShardQuery>();
         for (int p : partitions) {
@@ -480,6 +485,9 @@ public final class Executor {
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
         var locks = new HomeRows.Locks(shards);
         HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
+        // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
+        // split there instead (found by RandomQueryIT with replicated keys: UPDATE ... WHERE id BETWEEN ran twice on a copy)
+        if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, params, c);
         var counted = home.byPartition(keys);
         var counting = Routes.cut(plan, counted, params);
         var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);

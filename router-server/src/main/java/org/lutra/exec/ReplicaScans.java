@@ -72,8 +72,37 @@ final class ReplicaScans {
         return copies.apply(scans, any);
     }
 
-    /** MariaDB's sort keys the scatter planner adds, which the SQL parser does not read: their type blanked in the copy it parses. */
-    private static final Pattern WEIGHT_STRING_TYPE = Pattern.compile("(?i)(WEIGHT_STRING\\([^()]*?)( AS (?:CHAR|BINARY)\\(\\d+\\))\\)");
+    private static final Pattern WEIGHT_STRING = Pattern.compile("(?i)\\bWEIGHT_STRING\\s*\\(");
+    private static final Pattern TYPE_AT_END = Pattern.compile("(?i) AS (?:CHAR|BINARY)\\(\\d+\\)$");
+
+    /**
+     * MariaDB's sort keys the scatter planner adds ({@code WEIGHT_STRING(MAX(s) AS CHAR(20))}), which the SQL parser does
+     * not read: the type blanked, each character where it was, in the copy it parses. The call's end is found by its
+     * parentheses, so an argument with calls of its own is blanked too.
+     */
+    static void blankWeightStringTypes(StringBuilder sql) {
+        var call = WEIGHT_STRING.matcher(sql);
+        int from = 0;
+        while (call.find(from)) {
+            int depth = 0, end = -1;
+            for (int i = call.end() - 1; i < sql.length() && end < 0; i++) {
+                char c = sql.charAt(i);
+                if (c == '\'' || c == '"' || c == '`') {
+                    int close = sql.indexOf(String.valueOf(c), i + 1);
+                    if (close < 0) return;
+                    i = close;
+                } else if (c == '(') {
+                    depth++;
+                } else if (c == ')' && --depth == 0) {
+                    end = i;
+                }
+            }
+            if (end < 0) return;
+            var type = TYPE_AT_END.matcher(sql.subSequence(call.end(), end));
+            if (type.find()) for (int i = call.end() + type.start(); i < call.end() + type.end(); i++) sql.setCharAt(i, ' ');
+            from = end;
+        }
+    }
 
     /**
      * The scan with each reference to a table of the group replaced by a derived table of the same name (or
@@ -92,9 +121,9 @@ final class ReplicaScans {
             String parseable = org.lutra.plan.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE; same length)
             if (parseable == null) parseable = sql;
             var blanked = new StringBuilder(parseable);
-            var ws = WEIGHT_STRING_TYPE.matcher(parseable);
-            while (ws.find()) for (int i = ws.start(2); i < ws.end(2); i++) blanked.setCharAt(i, ' ');
+            blankWeightStringTypes(blanked);
             if (!(CCJSqlParserUtil.parse(blanked.toString(), p -> p.withBackslashEscapeCharacter(true)) instanceof Select select)) throw refusal(owner, null);
+            var labels = labelSpans(select);
             new TablesNamesFinder<Void>() {
                 @Override
                 public <S> Void visit(Table table, S context) {
@@ -103,6 +132,13 @@ final class ReplicaScans {
                         var node = table.getASTNode();
                         if (node == null) throw new IllegalStateException("no place in the text for " + table);
                         int begin = node.jjtGetFirstToken().absoluteBegin - 1, end = node.jjtGetLastToken().absoluteEnd - 1;
+                        if (labels.stream().anyMatch(l -> l[0] <= begin && end <= l[1])) {
+                            // inside a result column's text, which MariaDB makes its label: left as it is. Exact all the same:
+                            // a subquery there runs in place only when it meets the outer row on the group's key (else it runs
+                            // first, on its own), and the outer row is read at its primary only
+                            references.add(new int[] {begin, end, -1});
+                            return super.visit(table, context);
+                        }
                         String name = unquote(table.getName());
                         String quoted = "`" + name + "`";
                         replacements.add("(SELECT * FROM " + quoted + " WHERE " + PlacementRows.notACopy(owner, "`" + column + "`", partitionName) + ") "
@@ -117,16 +153,32 @@ final class ReplicaScans {
         } catch (JSQLParserException | IllegalStateException | IndexOutOfBoundsException e) {
             throw refusal(owner, null);
         }
-        if (references.isEmpty() || references.size() != mentions(sql, groupColumns)) throw refusal(owner, null);
+        if (references.stream().noneMatch(r -> r[2] >= 0) || references.size() != mentions(sql, groupColumns)) throw refusal(owner, null);
         references.sort(java.util.Comparator.comparingInt(r -> r[0]));
         var out = new StringBuilder();
         int at = 0;
         for (int[] r : references) {
             if (r[0] < at || !startsWithName(sql.substring(r[0], r[1]), groupColumns)) throw refusal(owner, null);
+            if (r[2] < 0) continue; // left in its result column's label
             out.append(sql, at, r[0]).append(replacements.get(r[2]));
             at = r[1];
         }
         return out.append(sql, at, sql.length()).toString();
+    }
+
+    /** The places [begin, end) of the result columns without an alias, whose text MariaDB makes their labels (the first SELECT's, of a UNION). */
+    private static List<int[]> labelSpans(Select select) {
+        var out = new ArrayList<int[]>();
+        Select first = select;
+        while (first instanceof net.sf.jsqlparser.statement.select.SetOperationList list && !list.getSelects().isEmpty()) first = list.getSelects().getFirst();
+        while (first instanceof net.sf.jsqlparser.statement.select.ParenthesedSelect p && p.getSelect() != null) first = p.getSelect();
+        if (first instanceof net.sf.jsqlparser.statement.select.PlainSelect plain) {
+            for (var item : plain.getSelectItems()) {
+                var node = item.getASTNode();
+                if (item.getAlias() == null && node != null) out.add(new int[] {node.jjtGetFirstToken().absoluteBegin - 1, node.jjtGetLastToken().absoluteEnd - 1});
+            }
+        }
+        return out;
     }
 
     /** Whether a WITH item of the statement, at any depth, has the name of a table of the group (the text without strings). */

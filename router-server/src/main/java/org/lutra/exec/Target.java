@@ -23,8 +23,17 @@ import java.util.Map;
  * owner row is gone are found too: the home row names where the group lives, not the owner row.
  */
 public final class Target {
-    /** The partitions a statement runs on: partition → the indexes of its keys (empty: the whole statement). */
-    public record Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys) {
+    /**
+     * The partitions a statement runs on: partition → the indexes of its keys (empty: the whole statement).
+     *
+     * @param copies some of the keys are replicated (their home rows, locked, name several partitions): a statement sent whole
+     *               to a partition (a range's) must leave out the copies kept there for another primary ({@link ReplicaScans})
+     */
+    public record Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys, boolean copies) {
+        public Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys) {
+            this(byPartition, keys, false);
+        }
+
         public int size() {
             return byPartition.size();
         }
@@ -194,7 +203,7 @@ public final class Target {
         var located = home.byPartition(values);
         if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
         ctx.shards().noMoveSinceSnapshot(lookup.owner(), located.keySet()); // a transaction's older snapshot there may not have them
-        return new Resolution(located, values);
+        return new Resolution(located, values, home.anyReplicated(values));
     }
 
     /**

@@ -41,8 +41,11 @@ class ReplicaScansTest {
                 rewrite("SELECT COUNT(*) FROM users u JOIN followers AS f ON f.source = u.id"));
         assertEquals("SELECT COUNT(*) FROM " + USERS + " `users` WHERE id IN (SELECT source FROM " + FOLLOWERS + " `followers`)",
                 rewrite("SELECT COUNT(*) FROM users WHERE id IN (SELECT source FROM followers)"));
-        assertEquals("SELECT (SELECT COUNT(*) FROM " + FOLLOWERS + " f WHERE f.source = u.id) FROM " + USERS + " u WHERE u.name = 'from users'",
-                rewrite("SELECT (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) FROM users u WHERE u.name = 'from users'"));
+        assertEquals("SELECT (SELECT COUNT(*) FROM " + FOLLOWERS + " f WHERE f.source = u.id) AS n FROM " + USERS + " u WHERE u.name = 'from users'",
+                rewrite("SELECT (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) AS n FROM users u WHERE u.name = 'from users'"));
+        // a result column without an alias keeps its text, MariaDB's label for it (found by RandomQueryIT): the outer row is filtered
+        assertEquals("SELECT (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) FROM " + USERS + " u",
+                rewrite("SELECT (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) FROM users u"));
         assertEquals("SELECT x.n FROM (SELECT COUNT(*) AS n FROM " + FOLLOWERS + " `followers` GROUP BY source) x",
                 rewrite("SELECT x.n FROM (SELECT COUNT(*) AS n FROM followers GROUP BY source) x"));
         assertEquals("SELECT c.name FROM country c JOIN " + USERS + " u ON u.karma = c.code", // a REPLICATED table stays as it is
@@ -61,6 +64,15 @@ class ReplicaScansTest {
             var e = assertThrows(SQLException.class, () -> rewrite(sql), sql);
             org.lutra.Refusals.assertRefusal(e);
         }
+    }
+
+    @Test
+    void sortKeysWithCallsInsideAreRead() throws SQLException {
+        assertEquals("SELECT MAX(s), WEIGHT_STRING(MAX(s) AS CHAR(20)) FROM " + USERS + " `users`",
+                rewrite("SELECT MAX(s), WEIGHT_STRING(MAX(s) AS CHAR(20)) FROM users"));
+        var text = new StringBuilder("WEIGHT_STRING(LOWER(CONCAT(s, ')')) AS BINARY(9)), weight_string(x AS CHAR(3))");
+        ReplicaScans.blankWeightStringTypes(text);
+        assertEquals("WEIGHT_STRING(LOWER(CONCAT(s, ')'))             ), weight_string(x           )", text.toString());
     }
 
     @Test
