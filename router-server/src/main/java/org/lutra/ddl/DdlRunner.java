@@ -262,6 +262,12 @@ public final class DdlRunner {
         }
         String sql = a.sql().replaceFirst("(?i)(TABLE\\s+|ON\\s+)`" + java.util.regex.Pattern.quote(a.table().replace("`", "``")) + "`",
                 "$1" + java.util.regex.Matcher.quoteReplacement(quote(t.name())));
+        if (backends.mariaDb()) {
+            // one time for every partition: a column added with DEFAULT CURRENT_TIMESTAMP gets the same value on every copy of a row
+            // (a REPLICATED table's, a replicated key's), as the writes of copies do (exec.SameOnEveryCopy)
+            var now = java.time.Instant.now();
+            sql = String.format(Locale.ROOT, "SET STATEMENT timestamp = %d.%06d FOR ", now.getEpochSecond(), now.getNano() / 1000) + sql;
+        }
         var done = new ArrayList<Integer>();
         int[] partitions = t.partitioning().partitions();
         for (int i = 0; i < partitions.length; i++) {
