@@ -370,7 +370,8 @@ public final class Executor {
                     || Arrays.stream(lookup.partitions()).noneMatch(c::begun);
             try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
                 // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
-                if (anyReplicated(lookup, c)) return onEveryCopyUnkeyed(plan, lookup, params, c);
+                var holding = holdingCopies(lookup, c);
+                if (!holding.isEmpty()) return onEveryCopyUnkeyed(plan, lookup, holding, params, c);
                 return unkeyed(plan, params, c, freshSnapshot);
             }
         }
@@ -422,51 +423,73 @@ public final class Executor {
     }
 
     /**
-     * Whether a partition of {@code lookup}'s group holds a replicated key, as {@code c} reads it (inside a REPEATABLE READ
-     * transaction, its snapshot: one committed since is caught by the placement triggers, and the write refused).
+     * The partitions of {@code lookup}'s group that hold rows of a replicated key (a copy, or the primary), as {@code c}
+     * reads them (inside a REPEATABLE READ transaction, its snapshot: one committed since is caught by the placement
+     * triggers, and the write refused).
      */
-    private boolean anyReplicated(Partitioning.LookedUp lookup, Connections c) throws SQLException {
+    private java.util.Set<Integer> holdingCopies(Partitioning.LookedUp lookup, Connections c) throws SQLException {
         var checks = new ArrayList<ShardQuery>();
-        for (int p : lookup.partitions()) checks.add(new ShardQuery(p, PlacementRows.anyReplicatedSql(lookup.owner()), List.of()));
-        boolean any = false;
-        for (RowSource answer : shards(c).query(checks)) {
-            try (RowSource rows = answer) {
-                if (rows.next() != null) any = true;
+        for (int p : lookup.partitions()) {
+            checks.add(new ShardQuery(p, PlacementRows.anyReplicatedSql(lookup.owner(), backends.catalog().partition(p).name()), List.of()));
+        }
+        var holding = new java.util.TreeSet<Integer>();
+        var answers = shards(c).query(checks);
+        for (int i = 0; i < answers.size(); i++) {
+            try (RowSource rows = answers.get(i)) {
+                if (rows.next() != null) holding.add(checks.get(i).partition());
             }
         }
-        return any;
+        return holding;
     }
 
     /**
-     * An UPDATE or DELETE that names no keys while keys of its group are replicated: on every partition, split into
-     * the rows counted there and the copies kept for another primary ({@link CopySplit}), all in the statement's
-     * transaction with the copies marked ({@link ReplicaWrites}), at one time for every copy ({@link SameOnEveryCopy}).
+     * An UPDATE or DELETE that names no keys while keys of its group are replicated ({@code holding}: the partitions with
+     * their rows): split there into the rows counted and the copies kept for another primary ({@link CopySplit}), in the
+     * statement's transaction with those partitions marked ({@link ReplicaWrites}), at one time for every copy
+     * ({@link SameOnEveryCopy}); as written on the other partitions, which hold no such rows.
      */
-    private Result.Count onEveryCopyUnkeyed(Plan.Routed plan, Partitioning.LookedUp lookup, List<Value> params, Connections c) throws SQLException {
+    private Result.Count onEveryCopyUnkeyed(Plan.Routed plan, Partitioning.LookedUp lookup, java.util.Set<Integer> holding, List<Value> params,
+                                            Connections c) throws SQLException {
         if (plan.mergeNeed() != null) throw mergeRefusal(plan, lookup.partitions().length);
         SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
-        return splitOnEveryPartition(plan, lookup, params, c);
+        return splitOnEveryPartition(plan, lookup, holding, params, c);
     }
 
     /** {@link #onEveryCopyUnkeyed} once the statement is checked (ORDER BY/LIMIT, {@link SameOnEveryCopy}). */
-    private Result.Count splitOnEveryPartition(Plan.Routed plan, Partitioning.LookedUp lookup, List<Value> params, Connections c) throws SQLException {
-        int[] partitions = lookup.partitions();
+    private Result.Count splitOnEveryPartition(Plan.Routed plan, Partitioning.LookedUp lookup, java.util.Set<Integer> holding, List<Value> params,
+                                               Connections c) throws SQLException {
         if (plan.setsInsertId() || !plan.sets().isEmpty()) {
             throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
                     + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
         }
+        var plain = new ArrayList<ShardQuery>();
         var counting = new ArrayList<ShardQuery>();
         var copies = new ArrayList<ShardQuery>();
-        for (int p : partitions) {
+        for (int p : lookup.partitions()) {
+            if (!holding.contains(p)) { // no rows of a replicated key here: no mark, no split (a mark makes the partition a writer)
+                plain.add(Routes.whole(plan, p, params));
+                continue;
+            }
             String name = backends.catalog().partition(p).name();
             counting.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, false), params));
             copies.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, true), params));
         }
         c.atomic();
         stats.broadcast(plan.table().partitioning());
+        record(plain);
         record(counting);
         record(copies);
-        return new Result.Count(sum(runOnEveryCopy(counting, copies, c)), counting.size() + copies.size());
+        long rows = 0;
+        try {
+            if (!plain.isEmpty()) {
+                rows += sum(fanOut.update(SameOnEveryCopy.readsClock(plan.sql(), plan.table()) && backends.mariaDb()
+                        ? SameOnEveryCopy.atOneTime(plain, SameOnEveryCopy.nowMicros()) : plain, c));
+            }
+            if (!counting.isEmpty()) rows += sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
+        } catch (SQLException e) {
+            throw copiesRefusal(plan, e); // a partition that held no copies in the statement's snapshot holds some now
+        }
+        return new Result.Count(rows, plain.size() + counting.size() + copies.size());
     }
 
     /**
@@ -487,13 +510,13 @@ public final class Executor {
         HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
         // split there instead (found by RandomQueryIT with replicated keys: UPDATE ... WHERE id BETWEEN ran twice on a copy)
-        if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, params, c);
+        if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, holdingCopies(lookup, c), params, c);
         var counted = home.byPartition(keys);
         var counting = Routes.cut(plan, counted, params);
         var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);
         record(counting);
         record(copies);
-        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(counting, copies, c)), counting.size() + copies.size());
+        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c)), counting.size() + copies.size());
     }
 
     /**
@@ -551,12 +574,19 @@ public final class Executor {
         try {
             return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
         } catch (SQLException e) {
-            if (PlacementRows.misplaced(e) == null || !(plan.table().partitioning() instanceof Partitioning.LookedUp)) throw e;
-            // only a write by key can reach every copy of a replicated key's rows, and count them once
-            throw new SQLException("Lutra does not support UPDATE or DELETE of " + plan.table().name() + " rows of a replicated key"
-                    + " (SET PARTITION = (p1, p2)) other than by the routing column '" + plan.table().partitioning().column() + "' (= or IN):"
-                    + " the statement matched such a row (" + e.getMessage() + ")", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE, e);
+            throw copiesRefusal(plan, e);
         }
+    }
+
+    /**
+     * {@code e}, or, where the placement triggers refused a write of one copy of a replicated key's rows (a replication
+     * committed after the statement's snapshot told it where copies are), the refusal that says so.
+     */
+    private static SQLException copiesRefusal(Plan.Routed plan, SQLException e) {
+        if (PlacementRows.misplaced(e) == null || !(plan.table().partitioning() instanceof Partitioning.LookedUp)) return e;
+        return new SQLException("Lutra does not support this UPDATE or DELETE of " + plan.table().name() + " rows of a replicated key"
+                + " (SET PARTITION = (p1, p2)) replicated after this transaction's snapshot: run it again in a new transaction ("
+                + e.getMessage() + ")", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE, e);
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -718,7 +748,8 @@ public final class Executor {
         if (!plan.secondaries().isEmpty()) {
             throw new SQLException("Lutra does not support secondary lookups on " + plan.table().name() + " with replicated keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
-        SameOnEveryCopy.check(plan.rows().render(rows.stream().mapToInt(Integer::intValue).toArray()), plan.table(), backends.mariaDb());
+        String text = plan.rows().render(rows.stream().mapToInt(Integer::intValue).toArray());
+        SameOnEveryCopy.check(text, plan.table(), backends.mariaDb());
         c.atomic();
         Shards shards = shards(c);
         var rowKeys = new Object[rows.size()];
@@ -733,7 +764,7 @@ public final class Executor {
         record(copies);
         counting.forEach(q -> touched.add(q.partition()));
         copies.forEach(q -> touched.add(q.partition()));
-        return sum(runOnEveryCopy(counting, copies, c));
+        return sum(runOnEveryCopy(plan.table(), text, counting, copies, c));
     }
 
     /**
@@ -744,12 +775,16 @@ public final class Executor {
         if (queries.size() < 2) return queries;
         boolean mariaDb = backends.mariaDb();
         SameOnEveryCopy.check(sql, table, mariaDb);
-        return mariaDb ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
+        return mariaDb && SameOnEveryCopy.readsClock(sql, table) ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
     }
 
-    /** {@link ReplicaWrites#run} at one time for every copy ({@link SameOnEveryCopy}; the statement was checked before). */
-    private long[] runOnEveryCopy(List<ShardQuery> counting, List<ShardQuery> copies, Connections c) throws SQLException {
-        if (!backends.mariaDb()) return ReplicaWrites.run(fanOut, c, counting, copies);
+    /**
+     * {@link ReplicaWrites#run}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy}; the
+     * statement was checked before).
+     */
+    private long[] runOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c)
+            throws SQLException {
+        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, counting, copies);
         long now = SameOnEveryCopy.nowMicros();
         return ReplicaWrites.run(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
     }

@@ -49,7 +49,7 @@ final class FencedScan {
         for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
         try {
             boolean replicated = false;
-            for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql()), yes -> {})) replicated |= yes;
+            for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
             FailPoints.reach(FailPoints.SCAN_ASKED_ABOUT_COPIES);
             return fanOut.query(copies.apply(queries, replicated), on(unused, statement));
         } finally {

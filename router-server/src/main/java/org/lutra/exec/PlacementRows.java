@@ -128,9 +128,14 @@ public final class PlacementRows {
                 + " AND SUBSTRING_INDEX(partitions, ',', 1) <> '" + partitionName + "'))";
     }
 
-    /** Whether {@code owner}'s placement table on a partition holds a replicated key's row (SQL, no parameters). */
-    public static String anyReplicatedSql(String owner) {
-        return "SELECT 1 FROM `" + table(owner) + "` WHERE partitions LIKE '%,%' LIMIT 1";
+    /**
+     * Whether {@code owner}'s placement table on partition {@code partitionName} holds a replicated key that lives there too
+     * (SQL, no parameters): the partition holds its rows, as a copy or as the primary. A home row or a tombstone naming a set
+     * without this partition means no rows here (an old tombstone is not updated when its key is un-replicated later; counting
+     * it made every scan and unkeyed write of the group take the copies' path for good).
+     */
+    public static String anyReplicatedSql(String owner, String partitionName) {
+        return "SELECT 1 FROM `" + table(owner) + "` WHERE partitions LIKE '%,%' AND FIND_IN_SET('" + partitionName + "', partitions) > 0 LIMIT 1";
     }
 
     private static boolean placedOn(Partitioning.LookedUp lookup, int partition) {

@@ -45,9 +45,9 @@ final class ReplicaScans {
             return ((org.lutra.catalog.Partitioning.LookedUp) table.partitioning()).owner();
         }
 
-        /** Whether a partition holds a replicated key of the group (SQL, no parameters; a row: yes). */
-        String checkSql() {
-            return PlacementRows.anyReplicatedSql(owner());
+        /** Whether partition {@code p} holds rows of a replicated key of the group (SQL, no parameters; a row: yes). */
+        String checkSql(int p) throws SQLException {
+            return PlacementRows.anyReplicatedSql(owner(), names.partitionName(p));
         }
 
         /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
@@ -62,7 +62,7 @@ final class ReplicaScans {
     /** The check and the rewrite on {@code shards}' own connections: exact where those connections are the read's snapshot. */
     static List<ShardQuery> filter(Shards shards, Copies copies, List<ShardQuery> scans) throws SQLException {
         var checks = new ArrayList<ShardQuery>();
-        for (var q : scans) checks.add(new ShardQuery(q.partition(), copies.checkSql(), List.of()));
+        for (var q : scans) checks.add(new ShardQuery(q.partition(), copies.checkSql(q.partition()), List.of()));
         boolean any = false;
         for (RowSource answer : shards.query(checks)) {
             try (RowSource rows = answer) {

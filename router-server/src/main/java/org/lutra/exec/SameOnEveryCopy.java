@@ -67,6 +67,22 @@ final class SameOnEveryCopy {
         }
     }
 
+    /**
+     * Whether {@code sql} on {@code table} reads the clock: a clock function in the text, or a column of the table that
+     * defaults to or is updated with the time. Only then does each copy's statement get the one time ({@link #atOneTime}):
+     * the time makes every statement's text new, which the backends' prepared-statement caches cannot keep.
+     */
+    static boolean readsClock(String sql, TableDef table) {
+        if (CLOCK_IN_DDL.matcher(table.ddl()).find()) return true;
+        var words = ReplicaScans.words(sql);
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i).toLowerCase(Locale.ROOT);
+            boolean call = i + 1 < words.size() && words.get(i + 1).equals("(") && !(i > 0 && TABLE_BEFORE.contains(words.get(i - 1).toLowerCase(Locale.ROOT)));
+            if (call && CLOCK.contains(w) || CLOCK_BARE.contains(w)) return true;
+        }
+        return false;
+    }
+
     /** {@code queries} each run with the clock at {@code epochMicros} (MariaDB's {@code SET STATEMENT timestamp = ... FOR}). */
     static List<ShardQuery> atOneTime(List<ShardQuery> queries, long epochMicros) {
         String prefix = String.format(Locale.ROOT, "SET STATEMENT timestamp = %d.%06d FOR ", epochMicros / 1_000_000, epochMicros % 1_000_000);

@@ -50,6 +50,15 @@ class SameOnEveryCopyTest {
     }
 
     @Test
+    void onlyStatementsThatReadTheClockGetOneTime() {
+        assertTrue(SameOnEveryCopy.readsClock("UPDATE users SET seen = NOW(6) WHERE id = 3", users));
+        assertTrue(SameOnEveryCopy.readsClock("UPDATE users SET seen = current_timestamp WHERE id = 3", users));
+        assertTrue(SameOnEveryCopy.readsClock("INSERT INTO user (id) VALUES (3)", user), "a column that defaults to the time");
+        assertFalse(SameOnEveryCopy.readsClock("UPDATE users SET name = 'NOW()' WHERE id = 3", users));
+        assertFalse(SameOnEveryCopy.readsClock("UPDATE users SET karma = karma + 1 WHERE name = ?", users), "the time would make every text new");
+    }
+
+    @Test
     void everyCopyRunsAtOneTime() {
         var out = SameOnEveryCopy.atOneTime(List.of(new ShardQuery(1, "UPDATE users SET seen = NOW(6) WHERE id = ?", List.of())), 1_795_838_123_000_042L);
         assertEquals("SET STATEMENT timestamp = 1795838123.000042 FOR UPDATE users SET seen = NOW(6) WHERE id = ?", out.getFirst().sql());
