@@ -94,6 +94,17 @@ final class LineReader implements AutoCloseable {
         return true;
     }
 
+    /** Whether the line's first character other than spaces and tabs is {@code #}. */
+    boolean comment() {
+        for (int i = lineStart; i < lineEnd; i++) {
+            byte b = buf[i];
+            if (b != ' ' && b != '\t') {
+                return b == '#';
+            }
+        }
+        return false;
+    }
+
     String text(int from, int to) {
         return new String(buf, from, to - from, StandardCharsets.UTF_8);
     }

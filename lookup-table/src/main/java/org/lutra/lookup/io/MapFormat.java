@@ -6,7 +6,10 @@ import java.util.Locale;
 public enum MapFormat {
     /** {@code key,partition[,partition…]} per line; blank lines and {@code #} comments are skipped. */
     CSV,
-    /** A METIS {@code .part.k} file (line i = partition of vertex i) plus a vertex file (line i = key of vertex i). */
+    /**
+     * A METIS {@code .part.k} file (line i = partition of vertex i; {@code #} comment lines, such as a partitioner's
+     * header, are not vertices) plus a vertex file (line i = key of vertex i).
+     */
     METIS,
     /** {@code table,key,partition} rows as Schism's partitioning step writes them. */
     SCHISM,

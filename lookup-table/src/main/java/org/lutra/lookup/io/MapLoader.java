@@ -162,6 +162,9 @@ public final class MapLoader {
                 if ((parts.lineNumber & (REPORT_EVERY - 1)) == 0) {
                     progress.update(parts.lineNumber, parts.bytesRead(), total);
                 }
+                if (parts.comment()) {
+                    continue; // a partitioner's header ("# made by ..."): not a vertex
+                }
                 if (!vertices.next()) {
                     throw error(source, parts, "vertex file " + source.vertexFile() + " ends before the partition file (vertex " + parts.lineNumber + " has no key)");
                 }

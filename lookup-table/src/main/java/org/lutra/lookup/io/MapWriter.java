@@ -38,7 +38,7 @@ public final class MapWriter {
 
                 @Override
                 public void visit(String key, PartitionSet partitions) {
-                    line(key.contains(",") || key.contains("\"") || key.contains("\n") ? '"' + key.replace("\"", "\"\"") + '"' : key, partitions);
+                    line(quoted(key), partitions);
                 }
 
                 private void line(String key, PartitionSet partitions) {
@@ -69,6 +69,16 @@ public final class MapWriter {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * The key as a map line's field: quoted when it holds a comma, a quote or a line break, is empty, or would
+     * make the line a comment (its first character other than spaces and tabs is {@code #}).
+     */
+    public static String quoted(String key) {
+        boolean quote = key.isEmpty() || key.contains(",") || key.contains("\"") || key.contains("\n") || key.contains("\r")
+                || key.replaceFirst("^[ \t]*", "").startsWith("#");
+        return quote ? '"' + key.replace("\"", "\"\"") + '"' : key;
     }
 
     private static String join(PartitionSet partitions) {

@@ -145,6 +145,23 @@ class MapLoaderTest {
         assertEquals(MapFormat.METIS, MapFormat.guess("graph.part.3"));
     }
 
+    /** A partitioner says in a comment which one it was; in a METIS part file comment lines are not vertices. */
+    @Test
+    void metisPartFileCommentsAreNotVertices() throws Exception {
+        Path part = file("commented.part.3", "# made by ./lutra partition: builtin, k=3\n0\n  # between\n2\n1\n");
+        Path vertices = file("commented.vertices", "10\n11\nbob\n");
+        LookupTable table = new MapLoader().load(MapSource.metis(part, vertices), HashLookupTable::new);
+        assertEquals(3, table.size());
+        assertEquals(0, table.get(10L));
+        assertEquals(2, table.get(11L));
+        assertEquals(1, table.get("bob"));
+        Path bad = file("bad.part.3", "# header\n0\nx\n");
+        var e = assertThrows(MapFormatException.class, () -> new MapLoader().load(MapSource.metis(bad, vertices), HashLookupTable::new));
+        assertEquals(3, e.line(), "line numbers count the comment lines");
+        Path csv = file("commented.csv", "# made by ./lutra partition\n10,0\n");
+        assertEquals(0, new MapLoader().load(MapSource.csv(csv), HashLookupTable::new).get(10L));
+    }
+
     @Test
     void schismRowsAreFilteredByTable() throws Exception {
         Path rows = file("out.schism", "users,1,0\nposts,1,3\nusers,2,1\n");
@@ -178,6 +195,9 @@ class MapLoaderTest {
         }
         source.put("x,y", 2);
         source.put("quote\"d", 1);
+        source.put("#not a comment", 0); // written unquoted, csv and schism lines would be comments and the key lost
+        source.put(" \t#nor this", 1);
+        source.put("", 2);
         for (MapFormat format : List.of(MapFormat.CSV, MapFormat.SCHISM, MapFormat.METIS, MapFormat.SNAPSHOT)) {
             Path out = dir.resolve("out-" + format);
             Path vertices = dir.resolve("out-" + format + ".vertices");
@@ -187,6 +207,9 @@ class MapLoaderTest {
             assertEquals(source.size(), back.size(), format.toString());
             assertEquals(2, back.get("x,y"), format.toString());
             assertEquals(1, back.get("quote\"d"), format.toString());
+            assertEquals(0, back.get("#not a comment"), format.toString());
+            assertEquals(1, back.get(" \t#nor this"), format.toString());
+            assertEquals(2, back.get(""), format.toString());
             assertEquals(2, back.get(-49L), format.toString());
         }
     }
