@@ -17,6 +17,7 @@ public final class Main {
                 new ShardsCommand(),
                 new SqlCommand(),
                 new LookupCommand(),
+                new PartitionCommand(),
                 new RouterCommand(),
                 new DemoCommand(),
                 new BenchCommand(),
