@@ -29,6 +29,7 @@ import java.util.Objects;
  * @param tls        TLS on the client port (README "Security"); null = plaintext
  * @param catalog    the stored catalog's lease and the placement of CREATE TABLE without a placement clause
  * @param placement  how routers share placement changes and where a starting router takes its lookup tables from
+ * @param trace      the recording of a sample of live transactions' keys (docs/traces.md); null = off
  */
 public record RouterConfig(
         String listen,
@@ -44,7 +45,37 @@ public record RouterConfig(
         Limits limits,
         Tls tls,
         CatalogSettings catalog,
-        Placement placement) {
+        Placement placement,
+        Trace trace) {
+
+    /** Without a trace: recording off. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions, Limits limits, Tls tls, CatalogSettings catalog, Placement placement) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, tls, catalog,
+                placement, null);
+    }
+
+    /**
+     * The recording of live traffic (docs/traces.md, "Recording live traffic in the router").
+     *
+     * @param file            the trace file (relative to the config file); it must not exist yet
+     * @param sample          the share of transactions recorded, drawn at each one's start: 0 < sample <= 1 (default 1)
+     * @param maxTransactions the file is closed after this many lines (default 1,000,000)
+     */
+    public record Trace(Path file, double sample, @JsonProperty("max_transactions") long maxTransactions) {
+        public Trace {
+            Objects.requireNonNull(file, "config: trace.file is required");
+            sample = sample == 0 ? 1 : sample;
+            if (!(sample > 0 && sample <= 1)) throw new IllegalArgumentException("config: trace.sample must be in (0, 1], not " + sample);
+            maxTransactions = maxTransactions == 0 ? 1_000_000 : maxTransactions;
+            if (maxTransactions < 1) throw new IllegalArgumentException("config: trace.max_transactions must be at least 1");
+        }
+
+        Trace resolve(Path dir) {
+            return new Trace(dir.resolve(file), sample, maxTransactions);
+        }
+    }
 
     /** Without placement settings: every one at its default. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
@@ -489,7 +520,8 @@ public record RouterConfig(
         var resolved = new RouterConfig(raw.listen(), raw.database(), raw.schema() == null ? null : dir.resolve(raw.schema()),
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
                 raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir),
-                raw.catalog() == null ? null : raw.catalog().resolve(dir), raw.placement() == null ? null : raw.placement().resolve(dir));
+                raw.catalog() == null ? null : raw.catalog().resolve(dir), raw.placement() == null ? null : raw.placement().resolve(dir),
+                raw.trace() == null ? null : raw.trace().resolve(dir));
         resolved.validate();
         return resolved;
     }

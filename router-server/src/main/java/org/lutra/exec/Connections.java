@@ -69,6 +69,11 @@ public interface Connections {
         return Deadline.NONE;
     }
 
+    /** Where the statement reports the routing keys it touches: its transaction's trace, or a do-nothing one (README "Traces"). */
+    default org.lutra.trace.KeyTrace trace() {
+        return org.lutra.trace.KeyTrace.NONE;
+    }
+
     /** Connections that pass everything on to others: a wrapper overrides only what it changes. */
     abstract class Forwarding implements Connections {
         protected final Connections inner;
@@ -125,6 +130,11 @@ public interface Connections {
         @Override
         public Deadline deadline() {
             return inner.deadline();
+        }
+
+        @Override
+        public org.lutra.trace.KeyTrace trace() {
+            return inner.trace();
         }
     }
 

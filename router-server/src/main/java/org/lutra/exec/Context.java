@@ -72,6 +72,11 @@ public final class Context {
         return stats;
     }
 
+    /** Where the statement reports the routing keys it reads; EXPLAIN reports none. */
+    org.lutra.trace.KeyTrace trace() {
+        return shards == null ? org.lutra.trace.KeyTrace.NONE : shards.trace();
+    }
+
     /** Counts the partitions the statement sent sub-queries to (reported to the client with the result). */
     void touched(List<ShardQuery> queries) {
         for (var q : queries) touched.set(q.partition());

@@ -141,6 +141,11 @@ public final class Executor {
             }
 
             @Override
+            public org.lutra.trace.KeyTrace trace() {
+                return connections.trace();
+            }
+
+            @Override
             public MoveFence.Held holdFence(String group) throws SQLException {
                 return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
             }
@@ -361,6 +366,7 @@ public final class Executor {
             return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
+        c.trace().write(plan.table().name(), keys);
         if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
             // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's locking
             // fence is held until they are written (LockingScan). A secondary lookup's entries are read in the statement's
@@ -630,6 +636,7 @@ public final class Executor {
             }
             byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
+        c.trace().write(table.name(), keys);
         long count = 0;
         var touched = new java.util.HashSet<Integer>();
         var landed = new LinkedHashMap<Integer, List<Integer>>(); // partition → the rows inserted there

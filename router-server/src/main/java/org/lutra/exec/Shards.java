@@ -15,6 +15,11 @@ public interface Shards {
     /** Runs every query on its partition (in parallel); one row stream per query, in order. */
     List<RowSource> query(List<ShardQuery> queries) throws SQLException;
 
+    /** Where the statement reports the routing keys it reads ({@link Connections#trace}). */
+    default org.lutra.trace.KeyTrace trace() {
+        return org.lutra.trace.KeyTrace.NONE;
+    }
+
     /**
      * As {@link #query}, for a read of several partitions of lookup group {@code group} that does
      * not name its keys: every partition read in a snapshot no move of the group straddles

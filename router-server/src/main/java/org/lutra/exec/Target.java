@@ -167,6 +167,7 @@ public final class Target {
             ctx.stats().broadcast(partitioning);
             return everywhere();
         }
+        ctx.trace().read(table.name(), values);
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int i = 0; i < values.length; i++) {
             int p = ctx.stats().locate(partitioning, values[i]);

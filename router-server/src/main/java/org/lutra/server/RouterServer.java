@@ -133,6 +133,7 @@ public final class RouterServer implements AutoCloseable {
             this.loginThrottle = new LoginThrottle(limits);
             // a channel's server socket: it accepts channels' sockets, which FrameReader and FrameWriter read and write
             // without the JDK's per-call temporary buffers
+            if (config.trace() != null) txns.tracing(startTrace(config, start));
             this.listener = java.nio.channels.ServerSocketChannel.open().socket();
             listener.setReuseAddress(true);
             listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
@@ -143,6 +144,21 @@ public final class RouterServer implements AutoCloseable {
             throw e;
         }
         this.acceptor = Thread.ofPlatform().name("lutra-accept").daemon(true).unstarted(this::acceptLoop);
+    }
+
+    /** The recording of live traffic the config asks for, its SAME AS tables from the catalog (docs/traces.md). */
+    private static org.lutra.trace.TraceRecorder startTrace(RouterConfig config, Catalog catalog) throws IOException {
+        var trace = config.trace();
+        var sameAs = new java.util.HashMap<String, String>();
+        for (var t : catalog.tables()) {
+            if (t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l && !l.owner().equalsIgnoreCase(t.name())) sameAs.put(t.name(), l.owner());
+        }
+        var recorder = org.lutra.trace.TraceRecorder.start(trace.file(), trace.sample(), trace.maxTransactions(), sameAs, List.of(
+                "recorded by router '" + config.transactions().routerName() + "' from " + java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                        + ", sample " + trace.sample() + ", at most " + trace.maxTransactions() + " transactions",
+                "keys: the routing column's values; a SAME AS table's rows name their owner's key"));
+        log.info("recording a trace of {}% of transactions to {} (at most {})", 100 * trace.sample(), trace.file(), trace.maxTransactions());
+        return recorder;
     }
 
     /** Starts a router; returns once it is accepting connections. */

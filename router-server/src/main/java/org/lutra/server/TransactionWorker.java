@@ -302,7 +302,7 @@ final class TransactionWorker implements AutoCloseable {
             throw new SQLException("ALTER TABLE ... SET PARTITION cannot run inside a transaction (it commits batch by batch): commit first", "25000", 1179);
         }
         var keys = new ArrayList<Object>();
-        var statement = transactions.statement();
+        var statement = transactions.statement().untraced();
         try (RowSource rows = ((Result.Rows) executor.execute(move.keys(), params, statement)).rows()) {
             Row row;
             while ((row = rows.next()) != null) {

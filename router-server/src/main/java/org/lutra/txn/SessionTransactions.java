@@ -51,6 +51,8 @@ public final class SessionTransactions implements AutoCloseable {
     private int nextIsolation = Connection.TRANSACTION_NONE;
     /** The open transaction (explicit, or with auto-commit off), or null. */
     private TransactionState current;
+    /** The keys the open transaction touched, if it was drawn into the trace's sample; else a do-nothing one. */
+    private org.lutra.trace.KeyTrace currentTrace = org.lutra.trace.KeyTrace.NONE;
     private boolean readOnly;
     /** SET SESSION TRANSACTION READ ONLY: every transaction of the session, auto-commit statements too; null = not for the next one. */
     private boolean sessionReadOnly;
@@ -196,6 +198,7 @@ public final class SessionTransactions implements AutoCloseable {
         nextIsolation = Connection.TRANSACTION_NONE;
         readOnly = nextReadOnly != null ? nextReadOnly : sessionReadOnly;
         nextReadOnly = null;
+        currentTrace = service.recorder().begin();
         return service.begin(level);
     }
 
@@ -222,12 +225,16 @@ public final class SessionTransactions implements AutoCloseable {
         if (current == null) return;
         current.drainStreams(); // past its bound the COMMIT is refused and the transaction stays open
         TransactionState t = current;
+        var trace = currentTrace;
         current = null;
+        currentTrace = org.lutra.trace.KeyTrace.NONE;
         t.commit();
+        trace.committed();
     }
 
     private void rollbackCurrent() {
         abortedBy = null;
+        currentTrace = org.lutra.trace.KeyTrace.NONE;
         if (current == null) return;
         TransactionState t = current;
         current = null;
@@ -269,6 +276,7 @@ public final class SessionTransactions implements AutoCloseable {
         SQLException reported = retryable(error, partitions);
         if (explicit) {
             current = null;
+            currentTrace = org.lutra.trace.KeyTrace.NONE;
             abortedBy = reported;
         }
         return reported;
@@ -304,6 +312,8 @@ public final class SessionTransactions implements AutoCloseable {
         private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
         private final SessionState carry = variables;
         private TransactionState implicit;
+        /** Where its routing keys go: the session transaction's trace, else its own as an auto-commit statement (written when it succeeds). */
+        private org.lutra.trace.KeyTrace trace = txn != null ? currentTrace : service.recorder().begin();
         /**
          * What this statement did in the session's transaction, to tell whether a failure of it can leave the transaction
          * open; none outside one (an auto-commit statement's failure ends nothing).
@@ -356,6 +366,17 @@ public final class SessionTransactions implements AutoCloseable {
         @Override
         public Deadline deadline() {
             return deadline;
+        }
+
+        @Override
+        public org.lutra.trace.KeyTrace trace() {
+            return trace;
+        }
+
+        /** Its keys are the router's own business (ALTER TABLE ... SET PARTITION reading the keys to move): not traced. */
+        public Statement untraced() {
+            this.trace = org.lutra.trace.KeyTrace.NONE;
+            return this;
         }
 
         @Override
@@ -421,6 +442,7 @@ public final class SessionTransactions implements AutoCloseable {
                 implicit = null;
                 t.commit();
             }
+            if (txn == null) trace.committed(); // an auto-commit statement is its own transaction
         }
 
         /** The statement failed with {@code e}: roll back what must be, and return the error to report. */

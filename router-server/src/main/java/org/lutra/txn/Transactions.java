@@ -28,6 +28,8 @@ public final class Transactions implements AutoCloseable {
     private final ExecutorService threads = org.lutra.exec.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
     private final RouterNameLock name;
     private final Recovery recovery;
+    /** The recording of live traffic, {@link org.lutra.trace.TraceRecorder#OFF} unless the config asks for one. */
+    private volatile org.lutra.trace.TraceRecorder recorder = org.lutra.trace.TraceRecorder.OFF;
 
     /**
      * Takes this router's name (refused if a live router holds it), creates the decision tables,
@@ -66,6 +68,15 @@ public final class Transactions implements AutoCloseable {
 
     public SessionTransactions session() {
         return new SessionTransactions(this);
+    }
+
+    /** Transactions from now on are drawn into {@code recorder}'s sample (docs/traces.md). */
+    public void tracing(org.lutra.trace.TraceRecorder recorder) {
+        this.recorder = recorder;
+    }
+
+    org.lutra.trace.TraceRecorder recorder() {
+        return recorder;
     }
 
     public TxnStats stats() {
@@ -120,6 +131,7 @@ public final class Transactions implements AutoCloseable {
 
     @Override
     public void close() {
+        recorder.close();
         recovery.close();
         threads.close();
         name.close();

@@ -57,4 +57,19 @@ class PlacementConfigTest {
         var badMode = assertThrows(Exception.class, () -> load("lookups: [{ table: users, mode: lru }]\n"));
         assertTrue(String.valueOf(badMode.getMessage()).contains("full or partial"), badMode.getMessage());
     }
+
+    @Test
+    void aTraceIsOffByDefaultAndItsFileResolvedAgainstTheConfig() throws Exception {
+        assertNull(load("").trace());
+        var t = load("trace: { file: maps/live.trace, sample: 0.05, max_transactions: 1000 }\n").trace();
+        assertTrue(t.file().isAbsolute() && t.file().endsWith(Path.of("maps", "live.trace")));
+        assertEquals(0.05, t.sample());
+        assertEquals(1000, t.maxTransactions());
+        var defaults = load("trace: { file: live.trace }\n").trace();
+        assertEquals(1.0, defaults.sample());
+        assertEquals(1_000_000, defaults.maxTransactions());
+        var bad = assertThrows(Exception.class, () -> load("trace: { file: t, sample: 1.5 }\n"));
+        assertTrue(String.valueOf(bad.getMessage()).contains("trace.sample"), bad.getMessage());
+        assertThrows(Exception.class, () -> load("trace: { sample: 0.5 }\n"));
+    }
 }
