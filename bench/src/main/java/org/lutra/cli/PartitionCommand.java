@@ -119,7 +119,9 @@ public final class PartitionCommand implements Command {
                 sameAs.put(kv[0].strip(), kv[1].strip());
             }
         }
-        var weights = CoAccessGraph.Weights.valueOf(options.getOrDefault("--weights", "accesses").toUpperCase(Locale.ROOT));
+        String weighing = options.getOrDefault("--weights", "accesses");
+        if (!weighing.equals("accesses") && !weighing.equals("keys")) return usage("--weights is accesses or keys, not '" + weighing + "'");
+        var weights = CoAccessGraph.Weights.valueOf(weighing.toUpperCase(Locale.ROOT));
         int maxKeys = positive("--max-keys", options.getOrDefault("--max-keys", "1000"));
         int replicate = Integer.parseInt(options.getOrDefault("--replicate", "0"));
         if (replicate > 0 && format == MapFormat.METIS) return usage("--replicate writes keys on several partitions: --format csv or schism");

@@ -2,7 +2,7 @@ package org.lutra.partition;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.lutra.cli.Main;
+import org.lutra.cli.PartitionCommand;
 import org.lutra.config.RouterConfig;
 import org.lutra.server.RouterServer;
 import org.lutra.shards.Shards;
@@ -210,9 +210,7 @@ class LiveTraceRepartitionIT {
     }
 
     private static int runCli(String... args) throws Exception {
-        var method = Main.class.getDeclaredMethod("run", List.class);
-        method.setAccessible(true);
-        return (int) method.invoke(null, List.of(args));
+        return new PartitionCommand().run(List.of(args).subList(1, args.length)); // as ./lutra partition ... runs it
     }
 
     private static RouterConfig config(Shards shards, String database, Path mapDir, String name, RouterConfig.Trace trace) throws Exception {
