@@ -1,6 +1,6 @@
 package org.lutra.partition;
 
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class MetisComparisonTest {
     private static MetisPartitioner metis;
 
-    @BeforeAll
-    static void findMetis() {
+    @BeforeEach // each test is reported skipped, with the message, where gpmetis is missing
+    void findMetis() {
         metis = MetisPartitioner.find();
         assumeTrue(metis != null, "gpmetis is not installed (Debian: apt-get install metis): the comparison with METIS is skipped");
     }
