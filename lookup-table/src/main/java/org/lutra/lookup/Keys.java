@@ -11,7 +11,15 @@ public final class Keys {
         if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
             return ((Number) key).longValue();
         }
-        throw new IllegalArgumentException("lookup keys are long or String, not " + (key == null ? "null" : key.getClass().getName()));
+        throw new IllegalArgumentException("lookup keys are long, String or TextKey, not " + (key == null ? "null" : key.getClass().getName()));
+    }
+
+    /** The text a String or {@link TextKey} key is stored under; null for integer keys. */
+    public static String text(Object key) {
+        if (key instanceof String s) {
+            return s;
+        }
+        return key instanceof TextKey t ? t.lookupText() : null;
     }
 
     /** Whether a long key fits the int-keyed tables (Colt). */

@@ -34,21 +34,24 @@ public interface LookupTable {
     /** Number of keys with an entry. */
     long size();
 
-    /** Dispatches on the key's class: {@link Long} (or another integral {@link Number}) or {@link String}. */
+    /** Dispatches on the key's class: {@link Long} (or another integral {@link Number}), {@link String} or {@link TextKey}. */
     default int get(Object key) {
-        return key instanceof String s ? get(s) : get(Keys.asLong(key));
+        String text = Keys.text(key);
+        return text != null ? get(text) : get(Keys.asLong(key));
     }
 
     default void put(Object key, int partition) {
-        if (key instanceof String s) {
-            put(s, partition);
+        String text = Keys.text(key);
+        if (text != null) {
+            put(text, partition);
         } else {
             put(Keys.asLong(key), partition);
         }
     }
 
     default boolean remove(Object key) {
-        return key instanceof String s ? remove(s) : remove(Keys.asLong(key));
+        String text = Keys.text(key);
+        return text != null ? remove(text) : remove(Keys.asLong(key));
     }
 
     /** Every partition holding the key; a unique table answers with at most one. */
@@ -63,7 +66,8 @@ public interface LookupTable {
     }
 
     default PartitionSet getAll(Object key) {
-        return key instanceof String s ? getAll(s) : getAll(Keys.asLong(key));
+        String text = Keys.text(key);
+        return text != null ? getAll(text) : getAll(Keys.asLong(key));
     }
 
     /**

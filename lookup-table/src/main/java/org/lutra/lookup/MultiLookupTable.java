@@ -32,16 +32,18 @@ public interface MultiLookupTable extends LookupTable {
     void putAll(String key, PartitionSet partitions);
 
     default void add(Object key, int partition) {
-        if (key instanceof String s) {
-            add(s, partition);
+        String text = Keys.text(key);
+        if (text != null) {
+            add(text, partition);
         } else {
             add(Keys.asLong(key), partition);
         }
     }
 
     default void putAll(Object key, PartitionSet partitions) {
-        if (key instanceof String s) {
-            putAll(s, partitions);
+        String text = Keys.text(key);
+        if (text != null) {
+            putAll(text, partitions);
         } else {
             putAll(Keys.asLong(key), partitions);
         }

@@ -71,20 +71,32 @@ public final class KeyValues {
         return s.substring(0, end);
     }
 
+    /** A key as a JDBC parameter: a collated key binds its value (the backend matches every equal spelling). */
+    public static Object bindable(Object key) {
+        return key instanceof CollatedKey c ? c.value() : key;
+    }
+
     /** Stable hash used by {@code hash(col)} partitioning and DEFAULT NEW rules: the same on every router. */
     public static int bucket(Object key, int buckets) {
         if (key instanceof Long l) {
             return (int) Math.floorMod(l, (long) buckets);
         }
         var crc = new CRC32();
-        crc.update(((String) key).getBytes(StandardCharsets.UTF_8));
+        if (key instanceof CollatedKey c) crc.update(c.weight()); // equal values, one weight, one bucket
+        else crc.update(((String) key).getBytes(StandardCharsets.UTF_8));
         return (int) Math.floorMod(crc.getValue(), (long) buckets);
     }
 
-    /** Orders keys as MySQL orders the column: numerically, or by code point for binary string collations. */
+    /**
+     * Orders keys as MySQL orders the column: numerically, or by code point for binary string collations;
+     * collated keys by weight (a total order, used to order locks; the column's order only under NO PAD).
+     */
     public static int compare(Object a, Object b) {
         if (a instanceof Long x && b instanceof Long y) {
             return Long.compare(x, y);
+        }
+        if (a instanceof CollatedKey x && b instanceof CollatedKey y) {
+            return x.compareTo(y);
         }
         String s = (String) a;
         String t = (String) b;

@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * The clause is cut off and the rest of the statement is what runs on the backends, so any
- * MySQL column and table options work. Routing columns must be integers or strings with a
- * binary collation (under a case-insensitive collation 'Ann' and 'ANN' are the same key to
- * MySQL but not to a hash, so the router would miss rows).
+ * MySQL column and table options work. Routing columns are integers or strings; a string column
+ * not declared binary routes by its collation's equality (under a case-insensitive collation 'Ann'
+ * and 'ANN' are the same key to MySQL, so they must be to the router), learned from a backend
+ * before any key is routed ({@link KeyCollation}).
  */
 public final class SchemaParser {
     private static final Pattern CLAUSE = Pattern.compile(
@@ -211,9 +212,9 @@ public final class SchemaParser {
         if (t == null) throw error("secondary lookup '" + s.name() + "' names table '" + s.table() + "', which is not defined before it");
         ColumnDef c = find(t.columns(), s.column());
         if (c == null) throw error("secondary lookup '" + s.name() + "': '" + s.column() + "' is not a column of " + t.name());
-        if (c.keyType() == null || c.collation() != null) {
+        if (c.keyType() == null) {
             throw error("secondary lookup '" + s.name() + "': cannot index " + t.name() + "." + c.name() + " of type " + c.typeName()
-                    + ": the column must be an integer or a string with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin)");
+                    + ": the column must be an integer, CHAR, VARCHAR, BINARY or VARBINARY");
         }
         if (t.partitioning() instanceof Partitioning.Replicated) {
             throw error("secondary lookup '" + s.name() + "': " + t.name() + " is REPLICATED (every partition holds every row)");
@@ -244,8 +245,7 @@ public final class SchemaParser {
         }
         if (col.keyType() == null) {
             throw error("table '" + table + "': cannot partition by '" + column + "' of type " + col.typeName()
-                    + ": routing columns must be integers, strings with a binary collation (e.g. VARCHAR(64) COLLATE utf8mb4_bin), or strings"
-                    + " with an explicit case-insensitive utf8mb4 collation whose characters each have one weight (e.g. COLLATE utf8mb4_general_ci)");
+                    + ": routing columns must be integers (TINYINT to BIGINT) or strings (CHAR, VARCHAR, BINARY, VARBINARY)");
         }
         column = col.name();
         Matcher sameAs = SAME_AS.matcher(rest);
@@ -266,8 +266,10 @@ public final class SchemaParser {
             case "range" -> {
                 requireBlank(tail);
                 if (col.collation() != null) {
-                    throw error("table '" + table + "': range partitioning of '" + column + "' (collation " + col.collation().name()
-                            + ") is not supported: use a binary collation, or hash or lookup placement");
+                    throw error("table '" + table + "': range partitioning of '" + column + "' ("
+                            + (col.collation().declared() == null ? "the table's default collation" : "collation " + col.collation().declared())
+                            + ") is not supported: the router orders range bounds by code point, so declare the column binary"
+                            + " (COLLATE utf8mb4_bin), or use hash or lookup placement");
                 }
                 yield range(column, col.keyType(), on.group(1));
             }
@@ -306,7 +308,8 @@ public final class SchemaParser {
         var out = new ArrayList<ColumnDef>();
         for (ColumnDef c : columns) {
             ColumnDef was = before.column(c.name());
-            boolean same = c.collation() != null && was != null && was.collation() != null && was.collation().name().equals(c.collation().name());
+            boolean same = c.collation() != null && was != null && was.collation() != null
+                    && java.util.Objects.equals(was.collation().declared(), c.collation().declared());
             out.add(same ? new ColumnDef(c.name(), c.typeName(), c.keyType(), was.collation()) : c);
         }
         return out;
@@ -320,10 +323,11 @@ public final class SchemaParser {
         if (!(owner.partitioning() instanceof Partitioning.LookedUp parent)) {
             throw error("table '" + table + "' is SAME AS '" + ownerName + "', which is not partitioned by lookup");
         }
+        // collations not declared alike are compared once learned (maintain.Collations)
         var ownerCollation = owner.column(parent.ownerColumn()).collation();
+        boolean bothDeclared = ownerCollation != null && col.collation() != null && ownerCollation.declared() != null && col.collation().declared() != null;
         if (owner.column(parent.ownerColumn()).keyType() != col.keyType()
-                || (ownerCollation == null) != (col.collation() == null)
-                || ownerCollation != null && !ownerCollation.name().equals(col.collation().name())) {
+                || bothDeclared && !ownerCollation.declared().equalsIgnoreCase(col.collation().declared())) {
             throw error("table '" + table + "': column '" + column + "' and " + ownerName + "." + parent.ownerColumn() + " have different key types");
         }
         return new Partitioning.LookedUp(column, parent.partitions(), parent.table(), parent.owner(), parent.ownerColumn(), isUnique(create, column));
@@ -403,14 +407,12 @@ public final class SchemaParser {
             String typeName = c.getColDataType().toString();
             KeyType keyType = keyType(type, specs, binaryTable);
             KeyCollation collation = null;
-            var explicit = COLLATE.matcher(specs);
-            if (keyType == null && (type.equals("CHAR") || type.equals("VARCHAR")) && explicit.find()) {
-                String name = explicit.group(1);
-                // one weight per character and PAD SPACE: utf8mb4/utf8mb3 general-style collations (checked against the server at start)
-                if (name.matches("(utf8mb4|utf8mb3|utf8)_\\w+_ci") && !name.contains("nopad") && !name.contains("0900") && !name.contains("uca")) {
-                    keyType = KeyType.STRING;
-                    collation = new KeyCollation(name);
-                }
+            if (keyType == null && (type.equals("CHAR") || type.equals("VARCHAR"))) {
+                // not declared binary: the column's equality is its collation's, declared or the table's default,
+                // learned from a backend before any key is routed (maintain.Collations)
+                var explicit = COLLATE.matcher(specs);
+                keyType = KeyType.STRING;
+                collation = new KeyCollation(explicit.find() ? explicit.group(1) : null);
             }
             out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType, collation));
         }

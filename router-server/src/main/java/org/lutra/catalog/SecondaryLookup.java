@@ -56,10 +56,17 @@ public record SecondaryLookup(String name, String table, String column, boolean 
         return !building;
     }
 
-    /** The indexed value as the entries hold it (see {@link KeyValues#normalize}), or null: no entry can name it. */
+    /**
+     * The indexed value as the entries are found by it ({@link ColumnDef#key}: equal for values the column
+     * holds equal, so they share one home), or null: no entry can name it.
+     */
     public Object key(TableDef t, Object value) {
-        ColumnDef c = t.column(column);
-        return KeyValues.normalize(value, c.keyType());
+        return t.column(column).key(value);
+    }
+
+    /** {@link #key} of each value, those a backend must weigh in one round trip. */
+    public Object[] keys(TableDef t, Object[] values) {
+        return t.column(column).keys(values);
     }
 
     /** The partition whose {@link #indexTable} holds {@code key}'s entries. */

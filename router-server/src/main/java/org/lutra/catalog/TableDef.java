@@ -34,20 +34,22 @@ public record TableDef(String name, List<ColumnDef> columns, Partitioning partit
         return col == null ? null : column(col).keyType();
     }
 
-    /** The routing column's collation when it is not binary, else null. */
+    /** The routing column's collation when it is not declared binary, else null. */
     public KeyCollation keyCollation() {
         String col = partitioning.column();
         return col == null ? null : column(col).collation();
     }
 
     /**
-     * The routing key of {@code value} (see {@link KeyValues#normalize}): for a case-insensitive
-     * column its representative, so that values the column holds equal route alike; null if the
-     * value cannot be routed exactly.
+     * The routing key of {@code value} ({@link ColumnDef#key}): values the column holds equal route
+     * alike; null if the value cannot be routed exactly.
      */
     public Object key(Object value) {
-        Object key = KeyValues.normalize(value, keyType());
-        KeyCollation collation = keyCollation();
-        return collation != null && key instanceof String s ? collation.canonical(s) : key;
+        return column(partitioning.column()).key(value);
+    }
+
+    /** {@link #key} of each value, those a backend must weigh in one round trip. */
+    public Object[] keys(Object[] values) {
+        return column(partitioning.column()).keys(values);
     }
 }

@@ -139,7 +139,6 @@ public final class DdlRunner {
             throw new SQLException(e.getMessage(), "42000", 1064, e);
         }
         TableDef t = next.table(c.table());
-        Collations.learn(next, backends); // a routing collation the router cannot reproduce is refused before any partition is touched
         String sql = c.ifNotExists() ? Backends.ifNotExists(t.ddl()) : t.ddl();
         var done = new ArrayList<Integer>();
         for (int p : t.partitioning().partitions()) {
@@ -151,6 +150,13 @@ public final class DdlRunner {
                 throw located(p, e, "CREATE TABLE " + t.name() + " failed; nothing recorded in the catalog; " + undone
                         + "; run it again (with IF NOT EXISTS to keep tables left on partitions)");
             }
+        }
+        try {
+            Collations.learn(next, backends); // the routing column's collation as the partitions have it (declared or the table's default)
+        } catch (SQLException e) {
+            String undone = c.ifNotExists() ? "left on " + names(done) + " (IF NOT EXISTS: they may have been there before)" : undo(done, t.name());
+            throw new SQLException(e.getMessage() + "; CREATE TABLE " + t.name() + " refused, nothing recorded in the catalog; " + undone,
+                    e.getSQLState(), e.getErrorCode(), e);
         }
         long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(t.name(), t.createText())));
         lease.install(next, version);

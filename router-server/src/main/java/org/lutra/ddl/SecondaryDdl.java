@@ -73,6 +73,7 @@ final class SecondaryDdl {
             throw new SQLException(e.getMessage().replaceFirst("^CREATE TABLE: ", "CREATE SECONDARY LOOKUP: "), "42000", 1064, e);
         }
         building = next.secondary(building.name()); // the column as the catalog spells it
+        org.lutra.maintain.Collations.learn(next, backends); // a string column's equality, before any of its values is indexed
         int[] partitions = t.partitioning().partitions();
         requireIndex(partitions[0], t, building);
         String type = columnType(partitions[0], t, building.column());
@@ -127,14 +128,16 @@ final class SecondaryDdl {
         try (Connection scan = backends.placement(p).borrow(); Statement st = scan.createStatement()) {
             scan.setAutoCommit(false); // borrow() gives REPEATABLE READ and the pool's innodb_lock_wait_timeout
             try {
-                var values = new ArrayList<Object>();
+                var raw = new ArrayList<Object>();
                 try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + DdlRunner.quote(s.column()) + " FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column())
                         + " IS NOT NULL LOCK IN SHARE MODE")) {
-                    while (rs.next()) {
-                        Object key = s.key(t, t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.exec.BackendDriver.text(rs, 1));
-                        if (key == null) throw new SQLException("secondary lookup " + s.name() + ": cannot index the value " + rs.getString(1), "HY000", 0);
-                        values.add(key);
-                    }
+                    while (rs.next()) raw.add(t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.exec.BackendDriver.text(rs, 1));
+                }
+                var values = new ArrayList<Object>();
+                Object[] keys = s.keys(t, raw.toArray()); // a collation the backend weighs: one round trip per batch
+                for (int i = 0; i < keys.length; i++) {
+                    if (keys[i] == null) throw new SQLException("secondary lookup " + s.name() + ": cannot index the value " + raw.get(i), "HY000", 0);
+                    values.add(keys[i]);
                 }
                 var byHome = new java.util.TreeMap<Integer, List<Object>>();
                 for (Object v : values) byHome.computeIfAbsent(s.home(t, v), h -> new ArrayList<>()).add(v);
@@ -161,7 +164,7 @@ final class SecondaryDdl {
                 try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + index + " (v, p) VALUES " + "(?, ?), ".repeat(chunk.size() - 1) + "(?, ?)")) {
                     int i = 1;
                     for (Object v : chunk) {
-                        ps.setObject(i++, v);
+                        ps.setObject(i++, org.lutra.catalog.KeyValues.bindable(v));
                         ps.setInt(i++, p);
                     }
                     ps.executeUpdate();
@@ -171,7 +174,7 @@ final class SecondaryDdl {
             for (Object v : values) {
                 int named;
                 try (PreparedStatement ps = c.prepareStatement("SELECT p FROM " + index + " WHERE v = ?")) {
-                    ps.setObject(1, v);
+                    ps.setObject(1, org.lutra.catalog.KeyValues.bindable(v));
                     try (ResultSet rs = ps.executeQuery()) {
                         rs.next();
                         named = rs.getInt(1);
@@ -185,7 +188,7 @@ final class SecondaryDdl {
                 }
                 try (PreparedStatement ps = c.prepareStatement("UPDATE " + index + " SET p = ? WHERE v = ? AND p = ?")) {
                     ps.setInt(1, p);
-                    ps.setObject(2, v);
+                    ps.setObject(2, org.lutra.catalog.KeyValues.bindable(v));
                     ps.setInt(3, named);
                     ps.executeUpdate();
                 }
@@ -196,7 +199,7 @@ final class SecondaryDdl {
     private boolean holds(TableDef t, SecondaryLookup s, int p, Object v) throws SQLException {
         try (Connection c = backends.placement(p).borrow();
              PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column()) + " = ? LIMIT 1")) {
-            ps.setObject(1, v);
+            ps.setObject(1, org.lutra.catalog.KeyValues.bindable(v));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }

@@ -69,6 +69,14 @@ public final class Executor {
 
     /** Runs {@code plan}; sub-queries get their connections from {@code connections} (pool or transaction). */
     public Result execute(Plan plan, List<Value> params, Connections connections) throws SQLException {
+        try {
+            return run(plan, params, connections);
+        } catch (org.lutra.catalog.KeyWeighingException e) {
+            throw e.sqlException(); // a backend could not weigh a routing key: the statement fails as on a backend error
+        }
+    }
+
+    private Result run(Plan plan, List<Value> params, Connections connections) throws SQLException {
         if (params.size() != plan.paramCount()) {
             throw new SQLException("the statement has " + plan.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
@@ -330,8 +338,11 @@ public final class Executor {
      * matches it). A value the router cannot index exactly is refused: its row would be missing from the entries.
      */
     private static Object secondaryKey(TableDef table, org.lutra.catalog.SecondaryLookup lookup, Object raw) throws SQLException {
+        return secondaryKey(table, lookup, raw, raw == null ? null : lookup.key(table, raw));
+    }
+
+    private static Object secondaryKey(TableDef table, org.lutra.catalog.SecondaryLookup lookup, Object raw, Object key) throws SQLException {
         if (raw == null) return null;
-        Object key = lookup.key(table, raw);
         if (key == null) {
             throw new SQLException("cannot index " + table.name() + "." + lookup.column() + " = " + raw + " in secondary lookup " + lookup.name()
                     + ": not a valid " + table.column(lookup.column()).keyType().name().toLowerCase() + " value (give it as the column holds it)", "22007", 1292);
@@ -605,8 +616,10 @@ public final class Executor {
         int rowCount = plan.rows().itemCount();
         var secondaryKeys = new ArrayList<Object[]>();
         for (var sv : plan.secondaries()) {
-            var perRow = new Object[rowCount];
-            for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
+            var raw = new Object[rowCount];
+            for (int row = 0; row < rowCount; row++) raw[row] = sv.perRow().get(row).resolve(params, ValueCodec::decode);
+            Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip
+            for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
         }
         if (partitioning instanceof Partitioning.Replicated r) {
@@ -621,15 +634,18 @@ public final class Executor {
         }
         if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
+        var raws = new Object[rowCount];
+        for (int row = 0; row < rowCount; row++) raws[row] = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+        Object[] keyed = table.keys(raws); // the values a collation's cache lacks weighed in one round trip
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
-            Object raw = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+            Object raw = raws[row];
             if (raw == null) {
                 // MySQL's own partitioning puts NULL in the first partition; reads of IS NULL go everywhere
                 byPartition.computeIfAbsent(partitioning.partitions()[0], p -> new ArrayList<>()).add(row);
                 continue;
             }
-            keys[row] = table.key(raw);
+            keys[row] = keyed[row];
             if (keys[row] == null) {
                 throw new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
                         + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);

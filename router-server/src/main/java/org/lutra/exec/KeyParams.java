@@ -6,7 +6,9 @@ import org.lutra.protocol.Value;
 final class KeyParams {
     private KeyParams() {}
 
+    /** A collated key binds its value: the backend matches every spelling equal to it, as for the client's own. */
     static Value toValue(Object key) {
-        return key instanceof Long l ? Value.newBuilder().setIntValue(l).build() : Value.newBuilder().setStringValue((String) key).build();
+        if (key instanceof Long l) return Value.newBuilder().setIntValue(l).build();
+        return Value.newBuilder().setStringValue(key instanceof org.lutra.catalog.CollatedKey c ? c.value() : (String) key).build();
     }
 }

@@ -170,7 +170,7 @@ final class PlacementReport {
     private String replicas(Partitioning.LookedUp lookup, Object key) throws SQLException {
         try (var c = backends.placement(lookup.placeNew(key)).pool().getConnection();
              var ps = c.prepareStatement(PlacementRows.resolveSql(lookup.owner(), 1))) {
-            ps.setObject(1, key);
+            ps.setObject(1, org.lutra.catalog.KeyValues.bindable(key));
             try (var rs = ps.executeQuery()) {
                 if (rs.next() && PlacementRows.replicated(rs.getString(2))) return rs.getString(2);
             }

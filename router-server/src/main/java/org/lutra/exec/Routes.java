@@ -44,11 +44,10 @@ final class Routes {
         KeyMatch match = plan.keys();
         if (match == null || match instanceof KeyMatch.Range) return null; // writes over a range go everywhere
         var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
-        var keys = new Object[refs.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = plan.table().key(refs.get(i).resolve(params, ValueCodec::decode));
-            if (keys[i] == null) return null;
-        }
+        var raw = new Object[refs.size()];
+        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(params, ValueCodec::decode);
+        Object[] keys = plan.table().keys(raw); // one backend round trip at most, for values a collation's cache lacks
+        for (Object k : keys) if (k == null) return null;
         return keys;
     }
 

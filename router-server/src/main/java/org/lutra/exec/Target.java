@@ -113,11 +113,10 @@ public final class Target {
         if (keys == null) return null;
         if (keys instanceof KeyMatch.Range range) return rangeKeys(range, params);
         var refs = keys instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) keys).values();
-        var out = new Object[refs.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = table.key(refs.get(i).resolve(params, ValueCodec::decode));
-            if (out[i] == null) return null; // NULL matches no row; a value that is not a clean key may match several
-        }
+        var raw = new Object[refs.size()];
+        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(params, ValueCodec::decode);
+        Object[] out = table.keys(raw); // one backend round trip at most, for values a collation's cache lacks
+        for (Object k : out) if (k == null) return null; // NULL matches no row; a value that is not a clean key may match several
         return out;
     }
 
@@ -215,11 +214,10 @@ public final class Target {
      */
     static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) throws SQLException {
         var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
-        var values = new Object[refs.size()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = secondary.lookup().key(table, refs.get(i).resolve(ctx.params(), ValueCodec::decode));
-            if (values[i] == null) return null;
-        }
+        var raw = new Object[refs.size()];
+        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(ctx.params(), ValueCodec::decode);
+        Object[] values = secondary.lookup().keys(table, raw);
+        for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.txn.FailPoints.reach(org.lutra.txn.FailPoints.SECONDARY_ENTRIES_READ);
         ctx.stats().secondary(partitions.size());

@@ -143,7 +143,7 @@ final class MapPlan {
 
     private static PreparedStatement prepare(Connection c, String sql, List<Object> params) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
-        for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+        for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, org.lutra.catalog.KeyValues.bindable(params.get(i)));
         return ps;
     }
 

@@ -340,7 +340,7 @@ public final class Mover {
             try {
                 Connection c = lease.connection();
                 PreparedStatement ps = c.prepareStatement(sql);
-                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, org.lutra.catalog.KeyValues.bindable(params.get(i)));
                 return ps;
             } catch (SQLException e) {
                 failure = e;

@@ -94,7 +94,7 @@ final class PlacementSync {
                                 + "(?, ?), ".repeat(batch.size() - 1) + "(?, ?)")) {
                             int i = 1;
                             for (Entry e : batch) {
-                                ps.setObject(i++, e.key());
+                                ps.setObject(i++, org.lutra.catalog.KeyValues.bindable(e.key()));
                                 ps.setString(i++, catalog.partition(e.partition()).name());
                             }
                             ps.executeUpdate();
@@ -105,7 +105,7 @@ final class PlacementSync {
                                 try (PreparedStatement del = c.prepareStatement("DELETE FROM " + place + " WHERE k = ? AND partitions = ?")) {
                                     for (Entry e : batch) {
                                         if (!found.contains(e.key())) continue;
-                                        del.setObject(1, e.key());
+                                        del.setObject(1, org.lutra.catalog.KeyValues.bindable(e.key()));
                                         del.setString(2, catalog.partition(e.partition()).name());
                                         del.addBatch();
                                         rejected.add(e.key());
@@ -142,7 +142,7 @@ final class PlacementSync {
         for (var to : byPartition.entrySet()) {
             var params = PlacementLog.params(lookup.owner(), to.getValue(), catalog.partition(to.getKey()).name());
             try (PreparedStatement ps = c.prepareStatement(PlacementLog.insertSql(to.getValue().size()))) {
-                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, params.get(i));
+                for (int i = 0; i < params.size(); i++) ps.setObject(i + 1, org.lutra.catalog.KeyValues.bindable(params.get(i)));
                 ps.executeUpdate();
             }
         }
@@ -156,7 +156,7 @@ final class PlacementSync {
             String col = "`" + l.column() + "`";
             try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT " + col + " FROM `" + t.name() + "` WHERE " + col + " IN ("
                     + "?, ".repeat(batch.size() - 1) + "?) LOCK IN SHARE MODE")) {
-                for (int i = 0; i < batch.size(); i++) ps.setObject(i + 1, batch.get(i).key());
+                for (int i = 0; i < batch.size(); i++) ps.setObject(i + 1, org.lutra.catalog.KeyValues.bindable(batch.get(i).key()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Object key = t.key(org.lutra.exec.BackendDriver.object(rs, 1));

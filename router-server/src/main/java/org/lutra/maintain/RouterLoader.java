@@ -190,7 +190,7 @@ public final class RouterLoader {
                 if (key instanceof Long l) {
                     profiler.visit(l, PartitionSet.of(p));
                 } else {
-                    profiler.visit((String) key, PartitionSet.of(p));
+                    profiler.visit(org.lutra.lookup.Keys.text(key), PartitionSet.of(p));
                 }
             }));
             profiles.add(profiler.profile());
@@ -342,6 +342,9 @@ public final class RouterLoader {
         return new KeyProfile(keys, integers ? 0 : keys, ints ? min : 0, ints ? max : -1, partitionCount, 0, histogram, 0);
     }
 
+    /** Keys read from rows per call of {@link TableDef#keys}. */
+    private static final int KEY_BATCH = 1000;
+
     private static long scan(TableDef t, Partitioning.LookedUp lookup, Backends backends, KeySink sink) throws SQLException {
         String sql = "SELECT `" + lookup.column() + "` FROM `" + t.name() + "`";
         long n = 0;
@@ -350,11 +353,20 @@ public final class RouterLoader {
                  var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
                 org.lutra.exec.BackendDriver.stream(st, true);
                 try (var rs = st.executeQuery(sql)) {
-                    while (rs.next()) {
-                        Object key = t.key(org.lutra.exec.BackendDriver.object(rs, 1));
-                        if (key != null) {
-                            sink.accept(key, partition);
-                            n++;
+                    // in batches: a collation the backend weighs gets one round trip per batch, not per row
+                    var batch = new ArrayList<Object>(KEY_BATCH);
+                    boolean more = true;
+                    while (more) {
+                        more = rs.next();
+                        if (more) batch.add(org.lutra.exec.BackendDriver.object(rs, 1));
+                        if (batch.size() == KEY_BATCH || !more && !batch.isEmpty()) {
+                            for (Object key : t.keys(batch.toArray())) {
+                                if (key != null) {
+                                    sink.accept(key, partition);
+                                    n++;
+                                }
+                            }
+                            batch.clear();
                         }
                     }
                 }
@@ -390,15 +402,16 @@ public final class RouterLoader {
     record MapEntries(Catalog catalog, TableDef t, Partitioning.LookedUp lookup, KeySink sink) implements EntryVisitor {
         @Override
         public void visit(long key, PartitionSet partitions) {
-            deliver(t.keyType() == KeyType.LONG ? (Object) key : Long.toString(key), partitions);
+            if (t.keyType() == KeyType.LONG) deliver(key, partitions);
+            else visit(Long.toString(key), partitions); // digits in a string column: its collation's key, as any text
         }
 
         @Override
         public void visit(String key, PartitionSet partitions) {
             Object normalized = t.key(key);
             if (normalized == null) {
-                throw new IllegalArgumentException("key '" + key + "' is not an integer, and " + t.name() + "." + lookup.column()
-                        + " is an integer column");
+                throw new IllegalArgumentException(t.keyType() == KeyType.LONG ? "key '" + key + "' is not an integer, and " + t.name() + "." + lookup.column()
+                        + " is an integer column" : "key '" + key + "' is not a value " + t.name() + "." + lookup.column() + " can hold (its character set has no such characters)");
             }
             deliver(normalized, partitions);
         }

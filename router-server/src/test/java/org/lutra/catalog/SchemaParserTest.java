@@ -50,17 +50,22 @@ class SchemaParserTest {
 
     @Test
     void rejectsWhatCannotRouteCorrectly() {
-        assertError("routing columns must be integers, strings with a binary collation",
-                "CREATE TABLE t (name VARCHAR(10)) PARTITION BY hash(name) ON (p0, p1);");
+        assertError("routing columns must be integers (TINYINT to BIGINT) or strings",
+                "CREATE TABLE t (body TEXT) PARTITION BY hash(body) ON (p0, p1);");
         assertError("unknown partition 'p9'", "CREATE TABLE t (id INT) PARTITION BY hash(id) ON (p0, p9);");
         assertError("needs a placement clause", "CREATE TABLE t (id INT);");
         assertError("not one of its columns", "CREATE TABLE t (id INT) PARTITION BY hash(nope) ON (p0);");
         assertError("not defined above it", "CREATE TABLE t (id INT) PARTITION BY lookup(id) SAME AS nosuch;");
         assertError("range bounds must increase", "CREATE TABLE t (id INT) PARTITION BY range(id) ON (p0 < 10, p1 < 5, p2);");
         assertError("only CREATE TABLE", "DROP TABLE users;");
-        assertError("routing columns must be integers", "CREATE TABLE t (name VARCHAR(10) COLLATE utf8mb4_0900_ai_ci) PARTITION BY hash(name) ON (p0);");
         assertError("range partitioning of 'name' (collation utf8mb4_general_ci) is not supported",
                 "CREATE TABLE t (name VARCHAR(10) COLLATE utf8mb4_general_ci) PARTITION BY range(name) ON (p0 < 'm', p1);");
+        assertError("range partitioning of 'name' (the table's default collation) is not supported",
+                "CREATE TABLE t (name VARCHAR(10)) PARTITION BY range(name) ON (p0 < 'm', p1);");
+        assertError("SAME AS 'a', which is not partitioned by lookup", "CREATE TABLE a (n VARCHAR(9)) PARTITION BY hash(n) ON (p0);"
+                + "CREATE TABLE b (n VARCHAR(9)) PARTITION BY lookup(n) SAME AS a;");
+        assertError("have different key types", "CREATE TABLE a (n VARCHAR(9) COLLATE utf8mb4_general_ci) PARTITION BY lookup(n) ON (p0);"
+                + "CREATE TABLE b (n VARCHAR(9) COLLATE utf8mb4_unicode_ci) PARTITION BY lookup(n) SAME AS a;");
     }
 
     @Test
