@@ -159,10 +159,11 @@ public final class Collations {
         boolean padSpace;
         byte[] space;
         Backends.Placement placement = backends.placement(t.partitioning().partitions()[0]);
-        try (Connection conn = placement.borrow(); PreparedStatement ps = conn.prepareStatement("SELECT " + text + " COLLATE " + name + " = " + text + ", "
-                + weigh + ", " + weigh + ", " + weigh + ", " + weigh + ", " + weigh)) {
-            int i = 1;
-            for (String v : new String[] {"a", "a ", " ", "a", "a ", "b", "b a"}) ps.setBytes(i++, v.getBytes(StandardCharsets.UTF_8));
+        // the probes are constants of the router's own, written as literals
+        java.util.function.Function<String, String> lit = v -> "CONVERT(_utf8mb4'" + v + "' USING " + charset + ")";
+        java.util.function.Function<String, String> w = v -> "WEIGHT_STRING(" + lit.apply(v) + " COLLATE " + name + ")";
+        try (Connection conn = placement.borrow(); PreparedStatement ps = conn.prepareStatement("SELECT " + lit.apply("a") + " COLLATE " + name + " = "
+                + lit.apply("a ") + ", " + w.apply(" ") + ", " + w.apply("a") + ", " + w.apply("a ") + ", " + w.apply("b") + ", " + w.apply("b a"))) {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 padSpace = rs.getBoolean(1);
