@@ -4,12 +4,14 @@ import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.merge.RowSource;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -32,6 +34,13 @@ import java.util.regex.Pattern;
  * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
  * scan ({@link FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
  * the transaction's connection is that snapshot.
+ *
+ * <p>Locking reads: MariaDB's {@code FOR UPDATE} and {@code LOCK IN SHARE MODE} lock the rows of the tables in their
+ * SELECT's own FROM and JOINs, never those read through a derived table or a subquery there. So a derived table that
+ * stands for such a table carries the SELECT's clause itself; MariaDB merges it into the query, so the rows are read,
+ * and locked, as the table's were (at REPEATABLE READ a partition also locks the copies it keeps for other primaries:
+ * the same logical rows, which every writer of them locks too). A SERIALIZABLE transaction's plain reads need nothing:
+ * InnoDB locks every read of such a transaction, derived tables' too.
  */
 final class ReplicaScans {
     private ReplicaScans() {}
@@ -107,8 +116,9 @@ final class ReplicaScans {
     /**
      * The scan with each reference to a table of the group replaced by a derived table of the same name (or
      * alias) that leaves the copies out ({@code FROM (SELECT * FROM t WHERE key NOT IN (...)) AS t}, which
-     * MariaDB merges into the query). The parser gives each reference's place in the text, so only the
-     * references change: the rest of the statement is sent as it was. Refused where that is not certain:
+     * MariaDB merges into the query; {@code (... FOR UPDATE) AS t} where a locking SELECT reads t). The parser
+     * gives each reference's place in the text, so only the references change: the rest of the statement is
+     * sent as it was. Refused where that is not certain:
      * a statement the parser does not read, a CTE named as a table of the group, or a name of the group
      * standing anywhere outside a string but where a table is read (an alias or a qualifier that the
      * derived table would change the meaning of is refused, not guessed).
@@ -124,7 +134,19 @@ final class ReplicaScans {
             blankWeightStringTypes(blanked);
             if (!(CCJSqlParserUtil.parse(blanked.toString(), p -> p.withBackslashEscapeCharacter(true)) instanceof Select select)) throw refusal(owner, null);
             var labels = labelSpans(select);
+            var locked = new IdentityHashMap<Table, String>(); // each table a locking SELECT reads in its own FROM, and its clause
             new TablesNamesFinder<Void>() {
+                @Override
+                public <S> Void visit(PlainSelect plain, S context) {
+                    try {
+                        String clause = org.lutra.plan.LockInShareMode.clause(plain);
+                        org.lutra.plan.LockedTables.of(plain, t -> locked.put(t, clause));
+                    } catch (org.lutra.plan.PlanException e) {
+                        throw new IllegalStateException(e); // refused below
+                    }
+                    return super.visit(plain, context); // (its tables are visited after this)
+                }
+
                 @Override
                 public <S> Void visit(Table table, S context) {
                     String column = groupColumns.get(unquote(table.getName()).toLowerCase(java.util.Locale.ROOT));
@@ -141,7 +163,10 @@ final class ReplicaScans {
                         }
                         String name = unquote(table.getName());
                         String quoted = "`" + name + "`";
-                        replacements.add("(SELECT * FROM " + quoted + " WHERE " + PlacementRows.notACopy(owner, "`" + column + "`", partitionName) + ") "
+                        // a locking SELECT's clause does not reach the rows of a derived table in its FROM (MariaDB locks the rows of
+                        // its own tables only): the derived table must lock them itself, or the read waits for nothing
+                        String lock = locked.containsKey(table) ? " " + locked.get(table) : "";
+                        replacements.add("(SELECT * FROM " + quoted + " WHERE " + PlacementRows.notACopy(owner, "`" + column + "`", partitionName) + lock + ") "
                                 + (table.getAlias() != null && table.getAlias().getName() != null ? table.getAlias().getName() : quoted));
                         references.add(new int[] {begin, end, replacements.size() - 1});
                     } else if (column != null) {

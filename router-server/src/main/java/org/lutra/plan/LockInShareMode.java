@@ -108,6 +108,26 @@ public final class LockInShareMode {
     }
 
     /**
+     * The locking clause of {@code select} in MariaDB's words ({@code FOR UPDATE} or {@code LOCK IN SHARE MODE}, then its
+     * {@code WAIT n}, {@code NOWAIT} or {@code SKIP LOCKED}), or null for a plain read: parsed from {@link #forParser}'s text
+     * ({@code FOR SHARE}) or after {@link #restore}. A locking read's rounds and rewritten pieces carry it, so that each
+     * locks the rows MariaDB's statement locks. A form MariaDB does not read (PostgreSQL's {@code FOR NO KEY UPDATE},
+     * {@code OF tables}) is refused: it cannot be passed on.
+     */
+    public static String clause(PlainSelect select) throws PlanException {
+        if (select.getIsolation() instanceof Clause c) return c.toString().trim();
+        ForMode mode = select.getForMode();
+        if (mode == null) return null;
+        if (mode != ForMode.UPDATE && mode != ForMode.SHARE || select.getForUpdateTables() != null && !select.getForUpdateTables().isEmpty()) {
+            throw PlanException.unsupported("the locking clause FOR " + mode + (select.getForUpdateTables() != null ? " OF ..." : "")
+                    + " (MariaDB reads FOR UPDATE and LOCK IN SHARE MODE)");
+        }
+        String option = select.isNoWait() ? " NOWAIT" : select.isSkipLocked() ? " SKIP LOCKED"
+                : select.getWait() != null ? " WAIT " + select.getWait().getTimeout() : "";
+        return (mode == ForMode.UPDATE ? "FOR UPDATE" : "LOCK IN SHARE MODE") + option;
+    }
+
+    /**
      * The clause as the select renders it. JSQLParser has no slot for it; the isolation slot ({@code WITH UR}, DB2's) is
      * rendered where MariaDB takes the locking clause (after LIMIT and FETCH) and MariaDB has no use of its own for it.
      */

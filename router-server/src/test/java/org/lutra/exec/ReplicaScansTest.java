@@ -31,8 +31,44 @@ class ReplicaScansTest {
                 rewrite("SELECT u.name, WEIGHT_STRING(u.name AS CHAR(64)) FROM users u WHERE karma > ? ORDER BY u.name LIMIT 3"));
         assertEquals("SELECT name FROM " + USERS + " `users` WHERE name = ?", rewrite("SELECT name FROM `users` WHERE name = ?"));
         assertEquals("SELECT COUNT(*) FROM " + FOLLOWERS + " `followers`", rewrite("SELECT COUNT(*) FROM followers"));
-        assertEquals("SELECT users.name FROM " + USERS + " `users` WHERE users.id > 3 LOCK IN SHARE MODE",
+    }
+
+    private static String locked(String derived, String clause) {
+        return derived.substring(0, derived.length() - 1) + " " + clause + ")";
+    }
+
+    /**
+     * A locking SELECT's clause locks the rows of its own tables only, not those of a derived table in its FROM (on MariaDB
+     * a SUM over the derived table answered at once while another transaction held a row FOR UPDATE): each derived table
+     * that stands for one of its tables carries the clause itself; tables the clause does not reach on MariaDB (in
+     * subqueries, derived tables, a UNION's earlier SELECTs) stay without it.
+     */
+    @Test
+    void aLockingSelectsDerivedTablesLockTheirRows() throws SQLException {
+        assertEquals("SELECT users.name FROM " + locked(USERS, "LOCK IN SHARE MODE") + " `users` WHERE users.id > 3 LOCK IN SHARE MODE",
                 rewrite("SELECT users.name FROM users WHERE users.id > 3 LOCK IN SHARE MODE"));
+        assertEquals("SELECT SUM(karma) FROM " + locked(USERS, "LOCK IN SHARE MODE SKIP LOCKED") + " `users` LOCK IN SHARE MODE SKIP LOCKED",
+                rewrite("SELECT SUM(karma) FROM users LOCK IN SHARE MODE SKIP LOCKED"));
+        assertEquals("SELECT SUM(karma) FROM " + locked(USERS, "FOR UPDATE NOWAIT") + " u for update nowait",
+                rewrite("SELECT SUM(karma) FROM users u for update nowait"));
+        assertEquals("SELECT id FROM " + locked(USERS, "FOR UPDATE WAIT 2") + " `users` ORDER BY id LIMIT 3 FOR UPDATE WAIT 2",
+                rewrite("SELECT id FROM users ORDER BY id LIMIT 3 FOR UPDATE WAIT 2"));
+        assertEquals("SELECT COUNT(*) FROM " + locked(USERS, "FOR UPDATE") + " u JOIN " + locked(FOLLOWERS, "FOR UPDATE") + " f ON f.source = u.id FOR UPDATE",
+                rewrite("SELECT COUNT(*) FROM users u JOIN followers f ON f.source = u.id FOR UPDATE"));
+        assertEquals("SELECT COUNT(*) FROM country c JOIN (" + locked(USERS, "FOR UPDATE") + " u JOIN " + locked(FOLLOWERS, "FOR UPDATE")
+                        + " f ON f.source = u.id) ON c.code = u.karma FOR UPDATE",
+                rewrite("SELECT COUNT(*) FROM country c JOIN (users u JOIN followers f ON f.source = u.id) ON c.code = u.karma FOR UPDATE"));
+        // the subquery's rows and the derived table's are not locked by the outer clause on MariaDB either
+        assertEquals("SELECT id FROM " + locked(USERS, "FOR UPDATE") + " `users` WHERE id IN (SELECT source FROM " + FOLLOWERS + " `followers`) FOR UPDATE",
+                rewrite("SELECT id FROM users WHERE id IN (SELECT source FROM followers) FOR UPDATE"));
+        assertEquals("SELECT x.n FROM (SELECT COUNT(*) AS n FROM " + FOLLOWERS + " `followers`) x LOCK IN SHARE MODE",
+                rewrite("SELECT x.n FROM (SELECT COUNT(*) AS n FROM followers) x LOCK IN SHARE MODE"));
+        // a UNION's clause locks its last SELECT's rows only
+        assertEquals("SELECT id FROM " + USERS + " `users` WHERE id = 3 UNION ALL SELECT source FROM " + locked(FOLLOWERS, "FOR UPDATE") + " `followers` FOR UPDATE",
+                rewrite("SELECT id FROM users WHERE id = 3 UNION ALL SELECT source FROM followers FOR UPDATE"));
+        // a subquery's own clause locks its own rows
+        assertEquals("SELECT id FROM " + USERS + " `users` WHERE id IN (SELECT source FROM " + locked(FOLLOWERS, "FOR UPDATE") + " `followers` FOR UPDATE)",
+                rewrite("SELECT id FROM users WHERE id IN (SELECT source FROM followers FOR UPDATE)"));
     }
 
     @Test

@@ -1,0 +1,300 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
+import org.lutra.protocol.Refusal;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Every locking form ({@code FOR UPDATE}, {@code LOCK IN SHARE MODE}, {@code FOR SHARE}, a plain read of a SERIALIZABLE
+ * transaction) under every placement (hash, range, REPLICATED, lookup, lookup with replicated keys, a secondary lookup, a
+ * lookup group whose keys move all the time), in auto-commit and in transactions, must wait for a row another
+ * transaction holds, as one MariaDB's does. The bank of the report: transaction A locks accounts 1 and 2 {@code FOR
+ * UPDATE}, moves money between them and keeps them; B starts a locking read of them. B must still be waiting after A
+ * has held its locks for {@value #HOLD_MILLIS} ms (a read that took no lock answers in milliseconds: this cannot pass by
+ * accident in the wrong direction), then A commits and B's answer must be what the same sequence gives on one plain
+ * MariaDB holding the same rows, run beside it (whose B must be waiting too: the test's own expectation).
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LockingReadsIT {
+    static final int HOLD_MILLIS = 300;
+    static final int LOCK_WAIT = 10;
+    static final int ACCOUNTS = 8;
+    static final long SEED = Long.getLong("lutra.lockingreads.seed", System.nanoTime());
+
+    /** Where the accounts (and their ledger, placed alike) live; each placement has tables of its own. */
+    enum Placement {
+        HASH("hash(id) ON (p0, p1, p2, p3)", "hash(account) ON (p0, p1, p2, p3)"),
+        RANGE("range(id) ON (p0 < 2, p1 < 4, p2 < 6, p3)", "range(account) ON (p0 < 2, p1 < 4, p2 < 6, p3)"),
+        REPLICATED(null, null),
+        LOOKUP("lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id)", "lookup(account) SAME AS %s"),
+        REPLICATED_KEYS(LOOKUP.accounts, LOOKUP.ledger),
+        SECONDARY(LOOKUP.accounts, LOOKUP.ledger),
+        MOVING(LOOKUP.accounts, LOOKUP.ledger);
+
+        final String accounts;
+        final String ledger;
+
+        Placement(String accounts, String ledger) {
+            this.accounts = accounts;
+            this.ledger = ledger;
+        }
+
+        String table() {
+            return "acc_" + name().toLowerCase();
+        }
+
+        String ledgerTable() {
+            return "ledger_" + name().toLowerCase();
+        }
+
+        String ddl() {
+            String a = "CREATE TABLE " + table() + " (id INT PRIMARY KEY, owner INT NOT NULL, balance INT NOT NULL, KEY (owner)) ";
+            String l = "CREATE TABLE " + ledgerTable() + " (account INT NOT NULL, n INT NOT NULL, amount INT NOT NULL, PRIMARY KEY (account, n)) ";
+            if (accounts == null) return a + "REPLICATED ON (p0, p1, p2, p3);\n" + l + "REPLICATED ON (p0, p1, p2, p3);\n";
+            return a + "PARTITION BY " + accounts + ";\n" + l + "PARTITION BY " + ledger.formatted(table()) + ";\n";
+        }
+    }
+
+    /** How session B reads: the locking clause it appends (MariaDB gets LOCK IN SHARE MODE for FOR SHARE) and its transaction. */
+    record Variant(String clause, Mode mode) {
+        @Override
+        public String toString() {
+            return (clause.isEmpty() ? "plain read" : clause.trim()) + " " + mode;
+        }
+    }
+
+    enum Mode {
+        AUTO_COMMIT(Connection.TRANSACTION_REPEATABLE_READ), REPEATABLE_READ(Connection.TRANSACTION_REPEATABLE_READ),
+        READ_COMMITTED(Connection.TRANSACTION_READ_COMMITTED), SERIALIZABLE(Connection.TRANSACTION_SERIALIZABLE);
+
+        final int level;
+
+        Mode(int level) {
+            this.level = level;
+        }
+    }
+
+    static final List<Variant> EVERY_VARIANT;
+    static final List<Variant> SOME_VARIANTS = List.of(new Variant(" FOR UPDATE", Mode.AUTO_COMMIT), new Variant(" LOCK IN SHARE MODE", Mode.REPEATABLE_READ),
+            new Variant(" FOR SHARE", Mode.READ_COMMITTED), new Variant("", Mode.SERIALIZABLE));
+
+    static {
+        var all = new ArrayList<Variant>();
+        for (String clause : List.of(" FOR UPDATE", " LOCK IN SHARE MODE", " FOR SHARE")) for (Mode m : Mode.values()) all.add(new Variant(clause, m));
+        all.add(new Variant("", Mode.SERIALIZABLE)); // InnoDB reads it with shared locks
+        EVERY_VARIANT = List.copyOf(all);
+    }
+
+    /**
+     * B's statements ({@code {t}} the accounts, {@code {l}} their ledger); each reads account 1 or 2 where its locking
+     * clause applies (a UNION's clause locks its last SELECT's rows only, on MariaDB).
+     */
+    record Shape(String sql, boolean everyVariant) {}
+
+    static final List<Shape> SHAPES = List.of(
+            new Shape("SELECT SUM(balance) FROM {t}", true),
+            new Shape("SELECT id, balance FROM {t} WHERE id = 1", true),
+            new Shape("SELECT id, owner, balance FROM {t} ORDER BY id", false),
+            new Shape("SELECT id, balance FROM {t} WHERE id IN (2, 5) ORDER BY id", false),
+            new Shape("SELECT id, balance FROM {t} WHERE id BETWEEN 1 AND 3 ORDER BY id", false),
+            new Shape("SELECT id, balance FROM {t} WHERE owner = 1 ORDER BY id", false),
+            new Shape("SELECT owner, SUM(balance), COUNT(*) FROM {t} GROUP BY owner ORDER BY owner", false),
+            new Shape("SELECT id, balance FROM {t} ORDER BY balance DESC, id LIMIT 3", false),
+            new Shape("SELECT COUNT(*) FROM {t} WHERE balance > 0", false),
+            new Shape("SELECT a.id, a.balance, SUM(l.amount) FROM {t} a JOIN {l} l ON l.account = a.id GROUP BY a.id, a.balance ORDER BY a.id", false),
+            new Shape("SELECT SUM(balance) FROM {t} WHERE id IN (SELECT account FROM {l} WHERE amount > 0)", false),
+            new Shape("SELECT id, balance FROM {t} WHERE id = 3 UNION ALL SELECT id, balance FROM {t} WHERE id = 1", false));
+
+    Differential differential;
+    final AtomicBoolean moving = new AtomicBoolean(true);
+    final AtomicInteger moves = new AtomicInteger();
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        var schema = new StringBuilder();
+        for (Placement p : Placement.values()) schema.append(p.ddl());
+        differential = new Differential(shards, "lockreads", schema.toString(), new RouterConfig.Transactions("lockreads", LOCK_WAIT, 0, 0));
+        for (Placement p : Placement.values()) {
+            for (int id = 1; id <= ACCOUNTS; id++) {
+                differential.both("INSERT INTO " + p.table() + " VALUES (" + id + ", " + (id + 1) / 2 + ", 1000)");
+                differential.both("INSERT INTO " + p.ledgerTable() + " VALUES (" + id + ", 1, 10), (" + id + ", 2, -3)");
+            }
+        }
+        try (var st = differential.lutra.createStatement()) {
+            // a replicated key among A's (its copies all written by A) and one beside them
+            st.execute("ALTER TABLE " + Placement.REPLICATED_KEYS.table() + " SET PARTITION = (p1, p3) WHERE id = 1");
+            st.execute("ALTER TABLE " + Placement.REPLICATED_KEYS.table() + " SET PARTITION = (p2, p0) WHERE id = 6");
+            st.execute("CREATE SECONDARY LOOKUP acc_secondary_owner ON " + Placement.SECONDARY.table() + " (owner)");
+        }
+        try (var st = differential.reference.createStatement()) {
+            st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        moving.set(false);
+        if (differential != null) differential.close();
+    }
+
+    /** Every shape under every placement: the full matrix of variants for the first shapes, four variants for the others. */
+    @Test
+    void aLockingReadWaitsForTheRowsAnotherTransactionHolds() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = Collections.synchronizedList(new ArrayList<String>());
+        var cases = new AtomicInteger();
+        var victims = new AtomicInteger();
+        Future<?> mover = threads.submit(() -> moveNonstop(Placement.MOVING));
+        try {
+            var placements = new ArrayList<Future<?>>();
+            for (Placement p : Placement.values()) {
+                placements.add(threads.submit(() -> {
+                    for (Shape shape : SHAPES) {
+                        for (Variant v : shape.everyVariant() ? EVERY_VARIANT : SOME_VARIANTS) {
+                            String sql = shape.sql().replace("{t}", p.table()).replace("{l}", p.ledgerTable());
+                            String problem = runCase(threads, p.table(), true, sql, v);
+                            for (int retry = 0; problem == DEADLOCK && p == Placement.MOVING && retry < 5; retry++) {
+                                victims.incrementAndGet();
+                                problem = runCase(threads, p.table(), true, sql, v);
+                            }
+                            cases.incrementAndGet();
+                            if (problem != null) failures.add(p + ", " + v + ": " + sql + v.clause() + ": " + problem);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : placements) f.get(10, TimeUnit.MINUTES);
+        } finally {
+            moving.set(false);
+        }
+        mover.get(1, TimeUnit.MINUTES);
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: seed %d, %d locking reads (%d placements), each blocked while another transaction held its rows,"
+                + " %d moves meanwhile (%d reads deadlock victims of a move, retried); %d failed%n", SEED, cases.get(), Placement.values().length,
+                moves.get(), victims.get(), failures.size());
+        assertEquals(List.of(), failures);
+        assertTrue(moves.get() > 0, "keys moved while the reads ran");
+    }
+
+    /**
+     * {@link #runCase}'s answer when B's read through the router was chosen as a deadlock's victim: possible where a move
+     * batch locks the same rows in another order on one partition (README, "Scans and the move fence"), as after any
+     * deadlock the transaction is retried.
+     */
+    static final String DEADLOCK = "deadlock victim";
+
+    /**
+     * One case, through the router and on the plain MariaDB at once: A takes accounts 1 and 2 of {@code locked} and, if
+     * {@code change}, changes them (the total too, so a sum read before A commits differs), B starts {@code sql}; after
+     * {@value #HOLD_MILLIS} ms both Bs must still wait; A commits; B's answers must agree. Null when all holds, else what
+     * did not.
+     */
+    private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v) throws Exception {
+        try (Connection aL = differential.router.connect(); Connection aM = differential.newReference();
+             Connection bL = differential.router.connect(); Connection bM = differential.newReference()) {
+            for (Connection a : List.of(aL, aM)) take(a, locked, change);
+            for (Connection b : List.of(bL, bM)) {
+                b.setTransactionIsolation(v.mode().level);
+                b.setAutoCommit(v.mode() == Mode.AUTO_COMMIT);
+            }
+            try (var st = bM.createStatement()) {
+                st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
+            }
+            var started = new CountDownLatch(2);
+            Future<List<String>> lutra = threads.submit(() -> read(bL, sql + v.clause(), started));
+            Future<List<String>> mariadb = threads.submit(() -> read(bM, sql + v.clause().replace("FOR SHARE", "LOCK IN SHARE MODE"), started));
+            started.await(30, TimeUnit.SECONDS);
+            Thread.sleep(HOLD_MILLIS);
+            boolean lutraWaited = !lutra.isDone();
+            boolean mariadbWaited = !mariadb.isDone();
+            aL.commit();
+            aM.commit();
+            List<String> l = lutra.get(LOCK_WAIT * 3L, TimeUnit.SECONDS);
+            List<String> m = mariadb.get(LOCK_WAIT * 3L, TimeUnit.SECONDS);
+            for (Connection b : List.of(bL, bM)) {
+                if (b.getAutoCommit()) continue;
+                var answer = b == bL ? l : m;
+                if (!answer.isEmpty() && answer.getFirst().startsWith("error ")) b.rollback(); else b.commit();
+            }
+            if (!l.isEmpty() && l.getFirst().startsWith("error 1213:")) return DEADLOCK;
+            if (!mariadbWaited) return "the plain MariaDB's read did not wait either (a case that tests nothing): " + m;
+            if (!l.equals(m)) return (lutraWaited ? "" : "returned while the rows were locked, ") + "lutra " + l + " / mariadb " + m;
+            if (!lutraWaited) return "returned while the rows were locked (with the answer after the commit, by chance): " + l;
+            return null;
+        }
+    }
+
+    /**
+     * A's transaction: accounts 1 and 2 locked (and changed, if {@code change}), kept open. A deadlock with a move of the same keys (one
+     * partition picked A) is retried, as an application retries one.
+     */
+    private static void take(Connection a, String table, boolean change) throws SQLException {
+        a.setAutoCommit(false);
+        for (int attempt = 1; ; attempt++) {
+            try (var st = a.createStatement()) {
+                st.executeQuery("SELECT * FROM " + table + " WHERE " + (table.startsWith("ledger_") ? "account" : "id") + " IN (1, 2) FOR UPDATE").close();
+                if (!change) return;
+                st.executeUpdate("UPDATE " + table + " SET balance = balance - 10 WHERE id = 1");
+                st.executeUpdate("UPDATE " + table + " SET balance = balance + 15 WHERE id = 2");
+                return;
+            } catch (SQLException e) {
+                a.rollback();
+                if (attempt == 5 || e.getErrorCode() != 1213 && e.getErrorCode() != 1205) throw e;
+            }
+        }
+    }
+
+    /** The rows of {@code sql}, or "error" and its code; {@code started} counted down just before it is sent. */
+    private static List<String> read(Connection c, String sql, CountDownLatch started) {
+        started.countDown();
+        var errors = new ArrayList<SQLException>();
+        var rows = PlacementDifferentialIT.outcome(c, sql, errors::add);
+        if (!errors.isEmpty()) {
+            SQLException e = errors.getFirst();
+            return List.of((Refusal.is(e) ? "refused " : "error ") + e.getErrorCode() + ": " + e.getMessage());
+        }
+        return rows;
+    }
+
+    /** Moves of the group's keys, A's among them, one after another until the reads are done; a move that gave up (1205, 1213) is tried again. */
+    private Void moveNonstop(Placement p) throws SQLException {
+        var random = new Random(SEED);
+        try (Connection c = differential.router.connect(); var st = c.createStatement()) {
+            while (moving.get()) {
+                var keys = new java.util.StringJoiner(", ");
+                for (int n = 1 + random.nextInt(3); n > 0; n--) keys.add(String.valueOf(1 + random.nextInt(ACCOUNTS)));
+                try {
+                    st.executeUpdate("ALTER TABLE " + p.table() + " SET PARTITION = p" + random.nextInt(4) + " WHERE id IN (" + keys + ")");
+                    moves.incrementAndGet();
+                } catch (SQLException e) {
+                    if (e.getErrorCode() != 1205 && e.getErrorCode() != 1213) throw e;
+                }
+            }
+        }
+        return null;
+    }
+}
