@@ -122,6 +122,13 @@ final class DerivedTables {
                 body = unwrap(ctes.get(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT)).getSelect());
                 alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
             } else if (tables && item instanceof Table t && t.getSchemaName() == null) {
+                if (LockInShareMode.clause(select) != null) {
+                    // the outer statement reads the table's rows from a temporary table: moved there with the lock, every row its own
+                    // conditions select would be locked, not the rows the join reads (NOWAIT and SKIP LOCKED would answer otherwise)
+                    throw PlanException.unsupported("a locking read (" + LockInShareMode.clause(select) + ") of " + t.getName()
+                            + " joined with a derived table, a CTE or a table on other partitions: the router would lock other rows than"
+                            + " MariaDB locks");
+                }
                 alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
                 String as = KeyFinder.unquote(alias.getName());
                 var own = !pushdown || nullable.contains(i) ? List.<Expression>of() : conditions.stream().filter(c -> readsOnly(c, as, columns)).toList();

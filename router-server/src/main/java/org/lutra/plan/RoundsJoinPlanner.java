@@ -107,10 +107,13 @@ final class RoundsJoinPlanner {
             }
         }
         if (ParamCounter.count(String.valueOf(select.getOrderByElements())) + ParamCounter.count(String.valueOf(select.getLimit())) > 0) return null;
-        String outerSql = "SELECT " + qualifier(outer) + ".* FROM " + table(outer) + (outerConditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", outerConditions));
+        // a locking read locks the rows of both tables (they are in its FROM): each round locks its own
+        String lock = LockInShareMode.clause(select);
+        lock = lock == null ? "" : " " + lock;
+        String outerSql = "SELECT " + qualifier(outer) + ".* FROM " + table(outer) + (outerConditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", outerConditions)) + lock;
         Plan.Query outerPlan = planner.plan(outerSql);
         String innerPrefix = "SELECT " + qualifier(inner) + ".* FROM " + table(inner) + " WHERE " + innerKey + " IN (";
-        String innerSuffix = ")" + (innerConditions.isEmpty() ? "" : " AND " + String.join(" AND ", innerConditions));
+        String innerSuffix = ")" + (innerConditions.isEmpty() ? "" : " AND " + String.join(" AND ", innerConditions)) + lock;
         JoinInRounds.InnerPlanner innerPlanner = keys -> planner.plan(innerPrefix + String.join(", ", Collections.nCopies(keys, "?")) + innerSuffix).root();
         Operator root = new JoinInRounds(outerPlan.root(), ints(outerParams), index(outer, KeyFinder.unquote(outerKey.getColumnName())), innerPlanner,
                 ints(innerParams), index(inner, KeyFinder.unquote(innerKey.getColumnName())), left, picks);

@@ -175,10 +175,10 @@ class LockingReadsIT {
                     for (Shape shape : SHAPES) {
                         for (Variant v : shape.everyVariant() ? EVERY_VARIANT : SOME_VARIANTS) {
                             String sql = shape.sql().replace("{t}", p.table()).replace("{l}", p.ledgerTable());
-                            String problem = runCase(threads, p.table(), true, sql, v);
+                            String problem = runCase(threads, p.table(), true, sql, v, null);
                             for (int retry = 0; problem == DEADLOCK && p == Placement.MOVING && retry < 5; retry++) {
                                 victims.incrementAndGet();
-                                problem = runCase(threads, p.table(), true, sql, v);
+                                problem = runCase(threads, p.table(), true, sql, v, null);
                             }
                             cases.incrementAndGet();
                             if (problem != null) failures.add(p + ", " + v + ": " + sql + v.clause() + ": " + problem);
@@ -201,19 +201,68 @@ class LockingReadsIT {
     }
 
     /**
+     * A lock held without a write: A's {@code FOR UPDATE} alone, on one copy of a REPLICATED table or a replicated key
+     * (where every locking read of those rows must meet it), or on a SAME AS table's rows, while B reads them alone or
+     * joined with the other placements.
+     */
+    @Test
+    void aLockHeldWithoutAWriteHoldsToo() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        int cases = 0;
+        var reads = new ArrayList<Read>();
+        for (Placement p : Placement.values()) {
+            if (p == Placement.MOVING) continue;
+            String t = p.table(), l = p.ledgerTable();
+            if (p == Placement.REPLICATED || p == Placement.REPLICATED_KEYS) reads.add(new Read(t, "SELECT SUM(balance) FROM " + t, null));
+            reads.add(new Read(l, "SELECT SUM(amount) FROM " + l, null)); // a SAME AS table's rows
+            reads.add(new Read(l, "SELECT a.id, SUM(l.amount) FROM " + t + " a JOIN " + l + " l ON l.account = a.id GROUP BY a.id ORDER BY a.id", null));
+        }
+        // tables of different placements in one statement: a join in rounds, subqueries run first, a derived table, a UNION
+        String h = Placement.HASH.table(), o = Placement.REPLICATED_KEYS.table();
+        String join = "SELECT h.id, h.balance, o.balance FROM " + h + " h JOIN " + o + " o ON o.id = h.id WHERE h.owner = 1 ORDER BY h.id";
+        reads.add(new Read(h, join, null));
+        reads.add(new Read(o, join, null));
+        reads.add(new Read(h, "SELECT SUM(balance) FROM " + h + " WHERE id IN (SELECT id FROM " + o + " WHERE owner = 1)", null));
+        reads.add(new Read(o, "SELECT SUM(balance) FROM " + o + " WHERE id IN (SELECT id FROM " + h + " WHERE owner = 1)", null));
+        reads.add(new Read(o, "SELECT d.id, o.balance FROM (SELECT id FROM " + h + " WHERE owner = 1) d JOIN " + o + " o ON o.id = d.id ORDER BY d.id",
+                "joined with a derived table", true)); // a SERIALIZABLE read of the materialized table locks more rows, and waits
+        reads.add(new Read(o, "SELECT id, balance FROM " + h + " WHERE id = 3 UNION ALL SELECT id, balance FROM " + o + " WHERE id = 1", null));
+        // one at a time: B's locks on one table and another case's A on it would wait for each other across the two databases
+        for (Read read : reads) {
+            for (Variant v : SOME_VARIANTS) {
+                String problem = runCase(threads, read.locked(), false, read.sql(), v, read.clausesOnly() && v.clause().isEmpty() ? null : read.refusal());
+                cases++;
+                if (problem != null) failures.add(v + ", A locks " + read.locked() + ": " + read.sql() + v.clause() + ": " + problem);
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d locking reads against a lock held without a write; %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /**
      * {@link #runCase}'s answer when B's read through the router was chosen as a deadlock's victim: possible where a move
      * batch locks the same rows in another order on one partition (README, "Scans and the move fence"), as after any
      * deadlock the transaction is retried.
      */
     static final String DEADLOCK = "deadlock victim";
 
+    /** B's statement, the table whose accounts 1 and 2 A holds, and the words of the refusal the router must answer instead, if any. */
+    record Read(String locked, String sql, String refusal, boolean clausesOnly) {
+        Read(String locked, String sql, String refusal) {
+            this(locked, sql, refusal, false);
+        }
+    }
+
     /**
      * One case, through the router and on the plain MariaDB at once: A takes accounts 1 and 2 of {@code locked} and, if
      * {@code change}, changes them (the total too, so a sum read before A commits differs), B starts {@code sql}; after
-     * {@value #HOLD_MILLIS} ms both Bs must still wait; A commits; B's answers must agree. Null when all holds, else what
-     * did not.
+     * {@value #HOLD_MILLIS} ms both Bs must still wait; A commits; B's answers must agree — or, where {@code refusal} names the
+     * words of one, the router refused the read (42000/1235) rather than answer it without the lock. Null when all holds,
+     * else what did not.
      */
-    private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v) throws Exception {
+    private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v, String refusal) throws Exception {
         try (Connection aL = differential.router.connect(); Connection aM = differential.newReference();
              Connection bL = differential.router.connect(); Connection bM = differential.newReference()) {
             for (Connection a : List.of(aL, aM)) take(a, locked, change);
@@ -242,6 +291,7 @@ class LockingReadsIT {
             }
             if (!l.isEmpty() && l.getFirst().startsWith("error 1213:")) return DEADLOCK;
             if (!mariadbWaited) return "the plain MariaDB's read did not wait either (a case that tests nothing): " + m;
+            if (refusal != null) return l.size() == 1 && l.getFirst().startsWith("refused ") && l.getFirst().contains(refusal) ? null : "not refused: " + l;
             if (!l.equals(m)) return (lutraWaited ? "" : "returned while the rows were locked, ") + "lutra " + l + " / mariadb " + m;
             if (!lutraWaited) return "returned while the rows were locked (with the answer after the commit, by chance): " + l;
             return null;
