@@ -164,9 +164,8 @@ public final class Executor {
             }
 
             @Override
-            public boolean lockingRead(String sql) {
-                return org.lutra.plan.Guards.lockingRead(sql)
-                        || connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+            public boolean everyReadLocks() {
+                return connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
             }
 
             @Override

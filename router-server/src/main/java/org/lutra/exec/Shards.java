@@ -58,7 +58,12 @@ public interface Shards {
      * committed rows, not a snapshot.
      */
     default boolean lockingRead(String sql) {
-        return org.lutra.plan.Guards.lockingRead(sql);
+        return org.lutra.plan.Guards.lockingRead(sql) || everyReadLocks();
+    }
+
+    /** Whether the statement runs in a SERIALIZABLE transaction, where InnoDB reads every row with a shared lock. */
+    default boolean everyReadLocks() {
+        return false;
     }
 
     /**

@@ -47,6 +47,7 @@ public final class Target {
     private final KeyMatch keys;
     private final org.lutra.plan.Plan.SecondaryMatch secondary;
     private final Map<String, String> groupColumns;
+    private final ReplicaLocks replicaLocks;
 
     public Target(TableDef table, KeyMatch keys) {
         this(table, keys, null, Map.of());
@@ -58,10 +59,25 @@ public final class Target {
      *                     placements): where a scan leaves out the copies of replicated keys ({@link ReplicaScans})
      */
     public Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary, Map<String, String> groupColumns) {
+        this(table, table.partitioning() instanceof Partitioning.Replicated ? null : keys, secondary, groupColumns, ReplicaLocks.NONE);
+    }
+
+    private Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary, Map<String, String> groupColumns,
+                   ReplicaLocks replicaLocks) {
         this.table = table;
         this.groupColumns = groupColumns;
-        this.keys = table.partitioning() instanceof Partitioning.Replicated ? null : keys;
-        this.secondary = this.keys instanceof KeyMatch.Range || table.partitioning() instanceof Partitioning.Replicated ? null : secondary;
+        this.keys = keys;
+        this.secondary = keys instanceof KeyMatch.Range || table.partitioning() instanceof Partitioning.Replicated ? null : secondary;
+        this.replicaLocks = replicaLocks;
+    }
+
+    /** This target for a statement that reads the REPLICATED tables {@code locks} names: a locking read of them is checked ({@link Route}). */
+    public Target withReplicaLocks(ReplicaLocks locks) {
+        return new Target(table, keys, secondary, groupColumns, locks);
+    }
+
+    ReplicaLocks replicaLocks() {
+        return replicaLocks;
     }
 
     public TableDef table() {

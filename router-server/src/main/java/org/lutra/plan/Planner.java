@@ -301,7 +301,8 @@ public final class Planner {
             String text = select.toString();
             Guards.requireNoSessionState(text);
             var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
-            return new Plan.Query(new Route(new Target(stand, null), text, null), ParamCounter.count(text));
+            var target = new Target(stand, null).withReplicaLocks(LockedTables.replicas(select, catalog));
+            return new Plan.Query(new Route(target, text, null), ParamCounter.count(text));
         }
     }
 
@@ -465,7 +466,7 @@ public final class Planner {
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
                 : secondaryMatch(table, driving.alias(), select.getWhere(), select);
-        var target = new Target(table, keys, secondary, groupColumns(table));
+        var target = new Target(table, keys, secondary, groupColumns(table)).withReplicaLocks(LockedTables.replicas(select, catalog));
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;

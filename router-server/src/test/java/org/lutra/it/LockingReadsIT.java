@@ -218,6 +218,12 @@ class LockingReadsIT {
             reads.add(new Read(l, "SELECT SUM(amount) FROM " + l, null)); // a SAME AS table's rows
             reads.add(new Read(l, "SELECT a.id, SUM(l.amount) FROM " + t + " a JOIN " + l + " l ON l.account = a.id GROUP BY a.id ORDER BY a.id", null));
         }
+        // a REPLICATED table's rows locked on the copy where a join runs would not meet A's lock on its first partition: refused
+        String r = Placement.REPLICATED.table(), copy = "REPLICATED table " + r;
+        for (Placement p : List.of(Placement.HASH, Placement.REPLICATED_KEYS)) {
+            reads.add(new Read(r, "SELECT x.id, r.balance FROM " + p.table() + " x JOIN " + r + " r ON r.id = x.id WHERE x.id = 2", copy));
+            reads.add(new Read(r, "SELECT x.id, r.balance FROM " + p.table() + " x JOIN " + r + " r ON r.id = x.id ORDER BY x.id", copy));
+        }
         // tables of different placements in one statement: a join in rounds, subqueries run first, a derived table, a UNION
         String h = Placement.HASH.table(), o = Placement.REPLICATED_KEYS.table();
         String join = "SELECT h.id, h.balance, o.balance FROM " + h + " h JOIN " + o + " o ON o.id = h.id WHERE h.owner = 1 ORDER BY h.id";
