@@ -29,18 +29,17 @@ public record ReplicaLocks(List<TableDef> locked, List<TableDef> read) {
     }
 
     /**
-     * Refused (42000/1235) when the statement, routed by {@code driving} to {@code queries}' partitions, would lock a REPLICATED
-     * table's rows on a partition other than the table's first: always when {@code driving} is placed otherwise (the
-     * partitions depend on the keys; the answer should not), else where a query's partition is not that first one.
+     * Refused (42000/1235) when the statement, routed by {@code driving}, would lock a REPLICATED table's rows on a partition
+     * other than the table's first: whenever {@code driving} is placed otherwise (the partitions would depend on the keys;
+     * the answer should not), else where the one partition a REPLICATED target reads (its first) is not the table's first.
+     * Asked before the statement reads anything, home rows included.
      *
      * @param everyReadLocks the statement runs in a SERIALIZABLE transaction
      */
-    void check(TableDef driving, List<ShardQuery> queries, boolean everyReadLocks) throws SQLException {
+    void check(TableDef driving, boolean everyReadLocks) throws SQLException {
         for (TableDef t : everyReadLocks ? read : locked) {
             int first = t.partitioning().partitions()[0];
-            boolean elsewhere = !(driving.partitioning() instanceof Partitioning.Replicated);
-            for (ShardQuery q : queries) elsewhere |= q.partition() != first;
-            if (elsewhere) {
+            if (!(driving.partitioning() instanceof Partitioning.Replicated r) || r.partitions()[0] != first) {
                 throw new SQLException("Lutra does not support a locking read (" + (everyReadLocks ? "every read of a SERIALIZABLE transaction"
                         : "FOR UPDATE, LOCK IN SHARE MODE") + ") of the REPLICATED table " + t.name() + " joined with tables placed otherwise, or"
                         + " on a partition other than its first: it would lock the copy there, where other locking reads of its rows do not"

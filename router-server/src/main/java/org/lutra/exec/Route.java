@@ -45,13 +45,13 @@ public final class Route implements Operator {
 
     /** One row stream per partition, in the order the partitions resolved. */
     public List<RowSource> openEach(Context ctx) throws SQLException {
+        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
         Target.Resolution r = resolution(ctx);
         String group = target.scannedGroup(r);
         String bySecondary = target.secondaryGroup(ctx.params());
         MoveFence.Held held = bySecondary != null && ctx.locks() != null ? ctx.locks().fence(bySecondary) : null;
         if (group == null && held != null && r.keys() == null) group = bySecondary; // one partition too: read before a move commits
         var queries = group != null ? target.cut(r, sql, template, ctx.params()) : shardQueries(ctx);
-        target.replicaLocks().check(target.table(), queries, ctx.shards().everyReadLocks());
         ctx.stats().statement(ShardQuery.partitions(queries));
         ctx.touched(queries);
         if (group != null && (queries.size() > 1 || held != null) && ctx.locks() != null && ctx.shards().lockingRead(sql)) {
