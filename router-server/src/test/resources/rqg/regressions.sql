@@ -20,3 +20,7 @@ SELECT * FROM t_range WHERE id IN (3, 30, 60)
 SELECT MIN(a + 1), MAX(b * 2), MAX(abs(a-5)) FROM t_hash
 -- a co-located scalar subquery pushed down with LIMIT offset+count: a partition evaluated rows the OFFSET drops (1242 where MariaDB answers)
 SELECT (SELECT a FROM t_rep WHERE a > 19) AS q0 FROM t_range WHERE id IN (8, 53, 61) ORDER BY d DESC, id LIMIT 6 OFFSET 3
+-- DISTINCT over a constant scalar subquery went to the shards as GROUP BY, whose subquery MariaDB evaluates where no row matches (1242; one MariaDB: no rows)
+SELECT DISTINCT (SELECT a FROM t_rep WHERE a > 10) FROM t_hash WHERE id < 0
+-- DISTINCT over groups that each live on one partition was not applied again after the merge (one row per partition)
+SELECT DISTINCT 0 FROM t_hash GROUP BY id

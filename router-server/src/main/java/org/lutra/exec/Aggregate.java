@@ -33,7 +33,10 @@ import java.util.List;
  *
  * <p>A DISTINCT aggregate (COUNT/SUM/AVG(DISTINCT x)) needs the shards to group by x as well:
  * then x is the last of the input's sort keys but not a group key, equal x values arrive
- * together, and each is counted once.
+ * together, and each is counted once. Grouped by x, the shards return no row where no row
+ * matches; for scalar aggregates the planner then gives a {@code noRows} plan, the shards'
+ * partials over no rows, whose row stands for the empty input (its x set to NULL): MySQL computes
+ * the other select items over a row of NULLs ({@code SELECT -71, SUM(DISTINCT c)}: -71).
  */
 public final class Aggregate implements Operator {
     /** How one output column is combined. */
@@ -61,6 +64,7 @@ public final class Aggregate implements Operator {
     private final List<Aggregation> aggregations;
     private final SortKey distinctKey;
     private final boolean rollup;
+    private final Operator noRows;
 
     /** @param distinctKey the DISTINCT aggregates' argument x (with its weight column), or null */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
@@ -69,6 +73,17 @@ public final class Aggregate implements Operator {
 
     /** @param rollup add WITH ROLLUP's super-aggregate rows (not with DISTINCT aggregates or GROUP_CONCAT: the planner refuses those) */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup) {
+        this(input, groupKeys, aggregations, distinctKey, rollup, null);
+    }
+
+    /**
+     * @param noRows without group keys: one row of the input's layout that stands for an empty input
+     *               (the shards' partials over no rows), or null for NULLs (COUNT 0)
+     */
+    public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup,
+                     Operator noRows) {
+        if (noRows != null && !groupKeys.isEmpty()) throw new IllegalArgumentException("a row for no rows is for scalar aggregates only");
+        this.noRows = noRows;
         this.input = input;
         this.groupKeys = List.copyOf(groupKeys);
         this.aggregations = List.copyOf(aggregations);
@@ -99,7 +114,7 @@ public final class Aggregate implements Operator {
             if (rollup) {
                 for (int k = 0; k < groupKeys.size(); k++) prefixes.add(RowOrder.of(groupKeys.subList(0, k), columns, "GROUP BY"));
             }
-            return new Grouped(rows, outputColumns(columns), groups, distinct, effective, prefixes);
+            return new Grouped(ctx, rows, outputColumns(columns), groups, distinct, effective, prefixes);
         } catch (SQLException | RuntimeException e) {
             rows.close();
             throw e;
@@ -137,10 +152,11 @@ public final class Aggregate implements Operator {
 
     @Override
     public List<Operator> inputs() {
-        return List.of(input);
+        return noRows == null ? List.of(input) : List.of(input, noRows);
     }
 
     private final class Grouped implements RowSource {
+        private final Context ctx;
         private final RowSource input;
         private final List<Column> columns;
         private final RowOrder groups;
@@ -155,7 +171,9 @@ public final class Aggregate implements Operator {
         private boolean emittedAny;
         private boolean done;
 
-        Grouped(RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct, List<Aggregation> aggregations, List<RowOrder> prefixes) {
+        Grouped(Context ctx, RowSource input, List<Column> columns, RowOrder groups, RowOrder distinct, List<Aggregation> aggregations,
+                List<RowOrder> prefixes) {
+            this.ctx = ctx;
             this.prefixes = prefixes;
             this.runs = new State[prefixes.size()];
             this.aggregations = aggregations;
@@ -182,7 +200,7 @@ public final class Aggregate implements Operator {
                 done = true;
                 if (!emittedAny && groupKeys.isEmpty()) {
                     emittedAny = true;
-                    return emptyScalarRow();
+                    return noRows == null ? emptyScalarRow() : new State(rowForNoRows()).finish();
                 }
                 return null;
             }
@@ -219,6 +237,20 @@ public final class Aggregate implements Operator {
                 if (key.weightColumn() >= 0) out.setValues(key.weightColumn(), NULL);
             }
             return out.build();
+        }
+
+        /** The {@code noRows} plan's row, its DISTINCT argument NULL (a value of no row is counted by no DISTINCT aggregate). */
+        private Row rowForNoRows() throws SQLException {
+            try (RowSource rows = noRows.open(ctx)) {
+                Row row = rows.next();
+                if (row == null) throw new SQLException("the shards' aggregates over no rows returned no row", "HY000");
+                var out = row.toBuilder();
+                if (distinctKey != null) {
+                    out.setValues(distinctKey.column(), NULL);
+                    if (distinctKey.weightColumn() >= 0) out.setValues(distinctKey.weightColumn(), NULL);
+                }
+                return out.build();
+            }
         }
 
         private Row emptyScalarRow() {

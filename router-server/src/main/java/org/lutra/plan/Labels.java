@@ -54,10 +54,14 @@ final class Labels {
         }
     }
 
-    /** {@code ((a))} is labelled {@code a} by MySQL, like the column itself. */
+    /**
+     * {@code ((a))} is labelled {@code a} by MySQL, like the column itself; so is {@code + a}: MySQL's
+     * parser drops a unary plus, and a column or a literal under it keeps its own name ({@code + 6}: {@code 6}).
+     */
     private static Object unwrapped(Object e) {
         while (true) {
             if (e instanceof net.sf.jsqlparser.expression.Parenthesis p) e = p.getExpression();
+            else if (e instanceof net.sf.jsqlparser.expression.SignedExpression s && s.getSign() == '+') e = s.getExpression();
             else if (e instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l && l.size() == 1) e = l.getFirst();
             else return e;
         }
@@ -78,6 +82,10 @@ final class Labels {
             // columns are labelled by name, string literals by their value, as the shard labels them too
             if (item.getAlias() != null || e instanceof Column || e instanceof net.sf.jsqlparser.expression.StringValue
                     || item.getExpression() instanceof AllColumns) continue;
+            if (e != item.getExpression() && (e instanceof net.sf.jsqlparser.expression.LongValue || e instanceof net.sf.jsqlparser.expression.DoubleValue)) {
+                item.setAlias(new Alias("`" + e.toString().replace("`", "``") + "`", true)); // a number in parentheses or under a unary plus: its own text
+                continue;
+            }
             var node = item.getASTNode();
             if (node == null || node.jjtGetFirstToken() == null || node.jjtGetLastToken() == null) continue;
             int begin = node.jjtGetFirstToken().absoluteBegin - 1;

@@ -476,7 +476,7 @@ public final class Planner {
             if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
                 throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
             }
-            scatter = new ScatterPlanner(select, sources, target).build();
+            scatter = new ScatterPlanner(select, sources, target, catalog).build();
         } catch (PlanException e) {
             refusal = e;
             if (Refusal.is(e) && !sources.isJoin() && !inPlace) {

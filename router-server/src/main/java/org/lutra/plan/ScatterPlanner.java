@@ -14,10 +14,12 @@ import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import org.lutra.catalog.Catalog;
 import org.lutra.catalog.ColumnDef;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Aggregate;
 import org.lutra.exec.Compute;
+import org.lutra.exec.Distinct;
 import org.lutra.exec.Filter;
 import org.lutra.merge.Expr;
 import org.lutra.exec.MergeSort;
@@ -66,8 +68,13 @@ final class ScatterPlanner {
     private final List<String> visibleAliases = new ArrayList<>();
     private int hiddenCount;
 
-    ScatterPlanner(PlainSelect select, Sources sources, Target target) {
+    private final Catalog catalog;
+    /** How GROUP BY, HAVING and ORDER BY names resolve against {@link #visible} and the tables (set by build). */
+    private ItemNames names;
+
+    ScatterPlanner(PlainSelect select, Sources sources, Target target, Catalog catalog) {
         this.params = ParamCounter.count(select.toString()) - limitParams(select);
+        this.catalog = catalog;
         this.select = select;
         this.sources = sources;
         this.target = target;
@@ -88,9 +95,13 @@ final class ScatterPlanner {
                 visibleAliases.add(item.getAlias() == null ? null : KeyFinder.unquote(item.getAlias().getName()));
             }
         }
-        boolean aggregates = items.stream().anyMatch(i -> i.getExpression() instanceof Expression x && hasAggregate(x));
-        boolean grouped = select.getGroupBy() != null || aggregates || select.getDistinct() != null || select.getHaving() != null;
-        if (grouped && !partitionLocalGroups()) return groups(aggregates);
+        names = new ItemNames(visible, visibleAliases, sources);
+        // aggregates anywhere make one group of all rows; HAVING alone filters rows (MySQL's extension)
+        boolean aggregates = items.stream().anyMatch(i -> i.getExpression() instanceof Expression x && hasAggregate(x))
+                || select.getHaving() != null && hasAggregate(select.getHaving())
+                || select.getOrderByElements() != null && select.getOrderByElements().stream().anyMatch(o -> hasAggregate(o.getExpression()));
+        if ((select.getGroupBy() != null || aggregates) && !partitionLocalGroups()) return groups();
+        if (select.getDistinct() != null && !holdsRoutingColumn(visible)) return distinctRows();
         return rows();
     }
 
@@ -100,7 +111,7 @@ final class ScatterPlanner {
         var keys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
-                int column = columnOf(o.getExpression(), true);
+                int column = orderColumn(o.getExpression());
                 keys.add(withWeight(new SortKey(column, !o.isAsc(), -1), expressionOf(column)));
             }
         }
@@ -110,6 +121,48 @@ final class ScatterPlanner {
         Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
         root = applyLimit(root, limit, true);
         return project(root);
+    }
+
+    /**
+     * SELECT DISTINCT over rows that are final on their partition but for the DISTINCT (no grouping,
+     * or groups that each live on one partition), whose items do not hold the routing column: each
+     * shard removes its own duplicates and sorts by the items that vary, the router merges and
+     * removes the duplicates between partitions, then orders and limits. The shards get DISTINCT
+     * as DISTINCT, not as GROUP BY: MySQL evaluates a GROUP BY's constant subquery even where no
+     * row matches, a DISTINCT's only for the rows it returns.
+     */
+    private Operator distinctRows() throws PlanException {
+        var keys = new ArrayList<SortKey>();
+        var varying = new ArrayList<SortKey>();
+        for (int i = 0; i < visible.size(); i++) {
+            SortKey key = withWeight(SortKey.asc(i), visible.get(i));
+            keys.add(key);
+            if (!Constants.sameOnEveryRow(visible.get(i), catalog)) varying.add(key);
+        }
+        var orderKeys = new ArrayList<SortKey>();
+        if (select.getOrderByElements() != null) {
+            for (OrderByElement o : select.getOrderByElements()) {
+                int column = orderColumn(o.getExpression());
+                orderKeys.add(withWeight(new SortKey(column, !o.isAsc(), -1), expressionOf(column)));
+            }
+        }
+        ParamLimit.Bound[] limit = limit();
+        select.setOrderByElements(positions(varying));
+        select.setLimit(null);
+        select.setOffset(null);
+        Route route = route();
+        Operator root = varying.isEmpty() ? route : new MergeSort(route, varying);
+        root = new Distinct(root, keys);
+        if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
+        root = applyLimit(root, limit, false);
+        return project(root);
+    }
+
+    /** ORDER BY the shard's columns of {@code keys}, ascending (the router merges by their weights), or null for none. */
+    private static List<OrderByElement> positions(List<SortKey> keys) {
+        var order = new ArrayList<OrderByElement>();
+        for (SortKey k : keys) order.add(new OrderByElement().withExpression(new LongValue(k.column() + 1)).withAsc(true));
+        return order.isEmpty() ? null : order;
     }
 
     /** The columns a {@code *} or {@code t.*} item stands for. */
@@ -123,20 +176,18 @@ final class ScatterPlanner {
     }
 
     /**
-     * GROUP BY / DISTINCT whose keys include the routing column: no group spans two partitions.
-     * Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition.
+     * GROUP BY whose keys include the routing column: no group spans two partitions, and each
+     * shard's groups are final. Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition.
      */
     private boolean partitionLocalGroups() throws PlanException {
-        if (target.table().partitioning().column() == null || select.getHaving() != null && select.getGroupBy() == null) return false;
-        if (select.getGroupBy() != null && select.getGroupBy().isMysqlWithRollup()) return false;
-        List<Expression> keys = new ArrayList<>();
-        if (select.getGroupBy() != null) {
-            for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(resolveReference((Expression) g));
-        } else if (select.getDistinct() != null) {
-            keys.addAll(visible);
-        } else {
-            return false;
-        }
+        if (target.table().partitioning().column() == null || select.getGroupBy() == null) return false;
+        if (select.getGroupBy().isMysqlWithRollup()) return false;
+        var keys = new ArrayList<Expression>();
+        for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(names.group((Expression) g).expression());
+        return holdsRoutingColumn(keys);
+    }
+
+    private boolean holdsRoutingColumn(List<Expression> keys) {
         for (Expression k : keys) {
             if (k instanceof Column c && sources.isRoutingColumn(c)) return true;
         }
@@ -157,7 +208,7 @@ final class ScatterPlanner {
         }
         var keys = new ArrayList<String>();
         for (Object g : groupBy.getGroupByExpressionList()) {
-            Expression k = resolveReference((Expression) g);
+            Expression k = names.group((Expression) g).expression();
             if (!(k instanceof Column)) throw PlanException.unsupported("WITH ROLLUP grouped by an expression (" + k + ") over several partitions yet");
             keys.add(k.toString().toLowerCase(java.util.Locale.ROOT));
         }
@@ -175,26 +226,20 @@ final class ScatterPlanner {
         groupBy.setMysqlWithRollup(false); // the shards group; the router rolls up
     }
 
-    private Operator groups(boolean aggregates) throws PlanException {
-        if (select.getDistinct() != null && (aggregates || select.getGroupBy() != null)) {
-            throw PlanException.unsupported("SELECT DISTINCT together with GROUP BY or aggregates over several partitions yet");
-        }
+    private Operator groups() throws PlanException {
         GroupByElement groupBy = select.getGroupBy();
         if (groupBy != null && groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) {
             throw PlanException.unsupported("GROUPING SETS over several partitions yet");
         }
         boolean rollup = groupBy != null && groupBy.isMysqlWithRollup();
         if (rollup) requireRollupItems(groupBy);
-        var groupKeys = new ArrayList<SortKey>();
-        var groupExpressions = new ArrayList<Expression>();
         if (groupBy != null) {
-            for (Object g : groupBy.getGroupByExpressionList()) groupExpressions.add(resolveReference((Expression) g));
-        } else if (select.getDistinct() != null) {
-            groupExpressions.addAll(visible);
-        }
-        for (Expression g : groupExpressions) {
-            int column = columnOf(g, false);
-            groupKeys.add(withWeight(SortKey.asc(column), expressionOf(column)));
+            for (Object g : groupBy.getGroupByExpressionList()) {
+                ItemNames.Resolved r = names.group((Expression) g);
+                int column = r.item() >= 0 ? r.item() : columnOf(r.expression());
+                groupExpressions.add(r.expression());
+                groupKeys.add(withWeight(SortKey.asc(column), expressionOf(column)));
+            }
         }
         var aggregations = new ArrayList<Aggregate.Aggregation>();
         DistinctArgument distinct = new DistinctArgument();
@@ -220,17 +265,19 @@ final class ScatterPlanner {
         var havingCompiler = new ExprCompiler(aggregations, distinct, true);
         Expr having = select.getHaving() == null ? null : havingCompiler.compile(select.getHaving());
         String havingText = select.getHaving() == null ? null : select.getHaving().toString();
+        List<SortKey> distinctRows = select.getDistinct() == null ? null : distinctOverGroups(aggregations);
         var orderKeys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
-                Expression e = resolveReference(o.getExpression());
-                int column = findColumn(e);
+                ItemNames.Resolved r = names.order(o.getExpression());
+                Expression e = r.expression();
+                int column = r.item() >= 0 ? r.item() : findColumn(e);
                 if (column < 0 && e instanceof Function f && isAggregate(f)) {
                     column = visible.size() + hiddenCount;
                     aggregations.add(aggregation(f, column, distinct, false));
                 } else if (column < 0) {
                     if (hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
-                    column = columnOf(e, false); // a non-aggregated expression: its value in the group's first row
+                    column = columnOf(e); // a non-aggregated expression: its value in the group's first row
                 }
                 int weight = weightOf(column, groupKeys, aggregations);
                 orderKeys.add(new SortKey(column, !o.isAsc(), weight));
@@ -240,27 +287,19 @@ final class ScatterPlanner {
         // the router evaluates HAVING, so the shards' statement goes without it and its parameters (the Filter takes them)
         select.setHaving(null);
         params -= havingCompiler.params;
-        // the shards group (also by a DISTINCT aggregate's argument) and sort by the group keys
+        // the shards group by the columns the router merges on (also by a DISTINCT aggregate's argument), named by
+        // position: a name could mean another column in the shard's select list, a literal would be read as a position
         var mergeKeys = new ArrayList<>(groupKeys);
         SortKey distinctKey = null;
         if (distinct.expression != null) {
-            int column = distinct.column;
-            distinctKey = withWeight(SortKey.asc(column), distinct.expression);
+            distinctKey = withWeight(SortKey.asc(distinct.column), distinct.expression);
             mergeKeys.add(distinctKey);
-            var list = new ExpressionList<Expression>();
-            for (Expression g : groupExpressions) list.add(g);
-            list.add(distinct.expression);
-            select.setGroupByElement(new GroupByElement().withGroupByExpressions(list));
         }
-        if (select.getDistinct() != null) {
-            select.setDistinct(null);
-            var list = new ExpressionList<Expression>();
-            for (int i = 0; i < visible.size(); i++) list.add(new LongValue(i + 1));
-            select.setGroupByElement(new GroupByElement().withGroupByExpressions(list));
-        }
-        var shardOrder = new ArrayList<OrderByElement>();
-        for (SortKey k : mergeKeys) shardOrder.add(new OrderByElement().withExpression(new LongValue(k.column() + 1)).withAsc(true));
-        select.setOrderByElements(shardOrder.isEmpty() ? null : shardOrder);
+        var shardGroups = new ExpressionList<Expression>();
+        for (SortKey k : mergeKeys) shardGroups.add(new LongValue(k.column() + 1));
+        select.setGroupByElement(shardGroups.isEmpty() ? null : new GroupByElement().withGroupByExpressions(shardGroups));
+        select.setDistinct(null);
+        select.setOrderByElements(positions(mergeKeys));
         select.setLimit(null);
         select.setOffset(null);
         Route route = route();
@@ -268,12 +307,73 @@ final class ScatterPlanner {
         if (rollup && (distinctKey != null || aggregations.stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
             throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
         }
-        root = new Aggregate(root, groupKeys, aggregations, distinctKey, rollup);
+        Operator noRows = groupKeys.isEmpty() && distinctKey != null ? noRows() : null;
+        root = new Aggregate(root, groupKeys, aggregations, distinctKey, rollup, noRows);
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText, havingCompiler.params);
+        if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         root = applyLimit(root, limit, false);
         return project(root);
+    }
+
+    /** The statement's group keys as {@link ItemNames#group} resolved them, and the merge's keys for them. */
+    private final List<Expression> groupExpressions = new ArrayList<>();
+    private final List<SortKey> groupKeys = new ArrayList<>();
+
+    /**
+     * SELECT DISTINCT over merged groups: what compares each select item as MySQL's DISTINCT
+     * would (text by its weight string): a group key's own key, MIN/MAX's weight, numbers as they are.
+     */
+    private List<SortKey> distinctOverGroups(List<Aggregate.Aggregation> aggregations) throws PlanException {
+        var keys = new ArrayList<SortKey>();
+        for (int i = 0; i < visible.size(); i++) {
+            final int column = i;
+            var key = groupKeys.stream().filter(k -> k.column() == column).findFirst().orElse(null);
+            var aggregation = aggregations.stream().filter(a -> a.column() == column).findFirst().orElse(null);
+            if (key != null) {
+                keys.add(key);
+            } else if (aggregation != null && aggregation.kind() == Aggregate.Kind.GROUP_CONCAT) {
+                throw PlanException.unsupported("SELECT DISTINCT over GROUP_CONCAT over several partitions yet");
+            } else if (aggregation != null) {
+                keys.add(new SortKey(i, false, aggregation.weight()));
+            } else if (hasAggregate(visible.get(i))) {
+                keys.add(SortKey.asc(i)); // computed by the router from numbers: a number
+            } else {
+                keys.add(withWeight(SortKey.asc(i), visible.get(i))); // a value of the group's first row
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * For scalar aggregates whose shards group by a DISTINCT aggregate's argument (and so return
+     * no row where no row matches): the shards' statement over no rows (WHERE ... AND FALSE, not
+     * grouped, COUNT(*) added so that it is an aggregate and answers one row), whose row the
+     * router combines instead. MySQL computes the other select items over a row of NULLs
+     * ({@code -71}, {@code COALESCE(c, 5)}); the shard computes them the same way.
+     */
+    private Operator noRows() {
+        var where = select.getWhere();
+        var groupBy = select.getGroupBy();
+        var order = select.getOrderByElements();
+        int width = visible.size() + hiddenCount;
+        var condition = where == null ? new net.sf.jsqlparser.expression.BooleanValue(false)
+                : new net.sf.jsqlparser.expression.operators.conditional.AndExpression(new net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<>(where),
+                        new net.sf.jsqlparser.expression.BooleanValue(false));
+        var count = new SelectItem<>(new Function("COUNT", new AllColumns()));
+        select.setWhere(condition);
+        select.setGroupByElement(null);
+        select.setOrderByElements(null);
+        select.getSelectItems().add(count);
+        String sql = select.toString();
+        select.getSelectItems().removeLast();
+        select.setWhere(where);
+        select.setGroupByElement(groupBy);
+        select.setOrderByElements(order);
+        int[] keep = new int[width];
+        for (int i = 0; i < width; i++) keep[i] = i;
+        return new Project(new Route(target, sql, null), keep, null);
     }
 
     /**
@@ -284,8 +384,11 @@ final class ScatterPlanner {
     private final class ExprCompiler {
         private final List<Aggregate.Aggregation> aggregations;
         private final DistinctArgument distinct;
-        /** Whether the client's parameters may appear (HAVING, whose '?' the Filter binds; not select items). */
-        private final boolean takesParams;
+        /**
+         * HAVING, rather than a select item: the client's parameters may appear (the Filter binds them),
+         * and names resolve as HAVING's do ({@link ItemNames#having}).
+         */
+        private final boolean having;
         /** The parameters compiled so far: compile visits an expression in text order. */
         int params;
 
@@ -293,15 +396,15 @@ final class ScatterPlanner {
             this(aggregations, distinct, false);
         }
 
-        ExprCompiler(List<Aggregate.Aggregation> aggregations, DistinctArgument distinct, boolean takesParams) {
+        ExprCompiler(List<Aggregate.Aggregation> aggregations, DistinctArgument distinct, boolean having) {
             this.aggregations = aggregations;
             this.distinct = distinct;
-            this.takesParams = takesParams;
+            this.having = having;
         }
 
         Expr compile(Expression e) throws PlanException {
             return switch (e) {
-                case JdbcParameter p when takesParams -> new Expr.Param(params++, "?");
+                case JdbcParameter p when having -> new Expr.Param(params++, "?");
                 case net.sf.jsqlparser.expression.Parenthesis p -> compile(p.getExpression());
                 case net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> p when p.size() == 1 ->
                         compile((Expression) p.getFirst());
@@ -347,15 +450,35 @@ final class ScatterPlanner {
                     }
                     yield new Expr.Col(column, f.toString());
                 }
+                case Column c -> new Expr.Col(columnNamed(c), c.toString());
                 default -> {
-                    Expression x = resolveReference(e);
-                    int column = findColumn(x);
-                    if (column < 0 || hasAggregate(x) && !(x instanceof Function)) {
+                    int column = findColumn(e);
+                    if (column < 0 || hasAggregate(e) && !(e instanceof Function)) {
                         throw PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet");
                     }
                     yield new Expr.Col(column, e.toString());
                 }
             };
+        }
+
+        /**
+         * The column a name outside aggregates reads: in HAVING, the select item or GROUP BY key it
+         * stands for ({@link ItemNames#having}); in a select item, the same column of the FROM tables
+         * as a select item or a group key.
+         */
+        private int columnNamed(Column c) throws PlanException {
+            if (having) {
+                ItemNames.Resolved r = names.having(c, groupExpressions);
+                if (r != null && r.item() >= 0) return r.item();
+                if (r != null) return groupKeys.get(groupExpressions.indexOf(r.expression())).column();
+            } else {
+                int column = findColumn(c);
+                if (column >= 0) return column;
+                for (int i = 0; i < groupExpressions.size(); i++) {
+                    if (same(groupExpressions.get(i), c)) return groupKeys.get(i).column();
+                }
+            }
+            throw PlanException.unsupported("the column " + c + " in HAVING or over aggregates over several partitions yet");
         }
 
         private Expr arith(Expr.ArithOp op, net.sf.jsqlparser.expression.BinaryExpression b) throws PlanException {
@@ -432,7 +555,7 @@ final class ScatterPlanner {
         }
         var item = itemAt(column);
         if (item.getAlias() == null) item.setAlias(new Alias(quote(gc.toString()), true));
-        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new Column("@@group_concat_max_len")));
+        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new net.sf.jsqlparser.expression.UserVariable("group_concat_max_len").withDoubleAdd(true)));
         String separator = gc.getSeparator() == null ? "," : separator(gc.getSeparator());
         return new Aggregate.Aggregation(Aggregate.Kind.GROUP_CONCAT, column, limit, -1, separator);
     }
@@ -450,7 +573,7 @@ final class ScatterPlanner {
         }
         var item = itemAt(column);
         if (item.getAlias() == null) item.setAlias(new Alias(quote(text), true));
-        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new Column("@@group_concat_max_len")));
+        int limit = maxLengthColumn >= 0 ? maxLengthColumn : (maxLengthColumn = hidden(new net.sf.jsqlparser.expression.UserVariable("group_concat_max_len").withDoubleAdd(true)));
         return new Aggregate.Aggregation(Aggregate.Kind.GROUP_CONCAT, column, limit, -1, separator);
     }
 
@@ -495,31 +618,20 @@ final class ScatterPlanner {
 
     // ---- columns -----------------------------------------------------------------------------------
 
-    /** The column a group or order key reads: a select item it names or equals, else a hidden copy. */
-    private int columnOf(Expression e, boolean resolve) throws PlanException {
-        Expression x = resolve ? resolveReference(e) : e;
-        int found = findColumn(x);
+    /** The column a group or order key reads: a select item it equals, else a hidden copy. */
+    private int columnOf(Expression e) throws PlanException {
+        int found = findColumn(e);
         if (found >= 0) return found;
-        if (ParamCounter.count(x.toString()) > 0) {
-            throw PlanException.unsupported("parameters in ORDER BY or GROUP BY over several partitions yet (" + x + ")");
+        if (ParamCounter.count(e.toString()) > 0) {
+            throw PlanException.unsupported("parameters in ORDER BY or GROUP BY over several partitions yet (" + e + ")");
         }
-        return hidden(x);
+        return hidden(e);
     }
 
-    /** Position ({@code ORDER BY 2}) and alias references replaced by the select item they name. */
-    private Expression resolveReference(Expression e) throws PlanException {
-        if (e instanceof LongValue position) {
-            long p = position.getValue();
-            if (p < 1 || p > visible.size()) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in 'order clause'");
-            return visible.get((int) p - 1);
-        }
-        if (e instanceof Column c && c.getTable() == null) {
-            String name = KeyFinder.unquote(c.getColumnName());
-            for (int i = 0; i < visible.size(); i++) {
-                if (name.equalsIgnoreCase(visibleAliases.get(i))) return visible.get(i);
-            }
-        }
-        return e;
+    /** The column an ORDER BY term reads: the select item it names ({@link ItemNames#order}) or equals, else a hidden copy. */
+    private int orderColumn(Expression written) throws PlanException {
+        ItemNames.Resolved r = names.order(written);
+        return r.item() >= 0 ? r.item() : columnOf(r.expression());
     }
 
     private int findColumn(Expression e) {
@@ -546,11 +658,17 @@ final class ScatterPlanner {
 
     private final List<Expression> hiddenExpressions = new ArrayList<>();
 
-    /** Appends {@code e} to the shard's select list, after everything the client sees; returns its column. */
+    /**
+     * Appends {@code e} to the shard's select list, after everything the client sees; returns its column.
+     * A column gets an alias no statement uses: under its own name it would make that name ambiguous
+     * in the shard's HAVING or GROUP BY ({@code SELECT b AS a, a ... HAVING a > 1}: MySQL's 1052).
+     */
     private int hidden(Expression e) {
+        int column = visible.size() + hiddenCount++;
         hiddenExpressions.add(e);
-        select.addSelectItems(e);
-        return visible.size() + hiddenCount++;
+        if (e instanceof Column) select.addSelectItem(e, new Alias(quote("lutra#" + (column + 1)), true));
+        else select.addSelectItems(e);
+        return column;
     }
 
     private SortKey withWeight(SortKey key, Expression e) {
@@ -570,12 +688,8 @@ final class ScatterPlanner {
         return -1;
     }
 
-    /**
-     * {@code WEIGHT_STRING(e AS CHAR(n))}: the bytes MySQL compares for {@code e} in its collation.
-     * Padding to the declared length makes PAD SPACE collations exact ('a' = 'a ', and 'a\t' < 'a').
-     */
     private static Expression weightString(Expression e, int length) {
-        return new Column("WEIGHT_STRING(" + e + " AS CHAR(" + length + "))");
+        return new WeightString(e, length);
     }
 
     /** Whether {@code e} certainly is not a character string (so it sorts by value, without a weight string). */
@@ -619,6 +733,9 @@ final class ScatterPlanner {
         }
         if (select.getGroupBy() != null && ParamCounter.count(select.getGroupBy().toString()) > 0) {
             throw PlanException.unsupported("parameters in GROUP BY over several partitions yet");
+        }
+        if (select.getDistinct() != null && select.getDistinct().getOnSelectItems() != null && !select.getDistinct().getOnSelectItems().isEmpty()) {
+            throw PlanException.unsupported("DISTINCT ON");
         }
         if (select.getMySqlSqlCalcFoundRows()) throw PlanException.unsupported("SQL_CALC_FOUND_ROWS");
         if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) throw PlanException.unsupported("SELECT ... INTO");

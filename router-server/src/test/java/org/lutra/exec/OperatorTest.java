@@ -89,6 +89,52 @@ class OperatorTest {
     }
 
     @Test
+    void scalarAggregateOfNothingTakesTheShardsRowForNoRows() throws SQLException {
+        // SELECT -71, COUNT(DISTINCT 62), COUNT(*): the shards group by the argument's column and return no row; the
+        // statement over no rows answers -71, its argument (counted by no DISTINCT aggregate) and a COUNT partial of 0
+        var noRows = fixed(new FakeShards("c:INT", "x:INT", "n:BIGINT").on(0, "-71|62|0"));
+        var plan = new Aggregate(broadcast(), List.of(), List.of(new Aggregate.Aggregation(Aggregate.Kind.COUNT_DISTINCT, 1, -1, -1),
+                new Aggregate.Aggregation(Aggregate.Kind.COUNT, 2, -1, -1)), SortKey.asc(1), false, noRows);
+        assertEquals(List.of("-71|0|0"), FakeShards.text(plan.open(ctx(new FakeShards("c:INT", "x:INT", "n:BIGINT")))));
+        // with rows, the row for no rows is not asked for
+        var rows = new FakeShards("c:INT", "x:INT", "n:BIGINT").on(0, "-71|62|3").on(2, "-71|62|1");
+        assertEquals(List.of("-71|1|4"), FakeShards.text(plan.open(ctx(rows))));
+        assertThrows(IllegalArgumentException.class, () -> new Aggregate(broadcast(), List.of(SortKey.asc(0)), List.of(), null, false, noRows));
+    }
+
+    @Test
+    void distinctKeepsTheFirstOfEachRunOfEqualRows() throws SQLException {
+        // merged by the weight of s: 'a' and 'A' weigh the same (a case-insensitive collation), NULLs are equal to each other
+        var shards = new FakeShards("s:VARCHAR", "w:VARBINARY", "n:INT").on(0, "\\N|\\N|1", "a|0041|1", "b|0042|1")
+                .on(1, "\\N|\\N|1", "A|0041|1").on(2, "B|0042|1", "c|0043|2");
+        var keys = List.of(new SortKey(0, false, 1), SortKey.asc(2));
+        var plan = new Distinct(new MergeSort(broadcast(), keys), keys);
+        assertEquals(List.of("\\N|\\N|1", "a|0041|1", "b|0042|1", "c|0043|2"), FakeShards.text(plan.open(ctx(shards))));
+        var unweighted = new Distinct(broadcast(), List.of(SortKey.asc(0)));
+        assertRefusal(assertThrows(SQLException.class, () -> unweighted.open(ctx(shards)))); // text compared without its collation
+    }
+
+    /** An operator answering the rows {@code shards} holds for partition 0, whatever the context. */
+    private static Operator fixed(FakeShards shards) {
+        return new Operator() {
+            @Override
+            public org.lutra.merge.RowSource open(Context ctx) {
+                return shards.query(List.of(new ShardQuery(0, "SELECT ...", List.of()))).getFirst();
+            }
+
+            @Override
+            public String describe() {
+                return "Fixed";
+            }
+
+            @Override
+            public List<Operator> inputs() {
+                return List.of();
+            }
+        };
+    }
+
+    @Test
     void minMaxCompareTextByWeightAndNumbersByValue() throws SQLException {
         var shards = new FakeShards("m:VARCHAR", "w:VARBINARY", "k:DECIMAL").on(0, "b|0042|10.5").on(1, "A|0041|9.75").on(2, "\\N|\\N|100");
         var plan = new Aggregate(broadcast(), List.of(), List.of(new Aggregate.Aggregation(Aggregate.Kind.MIN, 0, -1, 1),

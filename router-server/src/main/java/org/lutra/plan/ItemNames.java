@@ -1,0 +1,140 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.schema.Column;
+
+import java.util.List;
+
+/**
+ * What a name or a position in GROUP BY, HAVING and ORDER BY stands for, resolved as MySQL (and
+ * MariaDB) resolve it against the select list and the FROM tables. The clauses differ:
+ * <ul>
+ *   <li>a position ({@code 2}) is the select item at that place, in every clause;</li>
+ *   <li>ORDER BY {@code n}: the select item named {@code n} (its alias, or the column of an
+ *       unaliased column item), else the FROM column;</li>
+ *   <li>GROUP BY {@code n}: the FROM column {@code n} when there is one, even where an alias of
+ *       another item is also {@code n} (MySQL warns 1052 and takes the column); else the select item;</li>
+ *   <li>HAVING {@code n}: the select item named {@code n}, unless a GROUP BY column of that name is
+ *       another column (then that one, with the same warning); else the GROUP BY column.</li>
+ * </ul>
+ * Two column items called {@code n} that read different columns make {@code n} ambiguous (1052),
+ * unless an expression item aliased {@code n} comes first. The router merges by what these
+ * resolve to, and tells the shards by position or by qualified column, never by a name the
+ * shard's own select list could resolve otherwise.
+ */
+final class ItemNames {
+    /** What a reference stands for: select item {@code item} (its expression), or, with item -1, an expression over the FROM tables. */
+    record Resolved(Expression expression, int item) {}
+
+    private final List<Expression> items;
+    private final List<String> aliases;
+    private final Sources sources;
+
+    /** @param items the select list as the client sees it ({@code *} expanded); {@code aliases} null where an item has none */
+    ItemNames(List<Expression> items, List<String> aliases, Sources sources) {
+        this.items = items;
+        this.aliases = aliases;
+        this.sources = sources;
+    }
+
+    Resolved order(Expression e) throws PlanException {
+        if (e instanceof LongValue position) return item(position, "ORDER BY");
+        if (e instanceof Column c && c.getTable() == null) {
+            int item = named(KeyFinder.unquote(c.getColumnName()), "ORDER BY");
+            if (item >= 0) return new Resolved(items.get(item), item);
+        }
+        return new Resolved(e, -1);
+    }
+
+    Resolved group(Expression e) throws PlanException {
+        Resolved r;
+        if (e instanceof LongValue position) {
+            r = item(position, "GROUP BY");
+        } else if (e instanceof Column c && c.getTable() == null) {
+            int item = named(KeyFinder.unquote(c.getColumnName()), "GROUP BY");
+            if (item < 0 || sources.sourceOf(c) != null && !sameColumn(items.get(item), c)) return new Resolved(c, -1);
+            r = new Resolved(items.get(item), item);
+        } else {
+            return new Resolved(e, -1);
+        }
+        if (ScatterPlanner.hasAggregate(r.expression())) {
+            throw new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'");
+        }
+        return r;
+    }
+
+    /**
+     * A column named in HAVING outside an aggregate: the select item or the GROUP BY key it stands
+     * for ({@code groupKeys} as {@link #group} resolved them), or null where it names neither.
+     */
+    Resolved having(Column c, List<Expression> groupKeys) throws PlanException {
+        int item;
+        if (c.getTable() == null) {
+            item = named(KeyFinder.unquote(c.getColumnName()), "HAVING");
+        } else {
+            item = -1;
+            for (int i = 0; i < items.size() && item < 0; i++) if (items.get(i) instanceof Column x && sameColumn(x, c)) item = i;
+        }
+        Column key = null;
+        for (Expression g : groupKeys) {
+            if (g instanceof Column k && (c.getTable() == null
+                    ? KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(c.getColumnName())) : sameColumn(k, c))) {
+                key = k;
+                break;
+            }
+        }
+        if (item >= 0 && (key == null || sameColumn(items.get(item), key))) return new Resolved(items.get(item), item);
+        return key == null ? null : new Resolved(key, -1);
+    }
+
+    private Resolved item(LongValue position, String clause) throws PlanException {
+        long p = position.getValue();
+        if (p < 1 || p > items.size()) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in '" + clause + "'");
+        return new Resolved(items.get((int) p - 1), (int) p - 1);
+    }
+
+    /**
+     * The select item an unqualified name stands for, or -1: an item whose name (alias, or an unaliased
+     * column's name) it is; else a column item that reads a column of that name under another alias.
+     */
+    private int named(String name, String clause) throws PlanException {
+        int found = -1;
+        int behindAlias = -1;
+        boolean severalBehindAlias = false;
+        for (int i = 0; i < items.size(); i++) {
+            Expression e = items.get(i);
+            String alias = aliases.get(i);
+            if (e instanceof Column c) {
+                String columnName = KeyFinder.unquote(c.getColumnName());
+                if (name.equalsIgnoreCase(alias != null ? alias : columnName)) {
+                    if (found >= 0 && !sameColumn(items.get(found), c)) throw ambiguous(name, clause);
+                    if (found < 0) found = i;
+                } else if (name.equalsIgnoreCase(columnName)) {
+                    if (behindAlias >= 0 && !sameColumn(items.get(behindAlias), c)) severalBehindAlias = true;
+                    if (behindAlias < 0) behindAlias = i;
+                }
+            } else if (name.equalsIgnoreCase(alias)) {
+                return i; // an expression item of that name ends the search (MySQL takes it)
+            }
+        }
+        if (found >= 0) return found;
+        if (severalBehindAlias) throw ambiguous(name, clause);
+        return behindAlias;
+    }
+
+    private static PlanException ambiguous(String name, String clause) {
+        return new PlanException("23000", 1052, "Column '" + name + "' in " + clause + " is ambiguous");
+    }
+
+    /** Whether {@code e} is a column item reading the same column of the same table as {@code c}. */
+    private boolean sameColumn(Expression e, Column c) {
+        if (!(e instanceof Column x)) return false;
+        var s = sources.sourceOf(x);
+        return s != null && s == sources.sourceOf(c) && KeyFinder.unquote(x.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(c.getColumnName()));
+    }
+
+    private String label(int item) {
+        return item >= 0 && aliases.get(item) != null ? aliases.get(item) : String.valueOf(items.get(item));
+    }
+}

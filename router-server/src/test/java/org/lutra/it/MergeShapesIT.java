@@ -1,0 +1,315 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.protocol.Refusal;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The shapes of merging that statements over several partitions take — DISTINCT over groups,
+ * aggregates over no rows, HAVING without groups, DISTINCT aggregates of constants, names that
+ * an alias and a column share, expressions the router weighs — each run through Lutra on three
+ * placements (every table by hash; by lookup; hash beside replicated tables, one placed by
+ * another column) and on one MariaDB holding the same rows, NULLs and an empty table included.
+ * Answers must agree (labels, rows: in order where the statement's ORDER BY fixes it), or both
+ * sides fail with the same error; a refusal is a failure here: each of these one MariaDB answers.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MergeShapesIT {
+    private static final String COLUMNS = "(col0 INT, col1 INT, col2 INT)";
+    private static final Map<String, String> PLACEMENTS = placements();
+    private static final List<String> ROWS = List.of(
+            "INSERT INTO t VALUES (1, 10, 100), (2, 20, 100), (3, NULL, 200), (4, 10, NULL), (5, 20, 100), (6, 30, 300),"
+                    + " (7, NULL, NULL), (8, 10, 100), (9, 40, 400), (10, 10, 100), (11, -5, 0), (12, 20, 200)",
+            "INSERT INTO tab0 VALUES (97, 1, 99), (15, 81, 47), (87, 21, 10), (NULL, 21, NULL)",
+            "INSERT INTO tab1 VALUES (51, 14, 96), (85, 5, 59), (91, 47, 68), (52, NULL, 96)",
+            "INSERT INTO tab2 VALUES (64, 77, 40), (75, 67, 58), (46, 51, 23), (47, 51, NULL)",
+            "INSERT INTO r VALUES (64, 77, 40), (75, 67, 58), (46, 51, 23)");
+
+    private final Map<String, Differential> sides = new LinkedHashMap<>();
+
+    private static Map<String, String> placements() {
+        var out = new LinkedHashMap<String, String>();
+        String hash = "PARTITION BY hash(col0) ON (p0, p1, p2, p3)";
+        String lookup = "PARTITION BY lookup(col0) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(col0)";
+        out.put("hash", schema(hash, hash, hash, hash));
+        out.put("lookup", schema(lookup, lookup, lookup, lookup));
+        out.put("mixed", schema(hash, "REPLICATED", "PARTITION BY hash(col1) ON (p0, p1, p2, p3)", "REPLICATED"));
+        return out;
+    }
+
+    /** Tables t, tab0, tab1, tab2 and the empty e (placed as t) as given, r (for subqueries) replicated. */
+    private static String schema(String t, String tab0, String tab1, String tab2) {
+        return "CREATE TABLE t " + COLUMNS + " " + t + ";\n"
+                + "CREATE TABLE tab0 " + COLUMNS + " " + tab0 + ";\n"
+                + "CREATE TABLE tab1 " + COLUMNS + " " + tab1 + ";\n"
+                + "CREATE TABLE tab2 " + COLUMNS + " " + tab2 + ";\n"
+                + "CREATE TABLE e " + COLUMNS + " " + t + ";\n"
+                + "CREATE TABLE r " + COLUMNS + " REPLICATED;\n";
+    }
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        for (var p : PLACEMENTS.entrySet()) {
+            var d = new Differential(shards, "merge_" + p.getKey(), p.getValue());
+            sides.put(p.getKey(), d);
+            for (String sql : ROWS) d.both(sql);
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (var d : sides.values()) d.close();
+    }
+
+    /** DISTINCT over rows each partition answers for its own groups: applied again after the merge, in every plan shape. */
+    @Test
+    void distinctIsAppliedAgainAfterTheMerge() throws SQLException {
+        check("SELECT DISTINCT 0 FROM t GROUP BY col0",
+                "SELECT DISTINCT -97 AS c FROM t GROUP BY col0",
+                "SELECT DISTINCT -col0 + col0 FROM t GROUP BY col0",
+                "SELECT DISTINCT + 6 FROM t GROUP BY col2, col0",
+                "SELECT DISTINCT 0 FROM e GROUP BY col0",
+                "SELECT DISTINCT col1 FROM t GROUP BY col0",
+                "SELECT DISTINCT col1 FROM t GROUP BY col0 ORDER BY col1 DESC LIMIT 2",
+                "SELECT DISTINCT col1 FROM t GROUP BY col0 ORDER BY 1 LIMIT 2 OFFSET 1",
+                "SELECT DISTINCT col1, COUNT(*) FROM t GROUP BY col0",
+                "SELECT DISTINCT COUNT(*) FROM t GROUP BY col0",
+                "SELECT DISTINCT COUNT(*) FROM t GROUP BY col1",
+                "SELECT DISTINCT COUNT(*), MAX(col2) FROM t GROUP BY col1 ORDER BY 1, 2",
+                "SELECT DISTINCT MIN(col1) FROM t GROUP BY col2",
+                "SELECT DISTINCT SUM(col1) * 0 FROM t GROUP BY col2 ORDER BY 1",
+                "SELECT DISTINCT col1 + 0 FROM t GROUP BY col0 HAVING COUNT(*) > 0",
+                "SELECT DISTINCT 1 FROM t GROUP BY col0 HAVING col0 > 100",
+                "SELECT DISTINCT col1 FROM t GROUP BY col0, col1 HAVING col1 > 10 ORDER BY col1",
+                "SELECT DISTINCT COUNT(*) FROM t",
+                "SELECT DISTINCT col1, COUNT(*) FROM t GROUP BY col1 WITH ROLLUP",
+                "SELECT DISTINCT COUNT(*) FROM t GROUP BY col1 WITH ROLLUP",
+                "SELECT DISTINCT col1, GROUP_CONCAT(col2) FROM t GROUP BY col0",
+                "SELECT DISTINCT GROUP_CONCAT(col2 ORDER BY col2) FROM t GROUP BY col1",
+                "SELECT DISTINCT COUNT(*) FROM e",
+                "SELECT DISTINCT 0 FROM t",
+                "SELECT DISTINCT 0 FROM e",
+                "SELECT DISTINCT col0 FROM t",
+                "SELECT DISTINCT col1 FROM t WHERE col0 > 2 ORDER BY col1 LIMIT 2",
+                "SELECT DISTINCT col1 % 3, col2 > 100 FROM tab1 GROUP BY col0, col1",
+                "SELECT DISTINCT col1 * 2 AS col1 FROM tab0 GROUP BY col1, col2",
+                "SELECT DISTINCT 1 FROM tab1 GROUP BY col1",
+                "SELECT DISTINCT col0 FROM tab0",
+                "SELECT col0, COUNT(*) FROM tab0 GROUP BY col0",
+                "SELECT DISTINCT col1 FROM tab1",
+                "SELECT DISTINCT col1, COUNT(*) FROM tab1 GROUP BY col1",
+                "SELECT DISTINCT t.col1 FROM t JOIN r ON r.col0 = t.col0 + 60 GROUP BY t.col0",
+                "SELECT DISTINCT 3 FROM t WHERE col1 IN (SELECT col1 FROM tab2) GROUP BY col0");
+    }
+
+    /** Scalar aggregates whose shards group by a DISTINCT argument: over no rows the other items are MySQL's, not NULL. */
+    @Test
+    void aConstantBesideAnAggregateOverNoRowsKeepsItsValue() throws SQLException {
+        check("SELECT -71 AS c, SUM(DISTINCT -col0) FROM t WHERE NOT NULL = NULL",
+                "SELECT -71 AS c, COUNT(DISTINCT col1) FROM t WHERE col0 > 100",
+                "SELECT -71 AS c, COUNT(DISTINCT col1), COALESCE(col2, 5), col1 + 1 FROM t WHERE col0 > 100",
+                "SELECT 'x', AVG(DISTINCT col1), COUNT(*), SUM(col2) FROM e",
+                "SELECT COUNT(DISTINCT col1) FROM t WHERE 0 HAVING COUNT(*) = 0",
+                "SELECT COUNT(DISTINCT col1), BIT_AND(col1), BIT_OR(col1), MIN(col2), MAX(col2) FROM t WHERE 0",
+                "SELECT COUNT(DISTINCT 62), SUM(DISTINCT 5) + 1 FROM e",
+                "SELECT -71, COUNT(*) FROM t WHERE col0 IN (NULL)",
+                "SELECT -71, SUM(DISTINCT col1) FROM t WHERE col0 IN (NULL)",
+                "SELECT -71 AS c, SUM(DISTINCT -col0) FROM t",
+                "SELECT 2 * 3, COUNT(DISTINCT col2) FROM t WHERE col1 > 15");
+    }
+
+    /** HAVING without GROUP BY and without aggregates filters rows (MySQL's extension), on every partition alike. */
+    @Test
+    void havingWithoutGroupingFiltersRows() throws SQLException {
+        check("SELECT 1 FROM t WHERE col0 IN (1, 2, 3) HAVING 1 = 1",
+                "SELECT 1 FROM t HAVING 1 = 1",
+                "SELECT col1 FROM t HAVING col1 > 10",
+                "SELECT col1 AS c FROM t HAVING c > 10 ORDER BY c, col0 LIMIT 3",
+                "SELECT DISTINCT col1 AS c FROM t HAVING c > 10",
+                "SELECT col1 FROM e HAVING col1 > 10",
+                "SELECT 1 FROM t WHERE col0 IN (1, 2, 3) HAVING 1 = 1 ORDER BY 1 LIMIT 2",
+                "SELECT 1 FROM t ORDER BY COUNT(*)",
+                "SELECT COUNT(*) FROM t HAVING MAX(col2) > 5",
+                "SELECT 1 FROM t HAVING COUNT(*) > 100",
+                "SELECT t.col1 FROM t JOIN r ON r.col1 = t.col1 + 37 HAVING t.col1 > 10");
+    }
+
+    /** DISTINCT aggregates of constants: the shards group by the argument's position, never by a literal read as one. */
+    @Test
+    void distinctAggregatesOfConstantsAnswer() throws SQLException {
+        check("SELECT COUNT(DISTINCT 62) FROM t",
+                "SELECT SUM(DISTINCT -5) * COUNT(*) + 79 FROM t",
+                "SELECT - SUM(DISTINCT + 54) FROM t",
+                "SELECT COUNT(DISTINCT 62), COUNT(*) FROM t GROUP BY col1",
+                "SELECT COUNT(DISTINCT 'a') FROM t",
+                "SELECT COUNT(DISTINCT NULL) FROM t",
+                "SELECT SUM(DISTINCT 2.5) FROM t",
+                "SELECT AVG(DISTINCT -5) FROM e",
+                "SELECT COUNT(DISTINCT col1 - col1) FROM t",
+                "SELECT col1, SUM(DISTINCT 3) FROM t GROUP BY col1",
+                "SELECT COUNT(DISTINCT (SELECT MAX(col0) FROM r)) FROM t");
+    }
+
+    /** Names shared by an alias and a column resolve in GROUP BY, HAVING and ORDER BY as one MariaDB resolves them. */
+    @Test
+    void namesThatAnAliasAndAColumnShareResolveAsMySql() throws SQLException {
+        check("SELECT col1 AS col0 FROM t GROUP BY col0",
+                "SELECT col1 AS col0, COUNT(*) FROM t GROUP BY col0",
+                "SELECT MAX(col1) AS col2, COUNT(*) FROM t GROUP BY col2",
+                "SELECT col2 + 0 AS col1, COUNT(*) FROM t GROUP BY col1, col2",
+                "SELECT col2 AS col1, SUM(DISTINCT col0) FROM t GROUP BY col1, col2",
+                "SELECT col1, SUM(DISTINCT col1), col0 AS col1 FROM t GROUP BY col0, t.col1",
+                "SELECT MIN(col2) AS col1, SUM(DISTINCT col0) FROM t GROUP BY col1",
+                "SELECT SUM(DISTINCT col1) AS col2 FROM t GROUP BY col2, col1",
+                "SELECT col0 + 1 AS col0 FROM t GROUP BY col0",
+                "SELECT col1 AS col0, COUNT(*) FROM t GROUP BY col0 HAVING col0 > 5",
+                "SELECT col1 AS col0, COUNT(*) FROM t GROUP BY col1 HAVING col0 > 10",
+                "SELECT col1 AS k, COUNT(*) FROM t GROUP BY k HAVING k > 10",
+                "SELECT col1 + 1 AS k, COUNT(*) FROM t GROUP BY k ORDER BY k",
+                "SELECT col2 + SUM(col1) FROM t GROUP BY col2",
+                "SELECT col1 AS col2 FROM t ORDER BY col2, col0",
+                "SELECT col1 AS col2, col2 AS x FROM t ORDER BY col2, x, col0",
+                "SELECT col1 AS col2 FROM t ORDER BY col2, t.col2, col0",
+                "SELECT col1 AS col2 FROM t GROUP BY col0 HAVING col2 > 15 ORDER BY t.col2, col0",
+                "SELECT col1 AS col2 FROM t HAVING col2 > 15 ORDER BY t.col2, col0",
+                "SELECT COUNT(*) AS c FROM t GROUP BY c",
+                "SELECT col1, COUNT(*) FROM t GROUP BY 2",
+                "SELECT col1, COUNT(*) FROM t GROUP BY 3",
+                "SELECT col0, col1 AS col0 FROM t GROUP BY col0",
+                "SELECT col1 AS col0, col1 + 1 AS col0 FROM t GROUP BY col0",
+                "SELECT cor0.col1 + cor0.col2 AS col2 FROM tab0 AS cor0 GROUP BY cor0.col1, col2 ORDER BY col2",
+                "SELECT col1 AS col0, MAX(col2) FROM tab1 GROUP BY col0 ORDER BY 1, 2");
+    }
+
+    /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
+    @Test
+    void expressionsTheRouterWeighsAnswer() throws SQLException {
+        check("SELECT DISTINCT + cor0.col2 + + col2 + - cor0.col2 * + ( - ( + cor0.col1 ) ) * - col2 AS col2 FROM tab1 AS cor0",
+                "SELECT ALL - cor0.col1 * cor0.col1 + COALESCE ( cor0.col2, cor0.col2 ) AS col2 FROM tab0 AS cor0 GROUP BY cor0.col1, col2",
+                "SELECT DISTINCT + cor0.col2 + + col2 + - cor0.col2 * + ( - ( + cor0.col1 ) ) * - col2 AS col2 FROM tab1 AS cor0 ORDER BY 1",
+                "SELECT DISTINCT - ( + col1 ) AS x, CONCAT('a ', - col2) FROM tab2 ORDER BY 1, 2",
+                "SELECT CONCAT(- col1, ' ') AS s, COUNT(*) FROM t GROUP BY s ORDER BY s",
+                "SELECT MIN(CONCAT(- col1, 'x')), MAX(CONCAT('y', + col2)) FROM t",
+                "SELECT DISTINCT + cor0.col2 + + col2 AS c FROM tab1 AS cor0 UNION SELECT - col1 FROM tab0",
+                "SELECT CONCAT(- col1, '') AS s FROM t UNION SELECT CONCAT(+ col2, '') FROM tab0 ORDER BY 1",
+                "SELECT + 6, (6), + (col1), + 6.50, - 6, + - 6, + col1 + 1 FROM t WHERE col0 = 1",
+                "SELECT DISTINCT + 6, (7), + (col1) FROM t");
+    }
+
+    /**
+     * DISTINCT over a constant scalar subquery: the shards get DISTINCT as DISTINCT, and are not told to sort
+     * by the constant, so the subquery is evaluated only for rows that match, as on one MariaDB.
+     */
+    @Test
+    void distinctOverAConstantSubqueryIsEvaluatedOnlyForMatchingRows() throws SQLException {
+        check("SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 10) FROM t WHERE col1 IS NULL AND col2 = 5",
+                "SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 10) FROM e",
+                "SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 10) FROM t",
+                "SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 70) FROM t WHERE col1 = 10",
+                "SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 70) + 1, col1 FROM t ORDER BY 2",
+                "SELECT DISTINCT (SELECT MAX(col0) FROM r), col1 FROM t",
+                "SELECT DISTINCT (SELECT col0 FROM r WHERE col0 > 10), col1 FROM t WHERE col2 = 5");
+    }
+
+    /** The same shapes prepared: parameters in WHERE, HAVING and LIMIT keep their places in the shard SQL. */
+    @Test
+    void preparedShapesBindTheirParameters() throws SQLException {
+        var problems = new ArrayList<String>();
+        for (var side : sides.entrySet()) {
+            prepared(side, problems, "SELECT DISTINCT col1 FROM t WHERE col0 > ? GROUP BY col0 ORDER BY col1 LIMIT ?", 2, 3);
+            prepared(side, problems, "SELECT col1 FROM t WHERE col0 > ? HAVING col1 > ?", 1, 10);
+            prepared(side, problems, "SELECT DISTINCT col1 FROM t HAVING col1 > ? ORDER BY col1 LIMIT ?, ?", 5, 1, 2);
+            prepared(side, problems, "SELECT col1, COUNT(*) FROM t GROUP BY col1 HAVING COUNT(*) > ? ORDER BY col1", 1);
+            prepared(side, problems, "SELECT DISTINCT COUNT(*) FROM t WHERE col2 > ? GROUP BY col1", 50);
+            prepared(side, problems, "SELECT -71 AS c, SUM(DISTINCT col1) FROM t WHERE col0 > ?", 100);
+            prepared(side, problems, "SELECT DISTINCT COUNT(*) FROM t GROUP BY col1 HAVING COUNT(*) > ? ORDER BY 1 LIMIT ?", 0, 2);
+            prepared(side, problems, "SELECT col1 AS col0, COUNT(*) FROM t WHERE col2 < ? GROUP BY col0 HAVING col0 > ?", 1000, 3);
+        }
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+    }
+
+    // ---- comparing ---------------------------------------------------------------------------------
+
+    private void check(String... statements) throws SQLException {
+        var problems = new ArrayList<String>();
+        for (var side : sides.entrySet()) {
+            for (String sql : statements) {
+                String problem = compare(answer(side.getValue().lutra, sql, List.of()), answer(side.getValue().reference, sql, List.of()), ordered(sql));
+                if (problem != null) problems.add("[" + side.getKey() + "] " + sql + "\n    " + problem);
+            }
+        }
+        assertTrue(problems.isEmpty(), problems.size() + " statements differ:\n" + String.join("\n", problems));
+    }
+
+    private static void prepared(Map.Entry<String, Differential> side, List<String> problems, String sql, Object... params) throws SQLException {
+        var values = List.of(params);
+        String problem = compare(answer(side.getValue().lutra, sql, values), answer(side.getValue().reference, sql, values), ordered(sql));
+        if (problem != null) problems.add("[" + side.getKey() + "] " + sql + " " + values + "\n    " + problem);
+    }
+
+    /** Whether the statement's order is its answer's: an ORDER BY that every statement here makes total. */
+    private static boolean ordered(String sql) {
+        return sql.toUpperCase().contains("ORDER BY");
+    }
+
+    /** Labels and rows as text, or the error ("error SQLSTATE code", "refused ..."). */
+    private record Answer(List<String> labels, List<String> rows, String error) {}
+
+    private static Answer answer(Connection c, String sql, List<Object> params) throws SQLException {
+        try (PreparedStatement st = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) st.setObject(i + 1, params.get(i));
+            try (ResultSet rs = st.executeQuery()) {
+                var md = rs.getMetaData();
+                var labels = new ArrayList<String>();
+                for (int i = 1; i <= md.getColumnCount(); i++) labels.add(md.getColumnLabel(i));
+                var rows = new ArrayList<String>();
+                while (rs.next()) {
+                    var row = new StringBuilder();
+                    for (int i = 1; i <= labels.size(); i++) row.append(i > 1 ? " | " : "").append(rs.getString(i));
+                    rows.add(row.toString());
+                }
+                return new Answer(labels, rows, null);
+            }
+        } catch (SQLException e) {
+            if (Refusal.is(e)) return new Answer(null, null, "refused: " + e.getMessage());
+            return new Answer(null, null, "error " + e.getSQLState() + " " + e.getErrorCode() + ": " + e.getMessage());
+        }
+    }
+
+    private static String compare(Answer lutra, Answer mariadb, boolean ordered) {
+        if (lutra.error() != null || mariadb.error() != null) {
+            boolean sameError = lutra.error() != null && mariadb.error() != null && !lutra.error().startsWith("refused")
+                    && lutra.error().split(":")[0].equals(mariadb.error().split(":")[0]);
+            return sameError ? null : "lutra " + describe(lutra) + " / mariadb " + describe(mariadb);
+        }
+        if (!lutra.labels().equals(mariadb.labels())) return "labels: lutra " + lutra.labels() + " / mariadb " + mariadb.labels();
+        var l = new ArrayList<>(lutra.rows());
+        var m = new ArrayList<>(mariadb.rows());
+        if (!ordered) {
+            l.sort(null);
+            m.sort(null);
+        }
+        return l.equals(m) ? null : "lutra " + l + " / mariadb " + m;
+    }
+
+    private static String describe(Answer a) {
+        return a.error() != null ? a.error() : a.rows().toString();
+    }
+}
