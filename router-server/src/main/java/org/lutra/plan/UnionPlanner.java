@@ -121,7 +121,7 @@ final class UnionPlanner {
             if (item.getExpression() instanceof AllColumns) {
                 throw PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns");
             }
-            weights.add(new WeightString((Expression) item.getExpression(), ScatterPlanner.EXPRESSION_TEXT_LENGTH));
+            weights.add(new WeightString((Expression) item.getExpression(), ShardColumns.EXPRESSION_TEXT_LENGTH));
         }
         for (Expression w : weights) select.addSelectItems(w);
     }
