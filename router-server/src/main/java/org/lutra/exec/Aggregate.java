@@ -37,6 +37,11 @@ import java.util.List;
  * matches; for scalar aggregates the planner then gives a {@code noRows} plan, the shards'
  * partials over no rows, whose row stands for the empty input (its x set to NULL): MySQL computes
  * the other select items over a row of NULLs ({@code SELECT -71, SUM(DISTINCT c)}: -71).
+ *
+ * <p>A group's columns that are no aggregate (a select item outside aggregates) come from its first
+ * input row. Without group keys, a partition where no row matches still answers one row, its items
+ * computed over a row of NULLs; with a {@code rowCount} column (a partial COUNT(*)) they come from
+ * the first input row that counts rows instead, as they would on one MySQL.
  */
 public final class Aggregate implements Operator {
     /** How one output column is combined. */
@@ -65,6 +70,7 @@ public final class Aggregate implements Operator {
     private final SortKey distinctKey;
     private final boolean rollup;
     private final Operator noRows;
+    private final int rowCount;
 
     /** @param distinctKey the DISTINCT aggregates' argument x (with its weight column), or null */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
@@ -73,17 +79,25 @@ public final class Aggregate implements Operator {
 
     /** @param rollup add WITH ROLLUP's super-aggregate rows (not with DISTINCT aggregates or GROUP_CONCAT: the planner refuses those) */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup) {
-        this(input, groupKeys, aggregations, distinctKey, rollup, null);
+        this(input, groupKeys, aggregations, distinctKey, rollup, null, -1);
     }
 
     /**
-     * @param noRows without group keys: one row of the input's layout that stands for an empty input
-     *               (the shards' partials over no rows), or null for NULLs (COUNT 0)
+     * Aggregates without group keys: one row, whatever the input.
+     *
+     * @param noRows   one row of the input's layout that stands for an empty input (the shards' partials over
+     *                 no rows), or null for NULLs (COUNT 0)
+     * @param rowCount the column of a partial COUNT(*), or -1: the non-aggregated columns then come from the
+     *                 first input row that counts rows
      */
-    public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup,
-                     Operator noRows) {
-        if (noRows != null && !groupKeys.isEmpty()) throw new IllegalArgumentException("a row for no rows is for scalar aggregates only");
+    public static Aggregate scalar(Operator input, List<Aggregation> aggregations, SortKey distinctKey, Operator noRows, int rowCount) {
+        return new Aggregate(input, List.of(), aggregations, distinctKey, false, noRows, rowCount);
+    }
+
+    private Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup,
+                      Operator noRows, int rowCount) {
         this.noRows = noRows;
+        this.rowCount = rowCount;
         this.input = input;
         this.groupKeys = List.copyOf(groupKeys);
         this.aggregations = List.copyOf(aggregations);
@@ -147,7 +161,7 @@ public final class Aggregate implements Operator {
     @Override
     public String describe() {
         return "Aggregate group by " + groupKeys + (rollup ? " with rollup" : "") + " " + aggregations
-                + (distinctKey == null ? "" : " distinct " + distinctKey);
+                + (distinctKey == null ? "" : " distinct " + distinctKey) + (rowCount < 0 ? "" : " items from a row counting #" + rowCount);
     }
 
     @Override
@@ -269,7 +283,7 @@ public final class Aggregate implements Operator {
 
         /** One group being combined. */
         private final class State {
-            private final Row first;
+            private Row first;
             private final Value[] acc;
             private final long[] counts;
             private final Row[] best = new Row[aggregations.size()]; // MIN/MAX: the row holding the current extreme
@@ -286,6 +300,7 @@ public final class Aggregate implements Operator {
             }
 
             void add(Row row) {
+                if (rowCount >= 0 && first.getValues(rowCount).getIntValue() == 0 && row.getValues(rowCount).getIntValue() > 0) first = row;
                 boolean newDistinct = distinct != null && !Values.isNull(row.getValues(distinctKey.column()))
                         && (lastDistinct == null || !distinct.same(lastDistinct, row));
                 if (newDistinct) lastDistinct = row;

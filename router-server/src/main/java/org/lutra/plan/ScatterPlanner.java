@@ -281,19 +281,29 @@ final class ScatterPlanner {
         select.setOrderByElements(positions(mergeKeys));
         select.setLimit(null);
         select.setOffset(null);
+        // without group keys every partition answers one row, where none matches too (its items over a row of NULLs):
+        // select items outside aggregates are taken from a row that counts rows
+        int rowCount = mergeKeys.isEmpty() && columns.visible().stream().anyMatch(e -> !hasAggregate(e)) ? countAll() : -1;
         Route route = route();
         Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
         if (rollup && (distinctKey != null || aggregates.all().stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
             throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
         }
-        Operator noRows = groupKeys.isEmpty() && distinctKey != null ? noRows() : null;
-        root = new Aggregate(root, groupKeys, aggregates.all(), distinctKey, rollup, noRows);
+        root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? noRows() : null, rowCount)
+                : new Aggregate(root, groupKeys, aggregates.all(), distinctKey, rollup);
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText, havingCompiler.params());
         if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         root = MergedLimit.apply(root, limit, false);
         return project(root);
+    }
+
+    /** The column of the shards' COUNT(*): the client's own, else a hidden one. */
+    private int countAll() {
+        var countAll = new Function("COUNT", new AllColumns());
+        int column = columns.find(countAll);
+        return column >= 0 ? column : columns.hidden(countAll);
     }
 
     private GroupExprCompiler compiler(PartialAggregates aggregates, boolean having) {

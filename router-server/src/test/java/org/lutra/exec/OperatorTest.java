@@ -93,13 +93,23 @@ class OperatorTest {
         // SELECT -71, COUNT(DISTINCT 62), COUNT(*): the shards group by the argument's column and return no row; the
         // statement over no rows answers -71, its argument (counted by no DISTINCT aggregate) and a COUNT partial of 0
         var noRows = fixed(new FakeShards("c:INT", "x:INT", "n:BIGINT").on(0, "-71|62|0"));
-        var plan = new Aggregate(broadcast(), List.of(), List.of(new Aggregate.Aggregation(Aggregate.Kind.COUNT_DISTINCT, 1, -1, -1),
-                new Aggregate.Aggregation(Aggregate.Kind.COUNT, 2, -1, -1)), SortKey.asc(1), false, noRows);
+        var plan = Aggregate.scalar(broadcast(), List.of(new Aggregate.Aggregation(Aggregate.Kind.COUNT_DISTINCT, 1, -1, -1),
+                new Aggregate.Aggregation(Aggregate.Kind.COUNT, 2, -1, -1)), SortKey.asc(1), noRows, -1);
         assertEquals(List.of("-71|0|0"), FakeShards.text(plan.open(ctx(new FakeShards("c:INT", "x:INT", "n:BIGINT")))));
         // with rows, the row for no rows is not asked for
         var rows = new FakeShards("c:INT", "x:INT", "n:BIGINT").on(0, "-71|62|3").on(2, "-71|62|1");
         assertEquals(List.of("-71|1|4"), FakeShards.text(plan.open(ctx(rows))));
-        assertThrows(IllegalArgumentException.class, () -> new Aggregate(broadcast(), List.of(SortKey.asc(0)), List.of(), null, false, noRows));
+    }
+
+    @Test
+    void scalarAggregateTakesItsItemsFromAPartitionWithRows() throws SQLException {
+        // SELECT COALESCE(c, 5), SUM(n) ... with a partial COUNT(*): p0 and p2 match no row (their item is over NULLs)
+        var shards = new FakeShards("c:INT", "s:INT", "n:BIGINT").on(0, "5|\\N|0").on(1, "-5|-5|1").on(2, "5|\\N|0");
+        var plan = Aggregate.scalar(broadcast(), List.of(new Aggregate.Aggregation(Aggregate.Kind.SUM, 1, -1, -1),
+                new Aggregate.Aggregation(Aggregate.Kind.COUNT, 2, -1, -1)), null, null, 2);
+        assertEquals(List.of("-5|-5|1"), FakeShards.text(plan.open(ctx(shards))));
+        var none = new FakeShards("c:INT", "s:INT", "n:BIGINT").on(0, "5|\\N|0").on(1, "5|\\N|0");
+        assertEquals(List.of("5|\\N|0"), FakeShards.text(plan.open(ctx(none)))); // no partition matched: MySQL's own row over NULLs
     }
 
     @Test

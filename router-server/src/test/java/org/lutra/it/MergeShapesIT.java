@@ -132,7 +132,11 @@ class MergeShapesIT {
                 "SELECT -71, COUNT(*) FROM t WHERE col0 IN (NULL)",
                 "SELECT -71, SUM(DISTINCT col1) FROM t WHERE col0 IN (NULL)",
                 "SELECT -71 AS c, SUM(DISTINCT -col0) FROM t",
-                "SELECT 2 * 3, COUNT(DISTINCT col2) FROM t WHERE col1 > 15");
+                "SELECT 2 * 3, COUNT(DISTINCT col2) FROM t WHERE col1 > 15",
+                "SELECT col1, COUNT(*) FROM t WHERE col1 = -5",
+                "SELECT COALESCE(col2, 5), col0 + 1, SUM(col1) FROM t WHERE col1 = -5",
+                "SELECT col2, COUNT(DISTINCT col1) FROM t WHERE col1 = -5",
+                "SELECT -71 AS c, col1, MAX(col2) FROM t WHERE col1 < 0 ORDER BY MAX(col2)");
     }
 
     /** HAVING without GROUP BY and without aggregates filters rows (MySQL's extension), on every partition alike. */
