@@ -259,7 +259,12 @@ final class ScatterPlanner {
                     if (hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
                     column = columns.columnOf(e); // a non-aggregated expression: its value in the group's first row
                 }
-                orderKeys.add(new SortKey(column, !o.isAsc(), weightOf(column, aggregates)));
+                var key = new SortKey(column, !o.isAsc(), weightOf(column, aggregates));
+                Expression value = columns.expressionOf(column);
+                if (key.weightColumn() < 0 && !isGroupKey(column) && aggregates.at(column) == null && !hasAggregate(value)) {
+                    key = columns.withWeight(key, value); // a value of the group's first row: text by its weight too
+                }
+                orderKeys.add(key);
             }
         }
         ParamLimit.Bound[] limit = MergedLimit.of(select); // with the HAVING clause still there: its '?' come before LIMIT's
@@ -308,6 +313,10 @@ final class ScatterPlanner {
 
     private GroupExprCompiler compiler(PartialAggregates aggregates, boolean having) {
         return new GroupExprCompiler(columns, aggregates, names, groupExpressions, groupKeys, having);
+    }
+
+    private boolean isGroupKey(int column) {
+        return groupKeys.stream().anyMatch(k -> k.column() == column);
     }
 
     /** For ORDER BY after aggregation: the weight column of a group key or MIN/MAX, if the column has one. */

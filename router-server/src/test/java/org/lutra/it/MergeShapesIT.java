@@ -102,6 +102,8 @@ class MergeShapesIT {
                 "SELECT DISTINCT col1, COUNT(*) FROM t GROUP BY col1 WITH ROLLUP",
                 "SELECT DISTINCT COUNT(*) FROM t GROUP BY col1 WITH ROLLUP",
                 "SELECT DISTINCT col1, GROUP_CONCAT(col2) FROM t GROUP BY col0",
+                "SELECT DISTINCT - col2, 'a' AS col2 FROM t GROUP BY t.col2 HAVING COUNT(*) > 1 ORDER BY 1 DESC, 2",
+                "SELECT 'a', CONCAT(col1, 'x') AS s, COUNT(*) FROM t GROUP BY col1 ORDER BY s DESC, 3",
                 "SELECT DISTINCT GROUP_CONCAT(col2 ORDER BY col2) FROM t GROUP BY col1",
                 "SELECT DISTINCT COUNT(*) FROM e",
                 "SELECT DISTINCT 0 FROM t",
