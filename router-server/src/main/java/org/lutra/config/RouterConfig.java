@@ -321,6 +321,9 @@ public record RouterConfig(
      *                         recovery may have rolled its branches back (their sum must stay under the grace)
      * @param commitTimeoutMillis each statement of phase two (XA COMMIT), of rolling back, and of recovery;
      *                         a branch not committed by then is left to recovery (the transaction is committed)
+     * @param deadlockCheckMillis a transaction whose locking statement has run this long makes the router look for a
+     *                         deadlock across partitions in the shards' lock-wait views (docs/transactions.md); 0 = the
+     *                         default (50), a negative value turns the detector off (lock_wait_timeout_seconds alone)
      */
     public record Transactions(
             @JsonProperty("router_name") String routerName,
@@ -329,7 +332,8 @@ public record RouterConfig(
             @JsonProperty("recovery_grace_seconds") int recoveryGraceSeconds,
             @JsonProperty("prepare_timeout_ms") int prepareTimeoutMillis,
             @JsonProperty("decision_timeout_ms") int decisionTimeoutMillis,
-            @JsonProperty("commit_timeout_ms") int commitTimeoutMillis) {
+            @JsonProperty("commit_timeout_ms") int commitTimeoutMillis,
+            @JsonProperty("deadlock_check_ms") int deadlockCheckMillis) {
         /** A phase's default: 5 s, or less when the grace is short, so that both decide-phases fit in half the grace. */
         private static final int PHASE_DEFAULT_MILLIS = 5_000;
 
@@ -346,6 +350,7 @@ public record RouterConfig(
             prepareTimeoutMillis = prepareTimeoutMillis <= 0 ? phaseDefault : prepareTimeoutMillis;
             decisionTimeoutMillis = decisionTimeoutMillis <= 0 ? phaseDefault : decisionTimeoutMillis;
             commitTimeoutMillis = commitTimeoutMillis <= 0 ? PHASE_DEFAULT_MILLIS : commitTimeoutMillis;
+            deadlockCheckMillis = deadlockCheckMillis == 0 ? DEADLOCK_CHECK_DEFAULT_MILLIS : Math.max(-1, deadlockCheckMillis);
             if ((long) prepareTimeoutMillis + decisionTimeoutMillis >= recoveryGraceSeconds * 1000L) {
                 throw new IllegalArgumentException("config: transactions.prepare_timeout_ms + decision_timeout_ms ("
                         + prepareTimeoutMillis + " + " + decisionTimeoutMillis + ") must be less than recovery_grace_seconds ("
@@ -354,8 +359,22 @@ public record RouterConfig(
             }
         }
 
+        /** How long a locking statement runs before the router looks for a deadlock across partitions, by default. */
+        private static final int DEADLOCK_CHECK_DEFAULT_MILLIS = 50;
+
         public Transactions(String routerName, int lockWaitSeconds, int recoverySeconds, int recoveryGraceSeconds) {
             this(routerName, lockWaitSeconds, recoverySeconds, recoveryGraceSeconds, 0, 0, 0);
+        }
+
+        public Transactions(String routerName, int lockWaitSeconds, int recoverySeconds, int recoveryGraceSeconds,
+                            int prepareTimeoutMillis, int decisionTimeoutMillis, int commitTimeoutMillis) {
+            this(routerName, lockWaitSeconds, recoverySeconds, recoveryGraceSeconds, prepareTimeoutMillis, decisionTimeoutMillis,
+                    commitTimeoutMillis, 0);
+        }
+
+        /** Whether the router looks for deadlocks across partitions itself (else only the lock wait timeout ends them). */
+        public boolean detectsDeadlocks() {
+            return deadlockCheckMillis > 0;
         }
 
         /** The coordinator's bound from the start of phase one to its decision, in nanoseconds. */

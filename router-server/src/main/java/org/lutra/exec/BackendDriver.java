@@ -158,6 +158,12 @@ public final class BackendDriver {
         return !warning && e.getSQLState() != null && e.getSQLState().startsWith("22");
     }
 
+    /** The server's id of connection {@code c} (CONNECTION_ID(), the processlist id), as its driver learned it at connect: no round trip. */
+    public static long threadId(java.sql.Connection c) throws SQLException {
+        if (c.isWrapperFor(org.mariadb.jdbc.Connection.class)) return c.unwrap(org.mariadb.jdbc.Connection.class).getThreadId();
+        return c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getId();
+    }
+
     private static boolean isMariaDb(Statement st) throws SQLException {
         return st.isWrapperFor(org.mariadb.jdbc.Statement.class);
     }

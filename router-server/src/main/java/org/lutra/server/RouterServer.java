@@ -404,6 +404,9 @@ public final class RouterServer implements AutoCloseable {
         values.put("txn_prepare_ms_mean", String.format(Locale.ROOT, "%.3f", txn.prepare.meanMillis()));
         values.put("txn_decision_ms_mean", String.format(Locale.ROOT, "%.3f", txn.decision.meanMillis()));
         values.put("txn_commit_ms_mean", String.format(Locale.ROOT, "%.3f", txn.commit.meanMillis()));
+        values.put("deadlocks_detected", txn.deadlocksDetected.sum());
+        values.put("deadlocks_by_timeout", txn.deadlocksByTimeout.sum());
+        values.put("deadlock_checks", txn.deadlockChecks.sum());
         values.put("xa_in_doubt_branches", transactions.recovery().inDoubt());
         values.put("xa_unreachable_partitions", transactions.recovery().unreachable());
         values.put("xa_recovered_commits", txn.recoveredCommits.sum());

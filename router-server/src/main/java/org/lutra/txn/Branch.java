@@ -53,6 +53,12 @@ final class Branch {
     /** A move batch's branch: its lock waits are short, set back when it goes back to its pool ({@link Backends.Placement#yieldLocks}). */
     private final boolean yields;
 
+    /** The server's id of the pinned connection (CONNECTION_ID()): how the shard's lock-wait views name this branch. */
+    private volatile long threadId;
+    /** Sub-queries that may wait for row locks running on the branch now, and since when the first of them runs (nanoTime). */
+    private int locking;
+    private volatile long lockingSince;
+
     Branch(Backends.Placement placement, Xid xid, boolean yields) {
         this.placement = placement;
         this.xid = xid;
@@ -68,6 +74,7 @@ final class Branch {
             try {
                 connection = placement.borrow(isolation);
                 if (yields) placement.yieldLocks(connection, true);
+                threadId = org.lutra.exec.BackendDriver.threadId(connection);
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
             } catch (SQLException e) {
@@ -92,6 +99,24 @@ final class Branch {
 
     boolean plain() {
         return xid == null;
+    }
+
+    long threadId() {
+        return threadId;
+    }
+
+    /** A sub-query that may wait for row locks (a write, a locking read) starts on this branch. */
+    synchronized void lockingStarts() {
+        if (locking++ == 0) lockingSince = System.nanoTime();
+    }
+
+    synchronized void lockingEnds() {
+        if (--locking == 0) lockingSince = 0;
+    }
+
+    /** Since when (nanoTime) a sub-query that may wait for row locks has run on this branch; 0 = none runs. */
+    long lockingSince() {
+        return lockingSince;
     }
 
     synchronized void streaming(org.lutra.exec.Connections.Drain drain) {

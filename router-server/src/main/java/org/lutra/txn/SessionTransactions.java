@@ -273,7 +273,8 @@ public final class SessionTransactions implements AutoCloseable {
                     + " with what followed the savepoint, or ROLLBACK)", error.getSQLState(), error.getErrorCode(), error);
         }
         t.rollback();
-        SQLException reported = retryable(error, partitions);
+        // the router's deadlock detector stopped this statement to break a cycle: that is the answer, not the interruption
+        SQLException reported = t.failure() instanceof DeadlockVictim victim ? victim.reported(error) : retryable(error, partitions);
         if (explicit) {
             current = null;
             currentTrace = org.lutra.trace.KeyTrace.NONE;
@@ -282,7 +283,7 @@ public final class SessionTransactions implements AutoCloseable {
         return reported;
     }
 
-    private static SQLException retryable(SQLException e, int partitions) {
+    private SQLException retryable(SQLException e, int partitions) {
         int code = e.getErrorCode();
         if (code == DEADLOCK) {
             return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", "40001", code, e);
@@ -290,8 +291,9 @@ public final class SessionTransactions implements AutoCloseable {
         if (code == LOCK_WAIT_TIMEOUT && partitions > 1) {
             // Reported as MySQL reports a deadlock (1213), so that applications and frameworks
             // that retry deadlock victims retry this one too.
+            service.stats().deadlocksByTimeout.increment();
             return new SQLException("Deadlock suspected: " + e.getMessage() + " while this transaction holds locks on " + partitions
-                    + " partitions (a deadlock across shards, which no single shard detects, ends this way); the whole transaction "
+                    + " partitions (a deadlock across shards ends this way where the router's detector cannot see it); the whole transaction "
                     + "was rolled back, retry it", "40001", DEADLOCK, e);
         }
         if (code == LOCK_WAIT_TIMEOUT) {

@@ -58,6 +58,8 @@ public final class TransactionState implements Connections {
 
     /** A move batch's transaction: its branches yield their locks (see {@link org.lutra.exec.Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
     private final boolean yields;
+    /** Wall-clock start, which orders the victims of deadlocks across partitions (the youngest is rolled back: {@link WaitForGraph}). */
+    final long startedMillis = System.currentTimeMillis();
 
     TransactionState(Transactions service, int isolation, boolean yields) {
         this.service = service;
@@ -103,6 +105,7 @@ public final class TransactionState implements Connections {
                     if (id == null) id = service.ids().next(coordinator.placement.name());
                     branch = new Branch(placement, Xid.lutra(id, placement.database()), yields);
                 }
+                if (branches.isEmpty() && !yields) service.deadlocks().opened(this); // a move batch yields its locks instead
                 branches.put(partition, branch);
                 fresh = true;
                 marks = savepoints.names();
@@ -125,7 +128,12 @@ public final class TransactionState implements Connections {
             branch.drain(); // an earlier statement's result still streaming here is read into the router first
         }
         Branch b = branch;
+        // a sub-query that may wait for a row lock: the deadlock detector watches how long it runs
+        boolean mayWait = !yields && (write || locks || isolation == Connection.TRANSACTION_SERIALIZABLE);
+        if (mayWait) b.lockingStarts();
         return new Lease() {
+            private boolean released;
+
             @Override
             public Connection connection() {
                 return b.connection();
@@ -154,6 +162,8 @@ public final class TransactionState implements Connections {
             @Override
             public void release(SQLException e) {
                 b.streamDone();
+                if (mayWait && !released) b.lockingEnds();
+                released = true;
                 if (e != null) fail(e);
             }
         };
@@ -161,6 +171,64 @@ public final class TransactionState implements Connections {
 
     private synchronized void fail(SQLException e) {
         if (failure == null) failure = e;
+    }
+
+    // ---- deadlocks across partitions (see DeadlockDetector) ---------------------------------------
+
+    /** Since when (nanoTime) the oldest sub-query of this transaction that may wait for a row lock has run; 0 = none runs. */
+    synchronized long lockingSince() {
+        long oldest = 0;
+        for (Branch b : branches.values()) {
+            long since = b.lockingSince();
+            if (since != 0 && (oldest == 0 || since - oldest < 0)) oldest = since;
+        }
+        return oldest;
+    }
+
+    /** The branches, as the deadlock detector reads them; null once the transaction is ending. */
+    synchronized List<Branch> activeBranches() {
+        return status == Status.ACTIVE ? new ArrayList<>(branches.values()) : null;
+    }
+
+    /** The transaction's XA id once it has two branches or more (before, it is on one partition only), else null. */
+    synchronized GlobalId globalId() {
+        return id;
+    }
+
+    synchronized boolean active() {
+        return status == Status.ACTIVE;
+    }
+
+    /** Stops a backend statement: KILL QUERY of connection {@code threadId} on the server of {@code placement}. */
+    interface QueryKiller {
+        void kill(org.lutra.exec.Backends.Placement placement, long threadId) throws SQLException;
+    }
+
+    /**
+     * Makes this transaction the victim of a deadlock across partitions: it fails with {@code victim} (40001, 1213) and every
+     * sub-query of it that may be waiting for a lock is stopped (KILL QUERY), so that its statement fails now and the session
+     * rolls the transaction back, releasing its locks on every shard. False, and nothing is done, if the transaction no longer
+     * waits (the cycle is gone), has failed already or is ending.
+     *
+     * <p>The kills are sent while this transaction's monitor is held: it cannot end meanwhile, so its connections stay pinned to
+     * it and a kill can never reach another session's statement on a connection given back to the pool. A kill that reaches a
+     * connection between two statements is dropped by the server (the next statement runs).
+     */
+    synchronized boolean chosenAsVictim(DeadlockVictim victim, QueryKiller killer) {
+        if (status != Status.ACTIVE || failure != null) return false;
+        var waiting = branches.values().stream().filter(b -> b.lockingSince() != 0).toList();
+        if (waiting.isEmpty()) return false;
+        failure = victim;
+        wholeOnly = true;
+        for (Branch b : waiting) {
+            try {
+                killer.kill(b.placement, b.threadId());
+            } catch (SQLException e) {
+                log.warn("deadlock victim {}: could not stop its statement on {} (its lock wait ends at the lock wait timeout): {}",
+                        this, b.placement.name(), e.getMessage());
+            }
+        }
+        return true;
     }
 
     private synchronized void failWhole(SQLException e) {
@@ -345,7 +413,9 @@ public final class TransactionState implements Connections {
         try {
             if (failure != null) {
                 abort(all);
-                throw new SQLException("transaction rolled back: " + failure.getMessage(), "40000", failure.getErrorCode(), failure);
+                // a deadlock victim stays retryable, as after MySQL's own deadlocks
+                throw new SQLException("transaction rolled back: " + failure.getMessage(), failure instanceof DeadlockVictim ? "40001" : "40000",
+                        failure.getErrorCode(), failure);
             }
             var writers = all.stream().filter(Branch::written).toList();
             if (writers.size() <= 1) {
@@ -356,6 +426,7 @@ public final class TransactionState implements Connections {
             status = Status.COMMITTED;
         } finally {
             all.forEach(Branch::release);
+            service.deadlocks().closed(this);
         }
     }
 
@@ -370,6 +441,7 @@ public final class TransactionState implements Connections {
         } finally {
             all.forEach(Branch::release);
             status = Status.ROLLED_BACK;
+            service.deadlocks().closed(this);
         }
     }
 

@@ -28,6 +28,7 @@ public final class Transactions implements AutoCloseable {
     private final ExecutorService threads = org.lutra.exec.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
     private final RouterNameLock name;
     private final Recovery recovery;
+    private final DeadlockDetector deadlocks;
     /** The recording of live traffic, {@link org.lutra.trace.TraceRecorder#OFF} unless the config asks for one. */
     private volatile org.lutra.trace.TraceRecorder recorder = org.lutra.trace.TraceRecorder.OFF;
 
@@ -43,12 +44,14 @@ public final class Transactions implements AutoCloseable {
         this.name = RouterNameLock.acquire(backends.placements().getFirst(), config.routerName());
         try {
             DecisionLog.install(backends);
+            if (config.detectsDeadlocks()) WaitBoard.install(backends);
             this.recovery = new Recovery(backends, ids, config, stats);
             recovery.start();
         } catch (SQLException | RuntimeException e) {
             name.close();
             throw e;
         }
+        this.deadlocks = new DeadlockDetector(backends, config.deadlockCheckMillis(), stats, ids);
     }
 
     /** Another router took this router's name (see {@link RouterNameLock}): two-phase commits are refused. */
@@ -85,6 +88,10 @@ public final class Transactions implements AutoCloseable {
 
     public Recovery recovery() {
         return recovery;
+    }
+
+    DeadlockDetector deadlocks() {
+        return deadlocks;
     }
 
     Backends backends() {
@@ -132,6 +139,7 @@ public final class Transactions implements AutoCloseable {
     @Override
     public void close() {
         recorder.close();
+        deadlocks.close();
         recovery.close();
         threads.close();
         name.close();

@@ -42,4 +42,10 @@ public final class TxnStats {
     /** Branches resolved by recovery. */
     public final LongAdder recoveredCommits = new LongAdder();
     public final LongAdder recoveredRollbacks = new LongAdder();
+    /** Deadlocks across partitions this router's detector broke (each by rolling back one victim of its own). */
+    public final LongAdder deadlocksDetected = new LongAdder();
+    /** Lock wait timeouts in a transaction holding locks on several partitions, reported as suspected deadlocks. */
+    public final LongAdder deadlocksByTimeout = new LongAdder();
+    /** Times the detector read the shards' lock-wait views (only while a locking statement had waited past deadlock_check_ms). */
+    public final LongAdder deadlockChecks = new LongAdder();
 }

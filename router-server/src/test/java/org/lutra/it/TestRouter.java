@@ -92,7 +92,7 @@ final class TestRouter implements AutoCloseable {
         var c = first.config;
         var t = c.transactions();
         var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
-                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis(), t.deadlockCheckMillis());
         this.config = new RouterConfig(c.listen(), c.database(), c.schema(), c.users(), c.backends(), c.partitions(), lookups,
                 c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls());
         config.validate();
@@ -107,7 +107,7 @@ final class TestRouter implements AutoCloseable {
         var c = first.config;
         var t = c.transactions();
         var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
-                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis(), t.deadlockCheckMillis());
         this.config = new RouterConfig(c.listen(), c.database(), c.schema(), c.users(), c.backends(), c.partitions(), List.of(),
                 c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls(), catalog);
         config.validate();
@@ -130,7 +130,7 @@ final class TestRouter implements AutoCloseable {
         var c = first.config;
         var t = c.transactions();
         var transactions = new RouterConfig.Transactions(name, t.lockWaitSeconds(), t.recoverySeconds(), t.recoveryGraceSeconds(),
-                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis());
+                t.prepareTimeoutMillis(), t.decisionTimeoutMillis(), t.commitTimeoutMillis(), t.deadlockCheckMillis());
         return new RouterConfig(listen, c.database(), c.schema(), c.users(), c.backends(), c.partitions(), lookups,
                 c.maxFrameBytes(), c.planCacheSize(), transactions, c.limits(), c.tls(), c.catalog(), placement);
     }
