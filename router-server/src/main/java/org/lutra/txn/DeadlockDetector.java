@@ -24,13 +24,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>When it looks: a thread checks every few milliseconds, without any backend traffic, whether a sub-query of this router's
  * transactions that may wait for a row lock (a write, a locking read) has run longer than {@code deadlock_check_ms}. Only
- * then does it read every backend's lock-wait views ({@link LockWaitViews}) — again at most every ~0.1 s while such a wait
- * lasts, the rate at which InnoDB renews them. No wait, no check.
+ * then does it read every backend's lock-wait views ({@link LockWaitViews}), and again every {@value #ROUND_MILLIS} ms while
+ * such a wait lasts, at the instants of a wall-clock grid shared by all routers (see {@link #sleepToNextMarkTime}). No wait, no
+ * check; the detector's connections are closed after a few idle seconds.
  *
  * <p>What it builds: a {@link WaitForGraph} whose nodes are transactions — this router's own, known by the connection ids of
  * their branches; other routers', known by the trx ids they published on the {@link WaitBoard}; and single backend
  * transactions (an auto-commit statement, an administrator's session). An edge counts only when the same wait (waiter trx,
- * lock, holder trx) was in two fresh snapshots of its server, taken at least 0.1 s apart: each server's snapshot is of its own
+ * lock, holder trx) was in two fresh snapshots of its server, of consecutive rounds: each server's snapshot is of its own
  * moment, and a wait seen once may have just ended (an early-released lock at READ COMMITTED, a waiting request given up); a
  * wait seen twice, from a transaction still waiting, is one that has lasted. A cycle of such edges is a deadlock.
  *
@@ -42,9 +43,13 @@ import java.util.concurrent.TimeUnit;
  */
 final class DeadlockDetector implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DeadlockDetector.class);
-    /** InnoDB renews its lock-wait snapshot once it has not been read for 100 ms: reads closer together see the old one. */
-    private static final long SNAPSHOT_RENEWAL_MILLIS = 110;
+    /** InnoDB renews its copy of the lock tables once it has not been read for 100 ms: rounds are this far apart. */
+    private static final long ROUND_MILLIS = 120;
+    /** How long before its round's read instant a router inserts its marks ({@link LockWaitViews#mark}). */
+    private static final long MARK_LEAD_MILLIS = 20;
     private static final int MAX_CYCLE_TEXT = 400;
+    /** The detector's connections are closed once no transaction has waited for this long. */
+    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final boolean on;
     private final long thresholdNanos;
@@ -58,9 +63,11 @@ final class DeadlockDetector implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
+    /** Rounds in a row in which some backend's copy was stale. */
+    private int staleRounds;
+
     /** Per backend, the waits of its last fresh snapshot: an edge is acted on only if the next one shows it again. */
     private final Map<String, Set<WaitKey>> previous = new HashMap<>();
-    private int staleRounds;
 
     private record WaitKey(long waiterTrx, String lockId, long holderTrx) {}
 
@@ -100,25 +107,48 @@ final class DeadlockDetector implements AutoCloseable {
     }
 
     private void watch(long tickMillis) {
-        long nextRound = 0;
+        long lastWait = System.nanoTime();
+        boolean connected = false;
         while (!closed) {
             try {
                 Thread.sleep(tickMillis);
                 if (!someoneWaits()) {
                     previous.clear(); // a later check starts afresh
                     staleRounds = 0;
+                    if (connected && System.nanoTime() - lastWait > IDLE_NANOS) {
+                        servers.values().forEach(LockWaitViews::close); // ends their marking transactions
+                        board.close();
+                        connected = false;
+                    }
                     continue;
                 }
-                if (System.nanoTime() - nextRound < 0) continue;
+                lastWait = System.nanoTime();
+                connected = true;
                 round();
-                long spacing = SNAPSHOT_RENEWAL_MILLIS + ThreadLocalRandom.current().nextLong(40L << Math.min(staleRounds, 4));
-                nextRound = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(spacing);
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
                 log.error("deadlock detection: {}", e.toString(), e);
             }
         }
+    }
+
+    /**
+     * Sleeps until {@value #MARK_LEAD_MILLIS} ms before the next instant of the round grid (wall-clock multiples of
+     * {@value #ROUND_MILLIS} ms), and returns that instant. Every router reads the views at the same instants: the first read
+     * renews InnoDB's copy (nobody read it for 120 ms), and the others' reads a few milliseconds later get the same copy, which
+     * shows the marks they all inserted just before. Reads spread over the period would each find a copy read less than
+     * 100 ms before, and keep it old for everyone. That needs the routers' clocks within ~20 ms of each other; after three
+     * stale rounds in a row (clocks further apart, a monitoring tool reading the views often) the instant is moved by a random
+     * part of a round, until a read is fresh again.
+     */
+    private long sleepToNextMarkTime() throws InterruptedException {
+        long now = System.currentTimeMillis();
+        long instant = (now / ROUND_MILLIS + 1) * ROUND_MILLIS;
+        if (staleRounds >= 3) instant += ThreadLocalRandom.current().nextLong(ROUND_MILLIS);
+        if (instant - now < MARK_LEAD_MILLIS) instant += ROUND_MILLIS;
+        Thread.sleep(instant - MARK_LEAD_MILLIS - now);
+        return instant;
     }
 
     /** Whether a sub-query of a transaction of this router that may wait for a lock has run past the threshold. */
@@ -132,6 +162,7 @@ final class DeadlockDetector implements AutoCloseable {
     }
 
     private void round() throws InterruptedException {
+        long instant = sleepToNextMarkTime();
         stats.deadlockChecks.increment();
         // this router's branches, by connection, before the views are read: a transaction still active after the reads was
         // active during them, so its connections were its own branches in every snapshot
@@ -147,7 +178,7 @@ final class DeadlockDetector implements AutoCloseable {
                 partitionOf.put(c, b.placement.name());
             }
         }
-        var snapshots = readAll();
+        var snapshots = readAll(instant);
         mine.values().removeIf(t -> !t.active());
 
         var remote = needsBoard(snapshots, mine) ? readBoard() : Map.<BackendTrx, WaitForGraph.Node>of();
@@ -186,11 +217,20 @@ final class DeadlockDetector implements AutoCloseable {
         }
     }
 
-    /** Every backend's snapshot, read in parallel; a backend that fails or refuses is left out this round. */
-    private Map<String, LockWaitViews.Snapshot> readAll() throws InterruptedException {
+    /**
+     * Every backend's snapshot: each marked now, read at {@code instant} (wall clock), in parallel; a backend that fails or
+     * refuses is left out this round.
+     */
+    private Map<String, LockWaitViews.Snapshot> readAll(long instant) throws InterruptedException {
         var futures = new LinkedHashMap<String, Future<LockWaitViews.Snapshot>>();
         for (var views : servers.values()) {
-            if (!views.refused()) futures.put(views.backend, readers.submit(views::read));
+            if (views.refused()) continue;
+            futures.put(views.backend, readers.submit(() -> {
+                views.mark();
+                long wait = instant - System.currentTimeMillis();
+                if (wait > 0) Thread.sleep(wait);
+                return views.read();
+            }));
         }
         var snapshots = new LinkedHashMap<String, LockWaitViews.Snapshot>();
         for (var f : futures.entrySet()) {

@@ -16,24 +16,29 @@ import java.util.concurrent.Executor;
  * pooled one: when lock waits have taken every pooled connection, the detector must still get through).
  *
  * <p>MariaDB: {@code information_schema.INNODB_LOCK_WAITS} joined with {@code INNODB_TRX} (trx id to connection id). InnoDB
- * serves these views from a snapshot it renews only when nobody has read it for 100 ms (trx0i_s.cc,
- * {@code CACHE_MIN_IDLE_TIME}): a read may return an old snapshot, and reads less than 100 ms apart — this router's, another
- * router's, a monitoring tool's — keep it old. So every read proves its freshness: it runs inside a transaction of its own
- * (which INNODB_TRX then lists) and carries a round number in a comment; the snapshot lists that transaction's current query
- * only if it was taken during this very read. A stale snapshot is not used.
+ * serves these views from a copy it renews only once nobody has read it for 100 ms (trx0i_s.cc,
+ * {@code CACHE_MIN_IDLE_TIME}): a read may get an old copy, and reads less than 100 ms apart — this router's, another
+ * router's, a monitoring tool's — keep it old. So every read proves how recent its copy is. The connection keeps a transaction
+ * open that has inserted one row into a temporary table of its own for each read so far; a read first inserts one more, and
+ * the copy is used only if it shows that transaction with as many rows modified ({@code trx_rows_modified}): it was taken after
+ * the insert, whoever's read renewed it — with several routers, one's renewal serves all. A temporary table's rows take no
+ * locks, and the transaction reads nothing consistently, so it holds back no purge; it ends with the connection, which is
+ * closed when the detector goes idle and renewed every {@value #MARKS_PER_CONNECTION} reads.
  *
- * <p>MySQL 8: {@code performance_schema.data_lock_waits} with {@code threads}, read live (no snapshot cache).
+ * <p>MySQL 8: {@code performance_schema.data_lock_waits} with {@code threads}, read live (no copy).
  */
 final class LockWaitViews implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LockWaitViews.class);
     private static final Executor SAME_THREAD = Runnable::run;
-    private static final String MARK = "lutra deadlock check ";
+    private static final String MARKS = "lutra_deadlock_marks";
+    private static final int MARKS_PER_CONNECTION = 10_000;
 
-    private static final String MARIADB = "SELECT /*" + MARK + "%d*/ 0, r.trx_id, r.trx_mysql_thread_id, w.requested_lock_id, b.trx_id,"
+    private static final String MARIADB = "SELECT 0, r.trx_id, r.trx_mysql_thread_id, w.requested_lock_id, b.trx_id,"
             + " b.trx_mysql_thread_id FROM information_schema.INNODB_LOCK_WAITS w"
             + " JOIN information_schema.INNODB_TRX r ON r.trx_id = w.requesting_trx_id"
             + " JOIN information_schema.INNODB_TRX b ON b.trx_id = w.blocking_trx_id"
-            + " UNION ALL SELECT 1, NULL, NULL, trx_query, NULL, NULL FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()";
+            + " UNION ALL SELECT 1, trx_rows_modified, NULL, NULL, NULL, NULL FROM information_schema.INNODB_TRX"
+            + " WHERE trx_mysql_thread_id = CONNECTION_ID()";
     private static final String MYSQL = "SELECT 0, w.REQUESTING_ENGINE_TRANSACTION_ID, rt.PROCESSLIST_ID, w.REQUESTING_ENGINE_LOCK_ID,"
             + " w.BLOCKING_ENGINE_TRANSACTION_ID, bt.PROCESSLIST_ID FROM performance_schema.data_lock_waits w"
             + " JOIN performance_schema.threads rt ON rt.THREAD_ID = w.REQUESTING_THREAD_ID"
@@ -51,7 +56,8 @@ final class LockWaitViews implements AutoCloseable {
     private Connection connection;
     private Boolean mariaDb;
     private boolean refused;
-    private long round;
+    /** Rows the connection's open transaction has inserted into its temporary table (MariaDB): one per read. */
+    private long marks;
 
     LockWaitViews(Backends.Placement placement) {
         this.backend = placement.backend();
@@ -63,42 +69,52 @@ final class LockWaitViews implements AutoCloseable {
         return refused;
     }
 
-    /** The server's lock waits now, or a snapshot marked stale. Only the detector's thread calls it. */
-    synchronized Snapshot read() throws SQLException {
+    /**
+     * Before a read: one more row inserted by the connection's transaction (MariaDB; nothing on MySQL), so that the read can
+     * tell a copy taken after this moment. Only the detector's thread calls it.
+     */
+    synchronized void mark() throws SQLException {
         try {
+            if (connection != null && marks >= MARKS_PER_CONNECTION) close(); // a new connection: copies older than it cannot show its id
             Connection c = connection();
+            if (!mariaDb) return;
             try (Statement st = c.createStatement()) {
-                if (mariaDb) {
-                    long n = ++round;
-                    st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT"); // listed by INNODB_TRX, with the query it runs
-                    try {
-                        return rows(st, MARIADB.formatted(n), MARK + n + "*/");
-                    } finally {
-                        st.execute("COMMIT");
-                    }
-                }
-                return rows(st, MYSQL, null);
+                st.executeUpdate("INSERT INTO " + MARKS + " VALUES (0)");
             }
+            marks++;
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1227 || e.getErrorCode() == 1142 || e.getErrorCode() == 1109 || e.getErrorCode() == 1146) {
-                refused = true;
-                log.warn("deadlock detection: backend {} refuses its lock-wait views ({}); deadlocks across shards through it end at"
-                        + " lock_wait_timeout_seconds (the detector needs the PROCESS privilege on MariaDB, SELECT on performance_schema"
-                        + " on MySQL)", backend, e.getMessage());
-            }
-            close();
-            throw e;
+            throw failed(e);
         }
     }
 
-    private static Snapshot rows(Statement st, String sql, String mark) throws SQLException {
+    /** The server's lock waits, marked stale unless the copy they come from was taken after the last {@link #mark}. */
+    synchronized Snapshot read() throws SQLException {
+        try (Statement st = connection().createStatement()) {
+            return mariaDb ? rows(st, MARIADB, marks) : rows(st, MYSQL, -1);
+        } catch (SQLException e) {
+            throw failed(e);
+        }
+    }
+
+    private SQLException failed(SQLException e) {
+        if (e.getErrorCode() == 1227 || e.getErrorCode() == 1142 || e.getErrorCode() == 1109 || e.getErrorCode() == 1146) {
+            refused = true;
+            log.warn("deadlock detection: backend {} refuses its lock-wait views ({}); deadlocks across shards through it end at"
+                    + " lock_wait_timeout_seconds (the detector needs the PROCESS privilege on MariaDB, SELECT on performance_schema"
+                    + " on MySQL)", backend, e.getMessage());
+        }
+        close();
+        return e;
+    }
+
+    /** @param marks the rows the connection's transaction has modified, which a copy taken after the last insert shows; -1: live views */
+    private static Snapshot rows(Statement st, String sql, long marks) throws SQLException {
         var waits = new ArrayList<Wait>();
-        boolean fresh = mark == null;
+        boolean fresh = marks < 0;
         try (var rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 if (rs.getInt(1) == 1) {
-                    String query = rs.getString(4);
-                    fresh |= query != null && query.contains(mark);
+                    fresh |= marks > 0 && rs.getLong(2) == marks;
                 } else {
                     waits.add(new Wait(rs.getLong(2), rs.getLong(3), rs.getString(4), rs.getLong(5), rs.getLong(6)));
                 }
@@ -123,15 +139,23 @@ final class LockWaitViews implements AutoCloseable {
             try {
                 c.setNetworkTimeout(SAME_THREAD, placement.pingTimeoutMillis()); // a frozen server costs a round at most this
                 if (mariaDb == null) mariaDb = c.getMetaData().getDatabaseProductVersion().contains("MariaDB");
+                if (mariaDb) {
+                    try (Statement st = c.createStatement()) {
+                        st.execute("CREATE TEMPORARY TABLE " + MARKS + " (n INT) ENGINE=InnoDB");
+                        st.execute("START TRANSACTION");
+                    }
+                }
             } catch (SQLException e) {
                 c.close();
                 throw e;
             }
             connection = c;
+            marks = 0;
         }
         return connection;
     }
 
+    /** Closes the connection (ending its transaction); the next read opens another. */
     @Override
     public synchronized void close() {
         if (connection == null) return;

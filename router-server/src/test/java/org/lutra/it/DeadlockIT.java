@@ -278,9 +278,9 @@ class DeadlockIT {
         for (int id : ids) expected.put(id, 100 + committed.getOrDefault(id, 0L));
         assertEquals(expected, balancesOnShards(ids), "seed " + seed + ": the shards hold what the committed transfers say");
         var after = Counters.of(router, other);
-        System.out.printf("DeadlockIT: seed %d, %d sessions x %d transfers over 2 routers, %d deadlocks found by the detector (%d victims"
-                + " retried, the rest the shards' own), %d by timeout, %d checks%n", seed, sessions, transfers, after.detected - before.detected,
-                victims.get(), after.byTimeout - before.byTimeout, after.checks - before.checks);
+        System.out.printf("DeadlockIT: seed %d, %d sessions x %d transfers over 2 routers: %d victims retried, %d deadlocks found by the"
+                + " detector, %d by timeout, %d checks of the shards' views%n", seed, sessions, transfers, victims.get(),
+                after.detected - before.detected, after.byTimeout - before.byTimeout, after.checks - before.checks);
         assertEquals(before.byTimeout, after.byTimeout, "seed " + seed + ": no deadlock waited out the lock wait timeout");
         assertTrue(after.detected > before.detected, "seed " + seed + ": the transfers deadlocked across shards, and the detector found it");
     }
