@@ -97,10 +97,10 @@ final class LockWaitViews implements AutoCloseable {
     }
 
     private SQLException failed(SQLException e) {
-        if (e.getErrorCode() == 1227 || e.getErrorCode() == 1142 || e.getErrorCode() == 1109 || e.getErrorCode() == 1146) {
+        if (e.getErrorCode() == 1227 || e.getErrorCode() == 1044 || e.getErrorCode() == 1142 || e.getErrorCode() == 1109 || e.getErrorCode() == 1146) {
             refused = true;
             log.warn("deadlock detection: backend {} refuses its lock-wait views ({}); deadlocks across shards through it end at"
-                    + " lock_wait_timeout_seconds (the detector needs the PROCESS privilege on MariaDB, SELECT on performance_schema"
+                    + " lock_wait_timeout_seconds (the detector needs the PROCESS and CREATE TEMPORARY TABLES privileges on MariaDB, SELECT on performance_schema"
                     + " on MySQL)", backend, e.getMessage());
         }
         close();

@@ -178,6 +178,34 @@ class DeadlockIT {
         assertEquals(before.byTimeout, after.byTimeout);
     }
 
+    /**
+     * With the detector off (deadlock_check_ms negative) the same cycle ends at the lock wait timeout: a suspected deadlock
+     * (40001, 1213), counted as found by timeout — what the counters compare.
+     */
+    @Test
+    void withTheDetectorOffTheLockWaitTimeoutEndsTheCycle(Shards shards) throws Exception {
+        try (var off = new TestRouter(shards, "deadlockoff", SCHEMA, new RouterConfig.Transactions("dloff", 2, 1, 5, 0, 0, 0, -1))) {
+            try (var c = off.connect(); var st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO accounts (id, balance) VALUES (1, 100), (101, 100)");
+            }
+            try (var a = off.connect(); var b = off.connect()) {
+                var outcomes = cycle(List.of(a, b), List.of(1, 101));
+                var errors = outcomes.stream().filter(java.util.Objects::nonNull).toList();
+                assertFalse(errors.isEmpty(), outcomes.toString());
+                for (var e : errors) {
+                    assertEquals("40001", e.getSQLState(), e.getMessage());
+                    assertEquals(1213, e.getErrorCode(), e.getMessage());
+                    assertTrue(e.getMessage().startsWith("Deadlock suspected"), e.getMessage());
+                }
+            }
+            var s = off.server.transactions().stats();
+            assertEquals(0, s.deadlocksDetected.sum());
+            assertEquals(0, s.deadlockChecks.sum(), "the detector never looked");
+            assertTrue(s.deadlocksByTimeout.sum() >= 1, "found by timeout: " + s.deadlocksByTimeout.sum());
+            assertEquals(String.valueOf(s.deadlocksByTimeout.sum()), status(off).get("deadlocks_by_timeout"));
+        }
+    }
+
     /** A waits for B, which holds locks on two partitions and takes its time, then commits: no cycle, nobody is rolled back. */
     @Test
     void aLockWaitWithoutACycleIsNotAborted() throws Exception {
