@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Derived tables, common table expressions and tables of a join the router cannot merge, over
@@ -24,30 +25,68 @@ import java.util.List;
  * WHERE condition copied into a table's SELECT takes its parameters again).
  */
 public final class Materialize implements Operator {
-    /** Rows written into one temporary table at most; beyond, the statement is refused. */
+    /** Rows written into a statement's temporary tables at most; beyond, the statement is refused. */
     public static final int MAX_ROWS = 1_000_000;
     private static final int ROWS_PER_INSERT = 500;
 
     /**
      * One temporary table.
      *
-     * @param plan   the router's plan of its SELECT
-     * @param sql    that SELECT's text
-     * @param params for each '?' in {@code sql}, the statement's parameter (0-based)
-     * @param table  the temporary table's name
+     * @param plan       the router's plan of its SELECT
+     * @param sql        that SELECT's text
+     * @param params     for each '?' in {@code sql}, the statement's parameter (0-based)
+     * @param table      the temporary table's name
+     * @param definition the CREATE TEMPORARY TABLE statement that makes it (a table's copy: the table's own definition), or
+     *                   null: made from {@code sql} on the partition ({@code CREATE ... AS SELECT ... LIMIT 0}, a derived
+     *                   table's types as MySQL gives them)
+     * @param columns    the columns the rows fill, as a list for INSERT (the SELECT's, in order), or null for all of them
+     * @param copies     more temporary tables with the same rows, made from this one where it is (each use of a table in a
+     *                   statement reads a table of its own: MySQL 8 cannot open one temporary table twice in a statement)
      */
-    public record Derived(Operator plan, String sql, int[] params, String table) {}
+    public record Derived(Operator plan, String sql, int[] params, String table, String definition, String columns, List<String> copies) {
+        public Derived(Operator plan, String sql, int[] params, String table) {
+            this(plan, sql, params, table, null, null, List.of());
+        }
+
+        public Derived {
+            copies = List.copyOf(copies);
+        }
+
+        private List<String> tables() {
+            var all = new ArrayList<String>(copies.size() + 1);
+            all.add(table);
+            all.addAll(copies);
+            return all;
+        }
+    }
 
     private final int partition;
     private final List<Derived> derived;
     private final String outer;
     private final int[] outerParams;
+    private final Map<String, String> shownAs;
+    private final long maxRows;
 
     public Materialize(int partition, List<Derived> derived, String outer, int[] outerParams) {
+        this(partition, derived, outer, outerParams, Map.of());
+    }
+
+    /**
+     * @param shownAs for temporary tables that copy a table, that table's name: the result's columns name it as their table
+     *                (MySQL's original table, which Connector/J's getTableName reports), not the copy
+     */
+    public Materialize(int partition, List<Derived> derived, String outer, int[] outerParams, Map<String, String> shownAs) {
+        this(partition, derived, outer, outerParams, shownAs, MAX_ROWS);
+    }
+
+    /** @param maxRows the rows the statement's temporary tables may hold, {@link #MAX_ROWS} but in tests */
+    Materialize(int partition, List<Derived> derived, String outer, int[] outerParams, Map<String, String> shownAs, long maxRows) {
         this.partition = partition;
         this.derived = List.copyOf(derived);
         this.outer = outer;
         this.outerParams = outerParams.clone();
+        this.shownAs = Map.copyOf(shownAs);
+        this.maxRows = maxRows;
     }
 
     @Override
@@ -55,13 +94,15 @@ public final class Materialize implements Operator {
         Shards.Scratch scratch = ctx.shards().scratch(partition);
         var created = new ArrayList<String>();
         try {
+            long[] total = {0};
             for (Derived d : derived) {
-                created.add(d.table());
-                fill(scratch, d, pick(ctx.params(), d.params()), ctx);
+                created.addAll(d.tables());
+                fill(scratch, d, pick(ctx.params(), d.params()), ctx, total, maxRows);
+                copy(scratch, d);
             }
             RowSource rows = scratch.query(outer, pick(ctx.params(), outerParams));
             ctx.touched(partition);
-            return new Dropping(rows, scratch, created);
+            return new Dropping(rows, scratch, created, shownAs);
         } catch (SQLException | RuntimeException e) {
             drop(scratch, created);
             scratch.close();
@@ -75,43 +116,56 @@ public final class Materialize implements Operator {
         return out;
     }
 
-    private static void fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx) throws SQLException {
-        scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
+    /** @param total the rows the statement's temporary tables hold so far, counted on */
+    private static void fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx, long[] total, long maxRows) throws SQLException {
+        if (d.definition() != null) {
+            scratch.execute(d.definition(), List.of());
+        } else {
+            scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
+        }
+        String into = "INSERT INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
         try (RowSource rows = d.plan().open(ctx.with(params))) {
             int width = rows.columns().size();
             var batch = new ArrayList<Value>();
             int inBatch = 0;
-            long total = 0;
             Row row;
             while ((row = rows.next()) != null) {
                 batch.addAll(row.getValuesList());
                 inBatch++;
-                if (++total > MAX_ROWS) {
-                    throw Refusal.of("Lutra does not support materializing more than " + MAX_ROWS + " rows of a derived table, CTE or "
-                            + "joined table over several partitions yet");
+                if (++total[0] > maxRows) {
+                    throw Refusal.of("Lutra does not support copying more than " + maxRows + " rows into temporary tables for one statement"
+                            + " over several partitions yet (" + d.sql() + " reached the bound): narrow what it reads, or run it on one partition");
                 }
                 if (inBatch == ROWS_PER_INSERT) {
-                    insert(scratch, d.table(), width, inBatch, batch);
+                    insert(scratch, into, width, inBatch, batch);
                     batch.clear();
                     inBatch = 0;
                 }
             }
-            if (inBatch > 0) insert(scratch, d.table(), width, inBatch, batch);
+            if (inBatch > 0) insert(scratch, into, width, inBatch, batch);
         }
     }
 
-    private static void insert(Shards.Scratch scratch, String table, int width, int rows, List<Value> values) throws SQLException {
+    private static void insert(Shards.Scratch scratch, String into, int width, int rows, List<Value> values) throws SQLException {
         String row = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
-        scratch.execute("INSERT INTO `" + table + "` VALUES " + String.join(", ", Collections.nCopies(rows, row)), values);
+        scratch.execute(into + String.join(", ", Collections.nCopies(rows, row)), values);
+    }
+
+    /** The copies of {@code d}'s table, each made like it and filled from it on the partition: no row crosses the network again. */
+    private static void copy(Shards.Scratch scratch, Derived d) throws SQLException {
+        String columns = d.columns() == null ? "*" : d.columns();
+        for (String c : d.copies()) {
+            scratch.execute("CREATE TEMPORARY TABLE `" + c + "` LIKE `" + d.table() + "`", List.of());
+            scratch.execute("INSERT INTO `" + c + "`" + (d.columns() == null ? "" : " (" + columns + ")") + " SELECT " + columns + " FROM `" + d.table() + "`", List.of());
+        }
     }
 
     private static void drop(Shards.Scratch scratch, List<String> tables) {
-        for (String t : tables) {
-            try {
-                scratch.execute("DROP TEMPORARY TABLE IF EXISTS `" + t + "`", List.of());
-            } catch (SQLException ignored) {
-                // the connection is evicted on failure, and its temporary tables go with it
-            }
+        if (tables.isEmpty()) return;
+        try {
+            scratch.execute("DROP TEMPORARY TABLE IF EXISTS " + String.join(", ", tables.stream().map(t -> "`" + t + "`").toList()), List.of());
+        } catch (SQLException ignored) {
+            // the connection is evicted on failure, and its temporary tables go with it
         }
     }
 
@@ -120,17 +174,21 @@ public final class Materialize implements Operator {
         private final RowSource rows;
         private final Shards.Scratch scratch;
         private final List<String> tables;
+        private final List<Column> columns;
         private boolean closed;
 
-        Dropping(RowSource rows, Shards.Scratch scratch, List<String> tables) {
+        Dropping(RowSource rows, Shards.Scratch scratch, List<String> tables, Map<String, String> shownAs) {
             this.rows = rows;
             this.scratch = scratch;
             this.tables = tables;
+            var columns = new ArrayList<Column>();
+            for (Column c : rows.columns()) columns.add(shownAs.containsKey(c.getTable()) ? c.toBuilder().setTable(shownAs.get(c.getTable())).build() : c);
+            this.columns = List.copyOf(columns);
         }
 
         @Override
         public List<Column> columns() {
-            return rows.columns();
+            return columns;
         }
 
         @Override
@@ -152,7 +210,8 @@ public final class Materialize implements Operator {
 
     @Override
     public String describe() {
-        return "Materialize " + derived.stream().map(Derived::table).toList() + " on partition " + partition + ", then: " + outer;
+        return "Materialize " + derived.stream().map(d -> d.copies().isEmpty() ? d.table() : d.table() + " (copied to " + String.join(", ", d.copies()) + ")").toList()
+                + " on partition " + partition + ", then: " + outer;
     }
 
     @Override

@@ -94,6 +94,41 @@ final class FakeShards implements Shards {
         return b.build();
     }
 
+    /** What scratch connections ran, in order: "p0: SQL [params as text]", "p0: closed" when one is given back. */
+    final List<String> scratchLog = new ArrayList<>();
+    /** The table the columns of a scratch connection's answers name (MySQL's original table of each column). */
+    String scratchTable = "";
+
+    /** A scratch connection that records what it runs; its queries answer with the partition's rows. */
+    @Override
+    public Scratch scratch(int partition) {
+        return new Scratch() {
+            @Override
+            public void execute(String sql, List<Value> params) {
+                scratchLog.add("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
+            }
+
+            @Override
+            public RowSource query(String sql, List<Value> params) {
+                scratchLog.add("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
+                var parsed = new ArrayList<Row>();
+                for (String line : rows.getOrDefault(partition, List.of())) parsed.add(row(line));
+                return new ListRows(columns.stream().map(c -> c.toBuilder().setTable(scratchTable).build()).toList(), parsed);
+            }
+
+            @Override
+            public void close() {
+                scratchLog.add("p" + partition + ": closed");
+            }
+        };
+    }
+
+    private static String cells(List<Value> values) {
+        var out = new ArrayList<String>();
+        for (Value v : values) out.add(cell(v));
+        return out.toString();
+    }
+
     @Override
     public long[] update(List<ShardQuery> queries) {
         throw new UnsupportedOperationException("reads only");
@@ -109,19 +144,21 @@ final class FakeShards implements Shards {
         Row r;
         while ((r = rows.next()) != null) {
             var cells = new ArrayList<String>();
-            for (Value v : r.getValuesList()) {
-                cells.add(switch (v.getKindCase()) {
-                    case IS_NULL, KIND_NOT_SET -> "\\N";
-                    case INT_VALUE -> String.valueOf(v.getIntValue());
-                    case DECIMAL_VALUE -> v.getDecimalValue();
-                    case DOUBLE_VALUE -> String.valueOf(v.getDoubleValue());
-                    case BYTES_VALUE -> java.util.HexFormat.of().formatHex(v.getBytesValue().toByteArray());
-                    default -> v.getStringValue();
-                });
-            }
+            for (Value v : r.getValuesList()) cells.add(cell(v));
             out.add(String.join("|", cells));
         }
         rows.close();
         return out;
+    }
+
+    private static String cell(Value v) {
+        return switch (v.getKindCase()) {
+            case IS_NULL, KIND_NOT_SET -> "\\N";
+            case INT_VALUE -> String.valueOf(v.getIntValue());
+            case DECIMAL_VALUE -> v.getDecimalValue();
+            case DOUBLE_VALUE -> String.valueOf(v.getDoubleValue());
+            case BYTES_VALUE -> java.util.HexFormat.of().formatHex(v.getBytesValue().toByteArray());
+            default -> v.getStringValue();
+        };
     }
 }
