@@ -246,7 +246,7 @@ public final class Executor {
     private Result explain(Plan.Explain plan, List<Value> params, Connections c) throws SQLException {
         if (!plan.route()) {
             // plain EXPLAIN: MySQL's own plan, where one partition runs the whole statement
-            if (plan.statement() instanceof Plan.Query q && q.root() instanceof SelectPlan select) {
+            if (plan.statement() instanceof Plan.Query q && q.root() instanceof Choice select) {
                 var ctx = new Context(params, shards(c), stats);
                 try {
                     if (select.chosen(ctx) instanceof Route route) {

@@ -27,8 +27,8 @@ public final class Explain {
     private static void walk(Operator op, Context ctx, Catalog catalog, int depth, List<Line> out) throws SQLException {
         String indent = "  ".repeat(depth);
         out.add(new Line(indent + op.describe(), "", ""));
-        if (op instanceof SelectPlan select) {
-            walk(select.chosen(ctx), ctx, catalog, depth + 1, out);
+        if (op instanceof Choice choice) {
+            walk(choice.chosen(ctx), ctx, catalog, depth + 1, out);
             return;
         }
         for (ShardQuery q : op.shardQueries(ctx)) {

@@ -27,7 +27,7 @@ import java.util.Map;
  * past, instead of asking every partition). Reads whose shard results cannot be counted that way
  * (aggregates, ORDER BY, ...) first check where the keys' owner rows are ({@link Target#exact}).
  */
-public final class SelectPlan implements Operator {
+public final class SelectPlan implements Choice {
     private final Target target;
     private final Route pushdown;
     private final boolean plainRows;
@@ -125,6 +125,7 @@ public final class SelectPlan implements Operator {
     }
 
     /** The tree that runs for the given parameters: the pushdown route when they resolve to one partition. */
+    @Override
     public Operator chosen(Context ctx) throws SQLException {
         Target.Resolution r = ctx.explaining() ? target.guess(ctx) : target.exact(ctx);
         ctx.remember(target, r);

@@ -238,7 +238,7 @@ final class DerivedTables {
         return new Piece(out.toString(), params.stream().mapToInt(Integer::intValue).toArray());
     }
 
-    private static List<Expression> conjuncts(Expression where) {
+    static List<Expression> conjuncts(Expression where) {
         var out = new ArrayList<Expression>();
         if (where == null) return out;
         Expression e = where;
@@ -252,7 +252,7 @@ final class DerivedTables {
         return out;
     }
 
-    private static Expression and(List<Expression> conditions) {
+    static Expression and(List<Expression> conditions) {
         Expression out = new ParenthesedExpressionList<>(conditions.getFirst());
         for (int i = 1; i < conditions.size(); i++) out = new AndExpression(out, new ParenthesedExpressionList<>(conditions.get(i)));
         return out;
@@ -268,7 +268,7 @@ final class DerivedTables {
      * and a column of no other FROM item (which must all be known tables) — and one at least, and
      * holds no subquery.
      */
-    private static boolean readsOnly(Expression condition, String alias, Map<String, Set<String>> columns) {
+    static boolean readsOnly(Expression condition, String alias, Map<String, Set<String>> columns) {
         String text = Guards.stripQuoted(condition.toString()).toUpperCase(Locale.ROOT);
         if (text.contains("SELECT")) return false;
         // evaluated twice (in the table's SELECT and again outside), a random condition would filter twice
@@ -303,7 +303,7 @@ final class DerivedTables {
         return s;
     }
 
-    private static Select parse(String sql) throws PlanException {
+    static Select parse(String sql) throws PlanException {
         try {
             return (Select) Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis());
         } catch (PlanException | ClassCastException e) {

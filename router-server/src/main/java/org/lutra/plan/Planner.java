@@ -337,7 +337,10 @@ public final class Planner {
             case net.sf.jsqlparser.statement.select.SetOperationList list -> setOperations(list, sql);
             case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
                     && p.getOrderByElements() == null && p.getLimit() == null -> select(inner, sql);
-            case Select other -> throw PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet");
+            case Select other -> new Costs.Choice()
+                    .refused(PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet"))
+                    .consider(() -> fallback(other.toString()))
+                    .cheapest();
             case Insert insert -> insert(insert, false);
             case net.sf.jsqlparser.statement.upsert.Upsert upsert -> replace(upsert);
             case net.sf.jsqlparser.statement.UnsupportedStatement u when REPLACE_MODIFIER.matcher(sql).lookingAt() ->
@@ -358,11 +361,12 @@ public final class Planner {
             merged = UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
         } catch (PlanException refused) {
             if (!Refusal.is(refused) || wholeOnOnePartition(list) >= 0) throw refused;
-            try {
-                return DerivedTables.setOperations(original, catalog, this::subquery);
-            } catch (PlanException cannot) {
-                throw refused;
-            }
+            int branches = list.getSelects().size();
+            return onOnePartition(original, new Costs.Choice()
+                    .refused(refused)
+                    .consider(() -> new Costs.Candidate("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery),
+                            Costs.copied(java.util.Collections.nCopies(branches, Costs.TABLE_ROWS), 0)))
+                    .consider(() -> fallback(original)));
         }
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
         try {
@@ -406,7 +410,11 @@ public final class Planner {
         if (DerivedTables.applies(select)) {
             // on one partition MySQL answers the whole statement (build() sends it there); else the router materializes
             if (wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
-            return DerivedTables.plan(original, catalog, this::subquery, true);
+            int items = 1 + (select.getJoins() == null ? 0 : select.getJoins().size());
+            return onOnePartition(original, new Costs.Choice()
+                    .consider(() -> new Costs.Candidate("derived tables materialized", DerivedTables.plan(original, catalog, this::subquery, true),
+                            Costs.copied(java.util.Collections.nCopies(items, Costs.TABLE_ROWS), 0)))
+                    .consider(() -> fallback(original)));
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
@@ -417,14 +425,21 @@ public final class Planner {
             // once a row is returned; correlated ones would need the rows first.
             int scalars = SubqueryPlanner.scalars(select, catalog);
             if (scalars == 2) {
-                throw PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition would"
-                        + " evaluate rows the LIMIT drops)");
+                return onOnePartition(original, new Costs.Choice()
+                        .refused(PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition"
+                                + " would evaluate rows the LIMIT drops)"))
+                        .consider(() -> fallback(original)));
             }
             if (scalars == 1) inPlace = false;
         }
         if (!inPlace && SubqueryPlanner.hasSubquery(select)) {
             if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
-            return SubqueryPlanner.plan(select, catalog, this::subquery, outer -> ((Plan.Query) plan(outer)).root());
+            var reads = new ArrayList<Double>(java.util.Collections.nCopies(Guards.selectWords(original) - 1, Costs.TABLE_ROWS));
+            reads.add(Costs.TABLE_ROWS);
+            return onOnePartition(original, new Costs.Choice()
+                    .consider(() -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, this::subquery,
+                            outer -> ((Plan.Query) plan(outer)).root()), Costs.reads(reads)))
+                    .consider(() -> fallback(original)));
         }
         String text = select.toString();
         if (select.getFromItem() == null) {
@@ -441,24 +456,25 @@ public final class Planner {
             try {
                 sources = JoinPlacement.place(select, this::table);
             } catch (PlanException notColocated) {
-                // not co-located: a join in rounds where the statement's shape allows, else its tables materialized,
-                // else the reason it is not co-located
-                Plan.Query rounds = null;
-                try {
-                    rounds = roundsJoin(select);
-                } catch (PlanException refused) {
-                    if (!Refusal.is(refused)) throw refused;
-                }
-                if (rounds != null) return rounds;
-                Operator materialized = Refusal.is(notColocated) ? materialized(original, notColocated) : null;
-                if (materialized == null) throw notColocated;
-                return new Plan.Query(materialized, ParamCounter.count(original));
+                // not co-located: the cheaper of a join in rounds (where the statement's shape allows) and its tables
+                // copied to one partition; else the reason it is not co-located
+                if (!Refusal.is(notColocated)) throw notColocated;
+                return onOnePartition(original, new Costs.Choice()
+                        .refused(notColocated)
+                        .consider(() -> roundsJoin(select))
+                        .consider(() -> fallback(original)));
             }
         } else {
             sources = Sources.single(table(from), alias(from));
         }
         text = select.toString();
-        if (!inPlace) Guards.requireNoSubquery(text, 1); // co-located subqueries run inside each partition with the outer query
+        if (!inPlace && Guards.selectWords(text) > 1) {
+            // subqueries where the subquery planner does not look (ORDER BY, GROUP BY, ON): over copies of the tables, where
+            // the statement's keys do not put them all on one partition (co-located ones run inside each partition instead)
+            return onOnePartition(original, new Costs.Choice()
+                    .refused(PlanException.unsupported("subqueries in ORDER BY, GROUP BY or ON over several partitions yet"))
+                    .consider(() -> fallback(original)));
+        }
         Guards.requireNoSessionState(text);
         var driving = sources.drivingSource();
         TableDef table = driving.table();
@@ -480,33 +496,47 @@ public final class Planner {
         } catch (PlanException e) {
             refusal = e;
             if (Refusal.is(e) && !sources.isJoin() && !inPlace) {
-                scatter = materialized(text, e);
-                if (scatter != null) refusal = null;
+                // what the merging operators cannot answer: the table's rows its WHERE selects copied to one partition
+                try {
+                    scatter = fallback(original).plan().root();
+                    refusal = null;
+                } catch (PlanException cannot) {
+                    if (!Refusal.is(cannot)) throw cannot;
+                }
             }
         }
         return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
     }
 
+    /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
+    private Costs.Candidate fallback(String text) throws PlanException {
+        return Fallback.plan(text, catalog, database, this::subquery);
+    }
+
     /**
-     * A single-table SELECT the merging operators cannot answer over several partitions (window
-     * functions, GROUP_CONCAT with ORDER BY, ...) as the same statement over a derived table of
-     * the rows its WHERE clause selects: {@code SELECT * FROM t WHERE ...} runs through its own
-     * plan into a temporary table, and MySQL answers the rest of the statement over it
-     * ({@link DerivedTables}). Null where that would not be the same statement: subqueries,
-     * locking reads, a qualified table name.
+     * The cheapest of {@code choice}'s plans, run whole on one partition instead where each execution's keys put every
+     * table's rows there ({@link PinnedTables}); its refusal where it has no plan and the tables are not all pinned.
      */
-    private Operator materialized(String text, PlanException refusal) throws PlanException {
-        if (Guards.lockingRead(text)) return null;
-        try {
-            Guards.requireNoSubquery(text, 1);
-        } catch (PlanException subquery) {
-            return null;
+    private Plan.Query onOnePartition(String text, Costs.Choice choice) throws PlanException {
+        PinnedTables pinned = PinnedTables.of(text, catalog, database);
+        if (pinned == null) return choice.cheapest();
+        int everywhere = pinned.commonPartition();
+        if (everywhere >= 0) { // replicated tables, or tables of one partition, that one partition holds all of
+            Guards.requireNoSessionState(pinned.sql());
+            var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {everywhere}), "");
+            return new Plan.Query(new Route(new Target(stand, null), pinned.sql(), null), ParamCounter.count(text));
         }
+        Plan.Query cheapest = null;
+        PlanException refusal = null;
         try {
-            return DerivedTables.plan(text, catalog, this::subquery, true).root();
-        } catch (PlanException cannot) {
-            return null;
+            cheapest = choice.cheapest();
+        } catch (PlanException e) {
+            if (!Refusal.is(e)) throw e;
+            refusal = e;
         }
+        Guards.requireNoSessionState(pinned.sql());
+        var root = new org.lutra.exec.OnePartition(pinned.targets(), pinned.sql(), cheapest == null ? null : cheapest.root(), refusal);
+        return new Plan.Query(root, ParamCounter.count(text));
     }
 
     /**
@@ -519,7 +549,8 @@ public final class Planner {
         return (T) Parsing.parse(part.toString(), Limits.defaults().parseTimeoutMillis());
     }
 
-    private Plan.Query roundsJoin(PlainSelect select) throws PlanException {
+    /** A join of two tables in rounds ({@link RoundsJoinPlanner}) with its cost, or null where its shape does not allow one. */
+    private Costs.Candidate roundsJoin(PlainSelect select) throws PlanException {
         var tables = new ArrayList<Sources.Source>();
         var items = new ArrayList<Object>();
         items.add(select.getFromItem());
@@ -529,7 +560,13 @@ public final class Planner {
             tables.add(new Sources.Source(table(t), t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName())));
         }
         Guards.requireNoSessionState(select.toString());
-        return RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
+        var rows = new ArrayList<Double>();
+        for (var s : tables) {
+            String column = s.table().partitioning().column();
+            rows.add(Costs.rows(s.table(), column == null ? null : new KeyFinder(column, s.table().name(), s.alias()).find(select.getWhere(), null)));
+        }
+        Plan.Query plan = RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
+        return plan == null ? null : new Costs.Candidate("join in rounds", plan, Costs.rounds(rows.getFirst(), 1, rows.getLast()));
     }
 
     private static String alias(Table t) {

@@ -201,9 +201,8 @@ class QueryEngineIT {
         var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT id FROM users WHERE karma = (SELECT karma FROM users)", false));
         assertEquals("21000", e.getSQLState(), e.getMessage());
         assertEquals(1242, e.getErrorCode());
-        var correlated = assertThrows(SQLException.class,
-                () -> rows(lutra, "SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)", false));
-        assertRefusal(correlated, correlated.getMessage());
+        // correlated over tables not co-located: the tables copied to one partition, the statement answered there
+        unordered("SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)");
     }
 
     /**
@@ -283,12 +282,11 @@ class QueryEngineIT {
         assertEquals(1242, reference1242.getErrorCode());
         var havingRefused = assertThrows(SQLException.class, () -> rows(lutra, having, false));
         assertRefusal(havingRefused, havingRefused.getMessage());
+        // correlated over tables not co-located: answered over copies of the tables
         for (String sql : List.of(
                 "SELECT id, (SELECT COUNT(*) FROM tweets t WHERE t.author = u.id) FROM users u",
                 "SELECT author FROM tweets t GROUP BY author HAVING COUNT(*) > (SELECT COUNT(*) FROM users u WHERE u.id = t.author)")) {
-            var correlated = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
-            assertRefusal(correlated, correlated.getMessage());
-            assertTrue(correlated.getMessage().contains("correlated subqueries in "), correlated.getMessage());
+            unordered(sql);
         }
         // co-located: pushed down with the outer query
         unordered("SELECT u.id, (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) FROM users u");
@@ -359,8 +357,8 @@ class QueryEngineIT {
             unordered(sql);
         }
         ordered("SELECT u.id, (SELECT COUNT(*) FROM followers f WHERE f.source = u.id) AS n FROM users u ORDER BY n DESC, u.id LIMIT 5");
-        var e = assertThrows(SQLException.class, () -> rows(lutra, "SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)", false));
-        assertRefusal(e, e.getMessage());
+        // not co-located: answered over copies of the tables instead
+        unordered("SELECT id FROM users u WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)");
     }
 
     @Test
@@ -418,11 +416,11 @@ class QueryEngineIT {
         for (int i = 0; i < 20; i++) ordered("SELECT COUNT(*) FROM (SELECT id FROM tweets WHERE likes = " + (i % 13) + ") t");
         unorderedFolded("WITH names AS (SELECT name, city FROM users WHERE karma > 20) SELECT city, COUNT(DISTINCT name) FROM names GROUP BY city");
         ordered("SELECT t.author, u.name FROM (SELECT DISTINCT author FROM tweets WHERE likes > 8) t JOIN users u ON u.id = t.author ORDER BY t.author");
+        // what the materialized derived tables cannot answer: the tables copied to one partition, the statement answered there
         for (String sql : List.of(
                 "WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r, tweets",
                 "SELECT * FROM (SELECT author FROM tweets) t WHERE t.author IN (SELECT id FROM users)")) {
-            var e = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
-            assertRefusal(e, sql + ": " + e.getMessage());
+            unordered(sql);
         }
     }
 

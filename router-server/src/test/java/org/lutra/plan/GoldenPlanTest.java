@@ -56,6 +56,11 @@ class GoldenPlanTest {
     }
 
     @Test
+    void tablesCopiedToOnePartition() throws IOException {
+        check("fallback.txt");
+    }
+
+    @Test
     void refusals() throws IOException {
         check("refusals.txt");
     }
