@@ -28,8 +28,14 @@ final class Differential implements AutoCloseable {
 
     /** As above, the router's transactions configured ({@code lock_wait_timeout_seconds}, ...): null for the defaults. */
     Differential(Shards shards, String prefix, String schema, org.lutra.config.RouterConfig.Transactions transactions) throws Exception {
+        this(shards, prefix, schema, transactions, null);
+    }
+
+    /** As above, with the router's limits ({@code statement_timeout_ms}, ...): null for the defaults. */
+    Differential(Shards shards, String prefix, String schema, org.lutra.config.RouterConfig.Transactions transactions,
+                 org.lutra.config.RouterConfig.Limits limits) throws Exception {
         this.shards = shards;
-        this.router = new TestRouter(shards, prefix, schema, transactions);
+        this.router = new TestRouter(shards, prefix, schema, transactions, shards.size(), limits);
         this.lutra = router.connect();
         this.referenceDatabase = router.database + "_ref";
         try (var c = shards.connect(0); var st = c.createStatement()) {
