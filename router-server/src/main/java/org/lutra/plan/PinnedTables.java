@@ -35,8 +35,13 @@ import java.util.Set;
  */
 record PinnedTables(List<Target> targets, String sql) {
     /** The statement's pinned tables, or null where one of them is neither pinned, replicated nor on one partition. */
-    static PinnedTables of(String text, Catalog catalog, String database) throws PlanException {
-        Select select = DerivedTables.parse(text);
+    static PinnedTables of(String text, Catalog catalog, String database) {
+        Select select;
+        try {
+            select = DerivedTables.parse(text);
+        } catch (PlanException unreadable) {
+            return null;
+        }
         var finder = new Finder();
         try {
             finder.getTables((net.sf.jsqlparser.statement.Statement) select);
