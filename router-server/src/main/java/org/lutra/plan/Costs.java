@@ -92,6 +92,24 @@ final class Costs {
         return new Estimate(1 + Math.ceil(outerRows / ROUND_KEYS), outerRows + matched);
     }
 
+    /**
+     * Derived tables (or set operations' branches) each materialized from its own plan, {@code items} of them. Where such
+     * a plan is materialized itself, the statement would hold two scratch connections of a partition at once, which
+     * concurrent statements could wait on each other for: such a plan runs only where no other does.
+     */
+    static Candidate materialized(String strategy, Plan.Query plan, int items) {
+        for (var in : plan.root().inputs()) {
+            if (copies(in)) return new Candidate(strategy, plan, new Estimate(Double.MAX_VALUE / ROUND_TRIP / 4, 0));
+        }
+        return new Candidate(strategy, plan, copied(java.util.Collections.nCopies(items, TABLE_ROWS), 0));
+    }
+
+    private static boolean copies(org.lutra.exec.Operator op) {
+        if (op instanceof org.lutra.exec.Materialize) return true;
+        for (var in : op.inputs()) if (copies(in)) return true;
+        return false;
+    }
+
     /** Reads one after another, each its own rows: subqueries run first, then the statement with their values. */
     static Estimate reads(List<Double> rows) {
         var cost = new Estimate(0, 0);

@@ -364,8 +364,7 @@ public final class Planner {
             int branches = list.getSelects().size();
             return onOnePartition(original, new Costs.Choice()
                     .refused(refused)
-                    .consider(() -> new Costs.Candidate("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery),
-                            Costs.copied(java.util.Collections.nCopies(branches, Costs.TABLE_ROWS), 0)))
+                    .consider(() -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
                     .consider(() -> fallback(original)));
         }
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
@@ -412,8 +411,7 @@ public final class Planner {
             if (wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
             int items = 1 + (select.getJoins() == null ? 0 : select.getJoins().size());
             return onOnePartition(original, new Costs.Choice()
-                    .consider(() -> new Costs.Candidate("derived tables materialized", DerivedTables.plan(original, catalog, this::subquery, true),
-                            Costs.copied(java.util.Collections.nCopies(items, Costs.TABLE_ROWS), 0)))
+                    .consider(() -> Costs.materialized("derived tables materialized", DerivedTables.plan(original, catalog, this::subquery, true), items))
                     .consider(() -> fallback(original)));
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())

@@ -249,7 +249,7 @@ class FallbackDifferentialIT {
     @Test
     void lockingReadsThatMustBeCopiedAreRefused() throws SQLException {
         for (String sql : List.of("SELECT a FROM s_hash WHERE EXISTS (SELECT 1 FROM s_hash AS x WHERE x.b < s_hash.b) FOR UPDATE",
-                "SELECT x5 FROM t5, t6 WHERE b5 = a6 LOCK IN SHARE MODE")) {
+                "SELECT x5 FROM t5, t6, t7 WHERE b5 = a6 AND b6 = a7 LOCK IN SHARE MODE")) {
             var e = query(lutra, sql).error();
             assertNotNull(e, sql);
             org.lutra.Refusals.assertRefusal(e, sql);
