@@ -407,6 +407,7 @@ public final class RouterServer implements AutoCloseable {
         values.put("deadlocks_detected", txn.deadlocksDetected.sum());
         values.put("deadlocks_by_timeout", txn.deadlocksByTimeout.sum());
         values.put("deadlock_checks", txn.deadlockChecks.sum());
+        values.put("deadlock_restarts", txn.deadlockRestarts.sum());
         values.put("xa_in_doubt_branches", transactions.recovery().inDoubt());
         values.put("xa_unreachable_partitions", transactions.recovery().unreachable());
         values.put("xa_recovered_commits", txn.recoveredCommits.sum());

@@ -184,23 +184,46 @@ final class TransactionWorker implements AutoCloseable {
             return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
         }
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
-        var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan))
-                .neverWaits(() -> neverWaitingRead(plan));
         start(requestId, deadline);
         try (deadline) {
-            var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
-            statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
-            return reply;
-        } catch (SQLException | RuntimeException e) {
-            // an unexpected exception is logged once, with its incident id, where the transaction state turns it into the client's error
-            if (e instanceof RuntimeException) log.debug("internal error running {}", abbreviated(request.getSql()));
-            throw statement.failed(e);
-        } catch (StackOverflowError | OutOfMemoryError e) {
-            // the statement failed part-way: its transaction is failed as for any other error, then the session reports it
-            statement.failed(new IllegalStateException(e.getClass().getSimpleName() + " running the statement", e));
-            throw e;
+            for (int attempt = 1; ; attempt++) {
+                var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan))
+                        .neverWaits(() -> neverWaitingRead(plan));
+                try {
+                    var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
+                    statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
+                    return reply;
+                } catch (SQLException | RuntimeException e) {
+                    // an unexpected exception is logged once, with its incident id, where the transaction state turns it into the client's error
+                    if (e instanceof RuntimeException) log.debug("internal error running {}", abbreviated(request.getSql()));
+                    SQLException reported = statement.failed(e);
+                    if (attempt >= MAX_DEADLOCK_RESTARTS || !statement.restartable()) throw reported;
+                    statement.restarting();
+                    pauseBeforeRestart(attempt);
+                } catch (StackOverflowError | OutOfMemoryError e) {
+                    // the statement failed part-way: its transaction is failed as for any other error, then the session reports it
+                    statement.failed(new IllegalStateException(e.getClass().getSimpleName() + " running the statement", e));
+                    throw e;
+                }
+            }
         } finally {
             running = null;
+        }
+    }
+
+    /**
+     * How often an auto-commit statement rolled back whole as a deadlock victim runs again before its 40001 reaches the client
+     * (see SessionTransactions.Statement#restartable).
+     */
+    private static final int MAX_DEADLOCK_RESTARTS = 5;
+
+    /** A random pause growing with the attempts, so that the statements of a cycle do not meet again at once. */
+    private static void pauseBeforeRestart(int attempt) throws SQLException {
+        try {
+            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextLong(1, 5L << attempt));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted before running the statement again", "70100", 1317, e);
         }
     }
 

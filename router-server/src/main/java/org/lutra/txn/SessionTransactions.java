@@ -325,6 +325,7 @@ public final class SessionTransactions implements AutoCloseable {
         private Warnings warnings;
         private boolean plainRead;
         private java.util.function.BooleanSupplier neverWaits = () -> false;
+        private boolean restartable;
 
         /** This statement's backend warnings go to {@code warnings}. */
         public Statement reporting(Warnings warnings) {
@@ -452,7 +453,9 @@ public final class SessionTransactions implements AutoCloseable {
             if (implicit != null) {
                 TransactionState t = implicit;
                 implicit = null;
-                return abort(t, e, false);
+                SQLException reported = abort(t, e, false);
+                restartable = t.failure() instanceof DeadlockVictim || reported.getErrorCode() == DEADLOCK && !deadline.expired();
+                return reported;
             }
             if (txn != null && txn == current) {
                 if (e instanceof SQLException s && undoneByItsBackend(s)) return s;
@@ -460,6 +463,22 @@ public final class SessionTransactions implements AutoCloseable {
                 return abort(txn, e, true, txn.lockingPartitionsWith(footprint.partitions()));
             }
             return e instanceof SQLException s ? s : Internal.error(e);
+        }
+
+        /**
+         * Whether the failed statement may simply run again: an auto-commit statement that ran as a transaction of its own
+         * over several partitions and was rolled back whole as a deadlock victim. One MariaDB never deadlocks two such
+         * statements (each locks its rows in one scan order), but their sub-queries run on the partitions side by side and
+         * may lock in different orders; nothing of the victim was visible, so running it again is what one MariaDB's
+         * client would have seen.
+         */
+        public boolean restartable() {
+            return restartable && !deadline.expired();
+        }
+
+        /** It is run again (counted in SHOW LUTRA STATUS's deadlock_restarts). */
+        public void restarting() {
+            service.stats().deadlockRestarts.increment();
         }
 
         /**

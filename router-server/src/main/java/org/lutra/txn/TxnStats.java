@@ -48,4 +48,6 @@ public final class TxnStats {
     public final LongAdder deadlocksByTimeout = new LongAdder();
     /** Times the detector read the shards' lock-wait views (only while a locking statement had waited past deadlock_check_ms). */
     public final LongAdder deadlockChecks = new LongAdder();
+    /** Auto-commit statements rolled back whole as deadlock victims and run again by the router (the client saw no error). */
+    public final LongAdder deadlockRestarts = new LongAdder();
 }

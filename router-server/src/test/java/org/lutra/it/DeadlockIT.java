@@ -89,6 +89,46 @@ class DeadlockIT {
         assertEquals("0", status.get("deadlocks_by_timeout"), status.toString());
     }
 
+    /**
+     * An auto-commit statement over two partitions meets a transaction in a cycle: its sub-queries hold 101 on p1 and wait for
+     * 1 on p0, which the transaction holds while it asks for 101. The statement is the younger, the victim; nothing of it was
+     * visible, so the router runs it again, and both end as if they had run one after the other: no error reaches either.
+     */
+    @Test
+    void anAutoCommitVictimIsRunAgain() throws Exception {
+        var before = Counters.of(router, other);
+        long restartsBefore = router.server.transactions().stats().deadlockRestarts.sum();
+        try (var a = router.connect(); var x = router.connect()) {
+            a.setAutoCommit(false);
+            update(a, 1, -10);
+            var statement = async(() -> assertEquals(2, x.createStatement().executeUpdate("UPDATE accounts SET balance = balance * 2 WHERE id IN (1, 101)")));
+            awaitLocked(1, 101);
+            update(a, 101, +10);
+            a.commit();
+            assertNull(outcome(statement), "the auto-commit statement answered");
+        }
+        // the transaction first, then the statement: (100 - 10) * 2 and (100 + 10) * 2
+        assertEquals(Map.of(1, 180L, 101, 220L), balancesOnShards(List.of(1, 101)));
+        var after = Counters.of(router, other);
+        assertEquals(1, after.detected - before.detected, after.toString());
+        assertEquals(1, router.server.transactions().stats().deadlockRestarts.sum() - restartsBefore, "run again once");
+        assertEquals(String.valueOf(router.server.transactions().stats().deadlockRestarts.sum()), status(router).get("deadlock_restarts"));
+    }
+
+    /** Until account {@code id}, on partition {@code partition}, is locked by someone: SKIP LOCKED on the partition itself skips it. */
+    private void awaitLocked(int partition, int id) throws Exception {
+        try (var c = router.partition(partition); var ps = c.prepareStatement("SELECT id FROM accounts WHERE id = ? FOR UPDATE SKIP LOCKED")) {
+            ps.setInt(1, id);
+            for (int i = 0; i < 3_000; i++) {
+                try (var rs = ps.executeQuery()) {
+                    if (!rs.next()) return;
+                }
+                Thread.sleep(10);
+            }
+        }
+        fail("account " + id + " was never locked");
+    }
+
     /** A cycle of three: A waits for B on p1, B for C on p2, C for A on p0. One victim; the two others commit. */
     @Test
     void aCycleOfThreeSessionsOverThreePartitions() throws Exception {
