@@ -275,8 +275,13 @@ class RouterIT {
     void badStatementsGetClearErrorsAndTheSessionGoesOn() throws SQLException {
         assertSqlState("42S02", "SELECT * FROM nosuch");
         assertSqlState("42000", "SELEKT * FROM users");
-        assertRefusal("SELECT * FROM users u JOIN followers f ON f.destination = u.id WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)");
-        assertRefusal("SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM tweets t WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = t.author)");
+        // once refused, now answered over copies of the tables: answered as one MariaDB answers
+        for (String sql : List.of(
+                "SELECT * FROM users u JOIN followers f ON f.destination = u.id WHERE EXISTS (SELECT 1 FROM tweets t WHERE t.author = u.id)"
+                        + " ORDER BY u.id, f.source",
+                "SELECT id, ROW_NUMBER() OVER (ORDER BY id) FROM tweets t WHERE EXISTS (SELECT 1 FROM users u WHERE u.id = t.author) ORDER BY id")) {
+            assertEquals(rows(reference, sql), rows(lutra, sql), sql);
+        }
         assertRefusal("UPDATE users SET id = 1000 WHERE id = 1");
         assertSqlState("42S22", "SELECT nosuchcolumn FROM users WHERE id = 1");
         assertSqlState("23000", "INSERT INTO users (id, name) VALUES (1, 'duplicate')");
