@@ -74,7 +74,9 @@ class SessionIT {
                     assertFalse(e.getMessage().contains("java.lang."), "a Java exception reached the client: " + e.getMessage());
                 }
                 double seconds = (System.nanoTime() - t0) / 1e9;
-                assertTrue(seconds < 5, sql.substring(0, 40) + "... took " + seconds + " s");
+                // not a speed target (bench measures those): a bound that only work quadratic in the text's length breaks,
+                // wide enough for a 2-core machine running other builds (the IN list of 50,000 took 5-7 s there)
+                assertTrue(seconds < 30, sql.substring(0, 40) + "... took " + seconds + " s");
             }
             try (var rs = c.createStatement().executeQuery("SELECT v FROM kv WHERE k = 1")) {
                 assertTrue(rs.next());
