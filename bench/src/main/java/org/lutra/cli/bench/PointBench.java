@@ -28,7 +28,8 @@ import java.util.SplittableRandom;
  * <p>The router runs in a process of its own so that its CPU time is its own: router CPU per
  * statement is that process's CPU time over the statements it served. Backend round trips per
  * statement come from the shard's own status counters over the router runs (nothing else talks
- * to the shard then).
+ * to the shard then), less the router's own background statements at the rate they ran while
+ * no client did.
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
@@ -179,6 +180,7 @@ public final class PointBench implements Command {
                 for (int n : clientCounts) cells.add(new Cell(workload, n));
             }
             warmUp(router, cells, routerUrl, directUrl, List.of(threadsUrl, loopUrl), shards, rows);
+            var idle = idleRates(shards, seconds);
             err.println("Per round and cell: statements/s through the router, direct, the threads forwarder and the event-loop forwarder; "
                     + "CPU µs per statement of the router and the two forwarders");
             for (int round = 1; round <= rounds; round++) {
@@ -189,6 +191,7 @@ public final class PointBench implements Command {
                     long[] processTicksBefore = router.processTicks();
                     var ticksBefore = router.threadTicks();
                     long clientBefore = ownCpuNanos();
+                    long wallBefore = System.nanoTime();
                     var viaRouter = ClosedLoop.run(cell.clients(), seconds, round, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                     long cpu = router.cpuNanos() - cpuBefore;
                     long[] processTicks = router.processTicks();
@@ -198,6 +201,9 @@ public final class PointBench implements Command {
                     if (verbose) printTicks(cell, ticksBefore, router.threadTicks(), viaRouter.transactions());
                     var after = counters(shards);
                     after.merge("Questions", -1L, Long::sum); // the SHOW STATUS that read "before" counts itself
+                    double wallSeconds = (System.nanoTime() - wallBefore) / 1e9;
+                    // the router's own background statements (its catalog lease) are no statement's round trips: the idle rate over the run's time
+                    idle.forEach((k, perSecond) -> after.merge(k, -Math.round(perSecond * wallSeconds), Long::sum));
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                     long directClient = ownCpuNanos() - directBefore;
@@ -286,6 +292,23 @@ public final class PointBench implements Command {
     /** CPU time of this process (the clients), all threads. */
     private static long ownCpuNanos() {
         return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+    }
+
+    /**
+     * The shard's counters per second while the router runs and no client does (its catalog lease's statements): taken off
+     * each cell's counts, which otherwise weigh them more the slower a busy machine runs the loop.
+     */
+    private static java.util.Map<String, Double> idleRates(Shards shards, double seconds) throws SQLException, InterruptedException {
+        double window = Math.max(2, seconds);
+        var before = counters(shards);
+        long t0 = System.nanoTime();
+        Thread.sleep((long) (window * 1000));
+        var after = counters(shards);
+        double elapsed = (System.nanoTime() - t0) / 1e9;
+        after.merge("Questions", -1L, Long::sum); // the SHOW STATUS that read "before" counts itself
+        var rates = new java.util.HashMap<String, Double>();
+        for (String k : COUNTERS) rates.put(k, Math.max(0, after.get(k) - before.get(k)) / elapsed);
+        return rates;
     }
 
     private static java.util.Map<String, Long> counters(Shards shards) throws SQLException {
