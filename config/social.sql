@@ -1,4 +1,4 @@
--- The demo's social network, placed with Lutra's partitioning clauses (see README.md).
+-- The demo's social network, placed with Lutra's partitioning clauses (docs/configuration.md).
 -- Users live where the partitioner put them (a lookup table); a user's followers and tweets live
 -- with her (SAME AS); countries are small and read everywhere (REPLICATED).
 

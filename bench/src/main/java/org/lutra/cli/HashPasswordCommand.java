@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * {@code ./lutra hash-password}: the {@code password_hash} of a router user (PBKDF2-HMAC-SHA256,
- * a random salt, README "Security"). The password is read from the terminal, or with
+ * a random salt, docs/security.md). The password is read from the terminal, or with
  * {@code --stdin} from standard input (scripts) — never from the command line, where `ps` would show it.
  */
 final class HashPasswordCommand implements Command {

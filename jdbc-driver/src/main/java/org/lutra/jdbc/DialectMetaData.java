@@ -121,7 +121,7 @@ abstract class DialectMetaData implements DatabaseMetaData {
     @Override public boolean supportsUnion() { return true; }
     @Override public boolean supportsUnionAll() { return true; }
     @Override public boolean supportsSelectForUpdate() { return true; }
-    // Subqueries are MySQL's where the rows they read are co-located; elsewhere refused with 0A000 (README).
+    // Subqueries are answered as MySQL answers them; what the router cannot run exactly it refuses (42000/1235, docs/sql.md).
     @Override public boolean supportsSubqueriesInComparisons() { return true; }
     @Override public boolean supportsSubqueriesInExists() { return true; }
     @Override public boolean supportsSubqueriesInIns() { return true; }

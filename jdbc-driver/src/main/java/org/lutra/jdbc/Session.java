@@ -86,7 +86,7 @@ final class Session {
         // at its first wait with a time limit (the connect timeout, the login's reads), after which every
         // read of an answer is three system calls (a read that finds nothing, a poll, the read again). A
         // channel goes non-blocking only for a timed wait and back after it, so a statement without a
-        // time limit reads its answer in one blocking read (BENCHMARKS.md, "The hot path").
+        // time limit reads its answer in one blocking read (docs/architecture.md, "Backend connections").
         var socket = java.nio.channels.SocketChannel.open().socket();
         try {
             socket.setTcpNoDelay(true); // small request frames must not wait for Nagle

@@ -21,7 +21,7 @@ import java.util.concurrent.locks.StampedLock;
  * when that slot does not hold the key, which is sound because {@link ReadableMap#removeKey}
  * overwrites a removed slot's key (Colt never reads keys of removed slots) and free slots hold 0
  * (key 0 always takes the full probe). Pre-sizing for Colt's maximum load factor (0.5) keeps a
- * bulk load from rehashing into a table three times the keys. See BENCHMARKS.md.
+ * bulk load from rehashing into a table three times the keys. See docs/benchmarks-router.md.
  */
 public final class ColtLookupTable implements IntegerKeyTable {
     private final StampedLock lock = new StampedLock();

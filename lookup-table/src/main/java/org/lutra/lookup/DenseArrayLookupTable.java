@@ -43,7 +43,7 @@ public final class DenseArrayLookupTable implements IntegerKeyTable {
      * and needs no type check. Not volatile, so that the JIT may keep it (and the array and base
      * behind it) in registers across a loop of lookups, as it does for an array a method owns:
      * that halves the instructions a lookup and lets the core keep twice as many cache misses in
-     * flight (BENCHMARKS.md). Safe without the volatile because {@link #publish} stores a fresh
+     * flight (docs/benchmarks-router.md). Safe without the volatile because {@link #publish} stores a fresh
      * {@link DenseFlat.Bytes} built after its cells were written: a reader that sees it through
      * the race sees its final fields and the array contents as of its construction (JLS 17.5).
      * A reader may use a storage a little older than the newest (in a loop with no synchronizing

@@ -10,7 +10,7 @@ import java.lang.invoke.VarHandle;
  * Dense storage in one primitive array: cell {@code key - base}. The lookup path is as short as
  * the JVM allows for a table that can grow (one subtraction, one unsigned range test, one load),
  * which is what lets random lookups run at the speed of the memory system: about three times the
- * paged layout's rate on a 100M-key table (BENCHMARKS.md).
+ * paged layout's rate on a 100M-key table (docs/benchmarks-router.md).
  *
  * <p>The table uses it while the span is at most {@link DenseArrayLookupTable#FLAT_MAX_BYTES}
  * and not too sparse; growing it copies the array (old and new are held at once), so large

@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  * copies cells (it copies the directory, a few KB even for a billion keys), so a 1-billion-key
  * table fits in about 1 GB without a transient second copy or a single huge array, and pages are
  * small enough (64 Ki cells) that G1 does not treat them as humongous objects. The price is one
- * more dependent load per lookup, which halves the random-lookup rate (BENCHMARKS.md).
+ * more dependent load per lookup, which halves the random-lookup rate (docs/benchmarks-router.md).
  *
  * <p>Pages are published into the directory with release stores after they are allocated, so a
  * reader that sees a page sees it zero-filled.

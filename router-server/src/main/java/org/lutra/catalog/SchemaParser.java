@@ -62,7 +62,7 @@ public final class SchemaParser {
         for (var statement : SqlScript.split(script)) {
             parser.origin = "schema line " + statement.line() + ": ";
             if (SecondaryLookup.isDefinition(statement.text())) {
-                // its entries are built by the statement (README "Secondary lookups"); the stored catalog then keeps it
+                // its entries are built by the statement (docs/placement.md, "Secondary lookups"); the stored catalog then keeps it
                 throw parser.error("CREATE SECONDARY LOOKUP belongs to DDL through the router, which builds its entries, not in the schema file");
             }
             parser.addTable(statement.text());
@@ -204,7 +204,7 @@ public final class SchemaParser {
         tables.put(key(name), new TableDef(name, carryCollations(name, columns), partitioning, ddl, text.substring(clause.start()).strip()));
     }
 
-    /** {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]}, after its table (README "Secondary lookups"). */
+    /** {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]}, after its table (docs/placement.md). */
     private void addSecondary(String text) {
         SecondaryLookup s = SecondaryLookup.parse(text);
         if (s == null) throw error("expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE], found: " + abbreviate(text));

@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param planCacheSize ignored: the plan cache is bounded by {@code limits.plan_cache_bytes} (kept so that older configs load)
  * @param transactions how distributed transactions are run and recovered
  * @param limits     what one client, and all of them together, may cost the router
- * @param tls        TLS on the client port (README "Security"); null = plaintext
+ * @param tls        TLS on the client port (docs/security.md); null = plaintext
  * @param catalog    the stored catalog's lease and the placement of CREATE TABLE without a placement clause
  * @param placement  how routers share placement changes and where a starting router takes its lookup tables from
  * @param trace      the recording of a sample of live transactions' keys (docs/traces.md); null = off
@@ -85,7 +85,7 @@ public record RouterConfig(
     }
 
     /**
-     * Placement among several routers (README "Several routers: the change log, start-up and partial tables").
+     * Placement among several routers (docs/placement.md, "Several routers").
      *
      * @param logPollMillis     how often this router reads every partition's {@code lutra_placement_log} (default 200; negative: never)
      * @param logKeepSeconds    entries older than this are trimmed (default 3600)
@@ -145,7 +145,7 @@ public record RouterConfig(
     }
 
     /**
-     * The stored catalog (README "DDL through the router").
+     * The stored catalog (docs/ddl.md).
      *
      * @param leaseMillis      a router routes only while it has read the catalog version within this long; a DDL that
      *                         changes or drops a table waits this long (and a quarter more) before it drops it or answers

@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  * Runs DDL through the router: on every partition that holds the table, one partition after the
  * other, and records the change in the stored catalog ({@link CatalogStore}), all under the DDL lock
  * so that routers' DDL statements run one at a time. The order of each statement makes a failure
- * half-way leave the catalog consistent with what routers may route (README "DDL through the router"):
+ * half-way leave the catalog consistent with what routers may route (docs/ddl.md):
  *
  * <ul>
  *   <li>CREATE TABLE: checked (placement, partitions, SAME AS) against the catalog, created on its

@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CREATE / ALTER / DROP SEQUENCE through the router (README "Sequences"). A sequence lives on one
+ * CREATE / ALTER / DROP SEQUENCE through the router (docs/ids-and-sequences.md). A sequence lives on one
  * partition: the one its {@code ON p} names, else the catalog's first (where the stored catalog and the
  * AUTO_INCREMENT counters live too). Like a table it is recorded in the stored catalog, so every router
  * routes its NEXTVAL to that partition; the order of each statement is DdlRunner's for tables:

@@ -9,7 +9,7 @@ import java.sql.Statement;
  * DDL) use MySQL Connector/J. Why a second driver: MariaDB negotiates cached result metadata with it, so a
  * prepared point select is no longer followed by a column definition the client parses on every
  * execution — measured on one thread, 29 µs of client CPU per point select against Connector/J's
- * 49 µs (BENCHMARKS.md). The differences between the two drivers that the router depends on are
+ * 49 µs (docs/benchmarks-router.md). The differences between the two drivers that the router depends on are
  * kept here and in {@link ValueCodec}.
  */
 public final class BackendDriver {

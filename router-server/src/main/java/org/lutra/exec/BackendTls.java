@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  * Connector/J's, for the pools ({@link BackendDriver}). The URL is read by Connector/J's own parser and
  * property set, so its rules hold as they are: option names case-sensitive, values URL-decoded, the legacy
  * useSSL / requireSSL / verifyServerCertificate folded into an sslMode. Whatever cannot be carried over
- * exactly is refused: the pools must never be less protected than the URL asks (README, "Backend TLS").
+ * exactly is refused: the pools must never be less protected than the URL asks (docs/security.md, "Backend TLS").
  */
 public final class BackendTls {
     private BackendTls() {}

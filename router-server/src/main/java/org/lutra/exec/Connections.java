@@ -69,7 +69,7 @@ public interface Connections {
         return Deadline.NONE;
     }
 
-    /** Where the statement reports the routing keys it touches: its transaction's trace, or a do-nothing one (README "Traces"). */
+    /** Where the statement reports the routing keys it touches: its transaction's trace, or a do-nothing one (docs/traces.md). */
     default org.lutra.trace.KeyTrace trace() {
         return org.lutra.trace.KeyTrace.NONE;
     }

@@ -29,7 +29,7 @@ import java.util.Map;
  * transaction, until it ends.
  *
  * <p>The home rows are the truth for placement: a key without a home row whose rows are not at
- * home was written to the shards behind the routers' backs (see README), and is not looked for
+ * home was written to the shards behind the routers' backs (docs/architecture.md), and is not looked for
  * elsewhere.
  */
 public final class HomeRows {

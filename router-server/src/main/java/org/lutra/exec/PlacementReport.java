@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * The rows of the placement statements ({@link Plan.ShowPlacement}), read from the router's own
  * state when the statement runs: the catalog, the partition pools, the lookup tables and their
  * counters. SHOW LOOKUP says what this router's lookup table holds, a cache that statements validate
- * against the shards (README, "What the router does with a statement"); it asks the key's home partition
+ * against the shards (docs/sql.md, "How a statement is routed"); it asks the key's home partition
  * only whether the key is replicated (its set lives there, not in the cache).
  */
 final class PlacementReport {

@@ -290,7 +290,7 @@ public final class MoveJobs implements AutoCloseable {
         }
     }
 
-    /** The map file: inside the configured map directory, symbolic links resolved (README "Placement": why). */
+    /** The map file: inside the configured map directory, symbolic links resolved (docs/placement.md says why). */
     private Path mapFile(String file, String format) throws SQLException, IOException {
         if (mapDir == null) {
             throw new SQLException("LOAD LOOKUP TABLE is off: the router reads map files only from catalog.map_dir, which is not set", "HY000", 1290);

@@ -23,7 +23,7 @@ import java.util.Map;
  * to one partition, or replicates them on several (the first is their primary), a batch of keys per
  * transaction (two-phase when it spans partitions). A key's rows are copied to every target that
  * lacks them and deleted wherever it no longer belongs; with several targets, the home row, every
- * target and every partition left keep a placement row naming the whole set (see README,
+ * target and every partition left keep a placement row naming the whole set (see docs/placement.md,
  * "Replicated keys"), and the batch marks its transaction on each partition it writes, as the
  * placement triggers require of writes of replicated keys ({@code PlacementRows.MARK}).
  *

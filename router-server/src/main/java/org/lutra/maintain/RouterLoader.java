@@ -144,7 +144,7 @@ public final class RouterLoader {
 
     /**
      * Installs an empty cache of {@code capacity} keys for {@code owner}: nothing is scanned. A miss goes to the
-     * key's home, and the home rows correct it (README "Partial lookup tables").
+     * key's home, and the home rows correct it (docs/placement.md, "Partial lookup tables").
      */
     public static Loaded installPartial(TableDef owner, Partitioning.LookedUp lookup, long capacity) {
         String reason = "partial: a cache of at most " + capacity + " keys (config lookups: mode partial); misses go home and the home rows correct them";

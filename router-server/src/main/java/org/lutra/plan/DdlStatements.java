@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 /**
  * Recognizes the DDL the router runs ({@link Plan.Ddl}) from the client's text, before anything else
  * touches it: the statement goes to the backends as written, with only the table name made
- * unqualified. Grammar (README "DDL through the router"):
+ * unqualified. Grammar (docs/ddl.md):
  *
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] t (...) [table options] [placement clause]

@@ -226,7 +226,7 @@ public sealed interface Plan {
     /**
      * SHOW LOOKUP SNAPSHOT: every entry of every lookup table, (Table, Key, Partition); SHOW LOOKUP LOG POSITION: per
      * partition, the change-log entry up to which this router has applied every entry. A table copied after reading the
-     * position reflects at least it: what a starting router asks a peer for (README "Several routers").
+     * position reflects at least it: what a starting router asks a peer for (docs/placement.md, "Start-up").
      */
     record ShowLookupSnapshot(boolean position) implements ShowPlacement {
         @Override

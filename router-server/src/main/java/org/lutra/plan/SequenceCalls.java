@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 /**
  * Finds MariaDB's sequence functions in a statement's text — {@code NEXTVAL(s)}, {@code NEXT VALUE FOR s},
  * {@code LASTVAL(s)}, {@code PREVIOUS VALUE FOR s}, {@code SETVAL(s, n ...)} — outside quoted text and
- * comments, in the order they appear, and says where the router may evaluate them itself (README
+ * comments, in the order they appear, and says where the router may evaluate them itself (docs/ids-and-sequences.md,
  * "Sequences"): NEXTVAL and SETVAL run once per call only in a SELECT without tables (no FROM but DUAL,
  * no WHERE) and in INSERT/REPLACE ... VALUES or SET without a subquery or ON DUPLICATE KEY UPDATE, where
  * MariaDB evaluates them once per written call, left to right. Anywhere else (a SELECT over tables, an

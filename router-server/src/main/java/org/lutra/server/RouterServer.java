@@ -245,7 +245,7 @@ public final class RouterServer implements AutoCloseable {
                 // A platform thread per session: a session blocks on its client and its backends in
                 // turn, and a blocking read on a platform thread is one system call, where a virtual
                 // thread parks, registers with the poller and is handed back to a carrier
-                // (BENCHMARKS.md "The hot path": about half the router CPU per point select at 1 client).
+                // (measured side by side: virtual-thread sessions cost about twice the router CPU per point select at 1 client).
                 // 4 MB of stack, not the default 1: the parser and the planner recurse per level of a statement, and
                 // the nesting and operator-chain limits (Guards) are set for this much (reserved, committed as used);
                 // 2 MB overflowed on a 2,000-term sum (the chain limit) planned in a cold JVM (HostileInputIT)
@@ -301,7 +301,7 @@ public final class RouterServer implements AutoCloseable {
         return listener.getLocalPort();
     }
 
-    /** The session's evaluator of sequence functions (README "Sequences"). */
+    /** The session's evaluator of sequence functions (docs/ids-and-sequences.md). */
     SequenceValues sequenceValues() {
         return new SequenceValues(planner::catalog, backends, lease, config.database());
     }

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * A session's sequence calls, evaluated by the router before the statement is planned (README "Sequences").
+ * A session's sequence calls, evaluated by the router before the statement is planned (docs/ids-and-sequences.md).
  * NEXTVAL and SETVAL run alone on the sequence's partition ({@code SELECT NEXTVAL(`s`)} on a pooled
  * connection: MariaDB's sequences are not transactional, so the client's transaction is not involved),
  * and each call is replaced by its value. LASTVAL is the session's own: MariaDB keeps it per connection,

@@ -165,7 +165,7 @@ final class TransactionWorker implements AutoCloseable {
             return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
         }
         if (plan instanceof Plan.ShowLookupSnapshot && !peer) {
-            // the whole placement map, for a starting router: only the routers' own login gets it (README "Security")
+            // the whole placement map, for a starting router: only the routers' own login gets it (docs/security.md)
             throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
                     + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
         }

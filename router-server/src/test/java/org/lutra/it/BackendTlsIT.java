@@ -58,7 +58,7 @@ class BackendTlsIT {
         }
     }
 
-    /** A PREFERRED backend whose server offered TLS at start and no longer does: its pools stay with TLS (README), so they do not open. */
+    /** A PREFERRED backend whose server offered TLS at start and no longer does: its pools stay with TLS (docs/security.md), so they do not open. */
     @Test
     void aPreferredPoolDecidedForTlsDoesNotOpenWithoutIt(Shards shards) {
         var pool = Backends.poolConfig(backend(shards, "sslMode=PREFERRED"), "mysql", 5, true /* TLS offered at start */);

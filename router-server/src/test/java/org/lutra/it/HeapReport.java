@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * Heap of the JVM running the router (and the driver), after GC, with the test class's router up:
- * before its first test and after its last. README's hardening tables quote it per attack class;
+ * before its first test and after its last. docs/benchmarks-router.md quotes it per attack class;
  * growth that stays after the attacks would be memory the router keeps.
  */
 final class HeapReport implements BeforeEachCallback, AfterEachCallback, AfterAllCallback {

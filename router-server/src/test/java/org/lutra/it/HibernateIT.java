@@ -102,7 +102,7 @@ class HibernateIT {
         Tag(String label) { this.label = label; }
     }
 
-    /** Ids from a MariaDB sequence on one partition (README "Sequences"), 20 at a time (the pooled optimizer). */
+    /** Ids from a MariaDB sequence on one partition (docs/ids-and-sequences.md), 20 at a time (the pooled optimizer). */
     @Entity(name = "Ticket")
     @Table(name = "ticket")
     public static class Ticket {

@@ -249,7 +249,7 @@ class LockingReadsIT {
 
     /**
      * {@link #runCase}'s answer when B's read through the router was chosen as a deadlock's victim: possible where a move
-     * batch locks the same rows in another order on one partition (README, "Scans and the move fence"), as after any
+     * batch locks the same rows in another order on one partition (docs/architecture.md, "Locking scans"), as after any
      * deadlock the transaction is retried.
      */
     static final String DEADLOCK = "deadlock victim";

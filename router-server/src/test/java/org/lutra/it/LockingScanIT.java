@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Locking reads of a lookup group over several partitions ({@code SELECT ... FOR UPDATE}, {@code LOCK IN SHARE MODE},
- * any read of a SERIALIZABLE transaction) and writes over every partition, while rows move (README, "Scans and the
- * move fence"). The routers' lock wait timeout is {@value #LOCK_WAIT} s: a locking statement and a move that wait for
+ * any read of a SERIALIZABLE transaction) and writes over every partition, while rows move (docs/architecture.md, "Locking
+ * scans"). The routers' lock wait timeout is {@value #LOCK_WAIT} s: a locking statement and a move that wait for
  * each other until it ends fail a test within seconds instead of stalling it. Moves change where rows are, never what
  * they are, so every locking read must answer exactly the rows that exist: none missed, none twice.
  */
@@ -169,7 +169,7 @@ class LockingScanIT {
      * SERIALIZABLE, then auto-commit statements, {@value #PHASE_SECONDS} s each. Every answer must be exactly the rows that
      * exist, every UPDATE must count every user, no statement may fail (a stall ends in 1205 after {@value #LOCK_WAIT} s),
      * and at the end every user's karma is the number of UPDATEs that committed. One session at a time: two clients
-     * locking every row of a table over several servers can deadlock across them whatever moves (README, "Transactions").
+     * locking every row of a table over several servers can deadlock across them whatever moves (docs/architecture.md, "Locking scans").
      */
     @Test
     void lockingReadsAndWritesWhileRowsMoveSeeEveryRowOnceAndNeverStall() throws Exception {

@@ -232,8 +232,8 @@ class MultiRouterPlacementIT {
     /**
      * Reads of one key through stale routers while another router moves it back and forth: a read
      * never sees the user twice, nor a partial set of followers, nor misses them (a read that
-     * finds nothing where its cache points reads the key's home row under a lock, README: "Moves
-     * and readers"), and when the moves stop every key is whole on one partition.
+     * finds nothing where its cache points reads the key's home row under a lock, docs/architecture.md,
+     * "The validation protocol"), and when the moves stop every key is whole on one partition.
      */
     @Test
     void readersThroughOtherRoutersNeverSeeAMovingKeyTwiceNorHalfMoved() throws Exception {

@@ -129,7 +129,7 @@ class PoolsAndRoutersIT {
                             }
                         }
                         if (auditor && i % 5 == 0) {
-                            // a locking read: consistent across partitions (a plain one has no global snapshot, README "Isolation")
+                            // a locking read: consistent across partitions (a plain one has no global snapshot, docs/transactions.md, "Isolation")
                             for (int attempt = 0; ; attempt++) {
                                 try (Connection c = pool.getConnection()) {
                                     assertTrue(c.getAutoCommit(), "the pool handed out a connection reset to auto-commit");

@@ -60,8 +60,7 @@ class ProtocolFuzzIT {
     /**
      * Pools large enough that the clients' open cursors do not exhaust them: a statement that fails
      * waiting for a pooled connection is issue 13's other item (sessions starving each other), and
-     * under that pressure a session was seen stuck draining a UNION branch it was closing (README
-     * "Hardening"); this test is after what hostile input does.
+     * under that pressure a session was seen stuck draining a UNION branch it was closing (docs/failures.md); this test is after what hostile input does.
      */
     static final int POOL = 48;
 
@@ -93,7 +92,7 @@ class ProtocolFuzzIT {
         try {
             router.close();
         } catch (SQLException e) {
-            // a session stuck on a shard (README "Hardening") can hold a metadata lock the database's DROP waits for
+            // a session stuck on a shard (docs/failures.md) can hold a metadata lock the database's DROP waits for
             if (STRICT) throw e;
             System.err.println("ProtocolFuzzIT: could not drop the test databases: " + e.getMessage());
         }
@@ -360,7 +359,7 @@ class ProtocolFuzzIT {
     private void statements(Random random) throws SQLException {
         // a router that never answers is a stuck session: the driver gives up after 45 s and the statement is reported
         // (a statement may legitimately wait 10 s for each pooled connection while other clients hold them all:
-        // README "Hardening", what is not bounded yet)
+        // docs/testing.md, the fuzzer's pools)
         Connection c = java.sql.DriverManager.getConnection(router.url() + "?socketTimeout=45000", TestRouter.USER, TestRouter.PASSWORD);
         var history = new ArrayList<String>();
         histories.put(sessionId(c), history);

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Measurements a test reports for README's tables: written under target/hardening/, as the run saw them. */
+/** Measurements a test reports for the docs' tables: written under target/hardening/, as the run saw them. */
 final class Report {
     private Report() {}
 

@@ -182,7 +182,7 @@ class SavepointIT {
                 } else if (!expected.equals("error " + DOES_NOT_EXIST)) {
                     errors++;
                     // In a transaction holding a savepoint, Lutra keeps it after a statement error MySQL undoes alone (a
-                    // duplicate key) for ROLLBACK TO; without one it rolled back whole (README "Transactions").
+                    // duplicate key) for ROLLBACK TO; without one it rolled back whole (docs/transactions.md).
                     String back = held.names.isEmpty() || r.nextInt(4) == 0 ? null : "ROLLBACK TO " + held.names.get(r.nextInt(held.names.size()));
                     if (back != null) {
                         done.add(back);

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.lutra.Refusals.assertRefusal;
 
 /**
- * MariaDB sequences through the router (README "Sequences"): a sequence lives on one partition, its DDL is
+ * MariaDB sequences through the router (docs/ids-and-sequences.md): a sequence lives on one partition, its DDL is
  * recorded in the stored catalog so a second router sees it, NEXTVAL and SETVAL run on that partition,
  * LASTVAL is the client session's own. Checked against one plain MariaDB: random scripts of sequence
  * statements over several sessions, every answer compared; and NEXTVAL from sessions on two routers at
@@ -173,7 +173,7 @@ class SequenceIT {
                 default -> "DROP SEQUENCE t";
             };
             case 16 -> "SHOW CREATE SEQUENCE " + (r.nextInt(4) == 0 ? "`" + s + "`" : s);
-            // information_schema on the other router lags a CREATE by up to a lease, as for tables (README "Sequences"): checked above, not here
+            // information_schema on the other router lags a CREATE by up to a lease, as for tables (docs/ids-and-sequences.md): checked above, not here
             default -> "CREATE SEQUENCE " + (r.nextBoolean() ? "IF NOT EXISTS " : "") + s + options(r);
         };
     }

@@ -345,7 +345,7 @@ class SessionStatementsIT {
             var row = new ArrayList<String>();
             for (int i = 1; i <= labels.size(); i++) {
                 String v = rs.getString(i);
-                // SHOW WARNINGS names the partition, and counts rows per partition (README: "at row N" differs)
+                // SHOW WARNINGS names the partition, and counts rows per partition (docs/dialect.md: "at row N" differs)
                 row.add(v == null ? null : AT_ROW.matcher(PARTITION_PREFIX.matcher(v).replaceFirst("")).replaceAll("at row N"));
             }
             out.add(row);

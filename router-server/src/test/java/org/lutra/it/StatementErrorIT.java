@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * before and after it. A write over several partitions that fails still ends the whole transaction
  * (25000 after it), and a lock wait timeout in a transaction that may hold locks on several partitions (it
  * wrote or ran a locking read there; a plain read locks nothing) is still reported as a suspected deadlock
- * (1213) and rolls it back (README "Transactions", "Failures.").
+ * (1213) and rolls it back (docs/transactions.md, "Failures").
  *
  * <p>The table is placed by range (partition = id / 100), so the test knows every statement's partitions.
  * Seed and size: {@code -Dlutra.stmterr.seed=N}, {@code -Dlutra.stmterr.transactions=N} (default 80).
@@ -90,7 +90,7 @@ class StatementErrorIT {
 
     /**
      * Random transactions continuing after every error, ended by COMMIT or ROLLBACK: every statement's answer,
-     * and after each transaction the table, must be the plain MariaDB's — or, where README says Lutra ends the
+     * and after each transaction the table, must be the plain MariaDB's — or, where docs/transactions.md says Lutra ends the
      * transaction (a write over several partitions, a lock wait timeout on several), exactly that.
      */
     @Test
@@ -319,7 +319,7 @@ class StatementErrorIT {
     /**
      * The same lock wait timeout after a read that locked on another partition (FOR UPDATE, LOCK IN SHARE MODE), or after
      * a plain read at SERIALIZABLE (InnoDB locks every read there): the transaction holds locks on two partitions, so
-     * Lutra reports a suspected deadlock (1213, 40001) and rolls it back, where one MariaDB would keep it (README).
+     * Lutra reports a suspected deadlock (1213, 40001) and rolls it back, where one MariaDB would keep it (docs/transactions.md).
      */
     @Test
     void aLockWaitTimeoutAfterALockingReadOnAnotherPartitionIsASuspectedDeadlock() throws SQLException {

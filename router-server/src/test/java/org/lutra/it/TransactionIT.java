@@ -181,7 +181,7 @@ class TransactionIT {
         }
     }
 
-    /** A duplicate key on one partition: MariaDB undid that statement alone, and the transaction goes on (README "Failures."). */
+    /** A duplicate key on one partition: MariaDB undid that statement alone, and the transaction goes on (docs/transactions.md, "Failures"). */
     @Test
     void failedStatementOnOnePartitionKeepsTheTransaction() throws SQLException {
         try (var c = router.connect(); var st = c.createStatement()) {

@@ -153,7 +153,7 @@ class TransactionScanIT {
     /**
      * What a scan costs, nothing else running: COUNT(*) of the same rows lookup-placed (fenced) and hash-placed (not),
      * in auto-commit and inside a REPEATABLE READ transaction (its first statement, and again once it has read every
-     * partition), taking turns; medians and p90 printed (README, BENCHMARKS.md).
+     * partition), taking turns; medians and p90 printed (docs/benchmarks-router.md).
      */
     @Test
     @org.junit.jupiter.api.Order(2)

@@ -95,7 +95,7 @@ class UpdatableResultSetIT {
                     String kind = expected.startsWith("throws") ? "failed" : expected.substring(0, expected.indexOf(' '));
                     done.merge(op.split(" ")[0] + (op.endsWith(" row") || op.endsWith(" cancel") ? op.substring(op.lastIndexOf(' ')) : "") + " " + kind, 1, Integer::sum);
                     if (transaction && SERVER_ERROR.matcher(expected).find()) {
-                        // Lutra rolls the whole transaction back after an error in it (README "Transactions"); MariaDB keeps it
+                        // Lutra rolls the whole transaction back after an error in it (docs/transactions.md); MariaDB keeps it
                         lutra.rollback();
                         reference.rollback();
                         log.add("ROLLBACK after the error");
@@ -132,7 +132,7 @@ class UpdatableResultSetIT {
     /** An operation on an updatable result, as text so a failure can show the sequence. */
     private static String randomOperation(SplittableRandom r, java.sql.ResultSetMetaData md, int type) throws SQLException {
         boolean scrollable = type == ResultSet.TYPE_SCROLL_INSENSITIVE;
-        // The shard keys (item.id, pair.a) are not changed: moving a row between partitions is refused (README); pair.b, a key column, is.
+        // The shard keys (item.id, pair.a) are not changed: moving a row between partitions is refused (docs/sql.md); pair.b, a key column, is.
         var changeable = new ArrayList<Integer>();
         for (int i = 1; i <= md.getColumnCount(); i++) if (!List.of("id", "a").contains(md.getColumnName(i))) changeable.add(i);
         int pick = r.nextInt(scrollable ? 14 : 10);

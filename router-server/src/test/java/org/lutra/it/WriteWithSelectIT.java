@@ -173,7 +173,7 @@ class WriteWithSelectIT {
         String oneInserted = "INSERT INTO t_ids SELECT id + 900, 1 FROM t_hash WHERE id = 3 ON DUPLICATE KEY UPDATE a = 2";
         try (var st = lutra.createStatement(); var ref = reference.createStatement()) {
             assertEquals(ref.executeUpdate(twoUpdated), st.executeUpdate(twoUpdated, java.sql.Statement.RETURN_GENERATED_KEYS));
-            // which rows went in and which updated is not known: no keys (Connector/J guesses from the count; README "AUTO_INCREMENT ids")
+            // which rows went in and which updated is not known: no keys (Connector/J guesses from the count; docs/ids-and-sequences.md)
             assertFalse(st.getGeneratedKeys().next());
             assertEquals(ref.executeUpdate(oneInserted), st.executeUpdate(oneInserted, java.sql.Statement.RETURN_GENERATED_KEYS));
             var keys = st.getGeneratedKeys();
@@ -194,7 +194,7 @@ class WriteWithSelectIT {
         int k = pick(r, List.of(0, 0, 100, 1000 + r.nextInt(5000)));
         if (target.equals("t_auto")) {
             // generated ids only: InnoDB leaves gaps after a bulk insert (its ids come in growing blocks), the router does not,
-            // so explicit ids could collide with generated ones on one side only (README "AUTO_INCREMENT ids")
+            // so explicit ids could collide with generated ones on one side only (docs/ids-and-sequences.md)
             return r.nextBoolean() ? "INSERT INTO t_auto (a, b, s) SELECT a, b, s FROM " + source + " WHERE " + predicate(r) + order(source)
                     : "INSERT INTO t_auto SELECT NULL, a, b, s FROM " + source + " WHERE " + predicate(r) + order(source) + " LIMIT " + (1 + r.nextInt(20));
         }
