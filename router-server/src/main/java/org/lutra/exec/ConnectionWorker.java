@@ -46,7 +46,7 @@ final class ConnectionWorker {
             lease.release(located);
             throw located;
         } catch (RuntimeException | Error e) {
-            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
+            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection, whatever went wrong
             throw e;
         }
     }
@@ -62,7 +62,7 @@ final class ConnectionWorker {
             // stream rows instead of buffering the whole result, unless the connection is pinned. Set
             // both ways: the statement may come from the connection's cache with the last user's
             // fetch size, and a streamed result on a pinned connection blocks the transaction's next
-            // statement (found by ProtocolFuzzIT: a union in a transaction hung its session for good)
+            // statement: its rows would still stream while the next sub-query waits for the connection, for good
             BackendDriver.stream(ps, lease.streaming());
             if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
             ResultSet rs = deadline.run(ps, ps::executeQuery);
@@ -78,7 +78,7 @@ final class ConnectionWorker {
         } catch (RuntimeException | Error e) {
             deadline.done(lease.connection());
             closeQuietly(ps);
-            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection (found by ProtocolFuzzIT)
+            lease.release(new SQLException("internal error", "HY000", 0, e)); // never leak the connection, whatever went wrong
             throw e;
         }
     }

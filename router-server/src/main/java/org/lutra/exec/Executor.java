@@ -24,8 +24,8 @@ import java.util.Map;
  * Runs plans: decides the partitions from the parameter values, cuts the SQL per partition, fans
  * the sub-queries out, and composes the results. Lookup tables are caches, so reads and writes
  * routed by a lookup follow the validation protocol (paper §3.2): run where the lookup table
- * points; if fewer rows than keys answer, ask the other partitions for the keys they were not yet
- * asked about, and learn where the row really was.
+ * points; if fewer rows than keys answer, read the keys' home rows under a shared lock, run again
+ * where they say, and learn where the rows really are (docs/architecture.md).
  */
 public final class Executor {
     private final Backends backends;
@@ -525,7 +525,7 @@ public final class Executor {
         var locks = new HomeRows.Locks(shards);
         HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
-        // split there instead (found by RandomQueryIT with replicated keys: UPDATE ... WHERE id BETWEEN ran twice on a copy)
+        // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
         if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, holdingCopies(lookup, c), params, c);
         var counted = home.byPartition(keys);
         var counting = Routes.cut(plan, counted, params);

@@ -71,7 +71,7 @@ public final class Route implements Operator {
         }
         if (r.copies() && target.keys() instanceof org.lutra.plan.KeyMatch.Range) {
             // a range's statement, whole on each partition, would also read the copies kept there for keys whose primary is
-            // elsewhere (found by RandomQueryIT with replicated keys); the keys' home rows are locked: no replication in between
+            // elsewhere, counting a replicated key's rows once per copy; the keys' home rows are locked: no replication in between
             return copies(ctx).apply(queries, true);
         }
         return queries;

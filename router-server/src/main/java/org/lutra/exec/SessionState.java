@@ -13,7 +13,7 @@ import java.util.WeakHashMap;
  * {@code time_zone}, and user variables {@code @x}), each as the SQL literal of its value as the
  * backend normalized it. Every backend connection a session's statements use must carry them: a
  * pooled connection's own state is tracked ({@link Carried}), and one combined {@code SET} moves it
- * to the session's only when the two differ (issue 10's rule: nothing is sent when they agree).
+ * to the session's only when the two differ (nothing is sent when they agree).
  *
  * @param values name → SQL literal; user variables are named with their {@code @}, system
  *               variables by their lower-case name

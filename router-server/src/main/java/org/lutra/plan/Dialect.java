@@ -174,7 +174,7 @@ final class Dialect {
             }
             if (c == '"') {
                 int end = quoteEnd(i, c, limit);
-                if (!closes(i, limit)) { // unterminated: left as it is, for the parser to refuse (found by ProtocolFuzzIT)
+                if (!closes(i, limit)) { // unterminated: left as it is, for the parser to refuse (closing it would change the statement)
                     copy(i, end);
                     return end;
                 }

@@ -54,7 +54,7 @@ public final class Guards {
     /**
      * MySQL has no numbered placeholders; the parser reads {@code ? 7} as the seventh parameter.
      * Such text (the client's own, or {@code k = 7 7} after its first literal became a '?') is a
-     * syntax error, as MySQL says; found by ProtocolFuzzIT as an internal error on execution.
+     * syntax error, as MySQL says, rather than a parameter count that fails on execution.
      */
     static void requireNoNumberedParameter(String sql) throws PlanException {
         String text = stripQuoted(sql); // a '?' inside quotes is text

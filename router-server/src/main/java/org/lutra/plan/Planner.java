@@ -418,8 +418,8 @@ public final class Planner {
                 && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
         if (inPlace && select.getLimit() != null && wholeOnOnePartition(select) < 0) {
             // each partition evaluates the rows of its own LIMIT (offset + count), more than the merged LIMIT returns: a
-            // scalar subquery of more than one row would give MySQL's 1242 for rows MySQL never evaluates (found by
-            // RandomQueryIT: LIMIT 6 OFFSET 3 over three rows). Uncorrelated ones run first instead, and raise it only
+            // scalar subquery of more than one row would give MySQL's 1242 for rows MySQL never evaluates (LIMIT 6
+            // OFFSET 3 over three rows returns none). Uncorrelated ones run first instead, and raise it only
             // once a row is returned; correlated ones would need the rows first.
             int scalars = SubqueryPlanner.scalars(select, catalog);
             if (scalars == 2) {
@@ -866,7 +866,7 @@ public final class Planner {
         var rows = new ArrayList<ExpressionList<?>>();
         if (!expressions.isEmpty() && expressions.getFirst() instanceof ParenthesedExpressionList<?>) {
             for (Object row : expressions) {
-                // the parser takes `VALUES (1), x (2)` for a row and a call of x (found by ProtocolFuzzIT)
+                // the parser takes `VALUES (1), x (2)` for a row and a call of x: MySQL's syntax error, not a function call
                 if (!(row instanceof ParenthesedExpressionList<?> list)) {
                     throw new PlanException("42000", 1064, "You have an error in your SQL syntax near '" + row + "': each VALUES row is a parenthesized list");
                 }
@@ -934,7 +934,7 @@ public final class Planner {
 
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
     private TableDef table(Table t) throws PlanException {
-        if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ..." (found by ProtocolFuzzIT)
+        if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ...", which names no table
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table");
         }
         String name = KeyFinder.unquote(t.getName());

@@ -221,8 +221,7 @@ final class Branch {
      * XA COMMIT on a connection of its own: once the branch's own connection is lost, the prepared
      * branch is detached on its server and any connection may end it (MariaDB 10.5+, MySQL 8). A new
      * connection, not a pooled one: whatever cut the branch's connection (a KILL of all of them, a
-     * restart) may have cut the pooled ones too, and one of those would lose the commit to recovery
-     * (found by TwoPhaseWindowsIT under load).
+     * restart) may have cut the pooled ones too, and one of those would lose the commit to recovery.
      */
     void commitPreparedDetached(int timeoutMillis) throws SQLException {
         try (Connection c = placement.connectFresh(); Statement st = c.createStatement()) {
