@@ -363,7 +363,7 @@ public final class DdlRunner {
     /** Table DDL other than DROP TABLE on a sequence: ALTER SEQUENCE changes it (its SHOW CREATE is not a table's). */
     private static void refuseSequence(TableDef t, String what) throws SQLException {
         if (org.lutra.catalog.Sequences.is(t)) {
-            throw Refusal.of(what + " of sequence " + t.name() + " through the router: use ALTER SEQUENCE (README \"Sequences\")");
+            throw Refusal.of(what + " of sequence " + t.name() + " through the router: use ALTER SEQUENCE (docs/ids-and-sequences.md)");
         }
     }
 

@@ -244,7 +244,7 @@ public final class BackendTls {
 
     private static IllegalArgumentException refused(String backend, String why) {
         return new IllegalArgumentException("config: backend '" + backend + "': " + why + " (the router's pools use MariaDB Connector/J,"
-                + " and would not protect their connections as Connector/J does; README, \"Backend TLS\")");
+                + " and would not protect their connections as Connector/J does; docs/security.md, \"Backend TLS\")");
     }
 
     /** Connector/J's list of the cipher suites it allows, read from its jar as Connector/J reads it. */

@@ -133,7 +133,7 @@ public final class DdlStatements {
         }
         String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
         throw PlanException.unsupported(what + " through the router (it runs CREATE/DROP/ALTER/TRUNCATE TABLE, CREATE/DROP INDEX and CREATE/ALTER/DROP SEQUENCE;"
-                + " README \"DDL through the router\")");
+                + " docs/ddl.md)");
     }
 
     /** The names of DROP TABLE / DROP SEQUENCE's list. */

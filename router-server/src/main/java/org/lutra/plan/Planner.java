@@ -255,7 +255,7 @@ public final class Planner {
         if (!SequenceCalls.find(sql).isEmpty()) {
             // the session evaluates them before planning (org.lutra.server.SequenceValues); what reaches here is a batch's
             throw PlanException.unsupported("sequence functions (NEXTVAL, LASTVAL, SETVAL, NEXT VALUE FOR) here: run them as statements of their own"
-                    + " (README \"Sequences\")");
+                    + " (docs/ids-and-sequences.md)");
         }
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Plan settings = SessionSettings.plan(sql);
@@ -349,7 +349,7 @@ public final class Planner {
             case Update update -> update(update);
             case Delete delete -> delete(delete);
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
-                    + " statements through the router (README \"DDL through the router\" lists the DDL it runs)");
+                    + " statements through the router (docs/ddl.md lists the DDL it runs)");
         };
     }
 

@@ -114,10 +114,10 @@ final class SequenceValues {
             if (why != null) {
                 var c = calls.getFirst();
                 throw Refusal.of(c.kind() + "(" + c.name() + ") inside " + why + ": run SELECT NEXTVAL(" + c.name()
-                        + ") first and use its value (README \"Sequences\")");
+                        + ") first and use its value (docs/ids-and-sequences.md)");
             }
         } else if (SequenceCalls.whyNotOnce(sql) != null && SequenceCalls.whyNotOnce(sql).startsWith("a column's DEFAULT")) {
-            throw Refusal.of("LASTVAL in a column's DEFAULT (README \"Sequences\")");
+            throw Refusal.of("LASTVAL in a column's DEFAULT (docs/ids-and-sequences.md)");
         }
         // the label MariaDB gives an item is its text as written: an item whose call becomes a value gets it as its alias
         var labels = new java.util.TreeMap<Integer, String>();
