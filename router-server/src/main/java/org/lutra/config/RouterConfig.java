@@ -30,6 +30,8 @@ import java.util.Objects;
  * @param catalog    the stored catalog's lease and the placement of CREATE TABLE without a placement clause
  * @param placement  how routers share placement changes and where a starting router takes its lookup tables from
  * @param trace      the recording of a sample of live transactions' keys (docs/traces.md); null = off
+ * @param http       the HTTP listener: metrics, health, the placement console (docs/operations.md); null = off, and no metrics kept
+ * @param slowLog    one log line per statement slower than a threshold (docs/operations.md); null = off
  */
 public record RouterConfig(
         String listen,
@@ -46,7 +48,88 @@ public record RouterConfig(
         Tls tls,
         CatalogSettings catalog,
         Placement placement,
-        Trace trace) {
+        Trace trace,
+        Http http,
+        @JsonProperty("slow_log") SlowLog slowLog) {
+
+    /** Without an HTTP listener or slow-statement log. */
+    public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
+                        List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
+                        Transactions transactions, Limits limits, Tls tls, CatalogSettings catalog, Placement placement, Trace trace) {
+        this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, tls, catalog,
+                placement, trace, null, null);
+    }
+
+    /**
+     * The HTTP listener for operators (docs/operations.md): {@code /metrics} (Prometheus), {@code /health/live},
+     * {@code /health/ready} and the read-only placement console at {@code /}. Metrics are kept only when it is on.
+     *
+     * @param listen         host:port (port 0: a free one)
+     * @param tls            HTTPS instead of HTTP, with a certificate as the client port's {@code tls:} takes
+     * @param bearerToken    requests must carry {@code Authorization: Bearer <token>} (or the basic login below)
+     * @param user           with {@code password}: HTTP basic authentication
+     * @param healthAuth     whether the health endpoints need the credentials too (default false: probes rarely carry them)
+     * @param hotKeys        the hottest keys kept per lookup table (default 10; 0: none counted)
+     * @param readyTimeoutMillis how long /health/ready waits for every partition's backend to answer (default 1,000)
+     */
+    public record Http(String listen, Tls tls, @JsonProperty("bearer_token") String bearerToken, String user, String password,
+                       @JsonProperty("health_auth") boolean healthAuth, @JsonProperty("hot_keys") Integer hotKeys,
+                       @JsonProperty("ready_timeout_ms") Integer readyTimeoutMillis) {
+        public Http {
+            Objects.requireNonNull(listen, "config: http.listen (HOST:PORT) is required");
+            if (listen.lastIndexOf(':') < 0) throw new IllegalArgumentException("config: http.listen must be HOST:PORT, not " + listen);
+            if ((user == null) != (password == null)) throw new IllegalArgumentException("config: http.user and http.password go together");
+            if (bearerToken != null && bearerToken.isBlank()) throw new IllegalArgumentException("config: http.bearer_token is empty");
+            hotKeys = hotKeys == null ? 10 : hotKeys;
+            if (hotKeys < 0 || hotKeys > 1000) throw new IllegalArgumentException("config: http.hot_keys must be in 0..1000, not " + hotKeys);
+            readyTimeoutMillis = readyTimeoutMillis == null ? 1000 : readyTimeoutMillis;
+            if (readyTimeoutMillis < 1) throw new IllegalArgumentException("config: http.ready_timeout_ms must be positive");
+        }
+
+        /** Plain HTTP on {@code listen}, no credentials, defaults otherwise. */
+        public Http(String listen) {
+            this(listen, null, null, null, null, false, null, null);
+        }
+
+        public String host() {
+            return listen.substring(0, listen.lastIndexOf(':'));
+        }
+
+        public int port() {
+            return Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1));
+        }
+
+        /** Whether requests must carry credentials. */
+        public boolean authenticates() {
+            return bearerToken != null || user != null;
+        }
+
+        Http resolve(Path dir) {
+            return new Http(listen, tls == null ? null : tls.resolve(dir), bearerToken, user, password, healthAuth, hotKeys, readyTimeoutMillis);
+        }
+
+        @Override
+        public String toString() {
+            return "Http[" + listen + (tls != null ? ", tls" : "") + (authenticates() ? ", authenticated" : "") + "]"; // no secrets
+        }
+    }
+
+    /**
+     * One structured log line (logger {@code lutra.slow}) per client statement slower than {@code thresholdMillis}:
+     * its kind, plan summary, partitions, router and backend times, outcome and text; parameter values only with
+     * {@code parameters: true}.
+     */
+    public record SlowLog(@JsonProperty("threshold_ms") long thresholdMillis, boolean parameters) {
+        public SlowLog {
+            if (thresholdMillis < 0) throw new IllegalArgumentException("config: slow_log.threshold_ms must be 0 or more");
+        }
+    }
+
+    /** This config with the HTTP listener {@code http} and the slow-statement log {@code slowLog} (either may be null). */
+    public RouterConfig withOperations(Http http, SlowLog slowLog) {
+        return new RouterConfig(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions,
+                limits, tls, catalog, placement, trace, http, slowLog);
+    }
 
     /** Without a trace: recording off. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
@@ -540,7 +623,7 @@ public record RouterConfig(
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
                 raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir),
                 raw.catalog() == null ? null : raw.catalog().resolve(dir), raw.placement() == null ? null : raw.placement().resolve(dir),
-                raw.trace() == null ? null : raw.trace().resolve(dir));
+                raw.trace() == null ? null : raw.trace().resolve(dir), raw.http() == null ? null : raw.http().resolve(dir), raw.slowLog());
         resolved.validate();
         return resolved;
     }

@@ -45,6 +45,11 @@ public final class Deadline implements AutoCloseable {
     private ScheduledFuture<?> timer;
     private boolean expired;
     private boolean cancelled;
+    /** Backend calls of the statement running now (parallel ones on a fan-out), and since when at least one has run. */
+    private int backendCalls;
+    private long backendSince;
+    /** Time during which at least one backend call ran: the statement's backend time, apart from the router's (RouterMetrics). */
+    private long backendNanos;
 
     private Deadline(long millis) {
         this.millis = millis;
@@ -93,6 +98,7 @@ public final class Deadline implements AutoCloseable {
             if (expired) throw exceeded();
             if (executing == null) executing = new HashSet<>();
             executing.add(s);
+            if (backendCalls++ == 0) backendSince = System.nanoTime();
         }
     }
 
@@ -110,6 +116,7 @@ public final class Deadline implements AutoCloseable {
         if (this == NONE) return;
         synchronized (this) {
             if (executing != null) executing.remove(s);
+            if (--backendCalls == 0) backendNanos += System.nanoTime() - backendSince;
         }
     }
 
@@ -118,6 +125,11 @@ public final class Deadline implements AutoCloseable {
         synchronized (this) {
             if (streaming != null) streaming.remove(c);
         }
+    }
+
+    /** How long at least one backend statement of this statement was running (executing, not streaming its rows) so far. */
+    public synchronized long backendNanos() {
+        return backendNanos;
     }
 
     /** Whether the deadline passed (what failed after it is reported as the timeout). */

@@ -31,13 +31,20 @@ public final class Executor {
     private final Backends backends;
     private final FanOut fanOut;
     private final Stats stats;
+    private final RouterMetrics metrics;
     private final PlacementReport placementReport;
     private final AutoIncrement autoIncrement;
 
     public Executor(Backends backends) {
+        this(backends, RouterMetrics.NONE);
+    }
+
+    /** {@code metrics}: where routed keys are reported ({@link Stats}). */
+    public Executor(Backends backends, RouterMetrics metrics) {
         this.backends = backends;
         this.fanOut = new FanOut(backends);
-        this.stats = new Stats(backends.placements().size());
+        this.metrics = metrics;
+        this.stats = new Stats(backends.placements().size(), metrics);
         this.placementReport = new PlacementReport(backends, stats);
         this.autoIncrement = new AutoIncrement(new IdBlocks(backends));
     }
@@ -61,6 +68,11 @@ public final class Executor {
 
     public Stats stats() {
         return stats;
+    }
+
+    /** Where sessions report their statements (RouterMetrics.NONE unless monitoring is on). */
+    public RouterMetrics metrics() {
+        return metrics;
     }
 
     public org.lutra.catalog.Catalog catalog() {
@@ -863,7 +875,7 @@ public final class Executor {
         if (partitioning instanceof Partitioning.LookedUp lookup) {
             int cached = lookup.table().get(key);
             if (cached != LookupTable.MISSING) {
-                stats.looked(lookup, true);
+                stats.hit(lookup, key);
                 return cached;
             }
             // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner (the probe counts the miss).

@@ -33,8 +33,21 @@ public final class Stats {
         return logPositions.get();
     }
 
+    /** Where routed keys are reported (hot keys): {@link RouterMetrics#NONE} unless monitoring is on. */
+    private final RouterMetrics metrics;
+
     public Stats(int partitions) {
+        this(partitions, RouterMetrics.NONE);
+    }
+
+    public Stats(int partitions, RouterMetrics metrics) {
         this.perPartition = new AtomicLongArray(partitions);
+        this.metrics = metrics;
+    }
+
+    /** The partitions counted ({@link #subQueries}). */
+    public int partitions() {
+        return perPartition.length();
     }
 
     void statement(int[] partitions) {
@@ -60,15 +73,17 @@ public final class Stats {
         int cached = lookup.table().get(key);
         if (cached != LookupTable.MISSING) {
             lookup(lookup).hits.increment();
+            metrics.keyRouted(lookup, key);
             return cached;
         }
         missed(lookup, key);
         return lookup.placeNew(key);
     }
 
-    /** Whether the table had an entry for a routing key, counted. */
-    void looked(Partitioning.LookedUp lookup, boolean hit) {
-        (hit ? lookup(lookup).hits : lookup(lookup).misses).increment();
+    /** The table had an entry for routing key {@code key}: a hit, counted. */
+    void hit(Partitioning.LookedUp lookup, Object key) {
+        lookup(lookup).hits.increment();
+        metrics.keyRouted(lookup, key);
     }
 
     /**
@@ -79,6 +94,7 @@ public final class Stats {
      */
     void missed(Partitioning.LookedUp lookup, Object key) {
         lookup(lookup).misses.increment();
+        metrics.keyRouted(lookup, key);
         if (lookup.table() instanceof org.lutra.lookup.AdaptiveLookupTable a && a.current() instanceof org.lutra.lookup.PartialLookupTable) {
             lookup.table().put(key, lookup.placeNew(key));
         }

@@ -58,6 +58,8 @@ public final class PlacementTailer implements AutoCloseable {
         long gapSince;
     }
 
+    private volatile long lastPollStart;
+
     public PlacementTailer(LiveCatalog catalog, Backends backends, Stats stats, int keepSeconds) {
         this.catalog = catalog;
         this.backends = backends;
@@ -132,9 +134,19 @@ public final class PlacementTailer implements AutoCloseable {
 
     /** Reads and applies what every partition's log has after its position; returns the entries applied. */
     public synchronized long pollOnce() throws SQLException {
+        long began = System.currentTimeMillis();
         long applied = 0;
         for (int p = 0; p < partitions.length; p++) applied += poll(p, partitions[p]);
+        lastPollStart = began;
         return applied;
+    }
+
+    /**
+     * When the last complete poll began (System.currentTimeMillis; 0 before the first): every entry other routers
+     * committed before it is applied here, so now minus this bounds how far behind them this router's tables are.
+     */
+    public long lastPollStart() {
+        return lastPollStart;
     }
 
     private long poll(int partition, Partition at) throws SQLException {

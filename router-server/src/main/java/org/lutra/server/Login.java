@@ -61,6 +61,7 @@ final class Login {
         String quoted = Session.printable(user);
         var throttle = server.loginThrottle();
         if (throttle.check(address, user, quoted, System.currentTimeMillis()) instanceof LoginThrottle.Verdict.Refused r) {
+            server.metrics().sessionRefused("lutra", "login_throttle");
             log.info("session {}: login of user {} from {} refused before its password was checked: {} {}", sessionId, quoted, address,
                     r.vendorCode(), r.message());
             send(Session.error(r.sqlState(), r.vendorCode(), r.message()).setRequestId(first.getRequestId()));

@@ -76,8 +76,12 @@ public final class RouterServer implements AutoCloseable {
     static final long SESSION_STACK_BYTES = 4 << 20;
     private final Thread acceptor;
 
-    private RouterServer(RouterConfig config) throws IOException, SQLException {
+    /** Where the engine reports what it did (org.lutra.ops), RouterMetrics.NONE without monitoring. */
+    private final org.lutra.exec.RouterMetrics metrics;
+
+    private RouterServer(RouterConfig config, org.lutra.exec.RouterMetrics metrics) throws IOException, SQLException {
         this.config = config;
+        this.metrics = metrics;
         List<String> partitionNames = config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList();
         // the stored catalog wins; the schema file seeds it with the tables it never held (CatalogSeed)
         var stored = CatalogSeed.load(config, SchemaParser.parse(Files.readString(config.schema()), partitionNames));
@@ -88,18 +92,18 @@ public final class RouterServer implements AutoCloseable {
             throw new SQLException("cannot read the stored catalog (version " + stored.version() + "): " + e.getMessage(), "HY000", 0, e);
         }
         this.catalog = new LiveCatalog(start, stored.version());
-        this.backends = Backends.open(config, start);
+        this.backends = Backends.open(config, start, metrics.pools());
         Transactions txns = null;
         CatalogLease catalogLease = null;
         try {
             this.backendIdentity = BackendIdentity.read(backends);
             // In-doubt branches are resolved first, so the key scan below sees what they committed.
-            this.transactions = txns = new Transactions(backends, config.transactions());
+            this.transactions = txns = new Transactions(backends, config.transactions(), metrics);
             org.lutra.maintain.Collations.learn(start, backends); // before any key is routed or loaded
             var limits = config.limits();
             this.planner = new Planner(start, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
                     limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
-            this.executor = new Executor(backends);
+            this.executor = new Executor(backends, metrics);
             this.tailer = new org.lutra.maintain.PlacementTailer(catalog, backends, executor.stats(), config.placement().logKeepSeconds());
             catalog.listen(new LiveCatalog.Listener() {
                 @Override
@@ -163,7 +167,12 @@ public final class RouterServer implements AutoCloseable {
 
     /** Starts a router; returns once it is accepting connections. */
     public static RouterServer start(RouterConfig config) throws IOException, SQLException {
-        var server = new RouterServer(config);
+        return start(config, org.lutra.exec.RouterMetrics.NONE);
+    }
+
+    /** As {@link #start(RouterConfig)}, reporting to {@code metrics} (org.lutra.ops.Operations starts a router so). */
+    public static RouterServer start(RouterConfig config, org.lutra.exec.RouterMetrics metrics) throws IOException, SQLException {
+        var server = new RouterServer(config, metrics);
         server.acceptor.start();
         try {
             server.warmUp();
@@ -258,6 +267,7 @@ public final class RouterServer implements AutoCloseable {
 
     /** Sessions beyond max_sessions are told so (MySQL's 1040, in place of the challenge) and closed, on the acceptor thread. */
     private void refuse(Socket socket) {
+        metrics.sessionRefused("lutra", "max_sessions");
         log.warn("refused a connection from {}: {} sessions open (max_sessions)", socket.getRemoteSocketAddress(), sessions.size());
         try {
             socket.setSoTimeout(1_000);
@@ -277,6 +287,7 @@ public final class RouterServer implements AutoCloseable {
         var count = userSessions.computeIfAbsent(user, u -> new java.util.concurrent.atomic.AtomicInteger());
         if (count.incrementAndGet() > max && max > 0) {
             count.decrementAndGet();
+            metrics.sessionRefused("lutra", "max_sessions_per_user");
             return false;
         }
         return true;
@@ -332,6 +343,11 @@ public final class RouterServer implements AutoCloseable {
         return executor.stats();
     }
 
+    /** Where the engine reports what it did (RouterMetrics.NONE without monitoring). */
+    public org.lutra.exec.RouterMetrics metrics() {
+        return metrics;
+    }
+
     public List<RouterLoader.Loaded> loaded() {
         return loaded;
     }
@@ -348,7 +364,8 @@ public final class RouterServer implements AutoCloseable {
         return planner;
     }
 
-    org.lutra.maintain.MoveJobs moves() {
+    /** The moves of every router over these partitions (SHOW MOVES). */
+    public org.lutra.maintain.MoveJobs moves() {
         return moves;
     }
 

@@ -120,7 +120,32 @@ final class TransactionWorker implements AutoCloseable {
         this.peer = peer;
     }
 
+    /** The statement running now: its plan once bound, and its backend time once run (reported to RouterMetrics). */
+    private Plan statementPlan;
+    private long statementBackendNanos;
+
+    /** Runs one client statement and reports how it ended, and its times, to the router's metrics. */
     ServerMessage.Builder execute(Execute request, long requestId) throws SQLException {
+        long begin = System.nanoTime();
+        statementPlan = null;
+        statementBackendNanos = 0;
+        var metrics = executor.metrics();
+        try {
+            var reply = answer(request, requestId);
+            int partitions = reply.hasResultSet() ? reply.getResultSet().getPartitions() : reply.hasUpdateResult() ? reply.getUpdateResult().getPartitions() : 0;
+            metrics.statement(statementPlan, request.getSql(), request.getParamsList(), partitions, null, System.nanoTime() - begin, statementBackendNanos);
+            return reply;
+        } catch (SQLException e) {
+            metrics.statement(statementPlan, request.getSql(), request.getParamsList(), 0, e, System.nanoTime() - begin, statementBackendNanos);
+            throw e;
+        } catch (RuntimeException e) {
+            metrics.statement(statementPlan, request.getSql(), request.getParamsList(), 0, new SQLException("internal error", "HY000", 0, e),
+                    System.nanoTime() - begin, statementBackendNanos);
+            throw e;
+        }
+    }
+
+    private ServerMessage.Builder answer(Execute request, long requestId) throws SQLException {
         if (cursors.size() >= MAX_OPEN_CURSORS) {
             throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
         }
@@ -132,7 +157,7 @@ final class TransactionWorker implements AutoCloseable {
             lastWarnings.error(e);
             throw e;
         }
-        var plan = bound.plan();
+        var plan = statementPlan = bound.plan();
         if (plan instanceof Plan.Ddl statement) {
             lastWarnings = new Warnings();
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(runDdl(statement)));
@@ -208,6 +233,7 @@ final class TransactionWorker implements AutoCloseable {
             }
         } finally {
             running = null;
+            statementBackendNanos = deadline.backendNanos();
         }
     }
 
@@ -485,11 +511,17 @@ final class TransactionWorker implements AutoCloseable {
     /** A JDBC batch in one request ({@link BatchRunner}); an entry's failure is in the reply, not thrown. */
     ServerMessage.Builder executeBatch(ExecuteBatch request, long requestId) {
         lastWarnings = new Warnings(); // a batch's entries' warnings are not collected
-        try (var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()))) {
+        long begin = System.nanoTime();
+        var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
+        try (deadline) {
             start(requestId, deadline);
             var runner = new BatchRunner(planner, (plan, params, sql) -> update(plan, params, sql, deadline));
             var result = runner.run(request);
             runner.lastInsertId().ifPresent(id -> lastInsertId = id);
+            // one statement to the metrics (no plan: a batch); its error is the entry's that stopped it
+            var error = result.hasError() ? new SQLException(result.getError().getMessage(), result.getError().getSqlState(), result.getError().getVendorCode()) : null;
+            executor.metrics().statement(null, request.getSql().isEmpty() && request.getStatementsCount() > 0 ? request.getStatements(0) : request.getSql(),
+                    List.of(), 0, error, System.nanoTime() - begin, deadline.backendNanos());
             return ServerMessage.newBuilder().setBatchResult(result);
         } finally {
             running = null;

@@ -424,6 +424,7 @@ public final class TransactionState implements Connections {
                 twoPhase(all, writers);
             }
             status = Status.COMMITTED;
+            service.metrics().committed(all.size(), writers.size() > 1);
         } finally {
             all.forEach(Branch::release);
             service.deadlocks().closed(this);

@@ -25,6 +25,7 @@ public final class Transactions implements AutoCloseable {
     private final RouterConfig.Transactions config;
     private final GlobalId.Factory ids;
     private final TxnStats stats = new TxnStats();
+    private final org.lutra.exec.RouterMetrics metrics;
     private final ExecutorService threads = org.lutra.exec.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
     private final RouterNameLock name;
     private final Recovery recovery;
@@ -37,6 +38,12 @@ public final class Transactions implements AutoCloseable {
      * then resolves what earlier lives of this router left in doubt.
      */
     public Transactions(Backends backends, RouterConfig.Transactions config) throws SQLException {
+        this(backends, config, org.lutra.exec.RouterMetrics.NONE);
+    }
+
+    /** {@code metrics}: where committed transactions are reported (partitions, one or two phases). */
+    public Transactions(Backends backends, RouterConfig.Transactions config, org.lutra.exec.RouterMetrics metrics) throws SQLException {
+        this.metrics = metrics;
         this.backends = backends;
         this.config = config;
         this.ids = new GlobalId.Factory(config.routerName());
@@ -80,6 +87,10 @@ public final class Transactions implements AutoCloseable {
 
     org.lutra.trace.TraceRecorder recorder() {
         return recorder;
+    }
+
+    org.lutra.exec.RouterMetrics metrics() {
+        return metrics;
     }
 
     public TxnStats stats() {

@@ -1,0 +1,48 @@
+package org.lutra.exec;
+
+import org.lutra.catalog.Partitioning;
+import org.lutra.plan.Plan;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The one interface through which the engine reports what it did to an operator's monitoring
+ * (org.lutra.ops: metrics, hot keys, the slow-statement log). Only events nothing else counts come
+ * through here: what {@link Stats}, {@link LookupCounters} and the transaction counters already
+ * count is read from them, not counted twice.
+ *
+ * <p>The engine calls it unconditionally; with monitoring off it is {@link #NONE}, whose methods do
+ * nothing (HikariCP's no-op tracker: no "if enabled" on the hot path). Implementations are called
+ * from every session thread at once and must not block or throw.
+ */
+public interface RouterMetrics {
+    RouterMetrics NONE = new RouterMetrics() {};
+
+    /**
+     * A client statement ended: answered ({@code error} null), refused or failed ({@code error}).
+     *
+     * @param plan         its plan, or null where it failed before one was made (or a batch ran)
+     * @param sql          its text as the client sent it (never a label: logs only)
+     * @param params       its parameter values (logged only where the config allows)
+     * @param partitions   the partitions it ran on (0 where none or unknown)
+     * @param nanos        its time in the router, from the request to the reply
+     * @param backendNanos the part of {@code nanos} during which at least one backend statement of it was running
+     */
+    default void statement(Plan plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {}
+
+    /** A transaction committed; {@code partitions}: the partitions it used (read or written), {@code twoPhase}: by XA. */
+    default void committed(int partitions, boolean twoPhase) {}
+
+    /** A statement routed by {@code key} through {@code lookup}'s table (hit or miss alike). */
+    default void keyRouted(Partitioning.LookedUp lookup, Object key) {}
+
+    /** A client connection refused by a limit ({@code limit}: the config name, e.g. max_sessions) on a listener ("lutra", "mysql"). */
+    default void sessionRefused(String listener, String limit) {}
+
+    /** HikariCP's tracker factory for the backend pools; null: pools are not tracked. */
+    default com.zaxxer.hikari.metrics.MetricsTrackerFactory pools() {
+        return null;
+    }
+}
