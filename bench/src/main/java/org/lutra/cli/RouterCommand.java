@@ -1,6 +1,7 @@
 package org.lutra.cli;
 
 import org.lutra.config.RouterConfig;
+import org.lutra.ops.Operations;
 import org.lutra.server.RouterServer;
 
 import java.nio.file.Path;
@@ -27,16 +28,21 @@ final class RouterCommand implements Command {
             return args.contains("--help") ? 0 : 2;
         }
         var config = RouterConfig.load(Path.of(args.get(at + 1)));
-        var server = RouterServer.start(config);
+        var operated = Operations.start(config); // with the HTTP listener and slow log where the config asks for them
+        var server = operated.router();
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
+            operated.close();
             stopped.countDown();
         }, "lutra-shutdown"));
         for (var l : server.loaded()) {
             System.out.printf("lookup table %s: %,d keys (%d ms)%n", l.table(), l.keys(), l.millis());
         }
         System.out.printf("%s listening: jdbc:lutra://%s:%d/%s%n", RouterServer.VERSION, config.listenHost(), server.port(), config.database());
+        if (config.http() != null) {
+            System.out.printf("console, /metrics and /health: %s://%s:%d/%n", config.http().tls() == null ? "http" : "https", config.http().host(),
+                    operated.httpPort());
+        }
         stopped.await();
         return 0;
     }

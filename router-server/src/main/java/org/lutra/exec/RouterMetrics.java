@@ -41,6 +41,18 @@ public interface RouterMetrics {
     /** A client connection refused by a limit ({@code limit}: the config name, e.g. max_sessions) on a listener ("lutra", "mysql"). */
     default void sessionRefused(String listener, String limit) {}
 
+    /** One of the hottest keys of a lookup table: its rank (1 = hottest), and its routings' estimated count with the bounds of the estimate. */
+    record HotKey(String table, int rank, String key, long count, long countLow, long countHigh) {}
+
+    /**
+     * SHOW LUTRA HOT KEYS: the most routed keys of every lookup table lately (kept only while monitoring is on:
+     * without it the statement is refused).
+     */
+    default List<HotKey> hotKeys() throws SQLException {
+        throw new SQLException("SHOW LUTRA HOT KEYS: hot keys are counted only while the router's config has an http: section"
+                + " (docs/operations.md)", "HY000", 0);
+    }
+
     /** HikariCP's tracker factory for the backend pools; null: pools are not tracked. */
     default com.zaxxer.hikari.metrics.MetricsTrackerFactory pools() {
         return null;

@@ -11,24 +11,24 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A small result set the router answers itself (SHOW MOVES, LOAD LOOKUP TABLE's plan): text and BIGINT columns. */
-final class ReportRows {
+public final class ReportRows {
     private final List<Column> columns = new ArrayList<>();
     private final List<Row> rows = new ArrayList<>();
 
-    ReportRows text(String name) {
+    public ReportRows text(String name) {
         columns.add(Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR")
                 .setPrecision(1024).setDisplaySize(1024).setNullable(true).build());
         return this;
     }
 
-    ReportRows number(String name) {
+    public ReportRows number(String name) {
         columns.add(Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.BIGINT).setTypeName("BIGINT")
                 .setPrecision(20).setDisplaySize(20).setSigned(true).setNullable(true).build());
         return this;
     }
 
     /** One row: String, Long/Integer or null per column. */
-    void add(Object... values) {
+    public void add(Object... values) {
         var b = Row.newBuilder();
         for (Object v : values) {
             b.addValues(switch (v) {
@@ -41,7 +41,7 @@ final class ReportRows {
         rows.add(b.build());
     }
 
-    RowSource rows() {
+    public RowSource rows() {
         return new ListRows(columns, rows);
     }
 }

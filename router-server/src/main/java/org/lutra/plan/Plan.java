@@ -192,8 +192,11 @@ public sealed interface Plan {
         }
     }
 
-    /** SHOW LUTRA STATUS: the router's own counters, answered without any partition. */
-    record RouterStatus() implements Plan {
+    /**
+     * SHOW LUTRA STATUS: the router's own counters, answered without any partition; {@code hotKeys}: SHOW LUTRA HOT KEYS,
+     * the most routed keys of every lookup table lately (docs/operations.md).
+     */
+    record RouterStatus(boolean hotKeys) implements Plan {
         @Override
         public int paramCount() {
             return 0;

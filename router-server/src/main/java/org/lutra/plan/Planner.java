@@ -40,7 +40,7 @@ import java.util.regex.Pattern;
  */
 public final class Planner {
     private static final String END = "\\s*+(?:;\\s*+)?"; // possessive: "\\s*;?\\s*" backtracks quadratically over a run of spaces
-    private static final Pattern ROUTER_STATUS = Pattern.compile("(?is)\\s*SHOW\\s+LUTRA\\s+STATUS" + END);
+    private static final Pattern ROUTER_STATUS = Pattern.compile("(?is)\\s*SHOW\\s+LUTRA\\s+(STATUS|HOT\\s+KEYS)" + END);
     private static final String ROWS_MARKER = "__LUTRA_ROWS__";
     /** MySQL's string literals: a backslash escapes the next character (default sql_mode). */
     static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
@@ -249,7 +249,8 @@ public final class Planner {
     private Plan build(String sql, Labels.Source labels) throws PlanException {
         Plan.Control control = ControlStatements.plan(sql);
         if (control != null) return control;
-        if (ROUTER_STATUS.matcher(sql).matches()) return new Plan.RouterStatus();
+        var status = ROUTER_STATUS.matcher(sql);
+        if (status.matches()) return new Plan.RouterStatus(!status.group(1).equalsIgnoreCase("STATUS"));
         Guards.requireOneStatement(sql);
         Guards.requireNoUserVariableWrite(sql); // before the parser, which does not read SELECT ... INTO @x
         if (!SequenceCalls.find(sql).isEmpty()) {

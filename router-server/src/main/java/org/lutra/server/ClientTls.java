@@ -35,7 +35,7 @@ import java.util.concurrent.ExecutionException;
  * Error frame (08004, MySQL's 3159 "insecure transport prohibited") that a plaintext client
  * reads as a clear refusal instead of hanging, and the socket is closed.
  */
-final class ClientTls {
+public final class ClientTls {
     static final long PLAINTEXT_WAIT_MS = 1_000;
     private static final int TLS_HANDSHAKE_RECORD = 0x16;
 
@@ -47,7 +47,7 @@ final class ClientTls {
         this.description = description;
     }
 
-    static ClientTls load(RouterConfig.Tls tls) throws IOException {
+    public static ClientTls load(RouterConfig.Tls tls) throws IOException {
         try {
             char[] password = tls.keystorePassword().toCharArray();
             KeyStore store = tls.keystore() != null ? KeyStore.getInstance(tls.keystore().toFile(), password)
@@ -68,8 +68,16 @@ final class ClientTls {
         }
     }
 
+    /** A server-side TLS engine with the router's certificate, for a listener that upgrades to TLS itself (MySQL's CLIENT_SSL). */
+    public javax.net.ssl.SSLEngine newServerEngine() {
+        var engine = context.createSSLEngine();
+        engine.setUseClientMode(false);
+        engine.setEnabledProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+        return engine;
+    }
+
     /** The certificate's subject and expiry, for the start-up log line. */
-    String description() {
+    public String description() {
         return description;
     }
 

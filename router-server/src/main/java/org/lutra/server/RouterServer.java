@@ -308,6 +308,11 @@ public final class RouterServer implements AutoCloseable {
         return backends.placements().stream().mapToInt(p -> p.waiting().size()).sum();
     }
 
+    /** Every partition's placement: its backend, database and pools (health checks, the console). */
+    public List<Backends.Placement> placements() {
+        return backends.placements();
+    }
+
     public int port() {
         return listener.getLocalPort();
     }

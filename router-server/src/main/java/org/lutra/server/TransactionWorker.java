@@ -183,8 +183,8 @@ final class TransactionWorker implements AutoCloseable {
             transactions.variables(executor.set(set, bound.params(), transactions.variables(), transactions.isolation(), warnings));
             return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().addAllWarnings(warnings.unsent()));
         }
-        if (plan instanceof Plan.RouterStatus) {
-            return reply(new Result.Rows(routerStatus.get(), 0), request, warnings);
+        if (plan instanceof Plan.RouterStatus status) {
+            return reply(new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0), request, warnings);
         }
         if (plan instanceof Plan.LastInsertId last) {
             return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
@@ -384,6 +384,13 @@ final class TransactionWorker implements AutoCloseable {
             }
             case Plan.ShowMoves show -> throw new IllegalStateException("answered above");
         };
+    }
+
+    /** SHOW LUTRA HOT KEYS: (Table, Rank, Key, Count, Count_low, Count_high) rows, hottest first per lookup table. */
+    private RowSource hotKeys() throws SQLException {
+        var out = new org.lutra.maintain.ReportRows().text("Table").number("Rank").text("Key").number("Count").number("Count_low").number("Count_high");
+        for (var hot : executor.metrics().hotKeys()) out.add(hot.table(), hot.rank(), hot.key(), hot.count(), hot.countLow(), hot.countHigh());
+        return out.rows();
     }
 
     /** A client's statement as a log line may show it: escaped (no forged lines, no terminal escapes) and cut. */
