@@ -82,7 +82,7 @@ function drawLoad(data) {
     elements: { point: { radius: 0 } } });
   c.data.labels = timeLabels(h);
   c.data.datasets = data.partitions.map((p, i) => ({
-    label: p.name, borderColor: color(i), backgroundColor: color(i), borderWidth: 2, tension: 0.2,
+    label: p.name, borderColor: color(i), backgroundColor: color(i), borderWidth: 2, tension: 0,
     data: rates(h, point => point.sub_queries[i] || 0)
   }));
   c.update();
