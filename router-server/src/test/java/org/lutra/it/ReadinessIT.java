@@ -1,0 +1,56 @@
+package org.lutra.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.config.RouterConfig;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.net.URI;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * Readiness follows the backends: with partition p3's backend behind a proxy that the test takes
+ * down, /health/ready answers 503 naming p3 (and the metric says p3's backend is unreachable),
+ * liveness stays 200, statements on the other partitions go on; once the backend is back,
+ * readiness is 200 again without restarting the router.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+class ReadinessIT {
+    @Test
+    void readinessGoesFalseWhileAPartitionsBackendIsDownAndTrueAgainWhenItReturns(Shards shards) throws Exception {
+        int shard3 = URI.create(shards.url(3).substring("jdbc:".length())).getPort();
+        try (var proxy = new TcpProxy(shard3);
+             var router = new OperatedRouter(shards, "readyit", "CREATE TABLE kv (k INT PRIMARY KEY, v INT) PARTITION BY hash(k) ON (p0, p1, p2, p3);",
+                     new RouterConfig.Transactions("readyit", 5, 0, 0), url -> url.replace(":" + shard3 + "/", ":" + proxy.port() + "/"),
+                     config -> config.withOperations(new RouterConfig.Http("127.0.0.1:0", null, null, null, null, false, null, 1000), null))) {
+            try (var c = router.connect(); var st = c.createStatement()) {
+                st.executeUpdate("INSERT INTO kv VALUES (1, 1), (2, 2), (3, 3), (4, 4)");
+            }
+            var ready = router.get("/health/ready");
+            assertEquals(200, ready.statusCode(), ready.body());
+
+            proxy.down();
+            ready = router.get("/health/ready");
+            assertEquals(503, ready.statusCode(), ready.body());
+            assertTrue(ready.body().contains("\"status\":\"not ready\""), ready.body());
+            assertTrue(ready.body().matches("(?s).*\"partition\":\"p3\",\"backend\":\"shard3\",\"reachable\":false.*"), ready.body());
+            assertTrue(ready.body().matches("(?s).*\"partition\":\"p0\",\"backend\":\"shard0\",\"reachable\":true.*"), ready.body());
+            assertEquals(200, router.get("/health/live").statusCode(), "alive all the same");
+            assertEquals(0, OperatedRouter.sample(router.get("/metrics").body(), "lutra_backend_reachable", "backend=\"shard3\",partition=\"p3\""));
+            try (var c = router.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT v FROM kv WHERE k = 1")) {
+                assertTrue(rs.next(), "the other partitions answer");
+            }
+
+            proxy.up();
+            ready = router.get("/health/ready");
+            assertEquals(200, ready.statusCode(), ready.body());
+            assertEquals(1, OperatedRouter.sample(router.get("/metrics").body(), "lutra_backend_reachable", "backend=\"shard3\",partition=\"p3\""));
+            try (var c = router.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT v FROM kv WHERE k = 3")) {
+                assertTrue(rs.next(), "p3 answers again");
+                assertEquals(3, rs.getInt(1));
+            }
+        }
+    }
+}
