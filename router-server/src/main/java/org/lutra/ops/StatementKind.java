@@ -47,6 +47,8 @@ enum StatementKind {
             } else if (c == '/' && i + 2 < n && sql.charAt(i + 1) == '*' && sql.charAt(i + 2) == '!') {
                 i += 3; // an executable comment's text runs: skip its opener and version digits
                 while (i < n && Character.isDigit(sql.charAt(i))) i++;
+            } else if (c == '*' && i + 1 < n && sql.charAt(i + 1) == '/') {
+                i += 2; // the end of an executable comment
             } else if (c == '#' || (c == '-' && i + 2 < n && sql.charAt(i + 1) == '-' && Character.isWhitespace(sql.charAt(i + 2)))) {
                 int end = sql.indexOf('\n', i);
                 if (end < 0) return "";
