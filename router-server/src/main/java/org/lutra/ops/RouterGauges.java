@@ -56,6 +56,9 @@ final class RouterGauges {
         transactions("two_phase_commit", txn.twoPhaseCommits);
         transactions("rollback", txn.rollbacks);
         transactions("abort", txn.aborts);
+        phase("prepare", txn.prepare);
+        phase("decision", txn.decision);
+        phase("commit", txn.commit);
         FunctionCounter.builder("lutra.transaction.read.only.branches", txn.readOnlyBranches, LongAdder::sum)
                 .description("read-only branches released in phase one").register(registry);
         FunctionCounter.builder("lutra.xa.recovered", txn.recoveredCommits, LongAdder::sum).tag("outcome", "commit")
@@ -109,6 +112,13 @@ final class RouterGauges {
 
     private void lookupCounter(String name, String description, LookupCounters counters, TableDef t, ToDoubleFunction<LookupCounters> f) {
         FunctionCounter.builder("lutra.lookup." + name, counters, f).description(description).tag("table", t.name()).register(registry);
+    }
+
+    private void phase(String phase, TxnStats.Phase p) {
+        io.micrometer.core.instrument.FunctionTimer.builder("lutra.transaction.phase", p, TxnStats.Phase::count, TxnStats.Phase::totalNanos,
+                        java.util.concurrent.TimeUnit.NANOSECONDS)
+                .description("commit phases: XA prepare everywhere, writing the decision, committing (one COMMIT or XA COMMIT everywhere)")
+                .tag("phase", phase).register(registry);
     }
 
     private void transactions(String outcome, LongAdder counter) {

@@ -21,6 +21,11 @@ public final class TxnStats {
             return count.sum();
         }
 
+        /** Their time summed. */
+        public long totalNanos() {
+            return nanos.sum();
+        }
+
         public double meanMillis() {
             long n = count.sum();
             return n == 0 ? 0 : nanos.sum() / 1e6 / n;

@@ -33,7 +33,7 @@ import java.util.SplittableRandom;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
@@ -41,6 +41,9 @@ public final class PointBench implements Command {
               --rounds times, interleaved, after passes of --warmup seconds per cell until the router's and the clients' JIT compilers are idle (under 2 % of the CPU; at most --warmup-max seconds, 240 by default). --jfr records the router process with Java Flight Recorder;
               --verbose prints the router's CPU ticks per thread for each run. Env LUTRA_BENCH_ROUTER_OPTS adds
               JVM options to the router process (e.g. -agentpath:.../libasyncProfiler.so=start,event=cpu,...).
+              --metrics also runs a second router process over the same partition with monitoring on (an http: listener,
+              its /metrics scraped every second, and a slow_log), measured in the same rounds right beside the first
+              (which runs without), and reports the two side by side: what metrics cost on the hot path.
               Prints a Markdown report.""";
 
     static final String SCHEMA = """
@@ -65,10 +68,10 @@ public final class PointBench implements Command {
     /** One workload at one client count: router, direct and forwarded results per round. */
     record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, Forwarded threads, Forwarded loop,
                 List<Double> cpuMicros, List<Double> userCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
-                List<java.util.Map<String, Long>> counters) {
+                List<java.util.Map<String, Long>> counters, List<ClosedLoop.Result> metered, List<Double> meteredCpuMicros) {
         Cell(String workload, int clients) {
             this(workload, clients, new ArrayList<>(), new ArrayList<>(), new Forwarded(), new Forwarded(), new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         }
     }
 
@@ -145,15 +148,23 @@ public final class PointBench implements Command {
         if (a.has("--warmup")) warmUpSeconds = Double.parseDouble(a.get("--warmup", "4"));
         if (a.has("--warmup-max")) maxWarmUpSeconds = Double.parseDouble(a.get("--warmup-max", "240"));
         if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
+        metrics = a.has("--metrics");
         return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
                 a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
     }
 
     static Args parse(List<String> args) throws Args.UsageException {
-        return Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out"), Set.of("--verbose"));
+        return Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out"), Set.of("--verbose", "--metrics"));
     }
 
     private boolean verbose;
+    /** Whether a second router with monitoring on runs beside the first (--metrics). */
+    private boolean metrics;
+    /** The config that turns monitoring on in the second router: metrics on its HTTP listener, and the slow log. */
+    static final String MONITORING = """
+            http: { listen: "127.0.0.1:0" }
+            slow_log: { threshold_ms: 1000 }
+            """;
 
     private List<String> workloads = List.of("point select", "single-row update");
 
@@ -163,7 +174,10 @@ public final class PointBench implements Command {
         Path dir = Files.createTempDirectory("lutra-bench-point");
         var shardAddress = java.util.regex.Pattern.compile("//([^:/]+):(\\d+)/").matcher(shards.url(0));
         if (!shardAddress.find()) throw new IllegalStateException("no host:port in " + shards.url(0));
+        Path meteredDir = Files.createTempDirectory("lutra-bench-point-metrics");
         try (var router = RouterProcess.start(dir, shards, routed, SCHEMA, jfr);
+             var metered = metrics ? RouterProcess.start(meteredDir, shards, routed, SCHEMA, null, "bench-point-on", MONITORING) : null;
+             var scraper = metrics ? new Scraper(metered.http() + "metrics") : null;
              var threads = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)));
              var loop = new SelectorForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
             String routerUrl = router.url();
@@ -180,12 +194,15 @@ public final class PointBench implements Command {
                 for (int n : clientCounts) cells.add(new Cell(workload, n));
             }
             warmUp(router, cells, routerUrl, directUrl, List.of(threadsUrl, loopUrl), shards, rows);
+            if (metered != null) warmUp(metered, cells, metered.url(), directUrl, List.of(), shards, rows);
             var idle = idleRates(shards, seconds);
             err.println("Per round and cell: statements/s through the router, direct, the threads forwarder and the event-loop forwarder; "
                     + "CPU µs per statement of the router and the two forwarders");
             for (int round = 1; round <= rounds; round++) {
                 var line = new StringBuilder("Round " + round + ":");
                 for (var cell : cells) {
+                    // with --metrics the monitored router runs right before the plain one in odd rounds, right after in even ones
+                    if (metered != null && round % 2 == 1) measureMetered(metered, cell, seconds, round, rows);
                     var before = counters(shards);
                     long cpuBefore = router.cpuNanos();
                     long[] processTicksBefore = router.processTicks();
@@ -204,6 +221,7 @@ public final class PointBench implements Command {
                     double wallSeconds = (System.nanoTime() - wallBefore) / 1e9;
                     // the router's own background statements (its catalog lease) are no statement's round trips: the idle rate over the run's time
                     idle.forEach((k, perSecond) -> after.merge(k, -Math.round(perSecond * wallSeconds), Long::sum));
+                    if (metered != null && round % 2 == 0) measureMetered(metered, cell, seconds, round, rows);
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                     long directClient = ownCpuNanos() - directBefore;
@@ -228,8 +246,12 @@ public final class PointBench implements Command {
                 }
                 err.println(line);
             }
-            return report(cells, rows, seconds, rounds, serverVersion(directUrl, shards), jfr);
+            String report = report(cells, rows, seconds, rounds, serverVersion(directUrl, shards), jfr);
+            return metered == null ? report : report + meteredReport(cells, scraper.scrapes());
         } finally {
+            Files.deleteIfExists(meteredDir.resolve("router.yaml"));
+            Files.deleteIfExists(meteredDir.resolve("schema.sql"));
+            Files.deleteIfExists(meteredDir);
             shards.dropDatabase(routed);
             shards.dropDatabase(reference);
             try (var files = Files.list(dir)) {
@@ -413,6 +435,72 @@ public final class PointBench implements Command {
             s.append(String.format(Locale.ROOT, "- %s × %d: %s%n", c.workload(), c.clients(), String.join(", ", parts)));
         }
         return s.toString();
+    }
+
+    /** One run of {@code cell} through the router with monitoring on: its throughput and CPU per statement. */
+    private void measureMetered(RouterProcess metered, Cell cell, double seconds, int round, int rows) throws Exception {
+        long cpuBefore = metered.cpuNanos();
+        var result = ClosedLoop.run(cell.clients(), seconds, round, () -> client(metered.url(), "bench", "bench", cell.workload(), rows));
+        if (result.errors() > 0) err.println("  errors in " + cell.workload() + " (metrics on): " + result.errorSamples());
+        cell.metered().add(result);
+        cell.meteredCpuMicros().add((metered.cpuNanos() - cpuBefore) / 1e3 / Math.max(1, result.transactions()));
+    }
+
+    /** The --metrics section: the same router with monitoring off and on, measured side by side in every round. */
+    private static String meteredReport(List<Cell> cells, long scrapes) {
+        var s = new StringBuilder("\n### Metrics on vs off (`--metrics`)\n\n");
+        s.append(String.format(Locale.ROOT, "Two router processes over the same partition, one without monitoring (RouterMetrics.NONE) and one with "
+                + "`http:` (Micrometer's Prometheus registry, HikariCP's pool metrics, hot keys; its /metrics scraped every second: %,d scrapes) "
+                + "and `slow_log:` (threshold 1 s), run one right after the other in every round (the order alternating). The ratio is the median "
+                + "over rounds of each round's on / off.%n%n", scrapes));
+        s.append("| workload | clients | off /s | on /s | on / off | router CPU µs/stmt off | on | on / off |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        for (var c : cells) {
+            var ratios = new ArrayList<Double>();
+            var cpuRatios = new ArrayList<Double>();
+            for (int i = 0; i < c.metered().size(); i++) {
+                ratios.add(c.metered().get(i).perSecond() / c.router().get(i).perSecond());
+                cpuRatios.add(c.meteredCpuMicros().get(i) / c.cpuMicros().get(i));
+            }
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %.3f | %.1f | %.1f | %.3f |%n", c.workload(), c.clients(),
+                    median(c.router().stream().map(ClosedLoop.Result::perSecond).toList()), median(c.metered().stream().map(ClosedLoop.Result::perSecond).toList()),
+                    median(ratios), median(c.cpuMicros()), median(c.meteredCpuMicros()), median(cpuRatios)));
+        }
+        return s.toString();
+    }
+
+    /** Scrapes a router's /metrics every second, as Prometheus would (more often than its default 15 s), until closed. */
+    static final class Scraper implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicLong scrapes = new java.util.concurrent.atomic.AtomicLong();
+        private final Thread thread;
+        private volatile boolean stop;
+
+        Scraper(String url) {
+            var client = java.net.http.HttpClient.newHttpClient();
+            var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build();
+            thread = Thread.ofPlatform().daemon().name("metrics-scraper").start(() -> {
+                while (!stop) {
+                    try {
+                        if (client.send(request, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) scrapes.incrementAndGet();
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (java.io.IOException e) {
+                        // the router is stopping
+                    }
+                }
+            });
+        }
+
+        long scrapes() {
+            return scrapes.get();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            stop = true;
+            thread.interrupt();
+            thread.join(5_000);
+        }
     }
 
     /** Router minus direct latency at quantile q, per round. */

@@ -22,13 +22,25 @@ import java.util.concurrent.TimeUnit;
 final class RouterProcess implements AutoCloseable {
     private final Process process;
     private final int port;
+    /** The router's HTTP listener ({@code http://host:port/}), or null without one. */
+    private final String http;
 
-    private RouterProcess(Process process, int port) {
+    private RouterProcess(Process process, int port, String http) {
         this.process = process;
         this.port = port;
+        this.http = http;
     }
 
     static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr) throws IOException, InterruptedException {
+        return start(dir, shards, database, schema, jfr, "bench-point", "");
+    }
+
+    /**
+     * As above, for a router named {@code name} (routers over the same partitions need names of their own) with
+     * {@code extraConfig} appended to its YAML config (say, an {@code http:} section).
+     */
+    static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr, String name, String extraConfig)
+            throws IOException, InterruptedException {
         Files.writeString(dir.resolve("schema.sql"), schema);
         int port;
         try (var probe = new ServerSocket(0)) {
@@ -46,8 +58,8 @@ final class RouterProcess implements AutoCloseable {
                   - { name: p0, backend: shard0, database: %s }
                 lookups: []
                 transactions:
-                  router_name: bench-point
-                """.formatted(port, shards.url(0), shards.user(), shards.password(), database));
+                  router_name: %s
+                """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name) + extraConfig);
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
         String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS"); // e.g. an async-profiler -agentpath
@@ -56,12 +68,15 @@ final class RouterProcess implements AutoCloseable {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", dir.resolve("router.yaml").toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         var listening = new CompletableFuture<Void>();
+        var httpUrl = new java.util.concurrent.atomic.AtomicReference<String>();
         var output = new StringBuilder();
         Thread.ofPlatform().daemon().name("router-output").start(() -> {
             try (var in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     if (!listening.isDone()) output.append(line).append('\n');
-                    if (line.contains(" listening: ")) listening.complete(null);
+                    if (line.startsWith("console, /metrics and /health: ")) httpUrl.set(line.substring(line.indexOf(": ") + 2).strip());
+                    if (line.contains(" listening: ") && (extraConfig.isEmpty() || !extraConfig.contains("http:"))) listening.complete(null);
+                    if (httpUrl.get() != null) listening.complete(null);
                 }
             } catch (IOException e) {
                 // the process ended
@@ -74,7 +89,12 @@ final class RouterProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("the router process did not start listening: " + e.getMessage() + "\n" + output, e);
         }
-        return new RouterProcess(p, port);
+        return new RouterProcess(p, port, httpUrl.get());
+    }
+
+    /** The router's HTTP listener, {@code http://host:port/}; null without one. */
+    String http() {
+        return http;
     }
 
     String url() {
