@@ -213,11 +213,6 @@ public final class Backends implements AutoCloseable {
      * kept), then opens the pools.
      */
     public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
-        return open(config, catalog, null);
-    }
-
-    /** As {@link #open(RouterConfig, Catalog)}; {@code tracker}: HikariCP's metrics of every partition's statement pool (null: none). */
-    public static Backends open(RouterConfig config, Catalog catalog, com.zaxxer.hikari.metrics.MetricsTrackerFactory tracker) throws SQLException {
         var placements = new ArrayList<Placement>();
         var fence = new RoutingFence();
         for (var backend : config.backends()) { // before any connection: a start refuses what the pools cannot honour
@@ -250,7 +245,6 @@ public final class Backends implements AutoCloseable {
                 scratch.copyStateTo(locking);
                 locking.setPoolName(hikari.getPoolName() + ":locks");
                 locking.setAutoCommit(false);
-                if (tracker != null) hikari.setMetricsTrackerFactory(tracker); // the statement pool's: the one sessions wait for
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
                         new HikariDataSource(locking),
                         backend.pingTimeoutMillis(), config.transactions().lockWaitSeconds(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));

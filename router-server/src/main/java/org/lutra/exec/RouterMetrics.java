@@ -52,9 +52,4 @@ public interface RouterMetrics {
         throw new SQLException("SHOW LUTRA HOT KEYS: hot keys are counted only while the router's config has an http: section"
                 + " (docs/operations.md)", "HY000", 0);
     }
-
-    /** HikariCP's tracker factory for the backend pools; null: pools are not tracked. */
-    default com.zaxxer.hikari.metrics.MetricsTrackerFactory pools() {
-        return null;
-    }
 }

@@ -72,7 +72,7 @@ public final class Operations implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         var hotKeys = new HotKeys(httpConfig.hotKeys());
-        var engine = new MeteredEngine(registry, hotKeys, slow);
+        var engine = new MeteredEngine(registry.getPrometheusRegistry(), hotKeys, slow);
 
         var background = Executors.newScheduledThreadPool(1, daemon("lutra-ops"));
         // answers off the event loop; a bounded queue: a flood of requests is answered 503, it never grows the heap
@@ -106,6 +106,7 @@ public final class Operations implements AutoCloseable {
             var routes = new HttpRoutes(pages, new HttpAuth(httpConfig), httpConfig.healthAuth(), work, StaticAssets.load());
             listener = HttpListener.start(httpConfig.host(), httpConfig.port(), tls, routes);
             router = RouterServer.start(config, engine);
+            engine.backends(router.placements());
             var sampler = new Sampler(router, hotKeys, health);
             var gauges = new RouterGauges(registry, router, sampler, hotKeys);
             gauges.bind();

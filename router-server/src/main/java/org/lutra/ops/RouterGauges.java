@@ -47,6 +47,15 @@ final class RouterGauges {
             Gauge.builder("lutra.partition.rows.estimated", sampler, s -> s.rows(id))
                     .description("rows of a partition's tables, as its server estimates them (information_schema.TABLES), sampled")
                     .tag("partition", p.name()).tag("backend", p.backend()).register(registry);
+            // the statement pool, read from HikariCP's MX bean when scraped: nothing is recorded per borrow (HikariCP's own
+            // Micrometer tracker records two percentile timers per borrow, about 1 % of a point select's router CPU)
+            var pool = p.pool();
+            poolGauge("active", "connections in use", p, pool, x -> x.getHikariPoolMXBean() == null ? 0 : x.getHikariPoolMXBean().getActiveConnections());
+            poolGauge("idle", "connections idle in the pool", p, pool, x -> x.getHikariPoolMXBean() == null ? 0 : x.getHikariPoolMXBean().getIdleConnections());
+            poolGauge("max", "the pool's size (pool_size)", p, pool, x -> x.getMaximumPoolSize());
+            Gauge.builder("lutra.pool.waiting", pool, x -> x.getHikariPoolMXBean() == null ? 0 : x.getHikariPoolMXBean().getThreadsAwaitingConnection())
+                    .description("threads waiting for a connection of the partition's statement pool").tag("partition", p.name()).tag("backend", p.backend())
+                    .register(registry);
             Gauge.builder("lutra.backend.reachable", sampler, s -> s.reachable(id))
                     .description("1 when the partition's backend answered the last health check in time, else 0")
                     .tag("partition", p.name()).tag("backend", p.backend()).register(registry);
@@ -108,6 +117,12 @@ final class RouterGauges {
                         .tag("table", t.name()).tag("rank", String.valueOf(r)).register(registry);
             }
         }
+    }
+
+    private void poolGauge(String state, String description, org.lutra.exec.Backends.Placement p, com.zaxxer.hikari.HikariDataSource pool,
+                           ToDoubleFunction<com.zaxxer.hikari.HikariDataSource> f) {
+        Gauge.builder("lutra.pool.connections", pool, f).description("connections of the partition's statement pool by state: active (in use), idle, max (pool_size)").tag("state", state)
+                .tag("partition", p.name()).tag("backend", p.backend()).register(registry);
     }
 
     private void lookupCounter(String name, String description, LookupCounters counters, TableDef t, ToDoubleFunction<LookupCounters> f) {

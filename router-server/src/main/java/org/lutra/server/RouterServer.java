@@ -92,7 +92,7 @@ public final class RouterServer implements AutoCloseable {
             throw new SQLException("cannot read the stored catalog (version " + stored.version() + "): " + e.getMessage(), "HY000", 0, e);
         }
         this.catalog = new LiveCatalog(start, stored.version());
-        this.backends = Backends.open(config, start, metrics.pools());
+        this.backends = Backends.open(config, start);
         Transactions txns = null;
         CatalogLease catalogLease = null;
         try {

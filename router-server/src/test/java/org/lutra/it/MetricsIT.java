@@ -125,6 +125,25 @@ class MetricsIT {
     }
 
     @Test
+    void anOpenTransactionHoldsAConnectionOfItsPartitionsPool() throws Exception {
+        int a = firstKeyOn(0);
+        String pool = "backend=\"shard0\",partition=\"p0\"";
+        c.setAutoCommit(false);
+        String during;
+        try (var st = c.createStatement()) {
+            st.executeUpdate("UPDATE users SET karma = karma + 1 WHERE id = " + a);
+            during = scrape();
+            c.commit();
+        } finally {
+            c.setAutoCommit(true);
+        }
+        assertEquals(8, OperatedRouter.sample(during, "lutra_pool_connections", pool + ",state=\"max\""), "the backend's pool_size");
+        assertTrue(OperatedRouter.sample(during, "lutra_pool_connections", pool + ",state=\"active\"") >= 1,
+                "the transaction's branch on p0 is a borrowed connection:\n" + during.lines().filter(l -> l.startsWith("lutra_pool")).toList());
+        assertEquals(0, OperatedRouter.sample(during, "lutra_pool_waiting", pool), "nobody waits for a pool of 8");
+    }
+
+    @Test
     void aStaleLookupEntryIsOneFallbackAndOneLearnedEntryAndANewKeyIsAMiss() throws Exception {
         int key = firstKeyOn(2);
         var users = (Partitioning.LookedUp) router.operations.router().catalog().table("users").partitioning();
@@ -164,6 +183,15 @@ class MetricsIT {
         String after = scrape();
         assertEquals(1, delta(before, after, "lutra_statements_total", "kind=\"update\",outcome=\"refused\""));
         assertEquals(1, delta(before, after, "lutra_statements_total", "kind=\"select\",outcome=\"error\""));
+        var located = OperatedRouter.sample(after, "lutra_backend_errors_total", "backend=\"shard0\",partition=\"p0\"")
+                + OperatedRouter.sample(after, "lutra_backend_errors_total", "backend=\"shard1\",partition=\"p1\"")
+                + OperatedRouter.sample(after, "lutra_backend_errors_total", "backend=\"shard2\",partition=\"p2\"")
+                + OperatedRouter.sample(after, "lutra_backend_errors_total", "backend=\"shard3\",partition=\"p3\"")
+                - OperatedRouter.sample(before, "lutra_backend_errors_total", "backend=\"shard0\",partition=\"p0\"")
+                - OperatedRouter.sample(before, "lutra_backend_errors_total", "backend=\"shard1\",partition=\"p1\"")
+                - OperatedRouter.sample(before, "lutra_backend_errors_total", "backend=\"shard2\",partition=\"p2\"")
+                - OperatedRouter.sample(before, "lutra_backend_errors_total", "backend=\"shard3\",partition=\"p3\"");
+        assertEquals(2, located, "the unknown column and the lock wait timeout were backends' errors; the refusal was the router's");
         assertEquals(1, delta(before, after, "lutra_transaction_retryable_total", "reason=\"lock_wait_timeout\""));
         assertEquals(2, delta(before, after, "lutra_statements_total", "kind=\"transaction\",outcome=\"answered\""), "the two ROLLBACKs");
     }

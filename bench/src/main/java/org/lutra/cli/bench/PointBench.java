@@ -450,7 +450,7 @@ public final class PointBench implements Command {
     private static String meteredReport(List<Cell> cells, long scrapes) {
         var s = new StringBuilder("\n### Metrics on vs off (`--metrics`)\n\n");
         s.append(String.format(Locale.ROOT, "Two router processes over the same partition, one without monitoring (RouterMetrics.NONE) and one with "
-                + "`http:` (Micrometer's Prometheus registry, HikariCP's pool metrics, hot keys; its /metrics scraped every second: %,d scrapes) "
+                + "`http:` (the Prometheus registry, pool gauges, hot keys; its /metrics scraped every second: %,d scrapes) "
                 + "and `slow_log:` (threshold 1 s), run one right after the other in every round (the order alternating). The ratio is the median "
                 + "over rounds of each round's on / off.%n%n", scrapes));
         s.append("| workload | clients | off /s | on /s | on / off | router CPU µs/stmt off | on | on / off |\n|---|--:|--:|--:|--:|--:|--:|--:|\n");
