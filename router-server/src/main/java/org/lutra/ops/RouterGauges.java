@@ -74,6 +74,14 @@ final class RouterGauges {
                 .description("in-doubt branches resolved by recovery").register(registry);
         FunctionCounter.builder("lutra.xa.recovered", txn.recoveredRollbacks, LongAdder::sum).tag("outcome", "rollback")
                 .description("in-doubt branches resolved by recovery").register(registry);
+        FunctionCounter.builder("lutra.deadlocks", txn.deadlocksDetected, LongAdder::sum).tag("found_by", "detector")
+                .description("deadlocks across partitions: broken by this router's detector, or ended by a lock wait timeout in a transaction"
+                        + " holding locks on several partitions (a suspected one)").register(registry);
+        FunctionCounter.builder("lutra.deadlocks", txn.deadlocksByTimeout, LongAdder::sum).tag("found_by", "lock_wait_timeout")
+                .description("deadlocks across partitions: broken by this router's detector, or ended by a lock wait timeout in a transaction"
+                        + " holding locks on several partitions (a suspected one)").register(registry);
+        FunctionCounter.builder("lutra.deadlock.checks", txn.deadlockChecks, LongAdder::sum)
+                .description("reads of the shards' lock-wait views by the deadlock detector").register(registry);
         var recovery = server.transactions().recovery();
         Gauge.builder("lutra.xa.in.doubt.branches", recovery, r -> r.inDoubt()).description("prepared XA branches awaiting recovery")
                 .register(registry);

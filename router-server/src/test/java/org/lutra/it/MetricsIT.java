@@ -196,6 +196,57 @@ class MetricsIT {
         assertEquals(2, delta(before, after, "lutra_statements_total", "kind=\"transaction\",outcome=\"answered\""), "the two ROLLBACKs");
     }
 
+    /**
+     * Two sessions lock a row each on p0 and p1, then each asks for the other's: a deadlock no shard sees. The router's detector
+     * breaks it, or (this router's lock wait timeout is 1 s) the timeout does as a suspected deadlock; the counters say which,
+     * as the victims' messages do.
+     */
+    @Test
+    void aDeadlockAcrossPartitionsIsCountedAsTheSessionsSawIt() throws Exception {
+        int a = firstKeyOn(0), b = firstKeyOn(1);
+        String before = scrape();
+        var victims = new java.util.ArrayList<SQLException>();
+        try (var first = router.connect(); var second = router.connect()) {
+            first.setAutoCommit(false);
+            second.setAutoCommit(false);
+            first.createStatement().executeUpdate("UPDATE users SET karma = karma + 1 WHERE id = " + a);
+            second.createStatement().executeUpdate("UPDATE users SET karma = karma + 1 WHERE id = " + b);
+            var pool = Executors.newFixedThreadPool(2);
+            try {
+                var one = pool.submit(() -> lockAndCommit(first, b));
+                var two = pool.submit(() -> lockAndCommit(second, a));
+                for (var f : java.util.List.of(one, two)) {
+                    var e = f.get(60, TimeUnit.SECONDS);
+                    if (e != null) victims.add(e);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            first.rollback();
+            second.rollback();
+        }
+        String after = scrape();
+        assertFalse(victims.isEmpty(), "a deadlock has a victim");
+        long detected = victims.stream().filter(e -> e.getMessage().startsWith("Deadlock found")).count();
+        long suspected = victims.stream().filter(e -> e.getMessage().startsWith("Deadlock suspected")).count();
+        assertEquals(victims.size(), detected + suspected, "every victim is a deadlock's: " + victims);
+        assertEquals(detected, delta(before, after, "lutra_deadlocks_total", "found_by=\"detector\""), victims.toString());
+        assertEquals(suspected, delta(before, after, "lutra_deadlocks_total", "found_by=\"lock_wait_timeout\""), victims.toString());
+        assertEquals(victims.size(), delta(before, after, "lutra_transaction_retryable_total", "reason=\"deadlock\""), victims.toString());
+        if (detected > 0) assertTrue(delta(before, after, "lutra_deadlock_checks_total", "") >= 1, "the detector read the shards' views");
+    }
+
+    /** Locks {@code key}'s row and commits; the SQLException the session got instead, or null. */
+    private static SQLException lockAndCommit(Connection c, int key) {
+        try {
+            c.createStatement().executeUpdate("UPDATE users SET karma = karma + 1 WHERE id = " + key);
+            c.commit();
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
     @Test
     void theEndpointsAnswerWhileSessionsRunAndTheSlowLogKeepsToItsThreshold() throws Exception {
         var pool = Executors.newFixedThreadPool(4);
@@ -230,7 +281,7 @@ class MetricsIT {
 
     /**
      * Prometheus's own linter on a real scrape (Debian's prometheus package has promtool; skipped, saying so, without it):
-     * no complaint about Lutra's metrics (names, suffixes, units, help texts). Micrometer's JVM and HikariCP's meters are theirs.
+     * no complaint about Lutra's metrics (names, suffixes, units, help texts). Micrometer's JVM meters are its own.
      */
     @Test
     void promtoolFindsNothingToSayAboutLutrasMetrics() throws Exception {
