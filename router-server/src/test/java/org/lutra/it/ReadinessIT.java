@@ -47,9 +47,23 @@ class ReadinessIT {
             ready = router.get("/health/ready");
             assertEquals(200, ready.statusCode(), ready.body());
             assertEquals(1, OperatedRouter.sample(router.get("/metrics").body(), "lutra_backend_reachable", "backend=\"shard3\",partition=\"p3\""));
-            try (var c = router.connect(); var st = c.createStatement(); var rs = st.executeQuery("SELECT v FROM kv WHERE k = 3")) {
-                assertTrue(rs.next(), "p3 answers again");
-                assertEquals(3, rs.getInt(1));
+            assertEquals(3, afterStaleConnections(router, "SELECT v FROM kv WHERE k = 3"), "p3 answers again");
+        }
+    }
+
+    /**
+     * The statement's one value, once the pool of p3 has dropped the connections the outage cut: HikariCP checks a
+     * connection before lending it only when it has been idle for 500 ms, so a connection used just before the outage can
+     * still be lent once and fail as lost (and be evicted). At most one such failure per connection of the pool (8), each
+     * of them a lost connection; anything else fails the test.
+     */
+    static int afterStaleConnections(OperatedRouter router, String sql) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            try (var c = router.connect(); var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+                assertTrue(rs.next(), sql);
+                return rs.getInt(1);
+            } catch (java.sql.SQLException e) {
+                if (attempt >= 8 || !e.getMessage().contains("lost connection to the backend")) throw e;
             }
         }
     }
