@@ -69,6 +69,8 @@ final class MeteredEngine implements RouterMetrics {
         lockWaitTimeouts = retryable.labelValues("lock_wait_timeout");
         refused = Counter.builder().name("lutra_sessions_refused").help("client connections refused by a limit").labelNames("listener", "limit")
                 .withoutExemplars().register(registry);
+        // the series the router can produce are there from the start at 0, so a rate() sees the first refusal
+        for (String limit : List.of("max_sessions", "max_sessions_per_user", "login_throttle")) refused.labelValues("lutra", limit);
         backendErrorCounter = Counter.builder().name("lutra_backend_errors")
                 .help("client statements that failed with an error of this partition's backend (lost connections included)")
                 .labelNames("partition", "backend").withoutExemplars().register(registry);

@@ -236,6 +236,22 @@ class MetricsIT {
         if (detected > 0) assertTrue(delta(before, after, "lutra_deadlock_checks_total", "") >= 1, "the detector read the shards' views");
     }
 
+    /** Wrong passwords until the login throttle blocks the account: each blocked login the client saw is one refused session. */
+    @Test
+    void loginsTheThrottleRefusesAreCountedAsRefusedSessions() throws Exception {
+        String before = scrape();
+        int blocked = 0;
+        for (int i = 0; i < 8; i++) {
+            var e = assertThrows(SQLException.class, () -> java.sql.DriverManager.getConnection(router.url(), "intruder", "wrong"));
+            if (e.getErrorCode() == 3955 || e.getErrorCode() == 1129) blocked++;
+            else assertEquals(1045, e.getErrorCode(), e.getMessage());
+        }
+        String after = scrape();
+        assertTrue(blocked > 0, "five failures block the account for a while (login_failures_per_address_user)");
+        assertEquals(blocked, delta(before, after, "lutra_sessions_refused_total", "limit=\"login_throttle\",listener=\"lutra\""));
+        assertEquals(0, delta(before, after, "lutra_sessions_refused_total", "limit=\"max_sessions\",listener=\"lutra\""));
+    }
+
     /** Locks {@code key}'s row and commits; the SQLException the session got instead, or null. */
     private static SQLException lockAndCommit(Connection c, int key) {
         try {
@@ -296,6 +312,28 @@ class MetricsIT {
         p.waitFor(60, TimeUnit.SECONDS);
         var ours = out.lines().filter(l -> l.startsWith("lutra_")).toList();
         assertEquals(java.util.List.of(), ours, out);
+    }
+
+    /**
+     * Every Lutra metric docs/operations.md and the Grafana dashboard name is in a scrape (as a sample, or at least its
+     * HELP and TYPE lines): a renamed or removed metric cannot leave a panel or a documented name pointing at nothing.
+     */
+    @Test
+    void everyMetricTheDocsAndTheDashboardNameIsScraped() throws Exception {
+        String scrape = scrape();
+        var missing = new java.util.TreeSet<String>();
+        for (var file : java.util.List.of("docs/operations.md", "config/grafana/lutra-dashboard.json")) {
+            var names = java.util.regex.Pattern.compile("\\blutra_[a-z_]+").matcher(java.nio.file.Files.readString(java.nio.file.Path.of("..", file)));
+            int found = 0;
+            while (names.find()) {
+                found++;
+                String name = names.group();
+                var line = java.util.regex.Pattern.compile("(?m)^(# (TYPE|HELP) )?" + java.util.regex.Pattern.quote(name) + "(_bucket|_count|_sum)?[{ ]");
+                if (!line.matcher(scrape).find()) missing.add(name + " (" + file + ")");
+            }
+            assertTrue(found > 10, file + " names metrics");
+        }
+        assertEquals(java.util.Set.of(), missing, "named but not scraped");
     }
 
     int firstKeyOn(int partition) {
