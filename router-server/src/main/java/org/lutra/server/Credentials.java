@@ -18,7 +18,7 @@ import java.util.Map;
  * The users that may log in and what the router keeps of their passwords: the SCRAM keys
  * ({@link Scram.StoredSecret}), derived at start for a plain development password.
  */
-final class Credentials {
+public final class Credentials {
     /** Rounds for plain (development) passwords: the config file holds the password itself, so more would only slow the start. */
     static final int PLAIN_PASSWORD_ITERATIONS = Scram.MIN_ITERATIONS;
 

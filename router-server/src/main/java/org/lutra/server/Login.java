@@ -20,7 +20,8 @@ import java.io.IOException;
 /**
  * One session's login handshake (lutra.proto has the conversation): the challenge, the login
  * throttle's verdict, the password proof of protocol 2 (or 1), then the checks that may still
- * refuse a correct password (database, sessions per user). A Cancel request ends here too.
+ * refuse a correct password (database, sessions per user: {@link LoginGate}, as on every listener).
+ * A Cancel request ends here too.
  */
 final class Login {
     private static final Logger log = LoggerFactory.getLogger(Session.class); // the session's log: its login lines belong there
@@ -59,12 +60,10 @@ final class Login {
         var hello = first.getHello();
         String user = hello.getUser();
         String quoted = Session.printable(user);
-        var throttle = server.loginThrottle();
-        if (throttle.check(address, user, quoted, System.currentTimeMillis()) instanceof LoginThrottle.Verdict.Refused r) {
-            server.metrics().sessionRefused("lutra", "login_throttle");
-            log.info("session {}: login of user {} from {} refused before its password was checked: {} {}", sessionId, quoted, address,
-                    r.vendorCode(), r.message());
-            send(Session.error(r.sqlState(), r.vendorCode(), r.message()).setRequestId(first.getRequestId()));
+        var gate = server.loginGate();
+        var refused = gate.refused(sessionId, address, user);
+        if (refused != null) {
+            send(ServerMessage.newBuilder().setError(refused).setRequestId(first.getRequestId()));
             return null;
         }
         var account = server.credentials().account(user);
@@ -95,24 +94,12 @@ final class Login {
             if (proven) serverSignature = Scram.serverSignature(account.secret().serverKey(), transcript);
         }
         if (!proven) {
-            throttle.failed(address, user, account != null, System.currentTimeMillis());
-            log.info("session {}: access denied for user {} from {}", sessionId, quoted, address);
-            send(Session.error("28000", 1045, "Access denied for user " + quoted).setRequestId(requestId));
+            send(ServerMessage.newBuilder().setError(gate.failed(sessionId, address, user)).setRequestId(requestId));
             return null;
         }
-        throttle.succeeded(address, user);
-        String db = hello.getDatabase();
-        String served = server.config().database();
-        if (!db.isEmpty() && !db.equals(served)) {
-            send(Session.error("42000", 1049, "Unknown database " + Session.printable(db) + " (this router serves '" + served + "')")
-                    .setRequestId(requestId));
-            return null;
-        }
-        if (!server.userSessionStarted(user)) {
-            int max = server.config().limits().maxSessionsPerUser();
-            log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", sessionId, quoted, max);
-            send(Session.error("42000", 1203, "User " + quoted + " already has more than 'max_user_connections' (" + max
-                    + ") active connections").setRequestId(requestId));
+        var notAdmitted = gate.admit(sessionId, address, user, hello.getDatabase());
+        if (notAdmitted != null) {
+            send(ServerMessage.newBuilder().setError(notAdmitted).setRequestId(requestId));
             return null;
         }
         var ok = HelloOk.newBuilder().setSessionId(sessionId).setCancelKey(ByteString.copyFrom(cancelKey))

@@ -67,7 +67,8 @@ public final class RouterServer implements AutoCloseable {
     private final ClientTls tls;
     private final Credentials credentials;
     private final LoginThrottle loginThrottle;
-    private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
+    private final Set<ClientConnection> sessions = ConcurrentHashMap.newKeySet();
+    private final LoginGate loginGate = new LoginGate(this);
     /** Closes sockets whose deadline passed (a login not finished in time) and sweeps idle sessions. */
     private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
@@ -245,12 +246,12 @@ public final class RouterServer implements AutoCloseable {
         while (!listener.isClosed()) {
             try {
                 Socket socket = listener.accept();
-                if (sessions.size() >= config.limits().maxSessions()) {
+                if (!roomForAnotherSession()) {
                     refuse(socket);
                     continue;
                 }
-                var session = new Session(sessionIds.incrementAndGet(), socket, this);
-                sessions.add(session);
+                var session = new Session(nextSessionId(), socket, this);
+                sessionStarted(session);
                 // A platform thread per session: a session blocks on its client and its backends in
                 // turn, and a blocking read on a platform thread is one system call, where a virtual
                 // thread parks, registers with the poller and is handed back to a carrier
@@ -279,6 +280,45 @@ public final class RouterServer implements AutoCloseable {
         } finally {
             Session.close(socket);
         }
+    }
+
+    /** Whether a new connection may start (max_sessions counts connections of every listener, logged in or not). */
+    public boolean roomForAnotherSession() {
+        return sessions.size() < config.limits().maxSessions();
+    }
+
+    /** A new session id, unique across listeners: MySQL clients see it as their connection id. */
+    public long nextSessionId() {
+        return sessionIds.incrementAndGet();
+    }
+
+    /** Tracks a new connection of any listener (idle sweep, KILL, max_sessions); {@link #sessionEnded} forgets it. */
+    public void sessionStarted(ClientConnection connection) {
+        sessions.add(connection);
+    }
+
+    /** The logins' shared checks (throttle, database, sessions per user). */
+    public LoginGate loginGate() {
+        return loginGate;
+    }
+
+    /** The session of {@code user}, logged in from {@code address} through any listener. */
+    public SessionCore openSession(long id, String user, String address) {
+        return new SessionCore(id, user, address, this);
+    }
+
+    /**
+     * KILL [QUERY] {@code target} from a session of {@code user}: stops that session's statement, or closes its
+     * connection. MySQL's errors for an id no session has (1094) and for another user's session (1095).
+     */
+    void kill(String user, long target, boolean queryOnly) throws SQLException {
+        var found = sessions.stream().filter(s -> s.id() == target).findFirst().orElse(null);
+        var core = found == null ? null : found.core();
+        if (core == null) throw new SQLException("Unknown thread id: " + target, "HY000", 1094);
+        if (!core.user().equals(user)) throw new SQLException("You are not owner of thread " + target, "HY000", 1095);
+        log.info("session {}: {} by KILL from a session of its user", target, queryOnly ? "statement stopped" : "connection closed");
+        core.cancel(0);
+        if (!queryOnly) found.close();
     }
 
     /** Counts a logged-in session of {@code user}; false (and nothing counted) if the user is at max_sessions_per_user. */
@@ -391,7 +431,7 @@ public final class RouterServer implements AutoCloseable {
         return tls;
     }
 
-    Credentials credentials() {
+    public Credentials credentials() {
         return credentials;
     }
 
@@ -446,16 +486,19 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /** Runs {@code action} after {@code millis} unless the returned future is cancelled first. */
-    java.util.concurrent.ScheduledFuture<?> after(long millis, Runnable action) {
+    public java.util.concurrent.ScheduledFuture<?> after(long millis, Runnable action) {
         return deadlines.schedule(action, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** A client's Statement.cancel(): the session with that id and key stops its statement. */
     void cancel(long sessionId, byte[] key, long requestId) {
-        sessions.forEach(s -> s.cancel(sessionId, key, requestId));
+        sessions.forEach(s -> {
+            if (s instanceof Session lutra) lutra.cancel(sessionId, key, requestId);
+        });
     }
 
-    void sessionEnded(Session session, String user) {
+    /** A connection of any listener ended; {@code user}: the user it was counted for at login, null if it never logged in. */
+    public void sessionEnded(ClientConnection session, String user) {
         sessions.remove(session);
         if (user != null) userSessions.get(user).decrementAndGet();
     }
@@ -468,7 +511,7 @@ public final class RouterServer implements AutoCloseable {
             // closing anyway
         }
         moves.close();
-        sessions.forEach(Session::close);
+        sessions.forEach(ClientConnection::close);
         deadlines.shutdownNow();
         saveSnapshot();
         tailer.close();

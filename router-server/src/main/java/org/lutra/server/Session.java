@@ -2,28 +2,24 @@ package org.lutra.server;
 
 import org.lutra.log.LogText;
 
-import org.lutra.plan.PlanException;
 import org.lutra.protocol.Auth;
 import org.lutra.protocol.ClientMessage;
-import org.lutra.protocol.Error;
 import org.lutra.protocol.FrameReader;
 import org.lutra.protocol.FrameWriter;
 import org.lutra.protocol.Frames;
-import org.lutra.protocol.Ok;
 import org.lutra.protocol.ServerMessage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.Socket;
-import java.sql.SQLException;
 
 /**
  * One client connection: the login handshake, then request/response until the client quits.
  * Everything that goes wrong here stays here: a bad frame or a failed login closes this socket
  * only, a failing statement becomes an Error reply and the session goes on.
  */
-final class Session implements Runnable {
+final class Session implements Runnable, ClientConnection {
     private static final Logger log = LoggerFactory.getLogger(Session.class);
     /** {@link #waitingSince} of a session the idle sweep has claimed for closing. */
     private static final long CLOSING = -1;
@@ -43,7 +39,7 @@ final class Session implements Runnable {
     private volatile String user;
     /** Proves a Cancel request comes from this session's client (HelloOk.cancel_key). */
     private final byte[] cancelKey = Auth.newNonce();
-    private volatile TransactionWorker worker;
+    private volatile SessionCore core;
 
     Session(long id, Socket socket, RouterServer server) {
         this.id = id;
@@ -55,10 +51,7 @@ final class Session implements Runnable {
     @Override
     public void run() {
         // Resources close before a catch clause runs, so the protocol error is answered inside.
-        try (java.io.Closeable closing = () -> close(rawSocket); var worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
-                server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(),
-                new SessionLocks(server.lockPlacement()), server.sequenceValues())) {
-            this.worker = worker;
+        try (java.io.Closeable closing = () -> close(rawSocket)) {
             rawSocket.setTcpNoDelay(true);
             // A deadline for the whole handshake (TLS and login), not a read timeout: a socket timeout would also
             // leave the socket in non-blocking mode for the session's life (every later read would poll first).
@@ -72,11 +65,15 @@ final class Session implements Runnable {
                 out = new FrameWriter(socket);
                 try {
                     user = new Login(id, cancelKey, server, in, out, address()).run();
-                    worker.identify(user, address(), user != null && user.equals(server.config().placement().peerUser()));
                 } finally {
                     deadline.cancel(false);
                 }
-                if (user != null) serve(worker);
+                if (user != null) {
+                    try (var session = server.openSession(id, user, address())) {
+                        this.core = session;
+                        serve(session);
+                    }
+                }
             } catch (Frames.FrameException e) {
                 log.info("session {}: closing after a protocol violation: {}", id, e.getMessage());
                 sendQuietly(0, error("08P01", 0, "protocol violation: " + e.getMessage()));
@@ -139,7 +136,7 @@ final class Session implements Runnable {
         return LogText.printable(text, max);
     }
 
-    private void serve(TransactionWorker worker) throws IOException {
+    private void serve(SessionCore session) throws IOException {
         ClientMessage request;
         while (true) {
             waitingSince.set(System.nanoTime());
@@ -150,41 +147,9 @@ final class Session implements Runnable {
                 if (waitingSince.getAndSet(0) == CLOSING) return;
             }
             if (request == null) return;
-            ServerMessage.Builder reply;
-            try {
-                reply = switch (request.getKindCase()) {
-                    case EXECUTE -> worker.execute(request.getExecute(), request.getRequestId());
-                    case EXECUTE_BATCH -> worker.executeBatch(request.getExecuteBatch(), request.getRequestId());
-                    case FETCH -> worker.fetch(request.getFetch().getCursorId(), request.getFetch().getFetchSize());
-                    case CLOSE_CURSOR -> {
-                        worker.closeCursor(request.getCloseCursor().getCursorId());
-                        yield ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
-                    }
-                    case PING -> ServerMessage.newBuilder().setOk(Ok.getDefaultInstance());
-                    case QUIT -> null;
-                    case HELLO, CANCEL, AUTH_PROOF, KIND_NOT_SET -> throw new Frames.FrameException("unexpected " + request.getKindCase() + " after login");
-                };
-            } catch (SQLException e) {
-                if (!(e instanceof PlanException)) log.debug("session {}: {}", id, printable(String.valueOf(e.getMessage()), 512)); // may quote the statement
-                var shown = org.lutra.exec.BackendDriver.forClient(e);
-                reply = error(shown.sqlState(), e.getErrorCode(), shown.message());
-            } catch (org.lutra.catalog.KeyWeighingException e) {
-                // a routing key that a backend had to weigh while rows were read (the executor turns the others into SQLExceptions)
-                var shown = org.lutra.exec.BackendDriver.forClient(e.sqlException());
-                reply = error(shown.sqlState(), e.sqlException().getErrorCode(), shown.message());
-            } catch (RuntimeException | StackOverflowError e) {
-                // the details are the log's; the client gets an id to quote, not the router's internals
-                String incident = incident();
-                log.warn("session {}: internal error {} on {}", id, incident, request.getKindCase(), LogText.redacted(e));
-                reply = error("HY000", 0, "internal router error (incident " + incident + " in the router's log)");
-            } catch (OutOfMemoryError e) {
-                // one statement too big for the heap: it fails (MySQL's 1037), the session and the others go on
-                String incident = incident();
-                log.error("session {}: out of memory {} on {}", id, incident, request.getKindCase(), LogText.redacted(e));
-                reply = error("HY001", 1037, "Out of memory in the router (incident " + incident + " in the router's log)");
-            }
+            var reply = session.answer(request);
             if (reply == null) return;
-            send(reply.setRequestId(request.getRequestId()).setStatus(worker.status()));
+            send(reply);
         }
     }
 
@@ -204,13 +169,8 @@ final class Session implements Runnable {
         }
     }
 
-    /** MySQL's bound on an error message (MYSQL_ERRMSG_SIZE): backend errors quote the statement back. */
-    static final int MAX_ERROR_MESSAGE = 512;
-
     static ServerMessage.Builder error(String state, int code, String message) {
-        message = message == null ? "" : message;
-        if (message.length() > MAX_ERROR_MESSAGE) message = message.substring(0, MAX_ERROR_MESSAGE - 3) + "...";
-        return ServerMessage.newBuilder().setError(Error.newBuilder().setSqlState(state).setVendorCode(code).setMessage(message));
+        return SessionCore.error(state, code, message);
     }
 
     /**
@@ -221,14 +181,25 @@ final class Session implements Runnable {
      */
     /** Stops request {@code requestId} (0: whatever runs) if this session runs it and {@code key} is its cancel key. */
     void cancel(long sessionId, byte[] key, long requestId) {
-        var w = worker;
-        if (sessionId == id && user != null && w != null && java.security.MessageDigest.isEqual(cancelKey, key)) {
+        var c = core;
+        if (sessionId == id && c != null && java.security.MessageDigest.isEqual(cancelKey, key)) {
             log.info("session {}: request {} cancelled by its client", id, requestId);
-            w.cancel(requestId);
+            c.cancel(requestId);
         }
     }
 
-    void closeIfIdle(long now, long idleNanos) {
+    @Override
+    public long id() {
+        return id;
+    }
+
+    @Override
+    public SessionCore core() {
+        return core;
+    }
+
+    @Override
+    public void closeIfIdle(long now, long idleNanos) {
         long since = waitingSince.get();
         if (since <= 0 || now - since < idleNanos || !waitingSince.compareAndSet(since, CLOSING)) return;
         sendQuietly(0, error("08S01", 4031, "The client was disconnected by the server because of inactivity (idle_timeout_seconds = "
@@ -236,7 +207,8 @@ final class Session implements Runnable {
         close();
     }
 
-    void close() {
+    @Override
+    public void close() {
         close(rawSocket); // not the TLS socket: its close may wait for a read another thread is blocked in
     }
 
