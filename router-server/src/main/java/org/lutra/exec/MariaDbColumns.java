@@ -72,11 +72,18 @@ final class MariaDbColumns {
         var known = BY_RESULT.get(fields);
         if (known != null) return known;
         var columns = new Column[fields.length];
-        for (int i = 1; i <= fields.length; i++) columns[i - 1] = ValueCodec.described(column(md, i));
+        for (int i = 1; i <= fields.length; i++) columns[i - 1] = withField(ValueCodec.described(column(md, i)), fields[i - 1]);
         var list = java.util.List.of(columns);
         if (BY_RESULT.size() >= MAX_CACHED) BY_RESULT.clear();
         BY_RESULT.put(fields, list);
         return list;
+    }
+
+    /** {@code described} with the definition MariaDB sent for it, for the MySQL listener ({@link MysqlFields}). */
+    private static Column withField(Column described, ColumnDecoder c) {
+        int collation = c instanceof ColumnDefinitionPacket p ? (int) COLLATION.get(p) : 0;
+        return MysqlFields.withField(described, c.getType().get(), c.getFlags(), c.getColumnLength() & 0xFFFFFFFFL, c.getDecimals(), collation,
+                c.getTable(), c.getColumnName(), c.getTableAlias());
     }
 
     /** The column definition fields Connector/J's description depends on (names aside). */

@@ -78,7 +78,16 @@ public final class ValueCodec {
         var mariaDb = MariaDbColumns.of(md);
         if (mariaDb != null) return MariaDbColumns.columns(mariaDb);
         var columns = new Column[md.getColumnCount()];
-        for (int i = 1; i <= columns.length; i++) columns[i - 1] = column(md, i);
+        var fields = md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)
+                ? md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getFields() : null;
+        for (int i = 1; i <= columns.length; i++) {
+            columns[i - 1] = column(md, i);
+            if (fields != null) {
+                var f = fields[i - 1];
+                columns[i - 1] = MysqlFields.withField(columns[i - 1], f.getMysqlTypeId(), f.getFlags(), f.getLength(), f.getDecimals(),
+                        f.getCollationIndex(), f.getOriginalTableName(), f.getOriginalName(), f.getTableName());
+            }
+        }
         return List.of(columns);
     }
 

@@ -411,6 +411,7 @@ final class TransactionWorker implements AutoCloseable {
                 if (request.getReturnGeneratedKeys()) for (long key : c.keys()) update.addGeneratedKeys(key);
                 // as Connector/J reads an UPDATE's OK packet: its insert id, when not 0, is the generated key
                 if (request.getReturnGeneratedKeys() && c.insertIdSet().orElse(0) != 0) update.addGeneratedKeys(c.insertIdSet().getAsLong());
+                update.setInsertId(okInsertId(c));
                 yield ServerMessage.newBuilder().setUpdateResult(update);
             }
             case Result.Rows r -> {
@@ -430,6 +431,17 @@ final class TransactionWorker implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /**
+     * What MySQL's OK packet says the statement's insert id was (MariaDB's {@code mysql_insert}): the first id
+     * generated, else the argument of LAST_INSERT_ID(expr), else the AUTO_INCREMENT column of the last row
+     * written with an explicit value; 0 if none.
+     */
+    static long okInsertId(Result.Count c) {
+        if (c.generated().length > 0) return c.generated()[0];
+        if (c.insertIdSet().isPresent()) return c.insertIdSet().getAsLong();
+        return c.keys().length > 0 ? c.keys()[c.keys().length - 1] : 0;
     }
 
     /**
