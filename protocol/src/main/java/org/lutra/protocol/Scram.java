@@ -53,6 +53,15 @@ public final class Scram {
             return new StoredSecret(salt, iterations, sha256(hmac(salted, "Client Key")), hmac(salted, "Server Key"));
         }
 
+        /**
+         * Whether {@code password} is the one these keys were derived from: what a server that is sent the password
+         * itself (MySQL's caching_sha2_password full authentication, over TLS or RSA) checks; costs the iterations.
+         */
+        public boolean matches(String password) {
+            byte[] key = sha256(hmac(saltedPassword(password, salt, iterations), "Client Key"));
+            return java.security.MessageDigest.isEqual(key, storedKey);
+        }
+
         /** The form for a config file: {@code pbkdf2-sha256$600000$salt$StoredKey$ServerKey}. */
         public String encode() {
             var b64 = Base64.getEncoder().withoutPadding();

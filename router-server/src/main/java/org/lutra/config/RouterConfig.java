@@ -32,6 +32,7 @@ import java.util.Objects;
  * @param trace      the recording of a sample of live transactions' keys (docs/traces.md); null = off
  * @param http       the HTTP listener: metrics, health, the placement console (docs/operations.md); null = off, and no metrics kept
  * @param slowLog    one log line per statement slower than a threshold (docs/operations.md); null = off
+ * @param mysql      the MySQL-protocol listener (docs/mysql-protocol.md); null = off
  */
 public record RouterConfig(
         String listen,
@@ -50,14 +51,15 @@ public record RouterConfig(
         Placement placement,
         Trace trace,
         Http http,
-        @JsonProperty("slow_log") SlowLog slowLog) {
+        @JsonProperty("slow_log") SlowLog slowLog,
+        Mysql mysql) {
 
-    /** Without an HTTP listener or slow-statement log. */
+    /** Without an HTTP listener, slow-statement log or MySQL-protocol listener. */
     public RouterConfig(String listen, String database, Path schema, List<User> users, List<Backend> backends,
                         List<PartitionPlacement> partitions, List<LookupSource> lookups, int maxFrameBytes, int planCacheSize,
                         Transactions transactions, Limits limits, Tls tls, CatalogSettings catalog, Placement placement, Trace trace) {
         this(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions, limits, tls, catalog,
-                placement, trace, null, null);
+                placement, trace, null, null, null);
     }
 
     /**
@@ -128,7 +130,26 @@ public record RouterConfig(
     /** This config with the HTTP listener {@code http} and the slow-statement log {@code slowLog} (either may be null). */
     public RouterConfig withOperations(Http http, SlowLog slowLog) {
         return new RouterConfig(listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions,
-                limits, tls, catalog, placement, trace, http, slowLog);
+                limits, tls, catalog, placement, trace, http, slowLog, mysql);
+    }
+
+    /**
+     * The MySQL-protocol listener: any MySQL client (mysql, Connector/J, Python, Go, sysbench) reaches the same
+     * sessions as the Lutra driver (docs/mysql-protocol.md).
+     *
+     * @param listen host:port it listens on (port 0: a free one)
+     */
+    public record Mysql(String listen) {
+        public Mysql {
+            Objects.requireNonNull(listen, "config: mysql.listen (HOST:PORT) is required");
+            if (listen.lastIndexOf(':') < 0) throw new IllegalArgumentException("config: mysql.listen must be HOST:PORT, not " + listen);
+        }
+    }
+
+    /** This config with the MySQL-protocol listener on {@code listen}. */
+    public RouterConfig withMysql(String listen) {
+        return new RouterConfig(this.listen, database, schema, users, backends, partitions, lookups, maxFrameBytes, planCacheSize, transactions,
+                limits, tls, catalog, placement, trace, http, slowLog, new Mysql(listen));
     }
 
     /** Without a trace: recording off. */
@@ -623,7 +644,8 @@ public record RouterConfig(
                 raw.users(), raw.backends(), raw.partitions(), lookups, raw.maxFrameBytes(), raw.planCacheSize(),
                 raw.transactions(), raw.limits(), raw.tls() == null ? null : raw.tls().resolve(dir),
                 raw.catalog() == null ? null : raw.catalog().resolve(dir), raw.placement() == null ? null : raw.placement().resolve(dir),
-                raw.trace() == null ? null : raw.trace().resolve(dir), raw.http() == null ? null : raw.http().resolve(dir), raw.slowLog());
+                raw.trace() == null ? null : raw.trace().resolve(dir), raw.http() == null ? null : raw.http().resolve(dir), raw.slowLog(),
+                raw.mysql());
         resolved.validate();
         return resolved;
     }

@@ -209,7 +209,7 @@ final class MariaDbColumns {
     }
 
     /** Connector/J's static character set tables (its default: detectCustomCollations=false), reached through their protected statics. */
-    private static final class ConnectorJCharsets extends CharsetMapping {
+    static final class ConnectorJCharsets extends CharsetMapping {
         /**
          * Connector/J's NativeCharsetSettings.getMaxBytesPerChar: the collation's character set,
          * else the one of the field's Java encoding, which for a collation Connector/J does not know

@@ -31,6 +31,16 @@ public final class MysqlFields {
         return f.getDescribed() == describedHash(c) ? f : null;
     }
 
+    /** The Java character set of a MySQL collation id, as Connector/J maps it (UTF-8 where it knows none). */
+    public static java.nio.charset.Charset javaCharset(int collation) {
+        return MariaDbColumns.ConnectorJCharsets.javaCharset(collation);
+    }
+
+    /** The most bytes one character takes in a collation's character set (1 if unknown). */
+    public static int maxBytesPerChar(int collation) {
+        return MariaDbColumns.ConnectorJCharsets.maxBytesPerChar(collation);
+    }
+
     /** {@code described} with the backend's definition attached. */
     static Column withField(Column described, int type, int flags, long length, int decimals, int collation, String orgTable, String orgName,
                             String tableAlias) {

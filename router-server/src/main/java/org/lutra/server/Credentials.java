@@ -26,6 +26,8 @@ public final class Credentials {
     record Account(String name, Scram.StoredSecret secret, byte[] legacyKey) {}
 
     private final Map<String, Account> accounts = new HashMap<>();
+    /** The plain (development) passwords of the config, by user: the MySQL listener derives its plugins' hashes from them. */
+    private final Map<String, String> plain = new HashMap<>();
     /** Makes up salts for unknown names: the same name always gets the same salt, which no one can predict. */
     private final byte[] unknownSaltKey = new byte[32];
     private final int unknownIterations;
@@ -35,6 +37,7 @@ public final class Credentials {
         for (var u : users) {
             var secret = u.passwordHash() != null ? Scram.StoredSecret.parse(u.passwordHash())
                     : Scram.StoredSecret.derive(u.password(), PLAIN_PASSWORD_ITERATIONS);
+            if (u.passwordHash() == null) plain.put(u.name(), u.password());
             accounts.put(u.name(), new Account(u.name(), secret, u.passwordHash() != null ? null : Auth.passwordKey(u.password())));
         }
         // an unknown name is answered like the configured users are, so the answer does not tell it apart
@@ -44,6 +47,30 @@ public final class Credentials {
     /** The account of {@code name}, or null. */
     Account account(String name) {
         return accounts.get(name);
+    }
+
+    /** The users with a plain password in the config, and their passwords. */
+    public Map<String, String> plainPasswords() {
+        return Map.copyOf(plain);
+    }
+
+    /**
+     * Whether {@code password} is {@code name}'s, for a protocol that is sent the password itself (MySQL's
+     * caching_sha2_password full authentication); a password_hash user costs its PBKDF2 iterations. False for
+     * an unknown user, after the same work as for a known one.
+     */
+    public boolean verifyPassword(String name, String password) {
+        var account = accounts.get(name);
+        if (account == null) {
+            challengeFor(name); // an unknown name costs about what a known one does
+            Scram.StoredSecret.derive(password, unknownIterations);
+            return false;
+        }
+        String known = plain.get(name);
+        if (known != null) {
+            return java.security.MessageDigest.isEqual(known.getBytes(StandardCharsets.UTF_8), password.getBytes(StandardCharsets.UTF_8));
+        }
+        return account.secret().matches(password);
     }
 
     /** The salt and iterations to send for {@code name}: its own, or made-up ones that look alike. */

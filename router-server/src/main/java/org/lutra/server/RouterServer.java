@@ -76,6 +76,8 @@ public final class RouterServer implements AutoCloseable {
     private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> userSessions = new ConcurrentHashMap<>();
     static final long SESSION_STACK_BYTES = 4 << 20;
     private final Thread acceptor;
+    /** The MySQL-protocol listener, or null when the config has none. */
+    private volatile org.lutra.server.mysql.MysqlListener mysql;
 
     /** Where the engine reports what it did (org.lutra.ops), RouterMetrics.NONE without monitoring. */
     private final org.lutra.exec.RouterMetrics metrics;
@@ -176,6 +178,7 @@ public final class RouterServer implements AutoCloseable {
         var server = new RouterServer(config, metrics);
         server.acceptor.start();
         try {
+            if (config.mysql() != null) server.mysql = org.lutra.server.mysql.MysqlListener.start(server, config.mysql().listen());
             server.warmUp();
             server.moves.resumeMine(); // the moves this router was running when it stopped
         } catch (SQLException | IOException | RuntimeException e) {
@@ -357,6 +360,12 @@ public final class RouterServer implements AutoCloseable {
         return listener.getLocalPort();
     }
 
+    /** The MySQL-protocol listener's port; -1 when the config has none. */
+    public int mysqlPort() {
+        var m = mysql;
+        return m == null ? -1 : m.port();
+    }
+
     /** The session's evaluator of sequence functions (docs/ids-and-sequences.md). */
     SequenceValues sequenceValues() {
         return new SequenceValues(planner::catalog, backends, lease, config.database());
@@ -427,7 +436,7 @@ public final class RouterServer implements AutoCloseable {
         return transactions;
     }
 
-    ClientTls tls() {
+    public ClientTls tls() {
         return tls;
     }
 
@@ -437,6 +446,11 @@ public final class RouterServer implements AutoCloseable {
 
     LoginThrottle loginThrottle() {
         return loginThrottle;
+    }
+
+    /** VERSION() of the backends (the lowest where they differ), e.g. "11.4.5-MariaDB": what the MySQL listener's greeting names. */
+    public String backendVersion() {
+        return backendIdentity.version();
     }
 
     BackendIdentity backendIdentity() {
@@ -510,6 +524,8 @@ public final class RouterServer implements AutoCloseable {
         } catch (IOException ignored) {
             // closing anyway
         }
+        var m = mysql;
+        if (m != null) m.close();
         moves.close();
         sessions.forEach(ClientConnection::close);
         deadlines.shutdownNow();
