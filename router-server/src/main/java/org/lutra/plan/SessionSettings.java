@@ -37,6 +37,8 @@ final class SessionSettings {
     private static final Pattern ASSIGNMENT = Pattern.compile("(?is)(?:(SESSION|LOCAL|GLOBAL|PERSIST|PERSIST_ONLY)\\s+"
             + "|@@(?:(SESSION|LOCAL|GLOBAL)\\.)?)?(@)?(\\w+|`(?:[^`]|``)+`|'(?:[^'\\\\]|\\\\.)+')\\s*:?=\\s*(.*)");
     private static final Pattern ASSIGNS = Pattern.compile(":=");
+    /** A Unicode NAMES item among other assignments (MariaDB Connector/J sends {@code set autocommit=1,NAMES utf8mb4}): acknowledged, as alone. */
+    private static final Pattern UNICODE_NAMES = Pattern.compile("(?is)NAMES\\s+['\"`]?(?:utf8mb4|utf8mb3|utf8)['\"`]?");
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
 
     private SessionSettings() {}
@@ -50,6 +52,7 @@ final class SessionSettings {
         var assignments = new ArrayList<Plan.Assignment>();
         int params = 0;
         for (String item : topLevelItems(set.group(1))) {
+            if (UNICODE_NAMES.matcher(item.strip()).matches()) continue;
             Matcher m = ASSIGNMENT.matcher(item.strip());
             if (!m.matches()) {
                 throw PlanException.unsupported("this SET through the router (" + excerpt(item) + "): the router takes SET of the session "

@@ -79,7 +79,8 @@ final class TestRouter implements AutoCloseable {
             partitions.add(new RouterConfig.PartitionPlacement("p" + i, "shard" + (i % servers), null));
         }
         this.config = new RouterConfig("127.0.0.1:0", database, schemaFile,
-                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions, limits, null, catalog);
+                List.of(new RouterConfig.User(USER, PASSWORD, null)), backends, partitions, List.of(), 1 << 20, 1000, transactions, limits, null, catalog)
+                .withMysql("127.0.0.1:0"); // every test router also speaks MySQL's protocol (MysqlProtocolIT, the differential suites)
         config.validate();
         this.server = RouterServer.start(config);
     }
@@ -141,6 +142,16 @@ final class TestRouter implements AutoCloseable {
 
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url(), USER, PASSWORD);
+    }
+
+    /** {@code jdbc:mysql://} (or {@code jdbc:mariadb://}, by {@code scheme}) to the router's MySQL listener, with {@code options}. */
+    String mysqlUrl(String scheme, String options) {
+        return "jdbc:" + scheme + "://127.0.0.1:" + server.mysqlPort() + "/" + database + (options.isEmpty() ? "" : "?" + options);
+    }
+
+    /** Connector/J straight at the router's MySQL listener. */
+    Connection connectMysql(String options) throws SQLException {
+        return DriverManager.getConnection(mysqlUrl("mysql", options), USER, PASSWORD);
     }
 
     /** A plain MariaDB connection to partition {@code p}'s database, bypassing the router. */

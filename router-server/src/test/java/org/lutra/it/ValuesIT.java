@@ -32,7 +32,7 @@ class ValuesIT {
               PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE e2 (id INT PRIMARY KEY, e ENUM('zeta', 'alpha', 'mid'), s SET('z', 'a')) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
-    private static final String[] ROWS = {
+    static final String[] ROWS = {
             "(1, 5, b'1', b'10100101', -128, 65535, -8388608, -9223372036854775808, 18446744073709551615, 12345678.1234, 1.5, -2.25,"
                     + " '2024-02-29', '-838:59:59.000', '2024-02-29 23:59:59.999999', '2038-01-19 03:14:07.999', 2155, 'ab', 'O''Brien \\\\ é', 'long text 😀',"
                     + " x'00ff10', x'0102', 'y', 'a,c', '{\"k\": [1, 2]}')",

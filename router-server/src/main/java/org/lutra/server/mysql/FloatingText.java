@@ -14,7 +14,17 @@ final class FloatingText {
     static String ofDouble(double d) {
         if (!Double.isFinite(d)) return Double.toString(d);
         if (d == 0) return 1 / d < 0 ? "-0" : "0";
-        return format(new BigDecimal(Double.toString(d)));
+        return format(Math.abs(d) < Double.MIN_NORMAL ? shortestSubnormal(d) : new BigDecimal(Double.toString(d)));
+    }
+
+    /** Java prints Double.MIN_VALUE as 4.9E-324 where the shortest digits that read back are 5e-324 (MariaDB's). */
+    private static BigDecimal shortestSubnormal(double d) {
+        var exact = new BigDecimal(d);
+        for (int digits = 1; digits < 17; digits++) {
+            var candidate = exact.round(new java.math.MathContext(digits, java.math.RoundingMode.HALF_EVEN));
+            if (candidate.doubleValue() == d) return candidate;
+        }
+        return new BigDecimal(Double.toString(d));
     }
 
     static String ofFloat(float f) {

@@ -31,7 +31,12 @@ record MysqlColumn(String schema, String table, String orgTable, String name, St
             long length = raw.getLength();
             int collation = raw.getCollation();
             if (text) {
-                length = length / MysqlFields.maxBytesPerChar(collation) * client.maxBytesPerChar();
+                // measured on MariaDB 11.4: a utf8mb4 TEXT column is sent as 262140 bytes to a client that named utf8mb4_general_ci
+                // (MariaDB counts a TEXT's characters as its bytes), as 65535 to Connector/J, whose handshake names MySQL 8's
+                // utf8mb4_0900_ai_ci (255), which MariaDB does not convert to; other columns in the client's bytes per character
+                boolean blob = raw.getType() >= MysqlWire.TYPE_TINY_BLOB && raw.getType() <= MysqlWire.TYPE_BLOB;
+                if (!blob) length = length / MysqlFields.maxBytesPerChar(collation) * client.maxBytesPerChar();
+                else if (client.collation() < 255) length = Math.min(0xFFFFFFFFL, length * client.maxBytesPerChar());
                 collation = client.collation();
             }
             return new MysqlColumn(raw.getOrgTable().isEmpty() ? "" : database, raw.getTableAlias(), raw.getOrgTable(), c.getLabel(), raw.getOrgName(),

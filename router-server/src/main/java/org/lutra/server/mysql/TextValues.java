@@ -24,6 +24,8 @@ final class TextValues {
                 long n = v.getIntValue();
                 if (c.type() == MysqlWire.TYPE_BIT) {
                     MysqlWire.writeLenEncBytes(out, bitBytes(n, c.length()));
+                } else if (c.type() == MysqlWire.TYPE_YEAR) {
+                    ascii(out, String.format("%04d", n)); // YEAR(4): 0000 for the zero year
                 } else {
                     ascii(out, c.unsigned() && n < 0 ? Long.toUnsignedString(n) : Long.toString(n));
                 }
