@@ -68,10 +68,10 @@ public final class PointBench implements Command {
     /** One workload at one client count: router, direct and forwarded results per round. */
     record Cell(String workload, int clients, List<ClosedLoop.Result> router, List<ClosedLoop.Result> direct, Forwarded threads, Forwarded loop,
                 List<Double> cpuMicros, List<Double> userCpuMicros, List<Double> lutraClientMicros, List<Double> directClientMicros,
-                List<java.util.Map<String, Long>> counters, List<ClosedLoop.Result> metered, List<Double> meteredCpuMicros) {
+                List<java.util.Map<String, Long>> counters, List<ClosedLoop.Result> metered, List<Double> meteredCpuMicros, Forwarded mysql) {
         Cell(String workload, int clients) {
             this(workload, clients, new ArrayList<>(), new ArrayList<>(), new Forwarded(), new Forwarded(), new ArrayList<>(), new ArrayList<>(),
-                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new Forwarded());
         }
     }
 
@@ -184,6 +184,8 @@ public final class PointBench implements Command {
             String directUrl = shards.url(0, reference);
             String threadsUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + threads.port() + "/");
             String loopUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + loop.port() + "/");
+            // Connector/J with the direct path's options, at the router's MySQL listener
+            String mysqlUrl = router.mysqlUrl(directUrl.contains("?") ? directUrl.substring(directUrl.indexOf('?')) : "");
             try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password()); var st = c.createStatement()) {
                 st.execute("CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(32) NOT NULL, karma INT NOT NULL)");
             }
@@ -196,8 +198,9 @@ public final class PointBench implements Command {
             warmUp(router, cells, routerUrl, directUrl, List.of(threadsUrl, loopUrl), shards, rows);
             if (metered != null) warmUp(metered, cells, metered.url(), directUrl, List.of(), shards, rows);
             var idle = idleRates(shards, seconds);
-            err.println("Per round and cell: statements/s through the router, direct, the threads forwarder and the event-loop forwarder; "
-                    + "CPU µs per statement of the router and the two forwarders");
+            err.println("Per round and cell: statements/s through the router (Lutra driver), direct, the threads forwarder, the event-loop "
+                    + "forwarder and the router's MySQL listener (Connector/J); CPU µs per statement of the router, the two forwarders and the router "
+                    + "serving the MySQL listener");
             for (int round = 1; round <= rounds; round++) {
                 var line = new StringBuilder("Round " + round + ":");
                 for (var cell : cells) {
@@ -227,7 +230,11 @@ public final class PointBench implements Command {
                     long directClient = ownCpuNanos() - directBefore;
                     var viaThreads = cell.threads().run(threads, cell, seconds, round, () -> client(threadsUrl, shards.user(), shards.password(), cell.workload(), rows));
                     var viaLoop = cell.loop().run(loop, cell, seconds, round, () -> client(loopUrl, shards.user(), shards.password(), cell.workload(), rows));
-                    for (var r : List.of(viaRouter, direct, viaThreads, viaLoop)) {
+                    long mysqlCpuBefore = router.cpuNanos();
+                    var viaMysql = ClosedLoop.run(cell.clients(), seconds, round, () -> client(mysqlUrl, "bench", "bench", cell.workload(), rows));
+                    cell.mysql().results().add(viaMysql);
+                    cell.mysql().cpuMicros().add((router.cpuNanos() - mysqlCpuBefore) / 1e3 / Math.max(1, viaMysql.transactions()));
+                    for (var r : List.of(viaRouter, direct, viaThreads, viaLoop, viaMysql)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
                     }
                     cell.router().add(viaRouter);
@@ -240,9 +247,9 @@ public final class PointBench implements Command {
                     for (String k : COUNTERS) delta.put(k, after.get(k) - before.get(k));
                     delta.put("statements", viaRouter.transactions());
                     cell.counters().add(delta);
-                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f/%.0f /s, CPU %.1f/%.1f/%.1f µs", cell.workload(), cell.clients(),
-                            viaRouter.perSecond(), direct.perSecond(), viaThreads.perSecond(), viaLoop.perSecond(), last(cell.cpuMicros()),
-                            last(cell.threads().cpuMicros()), last(cell.loop().cpuMicros())));
+                    line.append(String.format(Locale.ROOT, "  %s×%d %.0f/%.0f/%.0f/%.0f/%.0f /s, CPU %.1f/%.1f/%.1f/%.1f µs", cell.workload(), cell.clients(),
+                            viaRouter.perSecond(), direct.perSecond(), viaThreads.perSecond(), viaLoop.perSecond(), viaMysql.perSecond(),
+                            last(cell.cpuMicros()), last(cell.threads().cpuMicros()), last(cell.loop().cpuMicros()), last(cell.mysql().cpuMicros())));
                 }
                 err.println(line);
             }
@@ -282,6 +289,7 @@ public final class PointBench implements Command {
                 ClosedLoop.run(cell.clients(), warmUpSeconds, 7, () -> client(routerUrl, "bench", "bench", cell.workload(), rows));
                 ClosedLoop.run(cell.clients(), 1, 7, () -> client(directUrl, shards.user(), shards.password(), cell.workload(), rows));
                 for (String url : forwardedUrls) ClosedLoop.run(cell.clients(), 1, 7, () -> client(url, shards.user(), shards.password(), cell.workload(), rows));
+                ClosedLoop.run(cell.clients(), warmUpSeconds, 7, () -> client(mysqlUrl(routerUrl, router, directUrl), "bench", "bench", cell.workload(), rows));
             }
             double routerJit = (router.compilerTicks() - compilerBefore) * 1e7 / Math.max(1, router.cpuNanos() - cpuBefore);
             double clientsJit = (clientJit.getTotalCompilationTime() - clientJitBefore) * 1e6 / Math.max(1, System.nanoTime() - passStart);
@@ -294,6 +302,10 @@ public final class PointBench implements Command {
                 return;
             }
         }
+    }
+
+    private static String mysqlUrl(String routerUrl, RouterProcess router, String directUrl) {
+        return router.mysqlUrl(directUrl.contains("?") ? directUrl.substring(directUrl.indexOf('?')) : "");
     }
 
     /** Where the router's CPU went during one run, thread by thread (ticks of 10 ms, user/system). */
@@ -433,6 +445,17 @@ public final class PointBench implements Command {
                 }
             }
             s.append(String.format(Locale.ROOT, "- %s × %d: %s%n", c.workload(), c.clients(), String.join(", ", parts)));
+        }
+        s.append("\nThe router's MySQL listener: the same Connector/J client (the direct path's options) at the router's MySQL-protocol port, "
+                + "so the router parses MySQL packets instead of the Lutra driver's frames:\n\n");
+        s.append("| workload | clients | MySQL listener /s | vs Lutra driver | vs forwarder, threads | vs forwarder, event loop | vs direct | router CPU µs/stmt |\n");
+        s.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
+        for (var c : cells) {
+            double mysql = c.mysql().perSecond();
+            double lutra = median(c.router().stream().map(ClosedLoop.Result::perSecond).toList());
+            double direct = median(c.direct().stream().map(ClosedLoop.Result::perSecond).toList());
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f× | %.2f× | %.2f× | %.2f× | %.1f |%n", c.workload(), c.clients(), mysql, mysql / lutra,
+                    mysql / c.threads().perSecond(), mysql / c.loop().perSecond(), mysql / direct, median(c.mysql().cpuMicros())));
         }
         return s.toString();
     }

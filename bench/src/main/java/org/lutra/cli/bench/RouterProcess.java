@@ -24,11 +24,14 @@ final class RouterProcess implements AutoCloseable {
     private final int port;
     /** The router's HTTP listener ({@code http://host:port/}), or null without one. */
     private final String http;
+    /** The router's MySQL-protocol listener. */
+    private final int mysqlPort;
 
-    private RouterProcess(Process process, int port, String http) {
+    private RouterProcess(Process process, int port, String http, int mysqlPort) {
         this.process = process;
         this.port = port;
         this.http = http;
+        this.mysqlPort = mysqlPort;
     }
 
     static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr) throws IOException, InterruptedException {
@@ -42,9 +45,10 @@ final class RouterProcess implements AutoCloseable {
     static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr, String name, String extraConfig)
             throws IOException, InterruptedException {
         Files.writeString(dir.resolve("schema.sql"), schema);
-        int port;
-        try (var probe = new ServerSocket(0)) {
+        int port, mysqlPort;
+        try (var probe = new ServerSocket(0); var mysqlProbe = new ServerSocket(0)) {
             port = probe.getLocalPort();
+            mysqlPort = mysqlProbe.getLocalPort();
         }
         Files.writeString(dir.resolve("router.yaml"), """
                 listen: 127.0.0.1:%d
@@ -59,7 +63,8 @@ final class RouterProcess implements AutoCloseable {
                 lookups: []
                 transactions:
                   router_name: %s
-                """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name) + extraConfig);
+                mysql: { listen: 127.0.0.1:%d }
+                """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name, mysqlPort) + extraConfig);
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
         String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS"); // e.g. an async-profiler -agentpath
@@ -89,7 +94,7 @@ final class RouterProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("the router process did not start listening: " + e.getMessage() + "\n" + output, e);
         }
-        return new RouterProcess(p, port, httpUrl.get());
+        return new RouterProcess(p, port, httpUrl.get(), mysqlPort);
     }
 
     /** The router's HTTP listener, {@code http://host:port/}; null without one. */
@@ -99,6 +104,11 @@ final class RouterProcess implements AutoCloseable {
 
     String url() {
         return "jdbc:lutra://127.0.0.1:" + port + "/bench";
+    }
+
+    /** Connector/J at the router's MySQL listener, with {@code query} (a URL's options, from '?', or empty). */
+    String mysqlUrl(String query) {
+        return "jdbc:mysql://127.0.0.1:" + mysqlPort + "/bench" + query;
     }
 
     /** CPU time the router process used so far, all its threads (JIT and GC included). */
