@@ -13,6 +13,20 @@ import java.nio.charset.StandardCharsets;
 record ClientCharset(int collation, Charset charset, int maxBytesPerChar) {
     static final ClientCharset UTF8MB4 = new ClientCharset(MysqlWire.UTF8MB4_GENERAL_CI, StandardCharsets.UTF_8, 4);
 
+    /**
+     * {@code text} in this character set. utf8mb3 holds no character beyond the Basic Multilingual Plane: a server
+     * sends '?' for each (measured: an emoji to the mariadb client, whose default is utf8mb3); Java's encoder does the
+     * same for characters other character sets cannot hold.
+     */
+    byte[] encode(String text) {
+        if (maxBytesPerChar == 3 && charset.equals(StandardCharsets.UTF_8) && text.codePoints().anyMatch(cp -> cp > 0xFFFF)) {
+            var sb = new StringBuilder(text.length());
+            text.codePoints().forEach(cp -> sb.append(cp > 0xFFFF ? "?" : Character.toString(cp)));
+            text = sb.toString();
+        }
+        return text.getBytes(charset);
+    }
+
     static ClientCharset of(int collation) {
         if (collation == 0 || collation == MysqlWire.BINARY_COLLATION) return UTF8MB4;
         Charset charset = MysqlFields.javaCharset(collation);

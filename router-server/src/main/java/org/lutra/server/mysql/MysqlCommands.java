@@ -24,6 +24,7 @@ final class MysqlCommands {
     private final ClientCharset charset;
     private final ResultWriter results;
     private final PreparedStatements statements = new PreparedStatements();
+    private final PrepareDescriber describer;
     private boolean multiStatements;
     private long nextRequest = 1;
 
@@ -32,6 +33,7 @@ final class MysqlCommands {
         this.hello = hello;
         this.charset = charset;
         this.multiStatements = (hello.capabilities() & MysqlWire.CLIENT_MULTI_STATEMENTS) != 0;
+        this.describer = new PrepareDescriber(connection);
         this.results = new ResultWriter(connection, charset, (hello.capabilities() & connectionCapabilities() & MysqlWire.CLIENT_DEPRECATE_EOF) != 0);
     }
 
@@ -136,26 +138,36 @@ final class MysqlCommands {
     }
 
     /**
-     * COM_STMT_PREPARE: the statement's id and its number of parameters. The router plans a statement
-     * at its first execution; the result's columns are sent with each execution's answer (as MySQL
-     * sends them for statements whose columns it cannot tell at prepare time), so the prepare answer
-     * announces none.
+     * COM_STMT_PREPARE: the statement's id, its parameters and the columns it will return. The router plans a
+     * statement at its first execution; the columns a SELECT will return are learnt by running it once with NULL
+     * parameters in a session of its own ({@link PrepareDescriber}): Connector/J takes the column flags of the
+     * prepare answer for every execution, and libmysqlclient (sysbench) decides by it whether rows come back.
      */
     private void prepare(String sql) throws SQLException {
         int params = StatementText.paramCount(sql);
         if (params > 65_535) throw new SQLException("Prepared statement contains too many placeholders", "HY000", 1390);
+        var columns = describer.describe(sql, params);
         var statement = statements.prepare(sql, params);
         PacketWriter out = connection.out();
         ByteBuf b = out.begin();
-        b.writeByte(0).writeIntLE((int) statement.id).writeShortLE(0).writeShortLE(params).writeByte(0).writeShortLE(0);
+        b.writeByte(0).writeIntLE((int) statement.id).writeShortLE(columns.size()).writeShortLE(params).writeByte(0).writeShortLE(0);
         out.end();
+        int status = ResultWriter.status(connection.core().status());
         if (params > 0) {
             var param = new MysqlColumn("", "", "", "?", "", MysqlWire.BINARY_COLLATION, 0, MysqlWire.TYPE_VAR_STRING, MysqlWire.BINARY_FLAG, 0);
             for (int i = 0; i < params; i++) {
                 param.write(out.begin(), charset.charset());
                 out.end();
             }
-            if (!results.deprecateEof()) Packets.eof(out, ResultWriter.status(connection.core().status()), 0);
+            if (!results.deprecateEof()) Packets.eof(out, status, 0);
+        }
+        if (!columns.isEmpty()) {
+            var defs = ResultColumns.of(0, columns, connection.database(), charset);
+            for (byte[] payload : defs.payloads()) {
+                out.begin().writeBytes(payload);
+                out.end();
+            }
+            if (!results.deprecateEof()) Packets.eof(out, status, 0);
         }
     }
 
@@ -192,6 +204,7 @@ final class MysqlCommands {
 
     void close() {
         statements.clear(); // the core closes the cursors with the session
+        describer.close();
     }
 
     SessionCore core() {

@@ -270,6 +270,10 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         return id;
     }
 
+    String address() {
+        return address;
+    }
+
     private static void release(Object msg) {
         if (msg instanceof PacketDecoder.Packet p) p.payload().release();
     }

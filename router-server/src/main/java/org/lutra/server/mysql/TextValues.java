@@ -34,7 +34,8 @@ final class TextValues {
             case DECIMAL_VALUE -> ascii(out, v.getDecimalValue());
             case DOUBLE_VALUE -> ascii(out, doubleText(v.getDoubleValue(), c));
             case FLOAT_VALUE -> ascii(out, floatText(v.getFloatValue(), c));
-            case STRING_VALUE -> MysqlWire.writeLenEncString(out, v.getStringValue(), c.charset(client));
+            case STRING_VALUE -> MysqlWire.writeLenEncBytes(out, c.binary() ? v.getStringValue().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                    : client.encode(v.getStringValue()));
             case BYTES_VALUE -> {
                 var bytes = v.getBytesValue();
                 MysqlWire.writeLenEnc(out, bytes.size());
