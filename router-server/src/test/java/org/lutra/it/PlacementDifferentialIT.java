@@ -71,7 +71,8 @@ class PlacementDifferentialIT {
         var moves = new AtomicLong();
         var deadlocks = new AtomicLong();
         var mover = Executors.newSingleThreadExecutor();
-        List<Connection> routers = List.of(differential.lutra, b.connect(), c.connect());
+        // a quarter of the statements through Connector/J at the first router's MySQL listener
+        List<Connection> routers = List.of(differential.lutra, b.connect(), c.connect(), differential.router.connectMysql(""));
         Connection reference = differential.reference;
         int statements = 0;
         try {
@@ -108,6 +109,7 @@ class PlacementDifferentialIT {
             stop.set(true);
             mover.shutdownNow();
             routers.get(1).close();
+            routers.get(3).close();
             routers.get(2).close();
         }
         System.out.printf("PlacementDifferentialIT: seed %d, %d statements through 3 routers, %d moves meanwhile, %d deadlocks retried,"

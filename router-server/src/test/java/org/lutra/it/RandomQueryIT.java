@@ -52,6 +52,9 @@ class RandomQueryIT {
     Differential differential;
     TestRouter router;
     Connection lutra;
+    /** Connector/J at the router's MySQL listener: a share of the reads run through it too. */
+    Connection mysql;
+    private int reads;
     Connection reference;
     long seed;
 
@@ -66,6 +69,7 @@ class RandomQueryIT {
         router = differential.router;
         lutra = differential.lutra;
         reference = differential.reference;
+        mysql = router.connectMysql("");
         load(new SplittableRandom(seed));
     }
 
@@ -90,6 +94,7 @@ class RandomQueryIT {
 
     @AfterAll
     void stop() throws Exception {
+        if (mysql != null) mysql.close();
         if (differential != null) differential.close();
     }
 
@@ -212,11 +217,25 @@ class RandomQueryIT {
             return compare("SELECT * FROM " + writtenTable + " ORDER BY id", true, null);
         }
         Answer l = query(lutra, sql);
+        boolean viaMysql = mysql != null && reads++ % 4 == 0; // a share of the reads also through Connector/J at the MySQL listener
+        Answer m = viaMysql ? query(mysql, sql) : null;
+        if (m != null && ((m.error() != null) != (l.error() != null) || m.error() != null && m.error().getErrorCode() != l.error().getErrorCode())) {
+            return "the MySQL listener answers otherwise than the Lutra driver: " + describe(m) + " / lutra " + describe(l);
+        }
         if (l.error() != null && Refusal.is(l.error())) return REFUSED;
         Answer r = query(reference, sql);
         if (l.error() != null || r.error() != null) {
             return l.error() != null && r.error() != null ? null : "errors differ: lutra " + describe(l) + " / mariadb " + describe(r);
         }
+        if (m != null) {
+            String problem = sameAnswer(m, r, ordered);
+            if (problem != null) return "through the MySQL listener (Connector/J): " + problem;
+        }
+        return sameAnswer(l, r, ordered);
+    }
+
+    /** Null when the two answers have the same labels and rows (floating-point values within 1e-9), else what differs. */
+    private static String sameAnswer(Answer l, Answer r, boolean ordered) {
         if (!l.labels().equals(r.labels())) return "labels differ: lutra " + l.labels() + " / mariadb " + r.labels();
         var lr = new ArrayList<>(l.rows());
         var rr = new ArrayList<>(r.rows());

@@ -80,9 +80,11 @@ final class ResultWriter {
         } else {
             columns = recent.get(header.getColumnsList(), connection.database(), charset);
         }
+        var batch = header.getFirstBatch();
+        columns = typedByValues(columns, header.getColumnsList(), batch.getRowsList());
+        if (statement != null) statement.columns = columns;
         PacketWriter out = connection.out();
         columns.write(out);
-        var batch = header.getFirstBatch();
         if (cursor) {
             if (!deprecateEof) Packets.eof(out, status(reply.getStatus()) | MysqlWire.SERVER_STATUS_CURSOR_EXISTS, 0);
             else Packets.endOfRows(out, true, status(reply.getStatus()) | MysqlWire.SERVER_STATUS_CURSOR_EXISTS, 0);
@@ -108,6 +110,45 @@ final class ResultWriter {
             warnings += batch.getWarningsCount();
         }
         Packets.endOfRows(out, deprecateEof, status(status) | moreFlag, warnings);
+    }
+
+    /**
+     * A column described as MySQL's NULL type whose first rows hold values is re-described by those values' kind: a
+     * router operator can pass on a column's description from before the router typed it (the Lutra driver decodes a
+     * value by its kind, a MySQL client by the column's type, and reads every value of a NULL column as NULL).
+     */
+    private ResultColumns typedByValues(ResultColumns columns, java.util.List<org.lutra.protocol.Column> list, java.util.List<Row> rows) {
+        java.util.List<org.lutra.protocol.Column> typed = null;
+        var cols = columns.columns();
+        for (int i = 0; i < cols.length; i++) {
+            if (cols[i].type() != MysqlWire.TYPE_NULL) continue;
+            for (Row row : rows) {
+                var v = row.getValues(i);
+                if (v.hasIsNull() || v.getKindCase() == org.lutra.protocol.Value.KindCase.KIND_NOT_SET) continue;
+                if (typed == null) typed = new java.util.ArrayList<>(list);
+                typed.set(i, ofValue(list.get(i), v));
+                break;
+            }
+        }
+        return typed == null ? columns : ResultColumns.of(columns.columnsId(), typed, connection.database(), charset);
+    }
+
+    private static org.lutra.protocol.Column ofValue(org.lutra.protocol.Column c, org.lutra.protocol.Value v) {
+        var b = c.toBuilder().clearMysql().setNullable(true).setScale(0);
+        switch (v.getKindCase()) {
+            case INT_VALUE, BOOL_VALUE -> b.setJdbcType(java.sql.Types.BIGINT).setTypeName("BIGINT").setPrecision(21);
+            case DOUBLE_VALUE, FLOAT_VALUE -> b.setJdbcType(java.sql.Types.DOUBLE).setTypeName("DOUBLE").setPrecision(22);
+            case DECIMAL_VALUE -> {
+                var d = new java.math.BigDecimal(v.getDecimalValue());
+                b.setJdbcType(java.sql.Types.DECIMAL).setTypeName("DECIMAL").setScale(Math.max(0, d.scale())).setPrecision(65);
+            }
+            case DATE_VALUE -> b.setJdbcType(java.sql.Types.DATE).setTypeName("DATE");
+            case TIME_VALUE -> b.setJdbcType(java.sql.Types.TIME).setTypeName("TIME");
+            case TIMESTAMP_VALUE -> b.setJdbcType(java.sql.Types.TIMESTAMP).setTypeName("DATETIME");
+            case BYTES_VALUE -> b.setJdbcType(java.sql.Types.VARBINARY).setTypeName("VARBINARY").setPrecision(65535);
+            default -> b.setJdbcType(java.sql.Types.VARCHAR).setTypeName("VARCHAR").setPrecision(65535);
+        }
+        return b.build();
     }
 
     /** COM_STMT_FETCH: up to {@code count} rows of the statement's cursor, then EOF (with LAST_ROW_SENT once it is drained). */

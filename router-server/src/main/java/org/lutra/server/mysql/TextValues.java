@@ -57,11 +57,17 @@ final class TextValues {
         return c.type() == MysqlWire.TYPE_FLOAT ? FloatingText.ofFloat(f) : FloatingText.ofDouble(f);
     }
 
-    /** {@code d} rounded to {@code decimals} places, as MariaDB's my_fcvt prints a fixed-decimals FLOAT/DOUBLE. */
+    /**
+     * {@code d} with {@code decimals} places, as MariaDB's my_fcvt prints a fixed-decimals FLOAT/DOUBLE (measured): the
+     * shortest digits that read back as {@code d}, padded with zeros (1e300 prints as 1 and 300 zeros, not its binary
+     * expansion); where those digits go past the places, the exact value correctly rounded to them. -0 keeps its sign.
+     */
     static String fixed(double d, int decimals) {
         if (!Double.isFinite(d)) return Double.toString(d);
-        String s = new BigDecimal(d).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
-        return s;
+        var shortest = new BigDecimal(Double.toString(d));
+        var value = shortest.scale() <= decimals ? shortest.setScale(decimals) : new BigDecimal(d).setScale(decimals, RoundingMode.HALF_EVEN);
+        String s = value.toPlainString();
+        return value.signum() == 0 && (1 / d < 0 || d < 0) ? "-" + s : s;
     }
 
     /**
