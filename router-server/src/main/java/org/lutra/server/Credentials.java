@@ -32,7 +32,7 @@ public final class Credentials {
     private final byte[] unknownSaltKey = new byte[32];
     private final int unknownIterations;
 
-    Credentials(List<RouterConfig.User> users) {
+    public Credentials(List<RouterConfig.User> users) {
         new SecureRandom().nextBytes(unknownSaltKey);
         for (var u : users) {
             var secret = u.passwordHash() != null ? Scram.StoredSecret.parse(u.passwordHash())
