@@ -41,7 +41,8 @@ class MysqlClientsIT {
     void start(Shards shards) throws Exception {
         this.shards = shards;
         differential = new Differential(shards, "mysqlclients", ValuesIT.SCHEMA
-                + "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
+                + "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n"
+                + "CREATE TABLE aborts (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
         for (String row : ValuesIT.ROWS) differential.both("INSERT INTO v VALUES " + row);
         try (var rs = differential.reference.createStatement().executeQuery("SELECT DATABASE()")) {
             rs.next();
@@ -77,6 +78,22 @@ class MysqlClientsIT {
         var reference = run(List.of(cli, "-h" + hp[0], "-P" + hp[1], "-u" + shards.user(), "--skip-ssl", "-B", "--force", "--column-type-info",
                 referenceDatabase), script);
         assertEquals(normalize(reference), normalize(lutra));
+    }
+
+    /**
+     * An error the router raises without a MySQL number (the Lutra driver reports 0) reaches libmariadb's client whole, as
+     * 1105 with its SQLState and message: numbered 0, the client printed "ERROR 5026 (HY000): Server returned an error packet
+     * without further information". Here: a statement in a transaction that a write over several partitions rolled back.
+     */
+    @Test
+    void anErrorWithoutAMysqlNumberKeepsItsSqlStateAndMessage() throws Exception {
+        String cli = which("mariadb") != null ? "mariadb" : which("mysql");
+        Assumptions.assumeTrue(cli != null, "no mariadb/mysql client on the PATH (Debian: apt-get install mariadb-client); skipped");
+        String script = "INSERT INTO aborts VALUES (1);\nBEGIN;\nINSERT INTO aborts VALUES (2), (3), (4), (5), (6), (1);\nSELECT 1;\nROLLBACK;\n";
+        var lutra = run(List.of(cli, "-h127.0.0.1", "-P" + differential.router.server.mysqlPort(), "-u" + TestRouter.USER, "-p" + TestRouter.PASSWORD,
+                "--skip-ssl", "--force", differential.router.database), script);
+        assertTrue(lutra.output().contains("ERROR 1062 (23000) at line 3"), lutra.output());
+        assertTrue(lutra.output().contains("ERROR 1105 (25000) at line 4: Transaction was rolled back after an error"), lutra.output());
     }
 
     @Test

@@ -38,10 +38,18 @@ final class Packets {
         w.end();
     }
 
-    /** ERR_Packet with its SQLState (the client speaks protocol 4.1, or is told before the greeting). */
+    /** MySQL's ER_UNKNOWN_ERROR: what an error the router numbers 0 is sent as. */
+    static final int UNKNOWN_ERROR = 1105;
+
+    /**
+     * ERR_Packet with its SQLState (the client speaks protocol 4.1, or is told before the greeting). Errors the router raises
+     * without a MySQL number (0 through the Lutra driver: a transaction to be rolled back first, an internal error) are sent
+     * as 1105, MySQL's unknown error: libmariadb drops the message and SQLState of an error numbered 0 ("Server returned an
+     * error packet without further information").
+     */
     static void error(PacketWriter w, int code, String sqlState, String message) {
         ByteBuf b = w.begin();
-        b.writeByte(0xFF).writeShortLE(code);
+        b.writeByte(0xFF).writeShortLE(code == 0 ? UNKNOWN_ERROR : code);
         String state = sqlState == null || sqlState.length() != 5 ? "HY000" : sqlState;
         b.writeByte('#').writeBytes(state.getBytes(StandardCharsets.US_ASCII));
         b.writeBytes((message == null ? "" : message).getBytes(StandardCharsets.UTF_8));

@@ -94,6 +94,19 @@ class MysqlCodecTest {
     }
 
     @Test
+    void anErrorNumberedZeroIsSentAsUnknownError() {
+        var w = new PacketWriter(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT);
+        w.sequence(1);
+        Packets.error(w, 0, "25000", "roll back first");
+        ByteBuf b = w.take();
+        b.skipBytes(4);
+        assertEquals(0xFF, b.readUnsignedByte());
+        assertEquals(1105, b.readUnsignedShortLE());
+        assertEquals("#25000roll back first", b.toString(StandardCharsets.UTF_8));
+        b.release();
+    }
+
+    @Test
     void lengthEncodedIntegers() {
         for (long v : new long[] {0, 250, 251, 65535, 65536, (1 << 24) - 1, 1 << 24, Long.MAX_VALUE}) {
             ByteBuf b = Unpooled.buffer();
