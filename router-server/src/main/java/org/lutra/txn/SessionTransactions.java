@@ -71,6 +71,10 @@ public final class SessionTransactions implements AutoCloseable {
     public void control(Plan.Control control) throws SQLException {
         switch (control) {
             case Plan.Begin b -> {
+                // After a deadlock (1213) MySQL has rolled the whole transaction back and a BEGIN starts the next one, which
+                // is how clients retry (sysbench, frameworks): the application was told it lost the transaction, so nothing
+                // of it can be committed by mistake. Other failures still want the ROLLBACK that says the application knows.
+                if (abortedBy != null && abortedBy.getErrorCode() == DEADLOCK) abortedBy = null;
                 requireNotAborted("BEGIN");
                 commitCurrent();
                 current = open();

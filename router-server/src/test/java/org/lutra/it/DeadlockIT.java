@@ -115,6 +115,45 @@ class DeadlockIT {
         assertEquals(String.valueOf(router.server.transactions().stats().deadlockRestarts.sum()), status(router).get("deadlock_restarts"));
     }
 
+    /**
+     * The victim's session starts its next transaction with BEGIN, as after one MariaDB's deadlocks (sysbench's oltp_read_write
+     * and frameworks retry so): the deadlock ended its transaction whole and the session was told. Any other statement still
+     * asks for the ROLLBACK first (25000).
+     */
+    @Test
+    void aVictimBeginsItsNextTransactionWithBegin() throws Exception {
+        try (var a = router.connect(); var b = router.connect()) {
+            var sessions = List.of(a, b);
+            int[] first = {1, 101};
+            for (int i = 0; i < 2; i++) {
+                sessions.get(i).createStatement().execute("BEGIN");
+                update(sessions.get(i), first[i], -10);
+            }
+            var futures = new ArrayList<CompletableFuture<Void>>();
+            for (int i = 0; i < 2; i++) {
+                var c = sessions.get(i);
+                int next = first[(i + 1) % 2];
+                futures.add(async(() -> {
+                    update(c, next, +10);
+                    c.createStatement().execute("COMMIT");
+                }));
+            }
+            var outcomes = new ArrayList<SQLException>();
+            for (var f : futures) outcomes.add(outcome(f));
+            assertOneVictim(outcomes);
+            int victim = outcomes.get(0) != null ? 0 : 1;
+            var v = sessions.get(victim);
+            var refused = assertThrows(SQLException.class, () -> update(v, 201, -1));
+            assertEquals("25000", refused.getSQLState(), refused.getMessage());
+            v.createStatement().execute("BEGIN");
+            update(v, 201, -5);
+            v.createStatement().execute("COMMIT");
+            int survivor = 1 - victim;
+            assertEquals(Map.of(first[survivor], 90L, first[victim], 110L, 201, 95L), balancesOnShards(List.of(1, 101, 201)),
+                    "the survivor's transfer and the victim's next transaction, nothing of its first");
+        }
+    }
+
     /** Until account {@code id}, on partition {@code partition}, is locked by someone: SKIP LOCKED on the partition itself skips it. */
     private void awaitLocked(int partition, int id) throws Exception {
         try (var c = router.partition(partition); var ps = c.prepareStatement("SELECT id FROM accounts WHERE id = ? FOR UPDATE SKIP LOCKED")) {
