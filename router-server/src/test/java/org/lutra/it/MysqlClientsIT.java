@@ -147,8 +147,8 @@ class MysqlClientsIT {
     }
 
     /**
-     * sysbench (Debian's package; found on the PATH) creates its tables through the listener and runs oltp_point_select and
-     * oltp_read_write with server-side prepared statements: libmysqlclient decides at prepare time whether a statement returns
+     * sysbench (Debian's package; found on the PATH) creates its tables through the listener and runs oltp_point_select,
+     * oltp_read_only and oltp_read_write with server-side prepared statements: libmysqlclient decides at prepare time whether a statement returns
      * rows (before the prepare answer listed a SELECT's columns, every execution failed with 2014 "Commands out of sync").
      */
     @Test
@@ -161,7 +161,7 @@ class MysqlClientsIT {
         prepare.add("prepare");
         var prepared = run(prepare, "");
         assertEquals(0, prepared.exitCode(), prepared.output());
-        for (String workload : List.of("oltp_point_select", "oltp_read_write")) {
+        for (String workload : List.of("oltp_point_select", "oltp_read_only", "oltp_read_write")) {
             var command = new ArrayList<>(List.of("sysbench", workload, "--threads=2", "--time=2", "--report-interval=0"));
             command.addAll(target);
             command.add("run");
