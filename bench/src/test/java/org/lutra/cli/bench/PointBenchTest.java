@@ -31,9 +31,16 @@ class PointBenchTest {
         var bench = new PointBench(new PrintStream(java.io.OutputStream.nullOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         String report = bench.measure(shards, PointBench.parse(List.of("--rows", "500", "--seconds", "0.5", "--rounds", "1", "--clients", "1",
                 "--warmup", "0.2", "--warmup-max", "0"))); // one pass: waiting for the JIT to be idle takes a minute or more
-        int cells = 0;
+        int cells = 0, mysqlCells = 0;
+        boolean mysqlTable = false;
         for (String line : report.lines().toList()) {
+            if (line.startsWith("The router's MySQL listener")) mysqlTable = true;
             if (!ROW.matcher(line).find()) continue;
+            if (mysqlTable) { // the fifth path: Connector/J at the router's MySQL listener
+                mysqlCells++;
+                assertTrue(Long.parseLong(line.substring(1).split("\\|")[2].trim().replace(",", "")) > 0, "the MySQL listener: " + line);
+                continue;
+            }
             cells++;
             String[] columns = line.substring(1).split("\\|");
             for (int column : THROUGHPUTS) {
@@ -45,6 +52,7 @@ class PointBenchTest {
             assertEquals(1.0, Double.parseDouble(trips), 0.15, "backend round trips per statement: " + line + "\n" + report);
         }
         assertEquals(2, cells, report + err);
+        assertEquals(2, mysqlCells, report + err);
         var executes = Pattern.compile("Com_stmt_execute ([\\d.]+)").matcher(report);
         assertTrue(executes.find(), report);
         assertEquals(1.0, Double.parseDouble(executes.group(1)), 0.15, "the shard executed one statement per routed one\n" + report);
