@@ -120,7 +120,7 @@ class SetterDifferentialIT {
                 // a share through Connector/J at the router's MySQL listener, against the same driver and options at one
                 // MariaDB: the same stored value or error. Client-side prepared: with server-side prepared statements a DATE or
                 // DATETIME parameter into a number column converts on MariaDB (99991231) and is refused through the router,
-                // which binds temporal values as text (README "What does not work yet")
+                // which binds temporal values as text (docs/mysql-protocol.md, "What is refused or differs")
                 String direct = write(referenceSameOptions, sql, id + LISTENER_IDS, setter, value, column);
                 String listener = write(viaMysqlListener, sql, id + LISTENER_IDS, setter, value, column);
                 if (!direct.equals(listener)) {
