@@ -44,7 +44,8 @@ final class MeteredEngine implements RouterMetrics {
     /** By "partition@backend", as a backend's error names where it happened ("[p0@shard0] ..."); empty until {@link #backends}. */
     private volatile Map<String, CounterDataPoint> backendErrors = Map.of();
 
-    MeteredEngine(PrometheusRegistry registry, HotKeys hotKeys, RouterMetrics slowLog) {
+    /** {@code listeners}: the client listeners the router has ("lutra", and "mysql" where configured). */
+    MeteredEngine(PrometheusRegistry registry, HotKeys hotKeys, RouterMetrics slowLog, List<String> listeners) {
         this.hotKeys = hotKeys;
         this.slowLog = slowLog;
         var statementCounter = Counter.builder().name("lutra_statements").help("client statements by kind and outcome")
@@ -70,7 +71,9 @@ final class MeteredEngine implements RouterMetrics {
         refused = Counter.builder().name("lutra_sessions_refused").help("client connections refused by a limit").labelNames("listener", "limit")
                 .withoutExemplars().register(registry);
         // the series the router can produce are there from the start at 0, so a rate() sees the first refusal
-        for (String limit : List.of("max_sessions", "max_sessions_per_user", "login_throttle")) refused.labelValues("lutra", limit);
+        for (String listener : listeners) {
+            for (String limit : List.of("max_sessions", "max_sessions_per_user", "login_throttle")) refused.labelValues(listener, limit);
+        }
         backendErrorCounter = Counter.builder().name("lutra_backend_errors")
                 .help("client statements that failed with an error of this partition's backend (lost connections included)")
                 .labelNames("partition", "backend").withoutExemplars().register(registry);

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -72,7 +73,7 @@ public final class Operations implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         var hotKeys = new HotKeys(httpConfig.hotKeys());
-        var engine = new MeteredEngine(registry.getPrometheusRegistry(), hotKeys, slow);
+        var engine = new MeteredEngine(registry.getPrometheusRegistry(), hotKeys, slow, config.mysql() == null ? List.of("lutra") : List.of("lutra", "mysql"));
 
         var background = Executors.newScheduledThreadPool(1, daemon("lutra-ops"));
         // answers off the event loop; a bounded queue: a flood of requests is answered 503, it never grows the heap

@@ -13,16 +13,19 @@ public final class LoginGate {
     private static final Logger log = LoggerFactory.getLogger(Session.class); // the session's log: its login lines belong there
 
     private final RouterServer server;
+    /** The listener whose logins these are, as the metrics name it ("lutra", "mysql"). */
+    private final String listener;
 
-    LoginGate(RouterServer server) {
+    LoginGate(RouterServer server, String listener) {
         this.server = server;
+        this.listener = listener;
     }
 
     /** The throttle's refusal of {@code user} from {@code address} before its password is checked, or null to go on. */
     public Error refused(long sessionId, String address, String user) {
         String quoted = Session.printable(user);
         if (server.loginThrottle().check(address, user, quoted, System.currentTimeMillis()) instanceof LoginThrottle.Verdict.Refused r) {
-            server.metrics().sessionRefused("lutra", "login_throttle");
+            server.metrics().sessionRefused(listener, "login_throttle");
             log.info("session {}: login of user {} from {} refused before its password was checked: {} {}", sessionId, quoted, address,
                     r.vendorCode(), r.message());
             return error(r.sqlState(), r.vendorCode(), r.message());
@@ -47,7 +50,7 @@ public final class LoginGate {
         server.loginThrottle().succeeded(address, user);
         Error wrongDatabase = checkDatabase(database);
         if (wrongDatabase != null) return wrongDatabase;
-        if (!server.userSessionStarted(user)) {
+        if (!server.userSessionStarted(user, listener)) {
             int max = server.config().limits().maxSessionsPerUser();
             String quoted = Session.printable(user);
             log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", sessionId, quoted, max);

@@ -68,7 +68,7 @@ public final class RouterServer implements AutoCloseable {
     private final Credentials credentials;
     private final LoginThrottle loginThrottle;
     private final Set<ClientConnection> sessions = ConcurrentHashMap.newKeySet();
-    private final LoginGate loginGate = new LoginGate(this);
+    private final LoginGate loginGate = new LoginGate(this, "lutra");
     /** Closes sockets whose deadline passed (a login not finished in time) and sweeps idle sessions. */
     private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
@@ -305,6 +305,11 @@ public final class RouterServer implements AutoCloseable {
         return loginGate;
     }
 
+    /** The logins' shared checks for another listener, {@code listener} as the metrics name it ("mysql"). */
+    public LoginGate loginGate(String listener) {
+        return new LoginGate(this, listener);
+    }
+
     /** The session of {@code user}, logged in from {@code address} through any listener. */
     public SessionCore openSession(long id, String user, String address) {
         return new SessionCore(id, user, address, this);
@@ -324,13 +329,16 @@ public final class RouterServer implements AutoCloseable {
         if (!queryOnly) found.close();
     }
 
-    /** Counts a logged-in session of {@code user}; false (and nothing counted) if the user is at max_sessions_per_user. */
-    boolean userSessionStarted(String user) {
+    /**
+     * Counts a logged-in session of {@code user}; false (and nothing counted) if the user is at max_sessions_per_user, a refusal
+     * the metrics count for {@code listener}.
+     */
+    boolean userSessionStarted(String user, String listener) {
         int max = config.limits().maxSessionsPerUser();
         var count = userSessions.computeIfAbsent(user, u -> new java.util.concurrent.atomic.AtomicInteger());
         if (count.incrementAndGet() > max && max > 0) {
             count.decrementAndGet();
-            metrics.sessionRefused("lutra", "max_sessions_per_user");
+            metrics.sessionRefused(listener, "max_sessions_per_user");
             return false;
         }
         return true;

@@ -41,7 +41,7 @@ class MetricsIT {
     @BeforeAll
     void start(Shards shards) throws Exception {
         router = new OperatedRouter(shards, "metricsit", SCHEMA, new RouterConfig.Transactions("metricsit", 1, 0, 0), url -> url,
-                config -> config.withOperations(new RouterConfig.Http("127.0.0.1:0"), new RouterConfig.SlowLog(60_000, false)));
+                config -> config.withOperations(new RouterConfig.Http("127.0.0.1:0"), new RouterConfig.SlowLog(60_000, false)).withMysql("127.0.0.1:0"));
         c = router.connect();
         try (var st = c.createStatement()) {
             for (int id = 1; id <= USERS; id++) st.executeUpdate("INSERT INTO users (id, name) VALUES (" + id + ", 'u" + id + "')");
@@ -250,6 +250,23 @@ class MetricsIT {
         assertTrue(blocked > 0, "five failures block the account for a while (login_failures_per_address_user)");
         assertEquals(blocked, delta(before, after, "lutra_sessions_refused_total", "limit=\"login_throttle\",listener=\"lutra\""));
         assertEquals(0, delta(before, after, "lutra_sessions_refused_total", "limit=\"max_sessions\",listener=\"lutra\""));
+    }
+
+    /** The same through the MySQL listener (Connector/J): counted for listener "mysql", none for "lutra". */
+    @Test
+    void loginsTheThrottleRefusesAtTheMysqlListenerAreCountedForIt() throws Exception {
+        String before = scrape();
+        String url = "jdbc:mysql://127.0.0.1:" + router.operations.router().mysqlPort() + "/" + router.database + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+        int blocked = 0;
+        for (int i = 0; i < 8; i++) {
+            var e = assertThrows(SQLException.class, () -> java.sql.DriverManager.getConnection(url, "mysqlintruder", "wrong"));
+            if (e.getErrorCode() == 3955 || e.getErrorCode() == 1129) blocked++;
+            else assertEquals(1045, e.getErrorCode(), e.getMessage());
+        }
+        String after = scrape();
+        assertTrue(blocked > 0, "five failures block the account for a while (login_failures_per_address_user)");
+        assertEquals(blocked, delta(before, after, "lutra_sessions_refused_total", "limit=\"login_throttle\",listener=\"mysql\""));
+        assertEquals(0, delta(before, after, "lutra_sessions_refused_total", "limit=\"login_throttle\",listener=\"lutra\""));
     }
 
     /** Locks {@code key}'s row and commits; the SQLException the session got instead, or null. */

@@ -69,6 +69,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         out = new PacketWriter(channel.alloc());
         if (channel.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) address = a.getAddress().getHostAddress();
         if (!server.roomForAnotherSession()) {
+            server.metrics().sessionRefused("mysql", "max_sessions");
             log.warn("refused a MySQL connection from {}: max_sessions reached", address);
             Packets.error(out, 1040, "08004", "Too many connections (max_sessions = " + server.config().limits().maxSessions() + ")");
             channel.writeAndFlush(out.take()).addListener(f -> channel.close());
@@ -148,7 +149,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
             if (msg == CLOSED) {
                 finish();
             } else if (msg == Greeting.INSTANCE) {
-                login = new MysqlLogin(id, address, server.loginGate(), listener.passwords(), listener.tlsRequired());
+                login = new MysqlLogin(id, address, listener.loginGate(), listener.passwords(), listener.tlsRequired());
                 Packets.greeting(out, listener.serverVersion(), id, login.scramble(), listener.capabilities(), MysqlWire.SERVER_STATUS_AUTOCOMMIT,
                         MysqlPasswords.CACHING_SHA2);
                 send();

@@ -44,6 +44,7 @@ public final class MysqlListener implements AutoCloseable {
 
     private final RouterServer server;
     private final MysqlPasswords passwords;
+    private final org.lutra.server.LoginGate loginGate;
     private final String serverVersion;
     private final int capabilities;
     private final EventLoopGroup boss;
@@ -54,6 +55,7 @@ public final class MysqlListener implements AutoCloseable {
     private MysqlListener(RouterServer server, String host, int port) throws InterruptedException {
         this.server = server;
         this.passwords = new MysqlPasswords(server.credentials());
+        this.loginGate = server.loginGate("mysql");
         this.serverVersion = server.backendVersion() + "-lutra";
         var tls = server.tls();
         this.capabilities = SERVER_CAPABILITIES | (tls != null ? MysqlWire.CLIENT_SSL : 0);
@@ -108,6 +110,10 @@ public final class MysqlListener implements AutoCloseable {
 
     MysqlPasswords passwords() {
         return passwords;
+    }
+
+    org.lutra.server.LoginGate loginGate() {
+        return loginGate;
     }
 
     String serverVersion() {
