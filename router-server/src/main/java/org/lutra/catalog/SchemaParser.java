@@ -146,6 +146,11 @@ public final class SchemaParser {
         } catch (JSQLParserException | ClassCastException e) {
             throw new SchemaException("CREATE TABLE: cannot parse: " + firstLine(e));
         }
+        return primaryKey(create);
+    }
+
+    /** The primary key's columns of {@code create}, in key order; empty without one. */
+    static List<String> primaryKey(CreateTable create) {
         for (ColumnDefinition c : columnList(create)) {
             if (c.getColumnSpecs() != null && String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT).matches("(.*\\s)?PRIMARY\\s+KEY(\\s.*)?")) {
                 return List.of(unquote(c.getColumnName()));
@@ -397,7 +402,7 @@ public final class SchemaParser {
         return id;
     }
 
-    private static List<ColumnDef> columns(CreateTable create) {
+    static List<ColumnDef> columns(CreateTable create) {
         String tableOptions = create.getTableOptionsStrings() == null ? "" : String.join(" ", create.getTableOptionsStrings()).toLowerCase(Locale.ROOT);
         boolean binaryTable = tableOptions.matches(".*collate\\s*=?\\s*\\w+_bin\\b.*");
         var out = new ArrayList<ColumnDef>();
@@ -476,7 +481,7 @@ public final class SchemaParser {
         return one.length() > 80 ? one.substring(0, 77) + "..." : one;
     }
 
-    private static String firstLine(Exception e) {
+    static String firstLine(Exception e) {
         String m = String.valueOf(e.getMessage());
         int nl = m.indexOf('\n');
         return nl < 0 ? m : m.substring(0, nl);

@@ -14,6 +14,7 @@ import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
+import org.lutra.exec.Warnings;
 import org.lutra.maintain.Collations;
 import org.lutra.plan.Plan;
 import org.lutra.protocol.Refusal;
@@ -79,6 +80,11 @@ public final class DdlRunner {
 
     /** Runs {@code ddl}; returns MySQL's update count for DDL (0). */
     public long run(Plan.Ddl ddl) throws SQLException {
+        return run(ddl, new Warnings());
+    }
+
+    /** Runs {@code ddl}, its notes (the placement a CREATE TABLE without a clause got) added to {@code warnings}; returns 0. */
+    public long run(Plan.Ddl ddl, Warnings warnings) throws SQLException {
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
                 throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");
@@ -92,7 +98,7 @@ public final class DdlRunner {
             try {
                 lease.syncWith(store);
                 return switch (ddl) {
-                    case Plan.CreateTable c -> create(store, c);
+                    case Plan.CreateTable c -> create(store, c, warnings);
                     case Plan.DropTables d -> drop(store, d);
                     case Plan.Truncate t -> truncate(t);
                     case Plan.AlterTable a -> alter(store, a);
@@ -122,7 +128,7 @@ public final class DdlRunner {
         };
     }
 
-    private long create(Connection store, Plan.CreateTable c) throws SQLException {
+    private long create(Connection store, Plan.CreateTable c, Warnings warnings) throws SQLException {
         Catalog catalog = live.current();
         if (catalog.table(c.table()) != null) {
             if (c.ifNotExists()) return 0;
@@ -130,10 +136,15 @@ public final class DdlRunner {
         }
         String full;
         Catalog next;
+        DefaultPlacement.Choice chosen = null;
         try {
             var partitions = catalog.partitions().stream().map(Partition::name).toList();
-            full = SchemaParser.hasPlacementClause(c.create()) ? SchemaParser.withPartitionList(c.create(), partitions)
-                    : c.create() + "\n  " + defaultPlacement.clauseFor(c.create(), partitions);
+            if (SchemaParser.hasPlacementClause(c.create())) {
+                full = SchemaParser.withPartitionList(c.create(), partitions);
+            } else {
+                chosen = defaultPlacement.choose(c.create(), catalog);
+                full = c.create() + "\n  " + chosen.clause();
+            }
             next = SchemaParser.withTable(catalog, full);
         } catch (SchemaException e) {
             throw new SQLException(e.getMessage(), "42000", 1064, e);
@@ -161,6 +172,7 @@ public final class DdlRunner {
         long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(t.name(), t.createText())));
         lease.install(next, version);
         log.info("CREATE TABLE {} on {} ({}), catalog version {}", t.name(), names(done), t.placement(), version);
+        if (chosen != null) warnings.note(t.name() + " has no placement clause: placed " + chosen.clause() + " (" + chosen.reason() + ")");
         return 0;
     }
 

@@ -48,6 +48,11 @@ public final class Warnings {
         }
     }
 
+    /** A note of the router's own about the statement (level Note, 1105, as MariaDB's notes of DDL). */
+    public synchronized void note(String message) {
+        add(Warning.newBuilder().setLevel("Note").setCode(1105).setSqlState("HY000").setMessage(message).build());
+    }
+
     /** The statement failed with {@code e}: SHOW WARNINGS lists it as an Error row, SHOW ERRORS alone. */
     public synchronized void error(SQLException e) {
         add(Warning.newBuilder().setLevel("Error").setCode(e.getErrorCode()).setSqlState(e.getSQLState() == null ? "" : e.getSQLState())

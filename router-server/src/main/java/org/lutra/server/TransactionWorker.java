@@ -159,8 +159,9 @@ final class TransactionWorker implements AutoCloseable {
         }
         var plan = statementPlan = bound.plan();
         if (plan instanceof Plan.Ddl statement) {
-            lastWarnings = new Warnings();
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(runDdl(statement)));
+            var notes = lastWarnings = new Warnings();
+            long count = runDdl(statement, notes);
+            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(count).addAllWarnings(notes.unsent()));
         }
         if (plan instanceof Plan.ShowWarnings show) {
             return reply(lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit()), request, new Warnings());
@@ -314,10 +315,10 @@ final class TransactionWorker implements AutoCloseable {
      * implicitly; one that wrote is refused ({@link SessionTransactions#commitBeforeDdl}). Then run
      * on the partitions and recorded.
      */
-    private long runDdl(Plan.Ddl statement) throws SQLException {
+    private long runDdl(Plan.Ddl statement, Warnings warnings) throws SQLException {
         if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
-        return ddl.run(statement);
+        return ddl.run(statement, warnings);
     }
 
     /**
@@ -562,7 +563,7 @@ final class TransactionWorker implements AutoCloseable {
             return new Result.Count(0, 0);
         }
         if (plan instanceof Plan.ShowWarnings) throw batchRows(sql);
-        if (plan instanceof Plan.Ddl statement) return new Result.Count(runDdl(statement), 0);
+        if (plan instanceof Plan.Ddl statement) return new Result.Count(runDdl(statement, new Warnings()), 0);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {

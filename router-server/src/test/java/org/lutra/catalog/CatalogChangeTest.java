@@ -68,7 +68,7 @@ class CatalogChangeTest {
         assertEquals("PARTITION BY hash(`a`) ON (p0, p1, p2)", DefaultPlacement.HASH.clauseFor("CREATE TABLE t (a INT, b INT, PRIMARY KEY (a, b))", PARTITIONS));
         assertEquals("PARTITION BY hash(`id`) ON (p0, p1, p2)", DefaultPlacement.HASH.clauseFor("CREATE TABLE t (x INT, id BIGINT PRIMARY KEY)", PARTITIONS));
         assertEquals("REPLICATED ON (p0, p1, p2)", DefaultPlacement.REPLICATED.clauseFor("CREATE TABLE t (x INT)", PARTITIONS));
-        assertTrue(assertThrows(SchemaException.class, () -> DefaultPlacement.HASH.clauseFor("CREATE TABLE t (x INT)", PARTITIONS))
+        assertTrue(assertThrows(SchemaException.class, () -> DefaultPlacement.HASH.clauseFor("CREATE TABLE t (x INT, y DOUBLE NOT NULL)", PARTITIONS))
                 .getMessage().contains("no primary key"));
         assertThrows(SchemaException.class, () -> DefaultPlacement.REFUSE.clauseFor("CREATE TABLE t (x INT PRIMARY KEY)", PARTITIONS));
         assertThrows(IllegalArgumentException.class, () -> DefaultPlacement.of("random"));
