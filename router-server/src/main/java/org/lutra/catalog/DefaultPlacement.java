@@ -16,13 +16,13 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code hash} (the default) reads the schema (docs/ddl.md, "The default placement"), first rule that applies:
  *     <ol>
- *       <li>a foreign key to a table placed by a key: the parent's placement through it
- *           ({@link ForeignKeyPlacement}), so a child's rows and the joins along the key stay on the parent's partition;
+ *       <li>a foreign key to a table placed by a key, held by every unique key of the table: the parent's placement
+ *           through it ({@link ForeignKeyPlacement}), so a child's rows and the joins along the key stay on the parent's partition;
  *       <li>the primary key: {@code PARTITION BY hash(first primary-key column) ON (every partition)};
- *       <li>no primary key: hash on the first NOT NULL column the router can route of the first UNIQUE key
- *           (duplicates of the key then meet on one partition, whose MariaDB refuses them), else on the
- *           table's first NOT NULL column the router can route. A nullable column is not taken: its NULL
- *           rows have no key to route by;
+ *       <li>no primary key: hash on the first column of its first UNIQUE key that is NOT NULL, can route and
+ *           every UNIQUE key holds (duplicates of each key then meet on one partition, whose MariaDB refuses
+ *           them; refused if there is none); without unique keys, on the table's first NOT NULL column the
+ *           router can route. A nullable column is not taken: its NULL rows have no key to route by;
  *       <li>else refused: no column says where a row goes;
  *     </ol>
  *   <li>{@code replicated}: {@code REPLICATED} on every partition (small reference data);
@@ -64,30 +64,29 @@ public enum DefaultPlacement {
 
     private static Choice byKeys(CreateTable create, String all, Catalog catalog) {
         List<ColumnDef> columns = SchemaParser.columns(create);
-        var foreign = ForeignKeyPlacement.of(create, columns, catalog);
-        Choice chosen = foreign.choice() != null ? foreign.choice() : byOwnKeys(create, columns, all);
+        var keys = UniqueKeys.of(new TableDef(SchemaParser.unquote(create.getTable().getName()), columns, null, create.toString()));
+        var foreign = ForeignKeyPlacement.of(create, columns, keys, catalog);
+        Choice chosen = foreign.choice() != null ? foreign.choice() : byOwnKeys(create, columns, keys, all);
         if (foreign.mayCross().isEmpty()) return chosen;
         return new Choice(chosen.clause(), chosen.reason() + "; its foreign key" + (foreign.mayCross().size() > 1 ? "s " : " ")
                 + String.join(", ", foreign.mayCross()) + " may reference rows on other partitions");
     }
 
-    private static Choice byOwnKeys(CreateTable create, List<ColumnDef> columns, String all) {
+    private static Choice byOwnKeys(CreateTable create, List<ColumnDef> columns, List<UniqueKeys.Key> keys, String all) {
         List<String> primary = SchemaParser.primaryKey(create);
         if (!primary.isEmpty()) {
             return new Choice("PARTITION BY hash(`" + primary.getFirst() + "`)" + all, "its primary key's first column");
         }
-        if (create.getIndexes() != null) {
-            for (var index : create.getIndexes()) {
-                String type = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
-                if (!type.contains("UNIQUE")) continue;
-                for (String name : index.getColumnsNames()) {
-                    String column = SchemaParser.unquote(name).replaceAll("\\s*\\(.*", "");
-                    if (routableNotNull(create, columns, column)) {
-                        return new Choice("PARTITION BY hash(`" + column + "`)" + all, "no primary key; a NOT NULL column of its unique key "
-                                + index.getName());
-                    }
+        if (!keys.isEmpty()) {
+            for (String part : keys.getFirst().parts()) {
+                String column = part.strip();
+                if (routableNotNull(create, columns, column) && keys.stream().allMatch(k -> k.holds(column))) {
+                    return new Choice("PARTITION BY hash(`" + column + "`)" + all, "no primary key; a NOT NULL column every unique key holds");
                 }
             }
+            throw new SchemaException("CREATE TABLE without a placement clause and without a primary key (catalog.default_placement: hash) is"
+                    + " placed by hash on a NOT NULL integer or string column that every unique key holds, and this table has none: add a"
+                    + " placement clause (PARTITION BY hash(col) ON (...), REPLICATED, ...)");
         }
         for (ColumnDef c : columns) {
             if (routableNotNull(create, columns, c.name())) {

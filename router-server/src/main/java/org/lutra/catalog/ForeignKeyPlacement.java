@@ -19,7 +19,10 @@ import java.util.regex.Pattern;
  *       parent is on every partition, so any placement of the child finds it),
  *   <li>its referenced columns include that table's routing column, and
  *   <li>the child's column at that position routes alike: the same key type, and for a string key not
- *       declared binary, both columns declaring the same collation.
+ *       declared binary, both columns declaring the same collation, and
+ *   <li>every PRIMARY and UNIQUE key of the child holds that column whole: rows equal on a key then meet on
+ *       one partition, whose MariaDB refuses the duplicate ({@code pets (id PRIMARY KEY, owner_id)} placed
+ *       by owner_id would take a second pet 1 of another owner on another partition).
  * </ul>
  *
  * The first such key, in the order the statement writes its foreign keys, decides: the parent's
@@ -37,7 +40,7 @@ final class ForeignKeyPlacement {
      */
     record Decision(DefaultPlacement.Choice choice, List<String> mayCross) {}
 
-    static Decision of(CreateTable create, List<ColumnDef> columns, Catalog catalog) {
+    static Decision of(CreateTable create, List<ColumnDef> columns, List<UniqueKeys.Key> keys, Catalog catalog) {
         DefaultPlacement.Choice choice = null;
         var mayCross = new ArrayList<String>();
         for (var index : create.getIndexes() == null ? List.<Index>of() : create.getIndexes()) {
@@ -51,6 +54,12 @@ final class ForeignKeyPlacement {
             ColumnDef child = at < 0 || at >= own.size() ? null : find(columns, own.get(at));
             if (choice != null || child == null || !routesAlike(child, parent.column(parent.partitioning().column()))) {
                 mayCross.add(named);
+                continue;
+            }
+            var without = keys.stream().filter(k -> !k.holds(child.name())).findFirst();
+            if (without.isPresent()) {
+                mayCross.add(named + " (not followed: its unique key (" + String.join(", ", without.get().parts()) + ") does not hold "
+                        + child.name() + ", and rows equal on it on two partitions would not be refused)");
                 continue;
             }
             choice = new DefaultPlacement.Choice(clause(parent, child.name(), catalog),

@@ -28,15 +28,27 @@ class DefaultPlacementTest {
 
     @Test
     void aChildIsPlacedWithItsParentThroughItsForeignKey() {
-        var pets = choose("CREATE TABLE pets (id INT PRIMARY KEY, owner_id INT NOT NULL, FOREIGN KEY (owner_id) REFERENCES owners (id))");
+        var pets = choose("CREATE TABLE pets (id INT NOT NULL, owner_id INT NOT NULL, PRIMARY KEY (owner_id, id), FOREIGN KEY (owner_id) REFERENCES owners (id))");
         assertEquals("PARTITION BY hash(`owner_id`) ON (p1, p2)", pets.clause(), "the parent's partitions, not every partition");
         assertTrue(pets.reason().contains("foreign key (owner_id) references owners (id)"), pets.reason());
         assertEquals("PARTITION BY lookup(`user_id`) SAME AS `users`",
-                choose("CREATE TABLE tweets (id BIGINT PRIMARY KEY, user_id BIGINT, CONSTRAINT fk FOREIGN KEY (user_id) REFERENCES users (uid))").clause());
+                choose("CREATE TABLE tweets (id BIGINT, user_id BIGINT, UNIQUE (user_id, id), CONSTRAINT fk FOREIGN KEY (user_id) REFERENCES users (uid))").clause());
         assertEquals("PARTITION BY lookup(`u`) SAME AS `users`",
                 choose("CREATE TABLE likes (u BIGINT, f INT, FOREIGN KEY (u) REFERENCES followers (u))").clause(), "a SAME AS parent: its owner");
         assertEquals("PARTITION BY range(`r`) ON (p0 < 10, p1 < 20, p2)",
-                choose("CREATE TABLE towns (id INT PRIMARY KEY, r INT, FOREIGN KEY (r) REFERENCES `regions` (`r`))").clause());
+                choose("CREATE TABLE towns (name VARCHAR(20), r INT, FOREIGN KEY (r) REFERENCES `regions` (`r`))").clause());
+    }
+
+    @Test
+    void aForeignKeyThatSomeUniqueKeyDoesNotHoldIsNotFollowed() {
+        // a second pet 1 of another owner would be on another partition, where nothing refuses it
+        var pets = choose("CREATE TABLE pets (id INT PRIMARY KEY, owner_id INT NOT NULL, FOREIGN KEY (owner_id) REFERENCES owners (id))");
+        assertEquals("PARTITION BY hash(`id`) ON (p0, p1, p2)", pets.clause());
+        assertTrue(pets.reason().contains("(owner_id) references owners (id) (not followed: its unique key (id) does not hold owner_id"), pets.reason());
+        assertEquals("PARTITION BY hash(`id`) ON (p0, p1, p2)",
+                choose("CREATE TABLE t (id INT PRIMARY KEY, o INT, UNIQUE (o, id), FOREIGN KEY (o) REFERENCES owners (id))").clause());
+        assertEquals("PARTITION BY hash(`w`) ON (p0, p1, p2)",
+                choose("CREATE TABLE t (w INT NOT NULL, o INT, UNIQUE (w), FOREIGN KEY (o) REFERENCES owners (id))").clause());
     }
 
     @Test
@@ -66,7 +78,7 @@ class DefaultPlacementTest {
     @Test
     void aForeignKeyThatCannotRouteAlikeIsPassedOver() {
         assertEquals("PARTITION BY hash(`o`) ON (p1, p2)",
-                choose("CREATE TABLE a (id INT PRIMARY KEY, o BIGINT, FOREIGN KEY (o) REFERENCES owners (id))").clause(), "INT and BIGINT are one key type");
+                choose("CREATE TABLE a (o BIGINT, FOREIGN KEY (o) REFERENCES owners (id))").clause(), "INT and BIGINT are one key type");
         assertEquals("PARTITION BY hash(`id`) ON (p0, p1, p2)",
                 choose("CREATE TABLE a (id INT PRIMARY KEY, t VARCHAR(20), FOREIGN KEY (t) REFERENCES tags (name))").clause(),
                 "collations not declared: the router cannot tell they are one");
@@ -88,6 +100,10 @@ class DefaultPlacementTest {
         var history = choose("CREATE TABLE history (h_date DATETIME NOT NULL, h_amount DECIMAL(6,2), h_c_id INT, h_w_id INT NOT NULL, h_data TEXT)");
         assertEquals("PARTITION BY hash(`h_w_id`) ON (p0, p1, p2)", history.clause());
         assertTrue(history.reason().contains("no primary key"), history.reason());
+        var twoKeys = assertThrows(SchemaException.class, () -> choose("CREATE TABLE t (a INT NOT NULL, b INT NOT NULL, UNIQUE (a), UNIQUE (b))"));
+        assertTrue(twoKeys.getMessage().contains("every unique key holds"), twoKeys.getMessage());
+        assertEquals("PARTITION BY hash(`b`) ON (p0, p1, p2)",
+                choose("CREATE TABLE t (a INT NOT NULL, b INT NOT NULL, UNIQUE (a, b), UNIQUE KEY (b))").clause());
         var e = assertThrows(SchemaException.class, () -> choose("CREATE TABLE t (x INT, d DATE NOT NULL)"));
         assertTrue(e.getMessage().contains("no primary key"), e.getMessage());
     }
