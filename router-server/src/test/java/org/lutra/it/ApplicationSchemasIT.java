@@ -97,6 +97,8 @@ class ApplicationSchemasIT {
             assertTrue(notes.get(i).startsWith(table[0] + " has no placement clause: placed " + table[1] + " ON (p0, p1, p2, p3)"), notes.get(i));
         }
         assertTrue(notes.get(2).contains("foreign key (vet_id) references vets (id)"), notes.get(2));
+        var shown = Differential.rows(diff.lutra, "SHOW WARNINGS");
+        assertEquals(List.of(List.of("Note", "1105", notes.getLast())), shown, "SHOW WARNINGS after the last CREATE TABLE");
         load(new Random(seed));
     }
 
