@@ -9,159 +9,174 @@ import org.lutra.it.rqg.Comparer;
 import org.lutra.it.rqg.Outcome;
 import org.lutra.it.rqg.Query;
 import org.lutra.it.rqg.QueryGenerator;
-import org.lutra.it.rqg.RegressionCase;
 import org.lutra.it.rqg.RqgSchema;
-import org.lutra.it.rqg.Shrinker;
-import org.lutra.it.rqg.Tally;
+import org.lutra.it.rqg.Runner;
+import org.lutra.it.rqg.Shrinker.Shrunk;
+import org.lutra.it.rqg.WriteGenerator;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.Random;
 
 /**
- * Differential random query testing (issue 9): random statements over a random schema run through
- * Lutra and on one plain MariaDB database holding the same rows; any difference fails the test,
- * except Lutra refusing (SQLState 42000 with 1235, {@code Refusal.is}), which is counted per feature and printed.
+ * Random writes on a random schema (issue 9, 29): tables placed by hash, range, lookup, SAME AS and
+ * replicated (on every partition or on some), foreign keys between them (within a partition and
+ * across partitions, restricting or cascading, from a replicated table to a partitioned one),
+ * and a stream of INSERT, INSERT IGNORE, ON DUPLICATE KEY UPDATE, REPLACE, UPDATE and DELETE,
+ * interleaved with generated queries over the rows as they change. Each write runs in a transaction
+ * on both sides: the same update count (or both fail) and the same rows in the tables it can touch,
+ * then both commit, else both roll back. After each write every replicated table's copies are read
+ * on their partitions, bypassing the router, and must each hold the reference's rows: a write
+ * must have the same effect on every copy.
  *
- * <p>System properties (Maven passes {@code -D} options on to the test JVM):
- * <ul>
- *   <li>{@code lutra.rqg.seed}: replay one run (the seed is printed at the start of every run);</li>
- *   <li>{@code lutra.rqg.queries}: how many statements (default 5000; a longer run, e.g.
- *   {@code ./mvnw -o -pl router-server -am verify -Dit.test=RandomSchemaIT -Dlutra.rqg.queries=100000});</li>
- * </ul>
- * A failing statement is shrunk to a minimal one and printed with both answers; keep it as a line in
- * {@code src/test/resources/rqg/random-schema-regressions.sql}, which {@link #regressionCasesAnswerRight()} replays on every run.
+ * <p>{@code -Dlutra.rqg.seed=N} replays a run; {@code -Dlutra.rqg.queries=N} sets its size (N/2
+ * statements, half of them writes).
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RandomSchemaIT {
-    /**
-     * KNOWN_WRONG: features today's engine answers wrongly (not merely refuses). Statements using them
-     * are still run, but a difference is printed as a warning instead of failing the test, and their
-     * regression cases are skipped. Whoever fixes the engine empties this set.
-     */
-    static final Set<String> KNOWN_WRONG = Set.of(); // window, dml-subquery and cte were here: now refused or answered right         // WITH x AS (...) SELECT ... FROM x: 42S02 "Table x doesn't exist" instead of an answer or a refusal
-
-    private static final int SHRUNK_PER_FEATURE = 2;
-
-    private TestRouter router;
-    private Connection lutra;
-    private Connection reference;
-    private String refDb;
+    private RqgDatabases db;
     private long seed;
+    private final List<Connection> partitions = new ArrayList<>();
 
     @BeforeAll
     void start(Shards shards) throws Exception {
         seed = Long.getLong("lutra.rqg.seed", System.nanoTime() % 1_000_000_000L);
         System.out.println("RandomSchemaIT seed " + seed + " (replay with -Dlutra.rqg.seed=" + seed + ")");
-        var schema = new RqgSchema(seed);
-        router = new TestRouter(shards, "rqg", schema.ddl);
-        lutra = router.connect();
-        refDb = router.database + "_ref";
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("CREATE DATABASE `" + refDb + "`");
-        }
-        reference = DriverManager.getConnection(shards.url(0, refDb), shards.user(), shards.password());
-        for (var t : router.server.catalog().tables()) {
-            reference.createStatement().execute(t.ddl());
-        }
-        for (String insert : schema.inserts) {
-            lutra.createStatement().executeUpdate(insert);
-            reference.createStatement().executeUpdate(insert);
-        }
-        System.out.println(schema.ddl);
+        db = new RqgDatabases(shards, "rqgs", new RqgSchema(seed));
+        System.out.println(db.schema.ddl + "(foreign keys " + (db.schema.foreignKeysCrossPartitions ? "cross" : "do not cross") + " partitions)");
+        for (int p = 0; p < shards.size(); p++) partitions.add(db.router.partition(p));
     }
 
     @AfterAll
-    void stop(Shards shards) throws Exception {
-        if (lutra != null) lutra.close();
-        if (reference != null) reference.close();
-        try (var c = shards.connect(0); var st = c.createStatement()) {
-            st.execute("DROP DATABASE IF EXISTS `" + refDb + "`");
-        }
-        if (router != null) router.close();
+    void stop() throws Exception {
+        for (var c : partitions) c.close();
+        if (db != null) db.close();
     }
 
     @Test
-    void generatedQueriesAnswerAsOneDatabase() {
-        int count = Integer.getInteger("lutra.rqg.queries", 5000);
-        var generator = new QueryGenerator(seed);
-        var tally = new Tally();
-        var failures = new ArrayList<String>();
-        var warnings = new ArrayList<String>();
-        Map<String, Integer> shrunk = new HashMap<>();
-        int referenceErrors = 0;
-        long started = System.nanoTime();
+    void writesAndQueriesOnARandomSchemaAnswerAsOneMariaDb() throws SQLException {
+        int count = Integer.getInteger("lutra.rqg.queries", 5000) / 2;
+        var runner = db.runner();
+        var writes = new WriteGenerator(seed);
+        var queries = new QueryGenerator(seed + 1, db.schema);
+        var random = new Random(seed + 2);
+        int written = 0, copiesChecked = 0;
+        long t0 = System.nanoTime();
         for (int i = 0; i < count; i++) {
-            Query q = generator.next();
-            var result = run(q);
-            tally.add(q.features(), result.verdict());
-            if (result.reference() instanceof Outcome.Error) referenceErrors++;
-            if (!result.verdict().failed()) continue;
-            boolean known = q.features().stream().anyMatch(KNOWN_WRONG::contains);
-            String key = result.verdict() + " " + q.features().iterator().next();
-            if (shrunk.merge(key, 1, Integer::sum) > SHRUNK_PER_FEATURE) continue;
-            var minimal = Shrinker.shrink(q, this::run);
-            String report = "#" + i + " " + result.verdict() + " " + q.features() + "\n  generated: " + q.sql() + "\n  minimal:   "
-                    + minimal.query().sql() + "\n  lutra:     " + minimal.lutra() + "\n  mariadb:   " + minimal.reference();
-            (known ? warnings : failures).add(report);
-        }
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        System.out.println("RandomSchemaIT: " + count + " statements in " + millis + " ms, seed " + seed);
-        System.out.println(tally);
-        System.out.println("MariaDB refused " + referenceErrors + " of " + count + " generated statements");
-        if (!warnings.isEmpty()) {
-            System.out.println("WARNING: wrong answers in KNOWN_WRONG features " + KNOWN_WRONG + " (not failing the test):\n"
-                    + String.join("\n", warnings));
-        }
-        failures.forEach(System.out::println);
-        // a generator whose statements MariaDB itself rejects would compare errors with errors and prove nothing
-        assertTrue(referenceErrors <= count / 20, referenceErrors + " of " + count + " generated statements fail on MariaDB itself");
-        assertTrue(failures.isEmpty(), failures.size() + " kinds of wrong answers (seed " + seed + ", "
-                + tally.failed() + " failing statements):\n" + String.join("\n", failures));
-    }
-
-    @Test
-    void regressionCasesAnswerRight() throws Exception {
-        var cases = RegressionCase.load("/rqg/random-schema-regressions.sql");
-        var failures = new ArrayList<String>();
-        var skipped = new ArrayList<String>();
-        for (var c : cases) {
-            if (KNOWN_WRONG.contains(c.feature())) {
-                skipped.add(c.toString());
+            if (random.nextBoolean()) {
+                runner.check("differential", queries.next());
                 continue;
             }
-            var result = run(c.query());
-            if (result.verdict().failed()) {
-                failures.add(c + "\n  " + result.verdict() + "\n  lutra:   " + result.lutra() + "\n  mariadb: " + result.reference());
-            }
+            written++;
+            Query.Dml w = writes.next();
+            if (write(runner, w)) copiesChecked += copiesAgree(runner, w, written % 50 == 0 ? db.schema.replicated() : WriteGenerator.TABLES);
         }
-        if (!skipped.isEmpty()) {
-            System.out.println("WARNING: skipped " + skipped.size() + " regression cases of KNOWN_WRONG features " + KNOWN_WRONG + ":\n  "
-                    + String.join("\n  ", skipped));
-        }
-        System.out.println("RandomSchemaIT: " + (cases.size() - skipped.size()) + " regression cases replayed (seed " + seed + ")");
-        assertTrue(failures.isEmpty(), String.join("\n", failures));
+        copiesChecked += copiesAgree(runner, null, db.schema.replicated());
+        System.out.printf("RandomSchemaIT: %d statements (%d writes, %d replicated copies compared after them) in %.1f s (seed %d)%n%s",
+                count, written, copiesChecked, (System.nanoTime() - t0) / 1e9, seed, runner.summary());
+        RandomQueryIT.assertGood(runner, "seed " + seed);
     }
 
-    private Shrinker.Shrunk run(Query q) {
-        String sql = q.sql();
-        Outcome l, r;
-        if (q instanceof Query.Dml dml) {
-            l = Outcome.change(lutra, sql, dml.table());
-            r = Outcome.change(reference, sql, dml.table());
-        } else {
-            l = Outcome.query(lutra, sql);
-            r = Outcome.query(reference, sql);
+    /** Runs {@code w} on both sides in a transaction; commits both when they agree (returns true), else rolls both back. */
+    private boolean write(Runner runner, Query.Dml w) throws SQLException {
+        db.lutra.setAutoCommit(false);
+        db.reference.setAutoCommit(false);
+        boolean agree = false;
+        try {
+            Outcome l = execute(db.lutra, w);
+            Outcome r = execute(db.reference, w);
+            var verdict = Comparer.compare(l, r, false);
+            if (verdict == Comparer.Verdict.SAME && l instanceof Outcome.Changed) {
+                for (String other : touched(w.table())) {
+                    if (other.equals(w.table())) continue;
+                    var lo = Outcome.query(db.lutra, "SELECT * FROM " + other);
+                    var ro = Outcome.query(db.reference, "SELECT * FROM " + other);
+                    if (Comparer.compare(lo, ro, false) != Comparer.Verdict.SAME) {
+                        verdict = Comparer.Verdict.DIFFERENT_ROWS;
+                        l = lo;
+                        r = ro;
+                    }
+                }
+            }
+            runner.account("write", new Shrunk(w, verdict, l, r), null);
+            // a statement that failed on both sides changed nothing there; Lutra ends its transaction at a failed write anyway
+            agree = verdict == Comparer.Verdict.SAME && l instanceof Outcome.Changed;
+        } finally {
+            if (agree) {
+                db.lutra.commit();
+                db.reference.commit();
+            } else {
+                db.lutra.rollback();
+                db.reference.rollback();
+            }
+            db.lutra.setAutoCommit(true);
+            db.reference.setAutoCommit(true);
         }
-        return new Shrinker.Shrunk(q, Comparer.compare(l, r, q.ordered()), l, r);
+        return agree;
+    }
+
+    /** The write's count and its table afterwards (read inside the transaction), or its error. */
+    private static Outcome execute(Connection c, Query.Dml w) {
+        try (var st = c.createStatement()) {
+            long n = st.executeUpdate(w.sql());
+            try (var rs = st.executeQuery("SELECT * FROM " + w.table())) {
+                return new Outcome.Changed(n, Outcome.rows(rs));
+            }
+        } catch (SQLException e) {
+            return Outcome.failed(e);
+        }
+    }
+
+    /** The tables a write of {@code table} can change: itself and, through foreign keys that cascade, its children. */
+    private static List<String> touched(String table) {
+        return table.equals("fp") ? List.of("fp", "fc", "fr") : List.of(table);
+    }
+
+    /**
+     * Each replicated table of {@code tables}: its copy on every partition that holds it, read there
+     * directly, must hold the reference's rows; a copy that differs is a failure and is set right from
+     * the reference, so the run goes on from equal copies. After each write every replicated table
+     * that statements write is compared; the join tables, which only the load writes, every 50 writes
+     * and at the end.
+     * Returns how many copies were compared.
+     */
+    private int copiesAgree(Runner runner, Query.Dml w, List<String> tables) throws SQLException {
+        int compared = 0;
+        for (String table : db.schema.replicated()) {
+            if (!tables.contains(table)) continue;
+            String order = " ORDER BY " + db.schema.table(table).columns().getFirst().name();
+            var expected = Outcome.query(db.reference, "SELECT * FROM " + table + order);
+            for (int p : db.router.server.catalog().table(table).partitioning().partitions()) {
+                var copy = Outcome.query(partitions.get(p), "SELECT * FROM " + table + order);
+                compared++;
+                if (Comparer.compare(copy, expected, true) == Comparer.Verdict.SAME) continue;
+                String after = w == null ? "(at the end of the run)" : w.sql();
+                var found = new Shrunk(new Query.Verbatim(after + " -- then p" + p + "'s copy of " + table + " differs", false,
+                        w == null ? java.util.Set.of("copies") : w.features()), Comparer.Verdict.DIFFERENT_ROWS, copy, expected);
+                runner.account("copies", found, null);
+                repair(partitions.get(p), table, (Outcome.Rows) expected);
+            }
+        }
+        return compared;
+    }
+
+    private static void repair(Connection partition, String table, Outcome.Rows rows) throws SQLException {
+        try (var st = partition.createStatement()) {
+            st.execute("SET foreign_key_checks = 0");
+            st.executeUpdate("DELETE FROM " + table);
+            String marks = String.join(", ", java.util.Collections.nCopies(rows.labels().size(), "?"));
+            try (var insert = partition.prepareStatement("INSERT INTO " + table + " VALUES (" + marks + ")")) {
+                for (var row : rows.rows()) {
+                    for (int i = 0; i < row.size(); i++) insert.setString(i + 1, row.get(i));
+                    insert.executeUpdate();
+                }
+            }
+            st.execute("SET foreign_key_checks = 1");
+        }
     }
 }

@@ -57,12 +57,26 @@ class ComparerTest {
 
     @Test
     void shrinkingKeepsTheTieBreakOfAnOrderWithLimit() {
-        var q = new Query.Select(null, false, List.of("id", "a"), "th", List.of(), List.of("a > 1", "s IS NULL"), List.of(), List.of(),
-                List.of("a DESC", "id"), 1, "3", java.util.Set.of("scan"));
+        var q = new Query.Select(null, false, List.of(item("id"), item("a")), "th", List.of(), List.of(Expr.leaf("a > 1"), Expr.leaf("s IS NULL")),
+                List.of(), List.of(), List.of("a DESC", "id"), 1, "3", java.util.Set.of("scan"));
         for (Query s : q.shrinks()) {
             if (s instanceof Query.Select sel && sel.limit() != null) assertEquals("id", sel.orderBy().getLast(), s.sql());
         }
-        var minimal = Shrinker.shrink(q, c -> new Shrinker.Shrunk(c, c.sql().contains("a > 1") ? DIFFERENT_ROWS : SAME, null, null));
+        var minimal = Shrinker.shrink(q, c -> new Shrinker.Shrunk(c, c.sql().contains("a > 1") ? DIFFERENT_ROWS : SAME, null, null), s -> "");
         assertEquals("SELECT a FROM th WHERE a > 1", minimal.query().sql());
+    }
+
+    @Test
+    void shrinkingReducesExpressionsToTheOperandThatFails() {
+        Expr e = Expr.of("$ + $", Expr.of("- $", Expr.leaf("k")), Expr.of("COALESCE($, $)", Expr.leaf("a"), Expr.aggregate("SUM($)", Expr.leaf("d"))));
+        var q = new Query.Select(null, true, List.of(new Query.Item(e, "k")), "th AS cor0", List.of(), List.of(), List.of(Expr.leaf("a")), List.of(),
+                List.of(), 0, null, java.util.Set.of("distinct-group-by"));
+        assertEquals("SELECT DISTINCT - k + COALESCE(a, SUM(d)) AS k FROM th AS cor0 GROUP BY a", q.sql());
+        var minimal = Shrinker.shrink(q, c -> new Shrinker.Shrunk(c, c.sql().contains("SUM(d)") ? DIFFERENT_ROWS : SAME, null, null), s -> "");
+        assertEquals("SELECT SUM(d) FROM th AS cor0", minimal.query().sql(), "an aggregate is kept whole; the rest goes");
+    }
+
+    private static Query.Item item(String sql) {
+        return new Query.Item(Expr.leaf(sql), null);
     }
 }

@@ -39,15 +39,39 @@ public sealed interface Outcome {
             return Refusal.is(state, code, message);
         }
 
+        /** The router's own failure ("internal router error (incident ...)"), not an answer to the statement. */
+        public boolean internal() {
+            return message.startsWith("internal router error");
+        }
+
+        /** Cancelled at the statement's timeout (MariaDB's max_statement_time error). */
+        public boolean timedOut() {
+            return code == 1969 || "70100".equals(state);
+        }
+
         @Override
         public String toString() {
             return "ERROR " + code + " (" + state + "): " + message;
         }
     }
 
+    /** Seconds a statement may run before it is cancelled (and answers MariaDB's 1969/70100); 0 for no limit. */
+    final class Timeout {
+        private static volatile int seconds;
+
+        private Timeout() {}
+    }
+
+    static void timeout(int seconds) {
+        Timeout.seconds = seconds;
+    }
+
     public static Outcome query(Connection c, String sql) {
-        try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {
-            return read(rs);
+        try (var st = c.createStatement()) {
+            st.setQueryTimeout(Timeout.seconds);
+            try (var rs = st.executeQuery(sql)) {
+                return read(rs);
+            }
         } catch (SQLException e) {
             return error(e);
         }
@@ -58,6 +82,7 @@ public sealed interface Outcome {
         try {
             c.setAutoCommit(false);
             try (var st = c.createStatement()) {
+                st.setQueryTimeout(Timeout.seconds);
                 long n = st.executeUpdate(sql);
                 try (var rs = st.executeQuery("SELECT * FROM " + table)) {
                     return new Changed(n, read(rs));
@@ -73,11 +98,21 @@ public sealed interface Outcome {
         }
     }
 
-    private static Error error(SQLException e) {
-        return new Error(e.getSQLState(), e.getErrorCode(), String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+    /** {@code e} as an outcome (an internal router error with the exception its incident logged). */
+    public static Error failed(SQLException e) {
+        return error(e);
     }
 
-    private static Rows read(ResultSet rs) throws SQLException {
+    static Error error(SQLException e) {
+        return new Error(e.getSQLState(), e.getErrorCode(), Incidents.explain(String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
+    }
+
+    /** Every row of {@code rs} as text, with its labels and column types. */
+    public static Rows rows(ResultSet rs) throws SQLException {
+        return read(rs);
+    }
+
+    static Rows read(ResultSet rs) throws SQLException {
         var md = rs.getMetaData();
         int n = md.getColumnCount();
         var labels = new ArrayList<String>();

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A generated statement as a small tree, so the shrinker can take parts away structurally.
- * Expressions and predicates are kept as SQL text; lists (select items, conjuncts, joins, ORDER BY
- * terms) are what shrinking removes from.
+ * A generated statement as a small tree, so the shrinker can take parts away structurally: lists
+ * (select items, conjuncts, joins, GROUP BY and ORDER BY terms) lose members, and expressions
+ * ({@link Expr}) become one of their operands.
  */
 public sealed interface Query {
     String sql();
@@ -21,33 +21,81 @@ public sealed interface Query {
     /** Statements one step smaller than this one. */
     List<Query> shrinks();
 
+    /** A select-list item and its alias (null: none). */
+    record Item(Expr expr, String alias) {
+        String sql() {
+            return alias == null ? expr.sql() : expr.sql() + " AS " + alias;
+        }
+    }
+
     /**
-     * One SELECT. {@code orderBy}'s last {@code tieBreak} terms make the order total (primary keys,
-     * group keys or all positions); the shrinker never removes them alone, so a LIMIT stays
-     * deterministic.
+     * One SELECT. {@code orderBy}'s last {@code tieBreak} terms make the order total (primary keys
+     * or group keys), or, with {@code tieBreak} {@link #POSITIONS}, every select-list position
+     * follows the terms (rows that tie on all of them are equal); the shrinker never removes the
+     * tie-breaking terms, so a LIMIT stays deterministic.
      */
-    record Select(String with, boolean distinct, List<String> items, String from, List<String> joins, List<String> where,
-                  List<String> groupBy, List<String> having, List<String> orderBy, int tieBreak, String limit,
+    record Select(String with, boolean distinct, List<Item> items, String from, List<String> joins, List<Expr> where,
+                  List<Expr> groupBy, List<Expr> having, List<String> orderBy, int tieBreak, String limit,
                   Set<String> features) implements Query {
+        public static final int POSITIONS = -1;
+
+        public Select {
+            items = List.copyOf(items);
+            joins = List.copyOf(joins);
+            where = List.copyOf(where);
+            groupBy = List.copyOf(groupBy);
+            having = List.copyOf(having);
+            orderBy = List.copyOf(orderBy);
+        }
 
         @Override
         public String sql() {
             var sb = new StringBuilder();
             if (with != null) sb.append(with).append(' ');
-            sb.append("SELECT ").append(distinct ? "DISTINCT " : "").append(String.join(", ", items));
+            sb.append("SELECT ").append(distinct ? "DISTINCT " : "");
+            for (int i = 0; i < items.size(); i++) sb.append(i > 0 ? ", " : "").append(items.get(i).sql());
             if (from != null) sb.append(" FROM ").append(from);
-            for (String j : joins) sb.append(' ').append(j);
-            if (!where.isEmpty()) sb.append(" WHERE ").append(String.join(" AND ", where));
-            if (!groupBy.isEmpty()) sb.append(" GROUP BY ").append(String.join(", ", groupBy));
-            if (!having.isEmpty()) sb.append(" HAVING ").append(String.join(" AND ", having));
-            if (!orderBy.isEmpty()) sb.append(" ORDER BY ").append(String.join(", ", orderBy));
+            for (String j : joins) sb.append(j.startsWith(",") ? "" : " ").append(j);
+            if (!where.isEmpty()) sb.append(" WHERE ").append(conjunction(where));
+            if (!groupBy.isEmpty()) sb.append(" GROUP BY ").append(String.join(", ", groupBy.stream().map(Expr::sql).toList()));
+            if (!having.isEmpty()) sb.append(" HAVING ").append(conjunction(having));
+            var order = new ArrayList<>(orderBy);
+            if (tieBreak == POSITIONS) {
+                for (int i = 1; i <= items.size(); i++) if (!order.contains(String.valueOf(i)) && !order.contains(i + " DESC")) order.add(String.valueOf(i));
+            }
+            if (!order.isEmpty()) sb.append(" ORDER BY ").append(String.join(", ", order));
             if (limit != null) sb.append(" LIMIT ").append(limit);
             return sb.toString();
         }
 
+        private static String conjunction(List<Expr> terms) {
+            return String.join(" AND ", terms.stream().map(e -> terms.size() > 1 ? parenthesized(e.sql()) : e.sql()).toList());
+        }
+
+        private static String parenthesized(String sql) {
+            return sql.startsWith("(") && sql.endsWith(")") ? sql : "(" + sql + ")";
+        }
+
         @Override
         public boolean ordered() {
-            return !orderBy.isEmpty() && tieBreak > 0;
+            return tieBreak == POSITIONS || !orderBy.isEmpty() && tieBreak > 0;
+        }
+
+        /** This statement without its ORDER BY and LIMIT (for the oracles, which compare multisets). */
+        public Select unordered() {
+            return new Select(with, distinct, items, from, joins, where, groupBy, having, List.of(), 0, null, features);
+        }
+
+        public Select withWhere(List<Expr> w) {
+            return new Select(with, distinct, items, from, joins, w, groupBy, having, orderBy, tieBreak, limit, features);
+        }
+
+        public Select withHaving(List<Expr> h) {
+            return new Select(with, distinct, items, from, joins, where, groupBy, h, orderBy, tieBreak, limit, features);
+        }
+
+        public Select withItems(List<Item> i) {
+            return new Select(with, distinct, i, from, joins, where, groupBy, having, orderBy, tieBreak, limit, features);
         }
 
         @Override
@@ -55,24 +103,36 @@ public sealed interface Query {
             var out = new ArrayList<Query>();
             if (limit != null) out.add(withLimit(null));
             if (limit != null && limit.contains("OFFSET")) out.add(withLimit(limit.substring(0, limit.indexOf(" OFFSET"))));
-            if (limit == null && !orderBy.isEmpty()) out.add(new Select(with, distinct, items, from, joins, where, groupBy, having, List.of(), 0, null, features));
-            for (int i = 0; i < orderBy.size() - tieBreak; i++) {
+            if (limit == null && ordered()) out.add(unordered());
+            int removable = tieBreak > 0 ? orderBy.size() - tieBreak : orderBy.size();
+            for (int i = 0; i < removable; i++) {
                 out.add(new Select(with, distinct, items, from, joins, where, groupBy, having, without(orderBy, i), tieBreak, limit, features));
             }
             for (int i = 0; i < joins.size(); i++) {
                 out.add(new Select(with, distinct, items, from, without(joins, i), where, groupBy, having, orderBy, tieBreak, limit, features));
             }
-            for (int i = 0; i < where.size(); i++) {
-                out.add(new Select(with, distinct, items, from, joins, without(where, i), groupBy, having, orderBy, tieBreak, limit, features));
-            }
-            for (int i = 0; i < having.size(); i++) {
-                out.add(new Select(with, distinct, items, from, joins, where, groupBy, without(having, i), orderBy, tieBreak, limit, features));
+            for (int i = 0; i < where.size(); i++) out.add(withWhere(without(where, i)));
+            for (int i = 0; i < having.size(); i++) out.add(withHaving(without(having, i)));
+            for (int i = 0; i < groupBy.size(); i++) {
+                out.add(new Select(with, distinct, items, from, joins, where, without(groupBy, i), having, orderBy, tieBreak, limit, features));
             }
             for (int i = 0; items.size() > 1 && i < items.size(); i++) {
                 // ORDER BY positions may point past the end then: MariaDB refuses, the candidate is dropped
-                out.add(new Select(with, distinct, without(items, i), from, joins, where, groupBy, having, orderBy, tieBreak, limit, features));
+                out.add(withItems(without(items, i)));
             }
             if (distinct && limit == null) out.add(new Select(with, false, items, from, joins, where, groupBy, having, orderBy, tieBreak, limit, features));
+            for (int i = 0; i < items.size(); i++) {
+                Item item = items.get(i);
+                if (item.alias() != null) out.add(withItems(replaced(items, i, new Item(item.expr(), null))));
+                for (Expr e : item.expr().shrinks()) out.add(withItems(replaced(items, i, new Item(e, item.alias()))));
+            }
+            for (int i = 0; i < where.size(); i++) for (Expr e : where.get(i).shrinks()) out.add(withWhere(replaced(where, i, e)));
+            for (int i = 0; i < having.size(); i++) for (Expr e : having.get(i).shrinks()) out.add(withHaving(replaced(having, i, e)));
+            for (int i = 0; i < groupBy.size(); i++) {
+                for (Expr e : groupBy.get(i).shrinks()) {
+                    out.add(new Select(with, distinct, items, from, joins, where, replaced(groupBy, i, e), having, orderBy, tieBreak, limit, features));
+                }
+            }
             return out;
         }
 
@@ -121,10 +181,10 @@ public sealed interface Query {
     }
 
     /** UPDATE or DELETE of one table; compared by the affected-row count and the whole table after it. */
-    record Dml(String head, String table, List<String> where, Set<String> features) implements Query {
+    record Dml(String head, String table, List<Expr> where, Set<String> features) implements Query {
         @Override
         public String sql() {
-            return head + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
+            return head + (where.isEmpty() ? "" : " WHERE " + Select.conjunction(where));
         }
 
         @Override
@@ -136,6 +196,7 @@ public sealed interface Query {
         public List<Query> shrinks() {
             var out = new ArrayList<Query>();
             for (int i = 0; i < where.size(); i++) out.add(new Dml(head, table, without(where, i), features));
+            for (int i = 0; i < where.size(); i++) for (Expr e : where.get(i).shrinks()) out.add(new Dml(head, table, replaced(where, i, e), features));
             return out;
         }
     }
@@ -146,6 +207,12 @@ public sealed interface Query {
         public List<Query> shrinks() {
             return List.of();
         }
+    }
+
+    private static <T> List<T> replaced(List<T> list, int i, T value) {
+        var out = new ArrayList<>(list);
+        out.set(i, value);
+        return List.copyOf(out);
     }
 
     private static <T> List<T> without(List<T> list, int i) {

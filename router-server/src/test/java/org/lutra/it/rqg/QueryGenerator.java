@@ -1,445 +1,302 @@
 package org.lutra.it.rqg;
 
+import org.lutra.it.rqg.Exprs.Ref;
+import org.lutra.it.rqg.Query.Item;
+import org.lutra.it.rqg.Query.Select;
+
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
 /**
- * Random statements over {@link RqgSchema}'s tables, weighted over the features issue 9 lists.
- * Every ORDER BY ends in terms that make it total (primary keys, group keys, or all positions), and
- * LIMIT only ever follows such an ORDER BY, so every answer has exactly one right form.
+ * Random statements over {@link RqgSchema}'s tables whose parts combine freely, in the shapes of
+ * SQLancer and sqllogictest ({@code SELECT DISTINCT + cor0.a * - k AS a FROM th AS cor0 GROUP BY ...}):
+ * select lists of columns, expressions and constants with aliases that may shadow column names;
+ * DISTINCT with and without GROUP BY; aggregates (DISTINCT ones, of constants) beside constants;
+ * GROUP BY columns, expressions, positions and aliases; HAVING with and without GROUP BY and
+ * aggregates; WHERE of three-valued predicates; joins of two to twenty tables; subqueries,
+ * correlated or not; UNION; derived tables and CTEs; window functions; ORDER BY and LIMIT;
+ * UPDATE and DELETE. Every ORDER BY that a LIMIT follows is total, so every answer has exactly
+ * one right form.
  */
 public final class QueryGenerator {
-    private static final List<String> COLUMNS = List.of("id", "k", "a", "d", "s", "dt");
-    private static final List<String> NULLABLE = List.of("k", "a", "d", "s", "dt");
-    private static final List<String> SELECT_AGGREGATES = List.of("COUNT(*)", "COUNT(%s)", "SUM(%s)", "MIN(%s)", "MAX(%s)", "AVG(%s)", "COUNT(DISTINCT %s)");
+    private static final List<String> ALIASES = List.of("id", "k", "a", "d", "s", "dt", "c0", "c1", "c2", "x");
 
     private final Random random;
-    private Set<String> features;
-    private int names;
+    private final RqgSchema schema;
+    private final Set<String> features = new LinkedHashSet<>();
+    private final Exprs exprs;
+    private final Exprs inner;
+    private final Shapes shapes;
 
-    public QueryGenerator(long seed) {
+    public QueryGenerator(long seed, RqgSchema schema) {
         this.random = new Random(seed);
+        this.schema = schema;
+        var subqueries = new Subqueries(random, schema, features);
+        this.exprs = new Exprs(random, features, subqueries);
+        this.inner = new Exprs(random, features, null);
+        subqueries.exprs = inner;
+        this.shapes = new Shapes(random, schema, features, exprs);
     }
 
     public Query next() {
-        features = new LinkedHashSet<>();
-        names = 0;
+        features.clear();
         int r = random.nextInt(100);
-        if (r < 22) return scan();
-        if (r < 29) return aggregate();
-        if (r < 40) return groupBy();
-        if (r < 45) return distinct();
-        if (r < 51) return window();
-        if (r < 57) return union();
-        if (r < 64) return derivedOrCte();
-        if (r < 78) return join();
-        if (r < 90) return subquery();
-        return dml();
+        Query q;
+        if (r < 16) q = plain();
+        else if (r < 26) q = aggregate();
+        else if (r < 44) q = grouped();
+        else if (r < 49) q = havingWithoutGroupBy();
+        else if (r < 60) q = shapes.join(this::finish);
+        else if (r < 68) q = shapes.manyTables(this::finish);
+        else if (r < 75) q = shapes.union();
+        else if (r < 80) q = shapes.derivedOrCte(this::finish);
+        else if (r < 84) q = shapes.window();
+        else if (r < 88) q = noFrom();
+        else if (r < 93) q = plain();
+        else q = shapes.dml();
+        return q;
     }
 
-    // ---- statement shapes ----
+    /** A SELECT of {@link #next()}'s kinds that the oracles can partition: one FROM, no LIMIT, no window functions. */
+    public Select nextForOracles() {
+        features.clear();
+        int r = random.nextInt(20);
+        Select s = r < 8 ? plain() : r < 10 ? havingWithoutGroupBy() : r < 13 ? grouped() : r < 15 ? aggregate() : r < 16 ? shapes.manyTables(this::finish)
+                : shapes.join(this::finish);
+        return s.unordered();
+    }
 
-    private Query.Select scan() {
+    /** A predicate over {@code select}'s FROM, for the oracles to partition its rows with. */
+    public Expr predicateFor(Select select) {
+        return exprs.predicate(scopeOf(select), 2);
+    }
+
+    /** A predicate on {@code select}'s groups for HAVING: over its aggregates and group keys. */
+    public Expr havingPredicateFor(Select select) {
+        var keys = select.groupBy().stream().filter(k -> !k.sql().matches("\\d+")).toList();
+        return Expr.of("$ " + exprs.pick(">", "<", ">=", "=", "<>", "<=") + " $", exprs.aggregated(scopeOf(select), keys, 1), exprs.numberLeaf(List.of()));
+    }
+
+    /** A numeric expression over {@code select}'s FROM (an aggregate's argument). */
+    public Expr numberFor(Select select) {
+        return exprs.number(scopeOf(select), 2);
+    }
+
+    /** A select of one table (sometimes aliased): columns, expressions and constants, DISTINCT sometimes. */
+    private Select plain() {
         String table = table();
-        String alias = random.nextBoolean() ? "t" : null;
-        features.add(routing(table) == null ? "scan-replicated" : "scan");
-        var items = new ArrayList<String>();
-        if (random.nextInt(8) == 0) {
-            items.add("*");
+        var from = from(table);
+        var scope = scope(table, from.alias());
+        features.add(schema.table(table).routing() == null ? "scan-replicated" : "scan");
+        var items = new ArrayList<Item>();
+        if (random.nextInt(12) == 0) {
+            items.add(new Item(Expr.leaf("*"), null));
         } else {
-            for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) items.add(item(alias));
+            for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) items.add(item(exprs.value(scope, random.nextInt(4)), items));
         }
-        var where = where(alias, table, 3);
-        var order = new ArrayList<String>();
-        int tie = 0;
-        String limit = null;
-        if (random.nextInt(2) == 0) {
-            features.add("order-by");
-            for (int i = 0, n = random.nextInt(3); i < n; i++) order.add(orderTerm(alias, items));
-            order.add(col(alias, "id") + (random.nextBoolean() ? " DESC" : ""));
-            tie = 1;
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, false, items, from(table, alias), List.of(), where, List.of(), List.of(), order, tie, limit, done());
+        boolean distinct = random.nextInt(4) == 0 && !items.getFirst().expr().sql().equals("*");
+        if (distinct) features.add("distinct");
+        return finish(distinct, items, from.sql(), List.of(), where(scope, 3), List.of(), List.of(), scope);
     }
 
-    private Query.Select aggregate() {
+    /** Aggregates without GROUP BY, beside constants: one row even over no rows. */
+    private Select aggregate() {
         String table = table();
-        String alias = random.nextBoolean() ? "t" : null;
-        features.add("aggregate");
-        var items = new ArrayList<String>();
-        for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) items.add(aggregateItem(alias));
-        return new Query.Select(null, false, items, from(table, alias), List.of(), where(alias, table, 2), List.of(), List.of(),
-                List.of(), 0, null, done());
-    }
-
-    private Query.Select groupBy() {
-        String table = table();
-        String alias = random.nextBoolean() ? "t" : null;
-        var keys = new ArrayList<String>();
-        for (String c : pick(List.of("id", "k", "a", "d", "s", "dt"), 1 + random.nextInt(2))) keys.add(col(alias, c));
-        boolean onRouting = keys.stream().anyMatch(k -> k.endsWith(String.valueOf(routing(table))));
-        features.add(onRouting ? "group-by-routing" : "group-by");
-        var items = new ArrayList<>(keys);
-        var aggregates = new ArrayList<String>();
+        var from = from(table);
+        var scope = scope(table, from.alias());
+        features.add("aggregate-no-group-by");
+        var items = new ArrayList<Item>();
         for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
-            String a = aggregateExpression(alias);
-            aggregates.add(a);
-            items.add(random.nextBoolean() ? a + " AS g" + i : a);
+            Expr e = random.nextInt(4) == 0 ? constant() : exprs.aggregated(scope, List.of(), random.nextInt(3));
+            items.add(item(e, items));
         }
-        if (random.nextBoolean()) java.util.Collections.shuffle(items, random);
-        var having = new ArrayList<String>();
+        if (items.stream().noneMatch(i -> i.expr().hasAggregate())) items.add(item(exprs.aggregate(scope), items));
+        var having = new ArrayList<Expr>();
+        if (random.nextInt(4) == 0) {
+            features.add("having-no-group-by");
+            having.add(Expr.of("$ " + exprs.pick(">", "<", ">=", "=", "<>") + " $", exprs.aggregated(scope, List.of(), 1), exprs.numberLeaf(List.of())));
+        }
+        boolean distinct = random.nextInt(5) == 0;
+        if (distinct) features.add("distinct");
+        return finish(distinct, items, from.sql(), List.of(), where(scope, 2), List.of(), having, scope);
+    }
+
+    /** GROUP BY columns, expressions, positions or aliases; items that name the keys or not; DISTINCT and HAVING sometimes. */
+    private Select grouped() {
+        String table = table();
+        var from = from(table);
+        var scope = scope(table, from.alias());
+        var keys = new ArrayList<Expr>();
+        for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
+            int r = random.nextInt(10);
+            Expr key = r < 6 ? Expr.leaf(exprs.pick(scope).sql()) : r < 9 ? exprs.value(scope, 1) : constant();
+            if (keys.stream().noneMatch(k -> k.sql().equals(key.sql()))) keys.add(key);
+        }
+        String routing = schema.table(table).routing();
+        features.add(keys.stream().anyMatch(k -> routing != null && k.sql().replaceAll("^\\w+\\.", "").equals(routing)) ? "group-by-routing" : "group-by");
+        var keyScope = new ArrayList<Ref>();
+        for (Expr k : keys) if (k.children().isEmpty() && scope.stream().anyMatch(s -> s.sql().equals(k.sql()))) {
+            keyScope.add(scope.stream().filter(s -> s.sql().equals(k.sql())).findFirst().orElseThrow());
+        }
+        var items = new ArrayList<Item>();
+        var groupBy = new ArrayList<Expr>();
+        for (Expr k : keys) {
+            if (random.nextInt(3) > 0) {
+                items.add(item(k, items));
+                int position = items.size();
+                String alias = items.getLast().alias();
+                int how = random.nextInt(6);
+                if (how == 0) features.add("group-by-position");
+                if (how == 1 && alias != null) features.add("group-by-alias");
+                groupBy.add(how == 0 ? Expr.leaf(String.valueOf(position)) : how == 1 && alias != null ? Expr.leaf(alias) : k);
+            } else {
+                features.add("group-key-not-selected");
+                groupBy.add(k);
+            }
+        }
+        for (int i = 0, n = random.nextInt(3); i < n; i++) {
+            int r = random.nextInt(10);
+            Expr e = r < 6 ? exprs.aggregated(scope, keys, random.nextInt(3)) : r < 8 ? constant()
+                    : keyScope.isEmpty() ? constant() : exprs.number(keyScope, 1);
+            items.add(random.nextInt(items.size() + 1), item(e, items));
+        }
+        if (items.isEmpty()) items.add(item(constant(), items));
+        var having = new ArrayList<Expr>();
         if (random.nextInt(3) == 0) {
             features.add("having");
             having.add(switch (random.nextInt(3)) {
-                case 0 -> "COUNT(*) > " + random.nextInt(3);
-                case 1 -> "SUM(" + col(alias, "a") + ") IS NOT NULL";
-                default -> "MAX(" + col(alias, "d") + ") >= " + (random.nextInt(40) - 20);
+                case 0 -> Expr.of("$ " + exprs.pick(">", "<", ">=", "=", "<>") + " $", exprs.aggregated(scope, keys, 1), exprs.numberLeaf(List.of()));
+                case 1 -> keyScope.isEmpty() ? Expr.leaf("COUNT(*) > 1") : exprs.predicate(keyScope, 1);
+                default -> aliasPredicate(items);
             });
         }
+        boolean distinct = random.nextInt(3) == 0;
+        if (distinct) features.add("distinct-group-by");
+        return finish(distinct, items, from.sql(), List.of(), where(scope, 2), groupBy, having, scope);
+    }
+
+    /** HAVING without GROUP BY and without aggregates: MySQL filters rows with it. */
+    private Select havingWithoutGroupBy() {
+        String table = table();
+        var from = from(table);
+        var scope = scope(table, from.alias());
+        features.add("having-no-aggregate");
+        var items = new ArrayList<Item>();
+        for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) items.add(item(random.nextInt(3) == 0 ? constant() : exprs.value(scope, 1), items));
+        Expr having = random.nextBoolean() ? aliasPredicate(items) : exprs.predicate(scope, 1);
+        boolean distinct = random.nextInt(4) == 0;
+        return finish(distinct, items, from.sql(), List.of(), where(scope, 2), List.of(), List.of(having), scope);
+    }
+
+    private Select noFrom() {
+        features.add("no-from");
+        var items = new ArrayList<Item>();
+        for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) items.add(item(exprs.value(List.of(), 2), items));
+        return new Select(null, random.nextInt(4) == 0, items, null, List.of(), List.of(), List.of(), List.of(), List.of(), 0, null, done());
+    }
+
+    /** ORDER BY (total, by positions after any other terms) and LIMIT, or neither, then the statement. */
+    private Select finish(boolean distinct, List<Item> items, String from, List<String> joins, List<Expr> where, List<Expr> groupBy,
+                          List<Expr> having, List<Ref> scope) {
         var order = new ArrayList<String>();
         int tie = 0;
         String limit = null;
-        if (random.nextBoolean()) {
-            features.add("order-by-aggregate");
-            order.add(aggregates.get(random.nextInt(aggregates.size())) + dir());
-            for (String k : keys) order.add(k + dir());
-            tie = keys.size();
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, false, items, from(table, alias), List.of(), where(alias, table, 2), keys, having, order, tie, limit,
-                done());
-    }
-
-    private Query.Select distinct() {
-        String table = table();
-        String alias = random.nextBoolean() ? "t" : null;
-        features.add("distinct");
-        var items = new ArrayList<String>();
-        for (String c : pick(NULLABLE, 1 + random.nextInt(2))) items.add(col(alias, c));
-        var order = new ArrayList<String>();
-        String limit = null;
-        if (random.nextBoolean()) {
+        if (random.nextInt(5) < 2) {
             features.add("order-by");
-            for (int i = 1; i <= items.size(); i++) order.add(i + dir());
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, true, items, from(table, alias), List.of(), where(alias, table, 2), List.of(), List.of(), order,
-                order.size(), limit, done());
-    }
-
-    private Query.Select window() {
-        String table = table();
-        String alias = random.nextBoolean() ? "t" : null;
-        features.add("window");
-        String id = col(alias, "id");
-        String part = random.nextBoolean() ? "PARTITION BY " + col(alias, pick(List.of("a", "k", "s"), 1).getFirst()) + " " : "";
-        String fn = switch (random.nextInt(6)) {
-            case 0 -> "ROW_NUMBER() OVER (" + part + "ORDER BY " + id + ")";
-            case 1 -> "RANK() OVER (" + part + "ORDER BY " + col(alias, "a") + ")";
-            case 2 -> "SUM(" + col(alias, "d") + ") OVER (" + part.strip() + ")";
-            case 3 -> "COUNT(*) OVER (" + part.strip() + ")";
-            case 4 -> "LAG(" + col(alias, "a") + ") OVER (" + part + "ORDER BY " + id + ")";
-            default -> "MAX(" + col(alias, "a") + ") OVER (" + part + "ORDER BY " + id + ")";
-        };
-        var items = new ArrayList<>(List.of(id, fn + " AS w"));
-        if (random.nextBoolean()) items.add(1, col(alias, "a"));
-        var order = new ArrayList<String>();
-        String limit = null;
-        if (random.nextBoolean()) {
-            order.add(id);
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, false, items, from(table, alias), List.of(), where(alias, table, 1), List.of(), List.of(), order,
-                order.size(), limit, done());
-    }
-
-    private Query union() {
-        boolean all = random.nextBoolean();
-        features.add(all ? "union-all" : "union");
-        var columns = pick(List.of("k", "a", "d", "s", "dt"), 2);
-        var parts = new ArrayList<Query.Select>();
-        for (int i = 0, n = 2 + random.nextInt(2); i < n; i++) {
-            String table = table();
-            parts.add(new Query.Select(null, false, List.of(columns.get(0), columns.get(1)), table, List.of(), where(null, table, 2),
-                    List.of(), List.of(), List.of(), 0, null, Set.of()));
-        }
-        String order = null, limit = null;
-        if (random.nextBoolean()) {
-            order = random.nextBoolean() ? "1" + dir() + ", 2" + dir() : "2" + dir() + ", 1" + dir();
-            limit = maybeLimit();
-        }
-        return new Query.Union(parts, all, order, limit, done());
-    }
-
-    private Query.Select derivedOrCte() {
-        String table = table();
-        boolean cte = random.nextBoolean();
-        features.add(cte ? "cte" : "derived");
-        var inner = new Query.Select(null, false, List.of("id AS c0", "a AS c1", "s AS c2", "d AS c3"), table, List.of(),
-                where(null, table, 2), List.of(), List.of(), List.of(), 0, null, Set.of());
-        // a CTE may shadow a real table's name: the statement must read the CTE, not the table
-        String name = cte && random.nextInt(4) == 0 ? "tp" : "x";
-        if (!name.equals("x")) features.add("cte-shadowing-table");
-        String with = cte ? "WITH " + name + " AS (" + inner.sql() + ")" : null;
-        String from = cte ? (name.equals("x") ? "x" : name + " AS x") : "(" + inner.sql() + ") AS x";
-        var where = new ArrayList<String>();
-        if (random.nextBoolean()) where.add("x.c1 " + pick(List.of("=", "<", ">=", "<>"), 1).getFirst() + " " + (random.nextInt(10) - 2));
-        if (random.nextBoolean()) {
-            var items = List.of("x.c1", "COUNT(*)", "SUM(x.c3) AS sd");
-            return new Query.Select(with, false, items, from, List.of(), where, List.of("x.c1"), List.of(), List.of("x.c1"), 1, null,
-                    done());
-        }
-        var order = new ArrayList<String>();
-        String limit = null;
-        if (random.nextBoolean()) {
-            order.add("x.c2" + dir());
-            order.add("x.c0" + dir());
-            limit = maybeLimit();
-        }
-        return new Query.Select(with, false, List.of("x.c0", "x.c2", "x.c3"), from, List.of(), where, List.of(), List.of(), order,
-                order.isEmpty() ? 0 : 1, limit, done());
-    }
-
-    private Query.Select join() {
-        String left, right, on;
-        int kind = random.nextInt(4);
-        switch (kind) {
-            case 0 -> { left = "tl"; right = "tc"; on = "t2.k = t1.id"; features.add("join-colocated"); }
-            case 1 -> { left = table(); right = "tp"; on = "t2.id = t1." + pick(List.of("a", "k"), 1).getFirst(); features.add("join-replicated"); }
-            case 2 -> {
-                left = table(); right = table();
-                String c = pick(List.of("a", "k", "s"), 1).getFirst();
-                on = "t2." + c + " = t1." + c;
-                features.add("join-unrelated");
+            boolean grouped = !groupBy.isEmpty() || items.stream().anyMatch(i -> i.expr().hasAggregate());
+            for (int i = 0, n = random.nextInt(3); i < n; i++) {
+                int r = random.nextInt(4);
+                Item it = items.get(random.nextInt(items.size()));
+                // a term naming no column is a constant (MariaDB reads some, as ORDER BY + -34, as an unknown column '???')
+                boolean column = scope.stream().anyMatch(c -> it.expr().sql().contains(c.sql()));
+                String term = r == 0 || it.expr().sql().equals("*") ? null
+                        : r == 1 ? (it.alias() != null && column ? it.alias() : null)
+                        : r == 2 ? (!distinct && !grouped ? exprs.pick(scope).sql() : null)
+                        : column ? it.expr().sql() : null;
+                if (term != null) order.add(term + exprs.pick("", " DESC", " ASC"));
             }
-            default -> { left = table(); right = table(); on = null; features.add("cross-join"); }
+            if (items.stream().noneMatch(i -> i.expr().sql().equals("*"))) {
+                tie = Select.POSITIONS;
+                int r = random.nextInt(5);
+                if (r >= 2) {
+                    features.add(r == 4 ? "limit-offset" : "limit");
+                    limit = r == 4 ? random.nextInt(6) + " OFFSET " + random.nextInt(8) : String.valueOf(random.nextInt(8));
+                }
+            }
         }
-        var joins = new ArrayList<String>();
-        String type = on == null ? "CROSS JOIN" : random.nextInt(3) == 0 ? "LEFT JOIN" : "JOIN";
-        if (type.equals("LEFT JOIN")) features.add("left-join");
-        joins.add(type + " " + right + " t2" + (on == null ? "" : " ON " + on));
-        var where = new ArrayList<String>();
-        if (on == null) {
-            where.add("t1.id < " + (2 + random.nextInt(6)));
-            where.add("t2.id < " + (2 + random.nextInt(6)));
-        }
-        boolean three = kind == 0 && random.nextInt(4) == 0;
-        if (three) joins.add("LEFT JOIN tp t3 ON t3.id = t2.a");
-        where.addAll(where("t1", left, 2));
-        if (random.nextBoolean()) where.addAll(where("t2", right, 1));
-        if (random.nextInt(4) == 0) {
-            features.add("join-group-by");
-            var items = List.of("t1.a", "COUNT(*)", "SUM(t2.d) AS sd", "COUNT(t2.id)");
-            return new Query.Select(null, false, items, left + " t1", joins, where, List.of("t1.a"), List.of(), List.of("t1.a"), 1, null,
-                    done());
-        }
-        var items = new ArrayList<>(List.of("t1.id", "t2.id AS id2"));
-        for (int i = 0, n = random.nextInt(3); i < n; i++) items.add(col(random.nextBoolean() ? "t1" : "t2", pick(NULLABLE, 1).getFirst()));
-        if (three) items.add("t3.s AS s3");
-        var order = new ArrayList<String>();
-        int tie = 0;
-        String limit = null;
-        if (random.nextBoolean()) {
-            features.add("order-by");
-            if (random.nextBoolean()) order.add(col("t2", pick(NULLABLE, 1).getFirst()) + dir());
-            order.add("t1.id" + dir());
-            order.add("t2.id" + dir());
-            tie = 2;
-            if (three) { order.add("t3.id"); tie = 3; }
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, false, items, left + " t1", joins, where, List.of(), List.of(), order, tie, limit, done());
-    }
-
-    private Query.Select subquery() {
-        String table = table(), inner = table();
-        var items = new ArrayList<>(List.of("t1.id", col("t1", pick(NULLABLE, 1).getFirst())));
-        var where = new ArrayList<>(where("t1", table, 1));
-        String innerWhere = String.join(" AND ", where("t2", inner, 1));
-        String and = innerWhere.isEmpty() ? "" : " AND " + innerWhere;
-        String plainWhere = innerWhere.isEmpty() ? "" : " WHERE " + innerWhere;
-        switch (random.nextInt(7)) {
-            case 0 -> { features.add("subquery-in"); where.add("t1.a IN (SELECT t2.a FROM " + inner + " t2" + plainWhere + ")"); }
-            case 1 -> { features.add("subquery-not-in"); where.add("t1.a NOT IN (SELECT t2.a FROM " + inner + " t2 WHERE t2.a IS NOT NULL" + and + ")"); }
-            case 2 -> { features.add("exists-correlated"); where.add((random.nextBoolean() ? "" : "NOT ") + "EXISTS (SELECT 1 FROM " + inner + " t2 WHERE t2.k = t1.id" + and + ")"); }
-            case 3 -> { features.add("scalar-subquery"); where.add("t1.a >= (SELECT " + pick(List.of("MIN", "MAX", "AVG"), 1).getFirst() + "(t2.a) FROM " + inner + " t2" + plainWhere + ")"); }
-            case 4 -> { features.add("scalar-subquery-correlated"); items.add("(SELECT COUNT(*) FROM " + inner + " t2 WHERE t2.k = t1.id) AS n"); }
-            case 5 -> { features.add("subquery-in-correlated"); where.add("t1.a IN (SELECT t2.a FROM " + inner + " t2 WHERE t2.k = t1.k)"); }
-            default -> { features.add("subquery-in-routing"); where.add(col("t1", "id") + " IN (SELECT t2.k FROM " + inner + " t2" + plainWhere + ")"); }
-        }
-        var order = new ArrayList<String>();
-        String limit = null;
-        if (random.nextBoolean()) {
-            order.add("t1.id" + dir());
-            limit = maybeLimit();
-        }
-        return new Query.Select(null, false, items, table + " t1", List.of(), where, List.of(), List.of(), order, order.size(), limit,
-                done());
-    }
-
-    private Query.Dml dml() {
-        String table = table();
-        String head;
-        if (random.nextBoolean()) {
-            features.add("update");
-            String set = switch (random.nextInt(5)) {
-                case 0 -> "a = a + 1";
-                case 1 -> "d = NULL, s = 'upd'";
-                case 2 -> "dt = '2024-06-01', a = " + random.nextInt(5);
-                case 3 -> "k = k + 1";
-                default -> "d = d * 2";
-            };
-            head = "UPDATE " + table + " SET " + set;
-        } else {
-            features.add("delete");
-            head = "DELETE FROM " + table;
-        }
-        var where = new ArrayList<>(where(null, table, 2));
-        if (random.nextInt(3) == 0) {
-            features.add("dml-subquery");
-            String other = table;
-            while (other.equals(table)) other = table();
-            where.add(random.nextBoolean()
-                    ? "a IN (SELECT " + other + ".a FROM " + other + " WHERE " + other + ".id < " + (3 + random.nextInt(15)) + ")"
-                    : "EXISTS (SELECT 1 FROM " + other + " WHERE " + other + ".k = " + table + ".id)");
-        }
-        return new Query.Dml(head, table, where, done());
-    }
-
-    /** The features in the order they were added: the first names the statement's shape. */
-    private Set<String> done() {
-        return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(features));
+        return new Select(null, distinct, items, from, joins, where, groupBy, having, order, tie, limit, done());
     }
 
     // ---- parts ----
 
-    private List<String> where(String alias, String table, int max) {
-        var out = new ArrayList<String>();
-        for (int i = 0, n = random.nextInt(max + 1); i < n; i++) out.add(predicate(alias, table, 2));
+    private List<Expr> where(List<Ref> scope, int max) {
+        var out = new ArrayList<Expr>();
+        for (int i = 0, n = random.nextInt(max + 1); i < n; i++) out.add(exprs.predicate(scope, 2));
         return out;
     }
 
-    private String predicate(String alias, String table, int depth) {
-        String routing = routing(table);
-        int r = random.nextInt(depth > 0 ? 14 : 11);
-        String c = random.nextInt(4) == 0 && routing != null ? routing : pick(COLUMNS, 1).getFirst();
-        if (routing != null && c.equals(routing)) features.add("where-routing");
-        String x = col(alias, c);
-        return switch (r) {
-            case 0, 1 -> x + " = " + literal(c);
-            case 2 -> x + " " + pick(List.of("<", "<=", ">", ">=", "<>"), 1).getFirst() + " " + literal(c);
-            case 3 -> {
-                String lo = literal(c), hi = literal(c);
-                yield x + (random.nextInt(4) == 0 ? " NOT" : "") + " BETWEEN " + lo + " AND " + hi;
-            }
-            case 4, 5 -> {
-                var vs = new ArrayList<String>();
-                for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) vs.add(literal(c));
-                if (random.nextInt(6) == 0) vs.add("NULL");
-                yield x + (random.nextInt(5) == 0 ? " NOT" : "") + " IN (" + String.join(", ", vs) + ")";
-            }
-            case 6 -> x + (random.nextBoolean() ? " IS NULL" : " IS NOT NULL");
-            case 7 -> col(alias, "s") + (random.nextInt(4) == 0 ? " NOT" : "") + " LIKE "
-                    + pick(List.of("'a%'", "'%E%'", "'b\\%%'", "'_i%'", "'%'", "''", "'O''%'"), 1).getFirst();
-            case 8 -> col(alias, "a") + " + " + col(alias, "k") + " > " + random.nextInt(30);
-            case 9 -> "COALESCE(" + col(alias, "a") + ", -1) < " + random.nextInt(6);
-            case 10 -> col(alias, "dt") + " >= " + literal("dt");
-            case 11 -> "NOT (" + predicate(alias, table, depth - 1) + ")";
-            default -> "(" + predicate(alias, table, depth - 1) + " OR " + predicate(alias, table, depth - 1) + ")";
-        };
+    private Item item(Expr e, List<Item> before) {
+        if (random.nextInt(10) < 5) return new Item(e, null);
+        String alias = ALIASES.get(random.nextInt(ALIASES.size()));
+        if (before.stream().anyMatch(i -> alias.equals(i.alias()))) return new Item(e, null);
+        if (alias.length() <= 2 && !alias.startsWith("c") && !alias.equals("x")) features.add("alias-shadows-column");
+        return new Item(e, alias);
     }
 
-    private String literal(String column) {
-        return switch (column) {
-            case "id", "k" -> String.valueOf(random.nextInt(62));
-            case "a" -> String.valueOf(random.nextInt(12) - 3);
-            case "d" -> (random.nextInt(41) - 20) * 5 / 2 + (random.nextBoolean() ? ".5" : ".25");
-            case "s" -> {
-                String s = RqgSchema.STRINGS.get(random.nextInt(RqgSchema.STRINGS.size()));
-                yield RqgSchema.quote(random.nextBoolean() ? s.toUpperCase(Locale.ROOT) : s);
-            }
-            default -> "'2024-0" + (1 + random.nextInt(3)) + "-" + (10 + random.nextInt(5)) + "'";
-        };
+    /** A predicate on a select-list alias (HAVING may name them), or a constant one. */
+    private Expr aliasPredicate(List<Item> items) {
+        var aliased = items.stream().filter(i -> i.alias() != null).toList();
+        if (aliased.isEmpty()) return Expr.leaf(exprs.pick("1 = 1", "NULL", "0", "TRUE"));
+        features.add("having-alias");
+        return Expr.leaf(aliased.get(random.nextInt(aliased.size())).alias() + " " + exprs.pick("IS NULL", "IS NOT NULL", "> 0", "< 3", "= 1"));
     }
 
-    private String item(String alias) {
-        int r = random.nextInt(10);
-        if (r < 6) return col(alias, pick(COLUMNS, 1).getFirst());
-        String e = switch (r) {
-            case 6 -> col(alias, "a") + " + " + col(alias, "k");
-            case 7 -> col(alias, "d") + " * 2";
-            case 8 -> "CONCAT(" + col(alias, "s") + ", '-')";
-            default -> "COALESCE(" + col(alias, "a") + ", 0)";
-        };
-        features.add("expression");
-        return random.nextInt(10) < 7 ? e + " AS e" + names++ : e;
+    /** An expression naming no column: a literal, NULL, arithmetic of them. */
+    private Expr constant() {
+        features.add("constant-item");
+        return exprs.number(List.of(), random.nextInt(3));
     }
 
-    private String orderTerm(String alias, List<String> items) {
-        int r = random.nextInt(10);
-        if (r < 2 && !items.contains("*")) {
-            features.add("order-by-position");
-            return (1 + random.nextInt(items.size())) + dir();
+    private record From(String sql, String alias) {}
+
+    private From from(String table) {
+        int r = random.nextInt(4);
+        if (r == 0) return new From(table + " AS cor0", "cor0");
+        if (r == 1) return new From(table + " t", "t");
+        return new From(table, null);
+    }
+
+    /** One table's columns, qualified (by the alias, or the table's name) and bare, as sqllogictest mixes {@code cor0.col2} and {@code col2}. */
+    private List<Ref> scope(String table, String alias) {
+        var out = new ArrayList<Ref>();
+        for (var c : schema.table(table).columns()) {
+            out.add(new Ref(alias == null ? c.name() : alias + "." + c.name(), c.type()));
+            if (random.nextBoolean()) out.add(new Ref(alias == null ? table + "." + c.name() : c.name(), c.type()));
         }
-        if (r < 3) {
-            features.add("order-by-expression");
-            return "COALESCE(" + col(alias, "a") + ", 100) - " + col(alias, "id") + " % 3" + dir();
-        }
-        return col(alias, pick(NULLABLE, 1).getFirst()) + dir();
+        return out;
     }
 
-    private String aggregateItem(String alias) {
-        String a = aggregateExpression(alias);
-        return random.nextBoolean() ? a + " AS g" + names++ : a;
-    }
-
-    private String aggregateExpression(String alias) {
-        String f = SELECT_AGGREGATES.get(random.nextInt(SELECT_AGGREGATES.size()));
-        if (f.contains("DISTINCT")) features.add("count-distinct");
-        String c = f.startsWith("SUM") || f.startsWith("AVG") ? pick(List.of("a", "d", "k"), 1).getFirst() : pick(COLUMNS, 1).getFirst();
-        return f.formatted(col(alias, c));
-    }
-
-    private String maybeLimit() {
-        int r = random.nextInt(5);
-        if (r < 2) return null;
-        features.add(r == 4 ? "limit-offset" : "limit");
-        return r == 4 ? (random.nextInt(6) + " OFFSET " + random.nextInt(8)) : String.valueOf(random.nextInt(8));
-    }
-
-    private String dir() {
-        return random.nextBoolean() ? "" : random.nextBoolean() ? " DESC" : " ASC";
+    /** The columns of a generated select's FROM, as its predicates may name them. */
+    private List<Ref> scopeOf(Select select) {
+        String from = select.from() + " " + String.join(" ", select.joins());
+        var m = java.util.regex.Pattern.compile("\\b(th|tr|tl|tc|tp|te|j\\d+)(?:\\s+(?:AS\\s+)?(cor0|t|t1|t2|t3)\\b)?").matcher(from);
+        var tables = new ArrayList<String[]>();
+        while (m.find()) tables.add(new String[]{m.group(1), m.group(2)});
+        if (tables.size() == 1) return scope(tables.getFirst()[0], tables.getFirst()[1]);
+        var out = new ArrayList<Ref>();
+        for (String[] t : tables) out.addAll(shapes.scope(t[0], t[1]));
+        return out;
     }
 
     private String table() {
         return RqgSchema.TABLES.get(random.nextInt(RqgSchema.TABLES.size()));
     }
 
-    private static String from(String table, String alias) {
-        return alias == null ? table : table + " " + alias;
-    }
-
-    private static String col(String alias, String column) {
-        return alias == null ? column : alias + "." + column;
-    }
-
-    /** The routing column of {@code table}, or null for the replicated one. */
-    static String routing(String table) {
-        return switch (table) {
-            case "th", "tl" -> "id";
-            case "tr", "tc" -> "k";
-            default -> null;
-        };
-    }
-
-    private <T> List<T> pick(List<T> from, int n) {
-        var copy = new ArrayList<>(from);
-        java.util.Collections.shuffle(copy, random);
-        return copy.subList(0, Math.min(n, copy.size()));
+    private Set<String> done() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(features));
     }
 }

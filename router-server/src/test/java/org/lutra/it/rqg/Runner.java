@@ -1,0 +1,134 @@
+package org.lutra.it.rqg;
+
+import org.lutra.it.rqg.Shrinker.Shrunk;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs generated statements through Lutra and on the reference MariaDB, judges each, and keeps
+ * the account: a tally per feature, known failures per class (with the first one shrunk), and
+ * new failures shrunk to a minimal statement. A new failure fails the run; a known one does not.
+ */
+public final class Runner {
+    private static final int SHRUNK_PER_KIND = 2;
+
+    private final Connection lutra;
+    private final Connection reference;
+    private final RqgSchema schema;
+    private final Tally tally = new Tally();
+    private final Map<String, Integer> knownCounts = new LinkedHashMap<>();
+    private final Map<String, String> knownExamples = new LinkedHashMap<>();
+    private final Map<String, Integer> newKinds = new HashMap<>();
+    private final List<String> newFailures = new ArrayList<>();
+    private int statements;
+    private int referenceErrors;
+    private int invalid;
+
+    public Runner(Connection lutra, Connection reference, RqgSchema schema) {
+        this.lutra = lutra;
+        this.reference = reference;
+        this.schema = schema;
+    }
+
+    /** The known class of a failure, or null for a new one. */
+    public KnownFailures.Known classify(Shrunk s) {
+        return KnownFailures.classify(s, schema, sql -> Outcome.query(reference, sql));
+    }
+
+    public Shrunk run(Query q) {
+        String sql = q.sql();
+        Outcome l, r;
+        if (q instanceof Query.Dml dml) {
+            l = Outcome.change(lutra, sql, dml.table());
+            r = Outcome.change(reference, sql, dml.table());
+        } else {
+            l = Outcome.query(lutra, sql);
+            r = Outcome.query(reference, sql);
+        }
+        return new Shrunk(q, Comparer.compare(l, r, q.ordered()), l, r);
+    }
+
+    /** Runs {@code q} on both sides and accounts for it; returns its verdict. */
+    public Comparer.Verdict check(String oracle, Query q) {
+        return account(oracle, run(q), this::run);
+    }
+
+    /**
+     * Accounts for one judged statement (of {@code oracle}: "differential", "tlp", "norec", "write"):
+     * a failure is classified, and shrunk with {@code rerun} when it is new or the first of its class.
+     */
+    public Comparer.Verdict account(String oracle, Shrunk result, java.util.function.Function<Query, Shrunk> rerun) {
+        statements++;
+        tally.add(result.query().features(), result.verdict());
+        if (result.verdict() == Comparer.Verdict.INVALID) invalid++;
+        else if (result.reference() instanceof Outcome.Error) referenceErrors++;
+        if (!result.verdict().failed()) return result.verdict();
+        var known = classify(result);
+        if (known != null) {
+            if (knownCounts.merge(known.name(), 1, Integer::sum) == 1) {
+                Shrunk minimal = rerun == null ? result : Shrinker.shrink(result.query(), rerun, this::kind);
+                knownExamples.put(known.name(), describe(oracle, result, minimal));
+            }
+            return result.verdict();
+        }
+        String kindKey = oracle + " " + result.verdict() + " " + result.query().features().stream().findFirst().orElse("");
+        if (newKinds.merge(kindKey, 1, Integer::sum) > SHRUNK_PER_KIND) {
+            newFailures.add("(not shrunk, like one above) " + oracle + " " + result.verdict() + ": " + result.query().sql());
+            return result.verdict();
+        }
+        Shrunk minimal = rerun == null ? result : Shrinker.shrink(result.query(), rerun, this::kind);
+        var minimalKnown = classify(minimal);
+        newFailures.add(describe(oracle, result, minimal) + (minimalKnown == null ? "" : "\n  (its minimal form is known: " + minimalKnown.name() + ")"));
+        return result.verdict();
+    }
+
+    /** A failure found by a metamorphic oracle with no statement that differs from the reference: both sides share it. */
+    public void sharedFailure(String report) {
+        statements++;
+        newFailures.add(report);
+    }
+
+    private String kind(Shrunk s) {
+        var k = classify(s);
+        return k == null ? "new" : k.name();
+    }
+
+    private static String describe(String oracle, Shrunk found, Shrunk minimal) {
+        return oracle + " " + found.verdict() + " " + found.query().features() + "\n  generated: " + found.query().sql()
+                + "\n  minimal:   " + minimal.query().sql() + "\n  lutra:     " + minimal.lutra() + "\n  mariadb:   " + minimal.reference();
+    }
+
+    public List<String> newFailures() {
+        return newFailures;
+    }
+
+    public int statements() {
+        return statements;
+    }
+
+    public int referenceErrors() {
+        return referenceErrors;
+    }
+
+    public int invalid() {
+        return invalid;
+    }
+
+    /** The tally, the known failures per class with a minimal example each, and how many statements MariaDB rejected. */
+    public String summary() {
+        var sb = new StringBuilder(tally.toString());
+        sb.append("MariaDB rejected ").append(referenceErrors).append(" and found ").append(invalid)
+                .append(" not determined (ONLY_FULL_GROUP_BY) of ").append(statements).append(" statements\n");
+        if (!knownCounts.isEmpty()) {
+            sb.append("Known failures (KnownFailures; not failing the run):\n");
+            knownCounts.forEach((k, n) -> sb.append("  ").append(n).append(" x ").append(k).append("\n    ")
+                    .append(knownExamples.get(k).replace("\n", "\n    ")).append('\n'));
+        }
+        return sb.toString();
+    }
+}
