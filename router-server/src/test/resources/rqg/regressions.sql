@@ -43,3 +43,4 @@ SELECT a + 1 AS a FROM th GROUP BY a; -- alias-shadows-column: a select-list ali
 SELECT DISTINCT + cor0.k + + k + - cor0.k * + ( - ( + cor0.a ) ) * - k AS k FROM tl AS cor0; -- weight-string: an expression's weight string was built as a column name (internal error)
 SELECT ALL - cor0.a * cor0.a + COALESCE ( cor0.k, cor0.k ) AS k FROM th AS cor0 GROUP BY cor0.a, k; -- weight-string: a group key that is an alias of an expression (internal error)
 SELECT DISTINCT (SELECT sq.a FROM tp AS sq WHERE sq.a > 3) FROM th WHERE id < 0; -- distinct-scalar-subquery: DISTINCT over a constant scalar subquery went to the shards as GROUP BY, whose subquery MariaDB evaluates where no row matches (1242; one MariaDB: no rows)
+SELECT + a, + 40, + NULL, (FALSE) FROM th WHERE id = 3; -- labels: MariaDB labels a column or literal under unary pluses and parentheses as the column or literal itself

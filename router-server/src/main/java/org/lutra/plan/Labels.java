@@ -18,8 +18,8 @@ import java.util.Map;
  * column. Column references keep their names, as MySQL labels them by name.
  */
 final class Labels {
-    /** MySQL truncates longer automatic labels; such items are left alone. */
-    private static final int MAX_LABEL = 256;
+    /** MariaDB labels an item with at most this many characters of its text (an alias may have 256: 1059 beyond). */
+    private static final int MAX_LABEL = 255;
 
     /** The client's text and how the parsed text was derived from it ({@link Dialect}); positions before the WHERE clause are the rewrite's. */
     record Source(String original, Dialect.Rewritten rewritten) {
@@ -82,8 +82,10 @@ final class Labels {
             // columns are labelled by name, string literals by their value, as the shard labels them too
             if (item.getAlias() != null || e instanceof Column || e instanceof net.sf.jsqlparser.expression.StringValue
                     || item.getExpression() instanceof AllColumns) continue;
-            if (e != item.getExpression() && (e instanceof net.sf.jsqlparser.expression.LongValue || e instanceof net.sf.jsqlparser.expression.DoubleValue)) {
-                item.setAlias(new Alias("`" + e.toString().replace("`", "``") + "`", true)); // a number in parentheses or under a unary plus: its own text
+            if (e != item.getExpression() && (e instanceof net.sf.jsqlparser.expression.LongValue || e instanceof net.sf.jsqlparser.expression.DoubleValue
+                    || e instanceof net.sf.jsqlparser.expression.NullValue || e instanceof net.sf.jsqlparser.expression.BooleanValue)) {
+                // a number, NULL, TRUE or FALSE in parentheses or under a unary plus: its own text
+                item.setAlias(new Alias("`" + e.toString().replace("`", "``") + "`", true));
                 continue;
             }
             var node = item.getASTNode();
@@ -99,7 +101,8 @@ final class Labels {
             String written = source == null ? sql.substring(begin, end) : source.written(sql, begin, end);
             if (written == null) continue;
             written = written.stripLeading();
-            if (written.isEmpty() || written.length() > MAX_LABEL || written.equals(String.valueOf(item.getExpression()))) continue;
+            if (written.length() > MAX_LABEL) written = written.substring(0, MAX_LABEL); // cut as MariaDB cuts it
+            if (written.isEmpty() || written.equals(String.valueOf(item.getExpression()))) continue;
             String label = written;
             if (written.indexOf('\n') >= 0 || written.indexOf('\r') >= 0) {
                 label = "lutra_label_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);

@@ -167,8 +167,19 @@ class RandomQueryIT {
                 + "statements in rqg/regressions.sql):\n" + String.join("\n", fixed));
     }
 
-    /** Select items holding comments, on one partition and across several, in select-list subqueries too, some over several lines. */
+    /**
+     * Select items holding comments, on one partition and across several, in select-list subqueries too, some over several lines;
+     * items under unary pluses (MariaDB labels {@code + a} as {@code a}, {@code + 40} as {@code 40}), and long ones (cut at 255).
+     */
     static final List<String> LABELS = List.of(
+            "SELECT + a, + 40, + NULL, + (a), + 4.50, +(a + 1), + a + 1, (FALSE), + TRUE FROM th WHERE id = 3",
+            "SELECT + a, + 40 FROM th",
+            "SELECT + a, COUNT(*) FROM th GROUP BY a",
+            "SELECT DISTINCT + a FROM th",
+            // longer than 255 characters: MariaDB cuts the label there, an alias that long was the shards' 1059
+            "SELECT CASE WHEN a > (SELECT MIN(sq.a) FROM tp AS sq)" + " AND a <> 5".repeat(30) + " THEN 1 ELSE 0 END FROM th WHERE id = 3",
+            "SELECT SUM(CASE WHEN a > (SELECT MIN(sq.a) FROM tp AS sq)" + " AND a <> 5".repeat(30) + " THEN 1 ELSE 0 END) FROM th",
+            "SELECT SUM(CASE WHEN a > 1" + "  AND a <> 5".repeat(30) + " THEN 1 ELSE 0 END), COUNT(*) FROM th GROUP BY a",
             "SELECT a /* c */ + 1, id FROM th WHERE id = 3",
             "SELECT /* lead */ a+1, /* lead2 */ id FROM th WHERE id = 3",
             "SELECT a+1 /* trailing */, id FROM th WHERE id = 3",
