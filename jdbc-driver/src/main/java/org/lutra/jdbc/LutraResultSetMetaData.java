@@ -29,12 +29,17 @@ public final class LutraResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public String getColumnName(int i) throws SQLException {
-        return column(i).getName();
+        return named(column(i).getName());
     }
 
     @Override
     public String getColumnLabel(int i) throws SQLException {
-        return LutraResultSet.label(column(i));
+        return named(LutraResultSet.label(column(i)));
+    }
+
+    /** A column MySQL names with the empty string ({@code SELECT ''}): Connector/J reports its name and label as null. */
+    private static String named(String name) {
+        return name.isEmpty() ? null : name;
     }
 
     @Override

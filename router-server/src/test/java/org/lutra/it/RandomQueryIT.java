@@ -169,13 +169,14 @@ class RandomQueryIT {
 
     /**
      * Select items holding comments, on one partition and across several, in select-list subqueries too, some over several lines;
-     * items under unary pluses (MariaDB labels {@code + a} as {@code a}, {@code + 40} as {@code 40}), and long ones (cut at 255).
+     * items under unary pluses (MariaDB labels {@code + a} as {@code a}, {@code + 40} as {@code 40}), unnamed ones ({@code ''}) and long ones (cut at 255).
      */
     static final List<String> LABELS = List.of(
             "SELECT + a, + 40, + NULL, + (a), + 4.50, +(a + 1), + a + 1, (FALSE), + TRUE FROM th WHERE id = 3",
             "SELECT + a, + 40 FROM th",
             "SELECT + a, COUNT(*) FROM th GROUP BY a",
             "SELECT DISTINCT + a FROM th",
+            "SELECT '', '' AS x, \"\" FROM th WHERE id = 3",
             // longer than 255 characters: MariaDB cuts the label there, an alias that long was the shards' 1059
             "SELECT CASE WHEN a > (SELECT MIN(sq.a) FROM tp AS sq)" + " AND a <> 5".repeat(30) + " THEN 1 ELSE 0 END FROM th WHERE id = 3",
             "SELECT SUM(CASE WHEN a > (SELECT MIN(sq.a) FROM tp AS sq)" + " AND a <> 5".repeat(30) + " THEN 1 ELSE 0 END) FROM th",
