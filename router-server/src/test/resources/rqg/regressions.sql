@@ -44,3 +44,6 @@ SELECT DISTINCT + cor0.k + + k + - cor0.k * + ( - ( + cor0.a ) ) * - k AS k FROM
 SELECT ALL - cor0.a * cor0.a + COALESCE ( cor0.k, cor0.k ) AS k FROM th AS cor0 GROUP BY cor0.a, k; -- weight-string: a group key that is an alias of an expression (internal error)
 SELECT DISTINCT (SELECT sq.a FROM tp AS sq WHERE sq.a > 3) FROM th WHERE id < 0; -- distinct-scalar-subquery: DISTINCT over a constant scalar subquery went to the shards as GROUP BY, whose subquery MariaDB evaluates where no row matches (1242; one MariaDB: no rows)
 SELECT + a, + 40, + NULL, (FALSE) FROM th WHERE id = 3; -- labels: MariaDB labels a column or literal under unary pluses and parentheses as the column or literal itself
+SELECT COUNT(*) FROM tl t WHERE t.id > (SELECT MIN(sq.a) FROM tp AS sq) AND t.k = ANY (SELECT sq.k FROM tr AS sq); -- subquery-any: beside a co-located subquery, an ANY subquery over a partitioned table was pushed down unchecked and read each partition's rows only
+SELECT COUNT(*) FROM tl t WHERE (SELECT MAX(sq.a) FROM tp AS sq) AND t.k > ALL (SELECT sq.k FROM tr AS sq WHERE sq.k < 50); -- subquery-any: the same for ALL
+SELECT * FROM tp t WHERE t.k IN (SELECT sq.k FROM tr AS sq) AND id > ANY (SELECT sq.a FROM tp AS sq WHERE 1); -- subquery-any: beside an IN subquery run first, an ANY subquery stayed in the statement with the rounds' placeholder (1064 from the shard)

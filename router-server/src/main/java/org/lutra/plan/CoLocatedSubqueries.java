@@ -1,5 +1,6 @@
 package org.lutra.plan;
 
+import net.sf.jsqlparser.expression.AnyComparisonExpression;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Parenthesis;
@@ -68,6 +69,13 @@ final class CoLocatedSubqueries {
             public <S> Void visit(Select s, S context) {
                 if (s instanceof ParenthesedSelect ps) return visit(ps, context);
                 out.add(s);
+                return null;
+            }
+
+            // x = ANY (SELECT ...), x > ALL (...): the adapter does not look inside, and a subquery not found is not checked
+            @Override
+            public <S> Void visit(AnyComparisonExpression any, S context) {
+                out.add(any.getSelect() instanceof ParenthesedSelect ps ? ps.getSelect() : any.getSelect());
                 return null;
             }
         };

@@ -64,6 +64,24 @@ final class SubqueryPlanner {
         return found;
     }
 
+    /** Whether the select list, WHERE or HAVING compares with ANY, SOME or ALL of a subquery. */
+    private static boolean hasAnyComparison(PlainSelect select) {
+        var found = new boolean[1];
+        var visitor = new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.AnyComparisonExpression any, S context) {
+                found[0] = true;
+                return null;
+            }
+        };
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof Expression e) e.accept(visitor, null);
+        }
+        if (select.getWhere() != null) select.getWhere().accept(visitor, null);
+        if (select.getHaving() != null) select.getHaving().accept(visitor, null);
+        return found[0];
+    }
+
     private static final java.util.Set<String> AGGREGATES = java.util.Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT",
             "BIT_AND", "BIT_OR", "BIT_XOR", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP");
 
@@ -86,6 +104,10 @@ final class SubqueryPlanner {
     static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
         var found = find(select);
         // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
+        if (hasAnyComparison(select)) {
+            // not found as a subquery to run first, it would stay in the outer statement and run inside each partition
+            throw PlanException.unsupported("ANY, SOME and ALL subqueries beside other subqueries over several partitions yet");
+        }
         requireUncorrelated(found, catalog);
         keepLabels(select);
         // a WHERE scalar of several rows stays in the statement as a subquery of no table where the statement then runs
