@@ -47,3 +47,5 @@ SELECT + a, + 40, + NULL, (FALSE) FROM th WHERE id = 3; -- labels: MariaDB label
 SELECT COUNT(*) FROM tl t WHERE t.id > (SELECT MIN(sq.a) FROM tp AS sq) AND t.k = ANY (SELECT sq.k FROM tr AS sq); -- subquery-any: beside a co-located subquery, an ANY subquery over a partitioned table was pushed down unchecked and read each partition's rows only
 SELECT COUNT(*) FROM tl t WHERE (SELECT MAX(sq.a) FROM tp AS sq) AND t.k > ALL (SELECT sq.k FROM tr AS sq WHERE sq.k < 50); -- subquery-any: the same for ALL
 SELECT * FROM tp t WHERE t.k IN (SELECT sq.k FROM tr AS sq) AND id > ANY (SELECT sq.a FROM tp AS sq WHERE 1); -- subquery-any: beside an IN subquery run first, an ANY subquery stayed in the statement with the rounds' placeholder (1064 from the shard)
+SELECT IFNULL(-63, (SELECT AVG(sq.a) FROM te AS sq)); -- scalar-subquery: a subquery of no row was bound as an untyped NULL, and IFNULL over it answered -63 where MariaDB's DECIMAL answers -63.0000
+SELECT id, IFNULL(-63, (SELECT AVG(sq.a) FROM te AS sq)) AS x FROM th WHERE id < 5; -- scalar-subquery: the same over a table on several partitions

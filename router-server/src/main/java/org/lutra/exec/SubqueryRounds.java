@@ -157,8 +157,8 @@ public final class SubqueryRounds implements Operator {
                                 + " (one MySQL answers error 1242 where a group evaluates it)");
                     }
                     if (values.size() > 1) failOnFirstRow = true;
-                    sql.append(typed(column[0]));
                     Value value = values.isEmpty() ? Value.newBuilder().setIsNull(true).build() : values.getFirst();
+                    sql.append(typed(column[0], org.lutra.merge.Values.isNull(value)));
                     params.add(value);
                     if (sub.column() >= 0) filled.put(sub.column(), new Scalar(column[0], value));
                 }
@@ -179,15 +179,22 @@ public final class SubqueryRounds implements Operator {
 
     /**
      * The placeholder for a scalar value of {@code column}'s type: temporal values travel as text,
-     * so they are cast back to their type; numbers and text are typed by the parameter itself.
+     * so they are cast back to their type; numbers and text are typed by the parameter itself, but a
+     * NULL (no row) is of no type and changes the type of the expression around it, so a NULL of a
+     * decimal or double column is cast to it ({@code IFNULL(-63, (SELECT AVG(a) ...))} over no rows
+     * is -63.0000 on one MariaDB).
      */
-    private static String typed(Column column) {
+    private static String typed(Column column, boolean isNull) {
         String type = column.getNativeType().isEmpty() ? column.getTypeName() : column.getNativeType();
         int fraction = Math.max(0, Math.min(6, column.getScale()));
+        int scale = Math.max(0, Math.min(38, column.getScale()));
+        int precision = Math.max(Math.max(1, scale), Math.min(65, column.getPrecision()));
         return switch (type.toUpperCase(java.util.Locale.ROOT)) {
             case "DATE" -> "CAST(? AS DATE)";
             case "DATETIME", "TIMESTAMP" -> "CAST(? AS DATETIME(" + fraction + "))";
             case "TIME" -> "CAST(? AS TIME(" + fraction + "))";
+            case "DECIMAL", "NEWDECIMAL" -> isNull ? "CAST(? AS DECIMAL(" + precision + ", " + scale + "))" : "?";
+            case "DOUBLE" -> isNull ? "CAST(? AS DOUBLE)" : "?";
             default -> "?";
         };
     }
