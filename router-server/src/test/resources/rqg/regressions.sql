@@ -49,3 +49,9 @@ SELECT COUNT(*) FROM tl t WHERE (SELECT MAX(sq.a) FROM tp AS sq) AND t.k > ALL (
 SELECT * FROM tp t WHERE t.k IN (SELECT sq.k FROM tr AS sq) AND id > ANY (SELECT sq.a FROM tp AS sq WHERE 1); -- subquery-any: beside an IN subquery run first, an ANY subquery stayed in the statement with the rounds' placeholder (1064 from the shard)
 SELECT IFNULL(-63, (SELECT AVG(sq.a) FROM te AS sq)); -- scalar-subquery: a subquery of no row was bound as an untyped NULL, and IFNULL over it answered -63 where MariaDB's DECIMAL answers -63.0000
 SELECT id, IFNULL(-63, (SELECT AVG(sq.a) FROM te AS sq)) AS x FROM th WHERE id < 5; -- scalar-subquery: the same over a table on several partitions
+SELECT DISTINCT + - a FROM th; -- parser: stacked signs after DISTINCT were a syntax error (the parser reads +(-a))
+SELECT ALL - - a, + - a FROM th WHERE id < 3; -- parser: the same after ALL
+SELECT SUM(DISTINCT + - a) FROM tl; -- parser: the same inside an aggregate
+SELECT CASE -57 WHEN 8.0 THEN 1 END, CASE a WHEN -1 THEN -2 END FROM th; -- parser: a CASE operand with a sign was a syntax error (the parser reads CASE (-57))
+SELECT CASE IF(a, 1, 2) WHEN 1 THEN 2 END FROM th; -- parser: a CASE operand that is an IF() was a syntax error
+SELECT CASE NULL WHEN NULL THEN -71 WHEN 22 THEN CASE -12 WHEN 56 THEN 84 END END FROM tc; -- labels: an inner CASE -12 was labelled as the parser prints it (CASE - 12)

@@ -10,8 +10,10 @@ import java.util.Set;
  *   <li>executable comments {@code /*! ... *}{@code /}, {@code /*!40001 ... *}{@code /} and MariaDB's
  *       {@code /*M! ... *}{@code /}: MySQL runs their content, the parser would drop it (so
  *       {@code SELECT 1 /*! + 1 *}{@code /} would answer 1): the content is kept, the markers go;</li>
- *   <li>stacked unary signs ({@code SELECT + - 92}, {@code 20 DIV - - 96}), which the parser refuses:
- *       every sign but the last gets parentheses, {@code +(-92)};</li>
+ *   <li>stacked unary signs ({@code SELECT + - 92}, {@code 20 DIV - - 96}, {@code SELECT DISTINCT + - a}),
+ *       which the parser refuses: every sign but the last gets parentheses, {@code +(-92)};</li>
+ *   <li>a CASE operand that starts with a sign or is an {@code IF()} ({@code CASE -57 WHEN ...},
+ *       {@code CASE IF(a, 1, 2) WHEN ...}), which the parser refuses: it gets parentheses;</li>
  *   <li>double-quoted strings (a string in MySQL's default sql_mode, an identifier to the parser)
  *       become single-quoted;</li>
  *   <li>comments become a space ({@code #} is an operator to the parser, and a comment left in a
@@ -77,7 +79,11 @@ final class Dialect {
 
     /** Tokens after which + or - is a sign rather than an addition or subtraction. */
     private static final Set<String> BEFORE_SIGN = Set.of("SELECT", "WHERE", "AND", "OR", "NOT", "XOR", "DIV", "MOD", "WHEN", "THEN", "ELSE",
-            "ON", "HAVING", "BY", "SET", "VALUES", "RETURN", "LIKE", "BETWEEN", "IN", "IS", "CASE", "INTERVAL", "LIMIT", "OFFSET");
+            "ON", "HAVING", "BY", "SET", "VALUES", "RETURN", "LIKE", "BETWEEN", "IN", "IS", "CASE", "INTERVAL", "LIMIT", "OFFSET",
+            "DISTINCT", "DISTINCTROW", "ALL");
+
+    /** A CASE operand the parser refuses: one that starts with a sign, or an IF(). */
+    private static final java.util.regex.Pattern CASE_OPERAND = java.util.regex.Pattern.compile("(?i)\\bCASE\\s*([-+]|IF\\s*\\()");
 
     /** The backends' version as executable comments compare it (MariaDB 11.4). */
     private static final int SERVER_VERSION = 110405;
@@ -85,7 +91,8 @@ final class Dialect {
     private Dialect() {}
 
     static Rewritten rewrite(String sql) {
-        if (sql.indexOf("/*") < 0 && sql.indexOf('"') < 0 && sql.indexOf('#') < 0 && !sql.contains("--") && !hasSignPair(sql)) return identity(sql);
+        if (sql.indexOf("/*") < 0 && sql.indexOf('"') < 0 && sql.indexOf('#') < 0 && !sql.contains("--") && !hasSignPair(sql)
+                && !CASE_OPERAND.matcher(sql).find()) return identity(sql);
         return new Writer(sql).run();
     }
 
@@ -182,6 +189,17 @@ final class Dialect {
                 previous = "'";
                 return end;
             }
+            if (previous.equals("CASE") && (c == '+' || c == '-' || ifCall(i, limit))) {
+                int end = caseOperandEnd(i, limit);
+                if (end > i) {
+                    emit('(', i);
+                    int p = i;
+                    while (p < end) p = step(p, end);
+                    emit(')', end - 1);
+                    previous = ")";
+                    return end;
+                }
+            }
             if ((c == '+' || c == '-') && signPosition()) {
                 return signs(i, limit);
             }
@@ -238,6 +256,42 @@ final class Dialect {
             return end;
         }
 
+        /** Whether an IF( call starts at {@code i}. */
+        private boolean ifCall(int i, int limit) {
+            if (!sql.regionMatches(true, i, "IF", 0, 2)) return false;
+            int j = i + 2;
+            while (j < limit && Character.isWhitespace(sql.charAt(j))) j++;
+            return j < limit && sql.charAt(j) == '(';
+        }
+
+        /**
+         * Where the operand of a CASE starting at {@code at} ends: after its last character before the
+         * WHEN at its own depth (outside quotes and parentheses); {@code at} when there is none.
+         */
+        private int caseOperandEnd(int at, int limit) {
+            int depth = 0;
+            int lastSignificant = at;
+            for (int k = at; k < limit; k++) {
+                char d = sql.charAt(k);
+                if (d == '\'' || d == '"' || d == '`') {
+                    k = quoteEnd(k, d, limit) - 1;
+                    lastSignificant = k + 1;
+                } else if (d == '(') {
+                    depth++;
+                } else if (d == ')') {
+                    if (--depth < 0) return at;
+                    lastSignificant = k + 1;
+                } else if (depth == 0 && (d == 'W' || d == 'w') && sql.regionMatches(true, k, "WHEN", 0, 4)
+                        && (k == 0 || !Character.isLetterOrDigit(sql.charAt(k - 1)) && sql.charAt(k - 1) != '_')
+                        && (k + 4 == limit || !Character.isLetterOrDigit(sql.charAt(k + 4)) && sql.charAt(k + 4) != '_')) {
+                    return lastSignificant;
+                } else if (!Character.isWhitespace(d)) {
+                    lastSignificant = k + 1;
+                }
+            }
+            return at;
+        }
+
         private int operandEnd(int at, int limit) {
             if (at >= limit) return at;
             char c = sql.charAt(at);
@@ -259,7 +313,27 @@ final class Dialect {
             int end = at;
             while (end < limit && (Character.isLetterOrDigit(sql.charAt(end)) || "_$@.".indexOf(sql.charAt(end)) >= 0)) end++;
             if (end < limit && sql.charAt(end) == '(') return operandEnd(end, limit); // a function call
+            if (sql.regionMatches(true, at, "CASE", 0, 4) && end == at + 4) return caseEnd(end, limit);
             return end;
+        }
+
+        /** After the END that closes a CASE whose keyword ends at {@code from} (inner CASEs, quotes and parentheses skipped). */
+        private int caseEnd(int from, int limit) {
+            int open = 1;
+            for (int k = from; k < limit; k++) {
+                char d = sql.charAt(k);
+                if (d == '\'' || d == '"' || d == '`') {
+                    k = quoteEnd(k, d, limit) - 1;
+                } else if (Character.isLetter(d) && (k == 0 || !Character.isLetterOrDigit(sql.charAt(k - 1)) && sql.charAt(k - 1) != '_')) {
+                    int w = k;
+                    while (w < limit && (Character.isLetterOrDigit(sql.charAt(w)) || sql.charAt(w) == '_')) w++;
+                    String word = sql.substring(k, w);
+                    if (word.equalsIgnoreCase("CASE")) open++;
+                    else if (word.equalsIgnoreCase("END") && --open == 0) return w;
+                    k = w - 1;
+                }
+            }
+            return limit;
         }
 
         /** "x" as 'x': doubled "" becomes ", a bare ' gets a backslash; backslash escapes stay as they are. */

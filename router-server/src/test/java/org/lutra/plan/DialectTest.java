@@ -34,6 +34,30 @@ class DialectTest {
     }
 
     @Test
+    void stackedSignsAfterDistinctAndAllGetParentheses() {
+        assertEquals("SELECT DISTINCT +(-a) FROM t", Dialect.rewrite("SELECT DISTINCT + - a FROM t").text());
+        assertEquals("SELECT ALL -(-60) FROM t", Dialect.rewrite("SELECT ALL - -60 FROM t").text());
+        assertEquals("SELECT SUM(DISTINCT +(-10)) FROM t", Dialect.rewrite("SELECT SUM(DISTINCT + - 10) FROM t").text());
+        assertEquals("SELECT +(-CASE (-42) WHEN k THEN 1 ELSE CASE WHEN b THEN 2 END END) + 1 FROM t",
+                Dialect.rewrite("SELECT + - CASE -42 WHEN k THEN 1 ELSE CASE WHEN b THEN 2 END END + 1 FROM t").text(), "a CASE is one operand, to its END");
+    }
+
+    @Test
+    void aCaseOperandWithASignOrAnIfGetsParentheses() {
+        assertEquals("SELECT CASE (-57) WHEN 8.0 THEN 1 END", Dialect.rewrite("SELECT CASE -57 WHEN 8.0 THEN 1 END").text());
+        assertEquals("SELECT CASE (IF(a, 1, 2)) WHEN 1 THEN 2 END", Dialect.rewrite("SELECT CASE IF(a, 1, 2) WHEN 1 THEN 2 END").text());
+        assertEquals("SELECT CASE (-a + (SELECT 1 WHERE b)) when 1 THEN 2 END", Dialect.rewrite("SELECT CASE -a + (SELECT 1 WHERE b) when 1 THEN 2 END").text(),
+                "the operand ends at the WHEN outside its parentheses");
+        assertEquals("SELECT CASE (+(-a)) WHEN 1 THEN CASE (-2) WHEN -2 THEN 3 END END",
+                Dialect.rewrite("SELECT CASE + - a WHEN 1 THEN CASE -2 WHEN -2 THEN 3 END END").text());
+        assertEquals("SELECT CASE a WHEN -1 THEN -2 END, CASE IFNULL(a, 1) WHEN 1 THEN 2 END",
+                Dialect.rewrite("SELECT CASE a WHEN -1 THEN -2 END, CASE IFNULL(a, 1) WHEN 1 THEN 2 END").text(), "other operands stay");
+        String sql = "SELECT CASE -57 WHEN 8 THEN 1 END FROM t";
+        var r = Dialect.rewrite(sql);
+        assertEquals("CASE -57 WHEN 8 THEN 1 END", r.original(sql, r.text().indexOf("CASE"), r.text().indexOf(" FROM")), "labels keep the client's text");
+    }
+
+    @Test
     void doubleQuotedStringsBecomeSingleQuoted() {
         assertEquals("SELECT 'x\\\"y', 'it\\'s', 'a\"b'", Dialect.rewrite("SELECT \"x\\\"y\", \"it's\", \"a\"\"b\"").text());
     }
