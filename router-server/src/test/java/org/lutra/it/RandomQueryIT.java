@@ -168,8 +168,9 @@ class RandomQueryIT {
     }
 
     /**
-     * Select items holding comments, on one partition and across several, in select-list subqueries too, some over several lines;
-     * items under unary pluses (MariaDB labels {@code + a} as {@code a}, {@code + 40} as {@code 40}), unnamed ones ({@code ''}) and long ones (cut at 255).
+     * Select items holding comments, on one partition and across several, in select-list subqueries too, some over several
+     * lines; items under unary pluses (MariaDB labels {@code + a} as {@code a}, {@code + 40} as {@code 40}), unnamed ones
+     * ({@code ''}) and long ones (cut at 255 characters).
      */
     static final List<String> LABELS = List.of(
             "SELECT + a, + 40, + NULL, + (a), + 4.50, +(a + 1), + a + 1, (FALSE), + TRUE FROM th WHERE id = 3",

@@ -144,15 +144,18 @@ public final class QueryGenerator {
         }
         var items = new ArrayList<Item>();
         var groupBy = new ArrayList<Expr>();
+        var positional = new java.util.IdentityHashMap<Item, Integer>(); // item -> its GROUP BY term, a position once the list is final
         for (Expr k : keys) {
             if (random.nextInt(3) > 0) {
                 items.add(item(k, items));
-                int position = items.size();
                 String alias = items.getLast().alias();
                 int how = random.nextInt(6);
-                if (how == 0) features.add("group-by-position");
+                if (how == 0) {
+                    features.add("group-by-position");
+                    positional.put(items.getLast(), groupBy.size());
+                }
                 if (how == 1 && alias != null) features.add("group-by-alias");
-                groupBy.add(how == 0 ? Expr.leaf(String.valueOf(position)) : how == 1 && alias != null ? Expr.leaf(alias) : k);
+                groupBy.add(how == 1 && alias != null ? Expr.leaf(alias) : k);
             } else {
                 features.add("group-key-not-selected");
                 groupBy.add(k);
@@ -165,6 +168,10 @@ public final class QueryGenerator {
             items.add(random.nextInt(items.size() + 1), item(e, items));
         }
         if (items.isEmpty()) items.add(item(constant(), items));
+        for (int i = 0; i < items.size(); i++) {
+            Integer term = positional.get(items.get(i));
+            if (term != null) groupBy.set(term, Expr.leaf(String.valueOf(i + 1)));
+        }
         var having = new ArrayList<Expr>();
         if (random.nextInt(3) == 0) {
             features.add("having");
