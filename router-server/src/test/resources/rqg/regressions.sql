@@ -55,3 +55,13 @@ SELECT SUM(DISTINCT + - a) FROM tl; -- parser: the same inside an aggregate
 SELECT CASE -57 WHEN 8.0 THEN 1 END, CASE a WHEN -1 THEN -2 END FROM th; -- parser: a CASE operand with a sign was a syntax error (the parser reads CASE (-57))
 SELECT CASE IF(a, 1, 2) WHEN 1 THEN 2 END FROM th; -- parser: a CASE operand that is an IF() was a syntax error
 SELECT CASE NULL WHEN NULL THEN -71 WHEN 22 THEN CASE -12 WHEN 56 THEN 84 END END FROM tc; -- labels: an inner CASE -12 was labelled as the parser prints it (CASE - 12)
+-- Found by the widened generator once statements it refused were answered (plan/Fallback)
+SELECT a, COUNT(*) FROM th GROUP BY +1; -- group-by-position: MariaDB reads +1 as position 1; the router grouped by a constant (one group)
+SELECT a, COUNT(*) FROM th GROUP BY -(-1); -- group-by-position: signs over an integer literal fold into it (position 1)
+SELECT a, COUNT(*) FROM th GROUP BY TRUE; -- group-by-position: TRUE is position 1
+SELECT a, COUNT(*) FROM th GROUP BY ((1)); -- group-by-position: in parentheses
+SELECT a FROM th GROUP BY -32; -- group-by-position: a negative position is MariaDB's 1054 ('???'); the router answered one group
+SELECT a, COUNT(*) FROM th GROUP BY FALSE; -- group-by-position: FALSE is position 0, 1054
+SELECT a, COUNT(*) FROM th GROUP BY 9999999999999999999; -- group-by-position: a position beyond a long was an internal error
+SELECT a, id FROM th ORDER BY +2 DESC LIMIT 5; -- order-by: +2 is position 2, not a constant [ordered]
+SELECT a, id FROM th ORDER BY +3; -- order-by: a position past the select list under a sign is 1054

@@ -1,16 +1,22 @@
 package org.lutra.plan;
 
+import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.Parenthesis;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 
+import java.math.BigInteger;
 import java.util.List;
 
 /**
  * What a name or a position in GROUP BY, HAVING and ORDER BY stands for, resolved as MySQL (and
  * MariaDB) resolve it against the select list and the FROM tables. The clauses differ:
  * <ul>
- *   <li>a position ({@code 2}) is the select item at that place, in every clause;</li>
+ *   <li>a position ({@code 2}, also {@code (2)}, {@code +2}, {@code -(-2)} or {@code TRUE}: {@link Position}) is the
+ *       select item at that place, in every clause;</li>
  *   <li>ORDER BY {@code n}: the select item named {@code n} (its alias, or the column of an
  *       unaliased column item), else the FROM column;</li>
  *   <li>GROUP BY {@code n}: the FROM column {@code n} when there is one, even where an alias of
@@ -39,7 +45,8 @@ final class ItemNames {
     }
 
     Resolved order(Expression e) throws PlanException {
-        if (e instanceof LongValue position) return item(position, "ORDER BY");
+        Position position = Position.of(e);
+        if (position != null) return item(position, "ORDER BY");
         if (e instanceof Column c && c.getTable() == null) {
             int item = named(KeyFinder.unquote(c.getColumnName()), "ORDER BY");
             if (item >= 0) return new Resolved(items.get(item), item);
@@ -49,7 +56,8 @@ final class ItemNames {
 
     Resolved group(Expression e) throws PlanException {
         Resolved r;
-        if (e instanceof LongValue position) {
+        Position position = Position.of(e);
+        if (position != null) {
             r = item(position, "GROUP BY");
         } else if (e instanceof Column c && c.getTable() == null) {
             int item = named(KeyFinder.unquote(c.getColumnName()), "GROUP BY");
@@ -88,10 +96,56 @@ final class ItemNames {
         return key == null ? null : new Resolved(key, -1);
     }
 
-    private Resolved item(LongValue position, String clause) throws PlanException {
-        long p = position.getValue();
-        if (p < 1 || p > items.size()) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in '" + clause + "'");
-        return new Resolved(items.get((int) p - 1), (int) p - 1);
+    private Resolved item(Position position, String clause) throws PlanException {
+        BigInteger p = position.value();
+        if (p.signum() < 1 || p.compareTo(BigInteger.valueOf(items.size())) > 0) {
+            throw new PlanException("42S22", 1054, "Unknown column '" + position.name() + "' in '" + clause + "'");
+        }
+        return new Resolved(items.get(p.intValue() - 1), p.intValue() - 1);
+    }
+
+    /**
+     * A term of GROUP BY or ORDER BY that MariaDB reads as a select-list position, its value and the
+     * name its error gives it: an integer literal (up to 2^64 - 1; a longer one is a decimal, a
+     * constant), TRUE (1) or FALSE (0), also in parentheses and under unary signs, which MariaDB's
+     * parser folds into the literal ({@code -(-1)} is position 1; a negated one is named '???').
+     */
+    record Position(BigInteger value, String name) {
+        private static final BigInteger MAX = BigInteger.TWO.pow(64).subtract(BigInteger.ONE);
+
+        static Position of(Expression e) {
+            boolean minus = false;
+            boolean negated = false;
+            while (true) {
+                if (e instanceof Parenthesis p) e = p.getExpression();
+                else if (e instanceof ParenthesedExpressionList<?> l && l.size() == 1 && l.getFirst() instanceof Expression x) e = x;
+                else if (e instanceof SignedExpression s && (s.getSign() == '+' || s.getSign() == '-')) {
+                    if (s.getSign() == '-') {
+                        minus = true;
+                        negated = !negated;
+                    }
+                    e = s.getExpression();
+                } else break;
+            }
+            BigInteger value;
+            String name;
+            if (e instanceof BooleanValue b) {
+                value = b.getValue() ? BigInteger.ONE : BigInteger.ZERO;
+                name = b.getValue() ? "TRUE" : "FALSE";
+            } else if (e instanceof LongValue v) {
+                name = v.getStringValue();
+                try {
+                    value = new BigInteger(name);
+                } catch (NumberFormatException notDecimalDigits) {
+                    return null;
+                }
+                if (value.abs().compareTo(MAX) > 0) return null;
+            } else {
+                return null;
+            }
+            if (negated) value = value.negate();
+            return new Position(value, minus || value.signum() < 0 ? "???" : name);
+        }
     }
 
     /**
