@@ -65,3 +65,6 @@ SELECT a, COUNT(*) FROM th GROUP BY FALSE; -- group-by-position: FALSE is positi
 SELECT a, COUNT(*) FROM th GROUP BY 9999999999999999999; -- group-by-position: a position beyond a long was an internal error
 SELECT a, id FROM th ORDER BY +2 DESC LIMIT 5; -- order-by: +2 is position 2, not a constant [ordered]
 SELECT a, id FROM th ORDER BY +3; -- order-by: a position past the select list under a sign is 1054
+SELECT DISTINCT t2.k FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id; -- left-join: DISTINCT over the routing column of a LEFT JOIN's right side was not merged (a NULL from every partition)
+SELECT t2.k, COUNT(*) FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id GROUP BY t2.k; -- left-join: the same for GROUP BY (a NULL group from every partition)
+SELECT DISTINCT t1.k FROM tc t1 RIGHT JOIN tl t2 ON t1.k = t2.id; -- right-join: the tables before a RIGHT JOIN are the ones made NULL

@@ -171,7 +171,23 @@ final class ScatterPlanner {
 
     private boolean holdsRoutingColumn(List<Expression> keys) {
         for (Expression k : keys) {
-            if (k instanceof Column c && sources.isRoutingColumn(c)) return true;
+            if (k instanceof Column c && sources.isRoutingColumn(c) && !nullExtended(sources.sourceOf(c))) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether an outer join may give {@code s}'s columns NULL (the right side of a LEFT JOIN, the tables
+     * before a RIGHT JOIN): every partition makes such NULLs, so its routing column no longer tells the
+     * partitions' rows apart.
+     */
+    private boolean nullExtended(Sources.Source s) {
+        var joins = select.getJoins();
+        if (joins == null) return false;
+        int index = -1;
+        for (int i = 0; i < sources.all().size(); i++) if (sources.all().get(i) == s) index = i;
+        for (int j = 0; j < joins.size(); j++) {
+            if (joins.get(j).isLeft() && index == j + 1 || joins.get(j).isRight() && index <= j) return true;
         }
         return false;
     }
