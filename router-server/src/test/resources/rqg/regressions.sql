@@ -68,3 +68,5 @@ SELECT a, id FROM th ORDER BY +3; -- order-by: a position past the select list u
 SELECT DISTINCT t2.k FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id; -- left-join: DISTINCT over the routing column of a LEFT JOIN's right side was not merged (a NULL from every partition)
 SELECT t2.k, COUNT(*) FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id GROUP BY t2.k; -- left-join: the same for GROUP BY (a NULL group from every partition)
 SELECT DISTINCT t1.k FROM tc t1 RIGHT JOIN tl t2 ON t1.k = t2.id; -- right-join: the tables before a RIGHT JOIN are the ones made NULL
+SELECT SUM(-7 / 92), SUM(d / -3) FROM tl; -- aggregate: the shards' partial sums of a division, each rounded to the shown scale, lost MariaDB's last digit
+SELECT k, SUM(d / 7), AVG(d / -3) FROM tr GROUP BY k; -- aggregate: the same per group, and for AVG

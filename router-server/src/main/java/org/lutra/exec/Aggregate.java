@@ -52,15 +52,21 @@ public final class Aggregate implements Operator {
      * @param countColumn AVG: the partial COUNT's column; GROUP_CONCAT: the column with the shards' group_concat_max_len; else -1
      * @param weight      MIN/MAX and DISTINCT kinds on text: the column with the value's weight string; else -1
      * @param separator   GROUP_CONCAT's separator; else null
+     * @param exact       SUM/AVG: the column with the partial sum with all its digits ({@link ExactSum}); else -1
      */
-    public record Aggregation(Kind kind, int column, int countColumn, int weight, String separator) {
+    public record Aggregation(Kind kind, int column, int countColumn, int weight, String separator, int exact) {
         public Aggregation(Kind kind, int column, int countColumn, int weight) {
             this(kind, column, countColumn, weight, null);
         }
 
+        public Aggregation(Kind kind, int column, int countColumn, int weight, String separator) {
+            this(kind, column, countColumn, weight, separator, -1);
+        }
+
         @Override
         public String toString() {
-            return kind + "(#" + column + (countColumn >= 0 ? " / #" + countColumn : "") + (weight >= 0 ? ", weight #" + weight : "") + ")";
+            return kind + "(#" + column + (countColumn >= 0 ? " / #" + countColumn : "") + (weight >= 0 ? ", weight #" + weight : "")
+                    + (exact >= 0 ? ", exact #" + exact : "") + ")";
         }
     }
 
@@ -122,6 +128,8 @@ public final class Aggregate implements Operator {
                     RowOrder.of(List.of(new SortKey(a.column(), false, a.weight())), columns, a.kind().name());
                     if (a.weight() >= 0 && !Values.needsWeight(columns.get(a.column()))) a = new Aggregation(a.kind(), a.column(), a.countColumn(), -1, null);
                 }
+                // the exact partial sums matter for DECIMAL sums only: a DOUBLE's sum stays a double
+                if (a.exact() >= 0 && !isDecimal(columns.get(a.column()))) a = new Aggregation(a.kind(), a.column(), a.countColumn(), a.weight(), a.separator());
                 effective.add(a);
             }
             var prefixes = new ArrayList<RowOrder>();
@@ -149,6 +157,10 @@ public final class Aggregate implements Operator {
             }
         }
         return out;
+    }
+
+    private static boolean isDecimal(Column c) {
+        return c.getJdbcType() == Types.DECIMAL || c.getJdbcType() == Types.NUMERIC;
     }
 
     private static boolean isApproximate(Column c) {
@@ -287,6 +299,7 @@ public final class Aggregate implements Operator {
             private final Value[] acc;
             private final long[] counts;
             private final Row[] best = new Row[aggregations.size()]; // MIN/MAX: the row holding the current extreme
+            private final ExactSum[] exact = new ExactSum[aggregations.size()];
             private final java.io.ByteArrayOutputStream[] pieces = new java.io.ByteArrayOutputStream[aggregations.size()];
             private final boolean[] binary = new boolean[aggregations.size()];
             private final long[] limits = new long[aggregations.size()];
@@ -307,6 +320,10 @@ public final class Aggregate implements Operator {
                 for (int i = 0; i < acc.length; i++) {
                     var a = aggregations.get(i);
                     Value v = row.getValues(a.column());
+                    if (a.exact() >= 0) {
+                        if (exact[i] == null) exact[i] = new ExactSum();
+                        exact[i].add(v, row.getValues(a.exact()));
+                    }
                     switch (a.kind()) {
                         case COUNT -> counts[i] += v.getIntValue();
                         case SUM -> acc[i] = plus(acc[i], v);
@@ -363,7 +380,10 @@ public final class Aggregate implements Operator {
                     }
                     Value v = switch (a.kind()) {
                         case COUNT, COUNT_DISTINCT -> Value.newBuilder().setIntValue(counts[i]).build();
-                        case AVG, AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
+                        case AVG -> average(exact[i] == null || exact[i].exact() == null || acc[i] == null ? acc[i]
+                                : Value.newBuilder().setDecimalValue(exact[i].exact().toPlainString()).build(), counts[i], columns.get(a.column()));
+                        case AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
+                        case SUM -> acc[i] == null ? NULL : exact[i] == null ? acc[i] : exact[i].rounded(acc[i], columns.get(a.column()).getScale());
                         default -> acc[i] == null ? NULL : acc[i];
                     };
                     out.setValues(a.column(), v);

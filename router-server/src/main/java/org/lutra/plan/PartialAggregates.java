@@ -91,7 +91,11 @@ final class PartialAggregates {
             return new Aggregate.Aggregation(kind, column, -1, -1, null);
         }
         switch (name) {
-            case "COUNT", "SUM", "BIT_AND", "BIT_OR", "BIT_XOR" -> {
+            case "SUM" -> {
+                place(inPlace, column, f, f);
+                return new Aggregate.Aggregation(Aggregate.Kind.SUM, column, -1, -1, null, exactSum(arg));
+            }
+            case "COUNT", "BIT_AND", "BIT_OR", "BIT_XOR" -> {
                 place(inPlace, column, f, f);
                 return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1, null);
             }
@@ -103,10 +107,43 @@ final class PartialAggregates {
                 if (arg == null) throw PlanException.unsupported("AVG without an argument");
                 place(inPlace, column, new Function().withName("SUM").withParameters(arg), f);
                 int count = columns.hidden(new Function().withName("COUNT").withParameters(arg));
-                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1, null);
+                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1, null, exactSum(arg));
             }
             default -> throw PlanException.unsupported("the aggregate " + name + "() over several partitions yet");
         }
+    }
+
+    /**
+     * A hidden column with SUM(x) as {@code CAST(SUM(x) AS DECIMAL(65,30))}: the digits MariaDB sums beyond the shown
+     * scale ({@link Aggregate}'s exact sums), or -1 where x has none. Only a division ({@code d / 3}: the scale plus
+     * div_precision_increment shown, nine or more digits kept) or a subquery's value (an AVG, say) carries such digits;
+     * sums of columns, products and the like are exact as shown.
+     */
+    private int exactSum(Expression arg) {
+        if (arg == null || !carriesHiddenDigits(arg)) return -1;
+        var sum = new Function().withName("SUM").withParameters(arg);
+        var cast = new net.sf.jsqlparser.expression.CastExpression("CAST");
+        cast.setLeftExpression(sum);
+        cast.setColDataType(new net.sf.jsqlparser.statement.create.table.ColDataType("DECIMAL(65,30)"));
+        return columns.hidden(cast);
+    }
+
+    private static boolean carriesHiddenDigits(Expression e) {
+        var found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.expression.operators.arithmetic.Division division, S context) {
+                found[0] = true;
+                return super.visit(division, context);
+            }
+
+            @Override
+            public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect subquery, S context) {
+                found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
     }
 
     /**

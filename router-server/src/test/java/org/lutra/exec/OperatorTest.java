@@ -69,6 +69,24 @@ class OperatorTest {
     }
 
     @Test
+    void sumsOfDivisionsAddTheShardsDigitsBeyondTheScaleAndRoundOnce() throws SQLException {
+        // SUM(-7 / 92) over 23 rows: MariaDB sums -0.076086956 (nine digits) per row to -1.749999988 and shows -1.7500; the
+        // shards' partials as shown (-0.4565, -0.5326, -0.3804, -0.3804) add up to -1.7499. With the exact partials
+        // (CAST(SUM(x) AS DECIMAL(65,30))) the sum rounds to MariaDB's -1.7500; the AVG of the same partials over 23 rows too.
+        var shards = new FakeShards("sum:DECIMAL:4", "exact:DECIMAL:30", "n:BIGINT")
+                .on(0, "-0.4565|-0.456521736|6").on(1, "-0.5326|-0.532608692|7").on(2, "-0.3804|-0.380434780|5", "-0.3804|-0.380434780|5");
+        var sum = Aggregate.scalar(broadcast(), List.of(new Aggregate.Aggregation(Aggregate.Kind.SUM, 0, -1, -1, null, 1)), null, null, -1);
+        assertEquals("-1.7500", FakeShards.text(sum.open(ctx(shards))).getFirst().split("\\|")[0]);
+        var shown = Aggregate.scalar(broadcast(), List.of(new Aggregate.Aggregation(Aggregate.Kind.SUM, 0, -1, -1)), null, null, -1);
+        assertEquals("-1.7499", FakeShards.text(shown.open(ctx(shards))).getFirst().split("\\|")[0], "as shown, the digits are lost");
+        var avg = Aggregate.scalar(broadcast(), List.of(new Aggregate.Aggregation(Aggregate.Kind.AVG, 0, 2, -1, null, 1)), null, null, -1);
+        assertEquals("-0.07608696", FakeShards.text(avg.open(ctx(shards))).getFirst().split("\\|")[0]); // -1.749999988 / 23 at scale 4 + 4
+        // an exact partial that is not the shown one rounded (a cast clamped out of range) leaves the sum to the shown partials
+        var clamped = new FakeShards("sum:DECIMAL:4", "exact:DECIMAL:30", "n:BIGINT").on(0, "-0.4565|-0.456521736|6").on(1, "-0.5326|-99999.0|7");
+        assertEquals("-0.9891", FakeShards.text(sum.open(ctx(clamped))).getFirst().split("\\|")[0]);
+    }
+
+    @Test
     void groupsMergeAcrossPartitionsAndDistinctArgumentsCountOnce() throws SQLException {
         // shards group by (g, x) and sort by it; COUNT(DISTINCT x) per g, SUM of partial counts
         var shards = new FakeShards("g:INT", "x:INT", "n:BIGINT").on(0, "1|5|2", "1|6|1", "2|5|1").on(1, "1|5|4", "2|\\N|3").on(2, "2|7|1");
