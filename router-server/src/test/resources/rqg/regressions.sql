@@ -70,3 +70,6 @@ SELECT t2.k, COUNT(*) FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id GROUP BY t2.k; 
 SELECT DISTINCT t1.k FROM tc t1 RIGHT JOIN tl t2 ON t1.k = t2.id; -- right-join: the tables before a RIGHT JOIN are the ones made NULL
 SELECT SUM(-7 / 92), SUM(d / -3) FROM tl; -- aggregate: the shards' partial sums of a division, each rounded to the shown scale, lost MariaDB's last digit
 SELECT k, SUM(d / 7), AVG(d / -3) FROM tr GROUP BY k; -- aggregate: the same per group, and for AVG
+SELECT COALESCE(SUM(a), 0) FROM tl; -- aggregate-in-function: a function over aggregates answered NULL (its item's placeholder)
+SELECT COALESCE(MAX(DISTINCT k), -1.3), IFNULL(MIN(a), 0) + 1 FROM th; -- aggregate-in-function: the same beside DISTINCT aggregates and arithmetic
+SELECT -2.2 FROM te UNION ALL SELECT COALESCE(BIT_OR(a), -77) FROM tr; -- aggregate-in-function: in a UNION branch (1048 from the copy)

@@ -111,8 +111,10 @@ final class GroupExprCompiler {
             }
             case Column c -> new Expr.Col(columnNamed(c), c.toString());
             default -> {
+                // an item found among the select items is its shard column; one over aggregates (a function of them,
+                // COALESCE(SUM(a), 0)) has no shard column to read: its item's place holds NULL, the router computes it
                 int column = columns.find(e);
-                if (column < 0 || ScatterPlanner.hasAggregate(e) && !(e instanceof Function)) {
+                if (column < 0 || ScatterPlanner.hasAggregate(e)) {
                     throw PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet");
                 }
                 yield new Expr.Col(column, e.toString());
