@@ -73,3 +73,4 @@ SELECT k, SUM(d / 7), AVG(d / -3) FROM tr GROUP BY k; -- aggregate: the same per
 SELECT COALESCE(SUM(a), 0) FROM tl; -- aggregate-in-function: a function over aggregates answered NULL (its item's placeholder)
 SELECT COALESCE(MAX(DISTINCT k), -1.3), IFNULL(MIN(a), 0) + 1 FROM th; -- aggregate-in-function: the same beside DISTINCT aggregates and arithmetic
 SELECT -2.2 FROM te UNION ALL SELECT COALESCE(BIT_OR(a), -77) FROM tr; -- aggregate-in-function: in a UNION branch (1048 from the copy)
+SELECT (FALSE), (True), (NULL), + FALSE FROM th WHERE id = 3; -- labels: TRUE and FALSE in parentheses are labelled in capitals however written

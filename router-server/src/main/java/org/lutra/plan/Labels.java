@@ -84,8 +84,9 @@ final class Labels {
                     || item.getExpression() instanceof AllColumns) continue;
             if (e != item.getExpression() && (e instanceof net.sf.jsqlparser.expression.LongValue || e instanceof net.sf.jsqlparser.expression.DoubleValue
                     || e instanceof net.sf.jsqlparser.expression.NullValue || e instanceof net.sf.jsqlparser.expression.BooleanValue)) {
-                // a number, NULL, TRUE or FALSE in parentheses or under a unary plus: its own text
-                item.setAlias(new Alias("`" + e.toString().replace("`", "``") + "`", true));
+                // a number, NULL, TRUE or FALSE in parentheses or under a unary plus: its own text (TRUE and FALSE in capitals, however written)
+                String text = e instanceof net.sf.jsqlparser.expression.BooleanValue b ? (b.getValue() ? "TRUE" : "FALSE") : e.toString();
+                item.setAlias(new Alias("`" + text.replace("`", "``") + "`", true));
                 continue;
             }
             var node = item.getASTNode();
