@@ -35,6 +35,8 @@ public final class Oracles {
     private final Runner runner;
     /** Per oracle variant: {checked, held, refused, errored, failed}. */
     private final Map<String, int[]> counts = new TreeMap<>();
+    /** Statements run through Lutra to judge the checks (their parts included). */
+    private int statements;
 
     public Oracles(Connection lutra, Connection reference, Runner runner) {
         this.lutra = lutra;
@@ -109,6 +111,7 @@ public final class Oracles {
         statements.addAll(parts);
         var answers = new ArrayList<Outcome.Rows>();
         for (Select s : statements) {
+            this.statements++;
             Outcome o = Outcome.query(lutra, s.sql());
             if (o instanceof Outcome.Error e && e.refused()) {
                 n[2]++;
@@ -187,6 +190,6 @@ public final class Oracles {
     public String toString() {
         var sb = new StringBuilder(String.format("%-16s %8s %8s %8s %8s %8s%n", "oracle", "checked", "held", "refused", "errored", "FAILED"));
         counts.forEach((v, c) -> sb.append(String.format("%-16s %8d %8d %8d %8d %8d%n", v, c[0], c[1], c[2], c[3], c[4])));
-        return sb.toString();
+        return sb.append(statements).append(" statements through Lutra\n").toString();
     }
 }

@@ -28,6 +28,9 @@ public final class Runner {
     private int statements;
     private int referenceErrors;
     private int invalid;
+    private int answered;
+    private int refused;
+    private int known;
 
     public Runner(Connection lutra, Connection reference, RqgSchema schema) {
         this.lutra = lutra;
@@ -67,9 +70,12 @@ public final class Runner {
         tally.add(result.query().features(), result.verdict());
         if (result.verdict() == Comparer.Verdict.INVALID) invalid++;
         else if (result.reference() instanceof Outcome.Error) referenceErrors++;
+        if (result.verdict() == Comparer.Verdict.SAME && !(result.reference() instanceof Outcome.Error)) answered++;
+        if (result.verdict() == Comparer.Verdict.REFUSED) refused++;
         if (!result.verdict().failed()) return result.verdict();
         var known = classify(result);
         if (known != null) {
+            this.known++;
             if (knownCounts.merge(known.name(), 1, Integer::sum) == 1) {
                 Shrunk minimal = rerun == null ? result : Shrinker.shrink(result.query(), rerun, this::kind);
                 knownExamples.put(known.name(), describe(oracle, result, minimal));
@@ -90,7 +96,13 @@ public final class Runner {
     /** A failure found by a metamorphic oracle with no statement that differs from the reference: both sides share it. */
     public void sharedFailure(String report) {
         statements++;
-        newFailures.add(report);
+        var known = KnownFailures.classifyShared(report);
+        if (known == null) {
+            newFailures.add(report);
+        } else {
+            this.known++;
+            if (knownCounts.merge(known.name(), 1, Integer::sum) == 1) knownExamples.put(known.name(), report);
+        }
     }
 
     private String kind(Shrunk s) {
@@ -119,11 +131,24 @@ public final class Runner {
         return invalid;
     }
 
-    /** The tally, the known failures per class with a minimal example each, and how many statements MariaDB rejected. */
+    /** The tally, how many statements MariaDB rejected, and the known failures per class with a minimal example each. */
     public String summary() {
         var sb = new StringBuilder(tally.toString());
         sb.append("MariaDB rejected ").append(referenceErrors).append(" and found ").append(invalid)
                 .append(" not determined (ONLY_FULL_GROUP_BY) of ").append(statements).append(" statements\n");
+        return sb.append(knownFailures()).toString();
+    }
+
+    /** Per run: statements, those compared, answered as MariaDB answers, refused (and their share), failed alike, known and new failures. */
+    public String counts() {
+        int compared = statements - invalid;
+        return String.format("%d statements, %d compared: %d answered as MariaDB answers, %d refused (%.1f%%), %d failed as MariaDB fails, "
+                        + "%d failed in known ways, %d new failures%n", statements, compared, answered, refused, 100.0 * refused / Math.max(1, compared),
+                compared - answered - refused - known - newFailures.size(), known, newFailures.size());
+    }
+
+    private String knownFailures() {
+        var sb = new StringBuilder();
         if (!knownCounts.isEmpty()) {
             sb.append("Known failures (KnownFailures; not failing the run):\n");
             knownCounts.forEach((k, n) -> sb.append("  ").append(n).append(" x ").append(k).append("\n    ")

@@ -13,61 +13,6 @@ final class Signatures {
 
     private Signatures() {}
 
-    /** Lutra answered more rows than MariaDB, and the same rows once duplicates are dropped. */
-    static boolean sameSetMoreRows(Failure f) {
-        var l = f.lutraRows();
-        var r = f.referenceRows();
-        if (l == null || r == null || l.rows().size() <= r.rows().size()) return false;
-        return new HashSet<>(l.rows()).equals(new HashSet<>(r.rows()));
-    }
-
-    /**
-     * As many rows, and the rows only one side has differ in values that are NULL on Lutra's side and
-     * values on MariaDB's (matched in sorted order).
-     */
-    static boolean onlyNullsWhereReferenceHasValues(Failure f) {
-        var l = f.lutraRows();
-        var r = f.referenceRows();
-        if (l == null || r == null || l.rows().size() != r.rows().size() || r.rows().isEmpty()) return false;
-        var onlyLutra = new java.util.ArrayList<>(l.rows());
-        var onlyReference = new java.util.ArrayList<>(r.rows());
-        for (var row : r.rows()) onlyLutra.remove(row);
-        for (var row : l.rows()) onlyReference.remove(row);
-        if (onlyLutra.isEmpty() || onlyLutra.size() != onlyReference.size()) return false;
-        java.util.Comparator<List<String>> order = java.util.Comparator.comparing(String::valueOf);
-        onlyLutra.sort(order);
-        onlyReference.sort(order);
-        for (int i = 0; i < onlyLutra.size(); i++) {
-            var lr = onlyLutra.get(i);
-            var rr = onlyReference.get(i);
-            for (int c = 0; c < lr.size(); c++) {
-                if (java.util.Objects.equals(lr.get(c), rr.get(c))) continue;
-                if (lr.get(c) != null || rr.get(c) == null) return false;
-            }
-        }
-        return true;
-    }
-
-    /** Some rows differ, and each row only Lutra answered holds a NULL (where MariaDB's holds a value, or was merged away). */
-    static boolean lutraOnlyRowsHaveNulls(Failure f) {
-        var l = f.lutraRows();
-        var r = f.referenceRows();
-        if (l == null || r == null) return false;
-        var onlyLutra = new java.util.ArrayList<>(l.rows());
-        for (var row : r.rows()) onlyLutra.remove(row);
-        var onlyReference = new java.util.ArrayList<>(r.rows());
-        for (var row : l.rows()) onlyReference.remove(row);
-        return !onlyReference.isEmpty() && onlyLutra.stream().allMatch(row -> row.contains(null));
-    }
-
-    /** Lutra's rows repeat one and are all among MariaDB's (a LIMIT took duplicates in place of further rows). */
-    static boolean duplicatesOfMariaDbsRows(Failure f) {
-        var l = f.lutraRows();
-        var r = f.referenceRows();
-        if (l == null || r == null) return false;
-        return new HashSet<>(l.rows()).size() < l.rows().size() && new HashSet<>(r.rows()).containsAll(l.rows());
-    }
-
     /** Lutra answered more rows, the same ones as MariaDB's when text compares case-insensitively. */
     static boolean sameTextIgnoringCase(Failure f) {
         var l = f.lutraRows();
@@ -180,43 +125,57 @@ final class Signatures {
         return out.stream().map(String::strip).map(b -> b.startsWith("(") && b.endsWith(")") ? b.substring(1, b.length() - 1) : b).toList();
     }
 
-    /** Whether {@code sql} calls a function (not an aggregate) with an aggregate inside its arguments: {@code COALESCE(SUM(a), 0)}. */
-    static boolean aggregateInsideFunction(String sql) {
-        var call = Pattern.compile("\\b([A-Za-z_]+)\\s*\\(").matcher(sql);
-        var aggregate = Pattern.compile(AGGREGATE, Pattern.CASE_INSENSITIVE);
-        while (call.find()) {
-            if (call.group(1).toUpperCase(Locale.ROOT).matches("COUNT|SUM|MIN|MAX|AVG|BIT_OR|BIT_AND|BIT_XOR|IN|EXISTS|SELECT|ANY|ALL|SOME")) continue;
-            int depth = 1, i = call.end();
-            while (i < sql.length() && depth > 0) {
-                char c = sql.charAt(i++);
-                if (c == '(') depth++;
-                else if (c == ')') depth--;
-            }
-            if (aggregate.matcher(sql.substring(call.end(), i)).find()) return true;
-        }
-        return false;
-    }
-
-    /** Whether a GROUP BY term is a bare name that is both a select-list alias and a column of the schema's tables. */
-    static boolean groupsByShadowingAlias(String sql) {
-        var group = Pattern.compile("(?is)\\bGROUP\\s+BY\\s+(.*?)(\\bHAVING\\b|\\bORDER\\s+BY\\b|\\bLIMIT\\b|\\bUNION\\b|\\)|$)").matcher(sql);
-        var aliases = new HashSet<String>();
-        var alias = Pattern.compile("(?i)\\bAS\\s+(\\w+)").matcher(sql);
-        while (alias.find()) aliases.add(alias.group(1).toLowerCase(Locale.ROOT));
-        while (group.find()) {
-            for (String term : group.group(1).split(",")) {
-                String t = term.strip().toLowerCase(Locale.ROOT);
-                if (aliases.contains(t) && t.matches("id|k|a|d|s|dt|[abx]\\d+")) return true;
-            }
-        }
-        return false;
-    }
-
     /** The tables whose primary key {@code id} does not hold their routing column (tr, tc, and fc when SAME AS fp). */
     static List<String> routedByOtherThanKey(RqgSchema schema) {
         if (schema == null) return List.of("tr", "tc");
         return schema.tables().stream().filter(t -> t.routing() != null && !t.routing().equals("id") && t.columns().getFirst().name().equals("id"))
                 .map(RqgSchema.Table::name).toList();
+    }
+
+    /**
+     * MariaDB answers the statement's rows made DISTINCT in a derived table ({@code SELECT DISTINCT * FROM (SELECT ...
+     * AS c1, ... LIMIT 2^64 - 1) AS d0}, ordered and limited alike where a LIMIT needs it) as Lutra answered the statement: where MariaDB
+     * answers the statement itself otherwise, the bug is MariaDB's.
+     */
+    static boolean mariaDbsDerivedDistinctIsLutras(Failure f) {
+        if (f.reference() == null || f.lutraRows() == null) return false;
+        String derived = f.shrunk().query() instanceof Query.Select s ? derivedDistinct(s) : derivedDistinct(f.sql());
+        if (derived == null) return false;
+        var lutra = f.lutraRows();
+        return f.reference().apply(derived) instanceof Outcome.Rows r && Comparer.sameRows(r.rows(), lutra.rows(), r.types(), false);
+    }
+
+    private static String derivedDistinct(Query.Select s) {
+        if (!s.distinct()) return null;
+        var items = new java.util.ArrayList<Query.Item>();
+        var names = new HashSet<String>();
+        for (int i = 0; i < s.items().size(); i++) {
+            var item = s.items().get(i);
+            String name = item.alias() != null ? item.alias() : "c" + (i + 1);
+            if (!names.add(name.toLowerCase(Locale.ROOT))) return null; // a derived table's columns need names of their own
+            items.add(new Query.Item(item.expr(), name));
+        }
+        String orderAndLimit = "";
+        if (s.limit() != null) {
+            if (s.tieBreak() != Query.Select.POSITIONS || !s.orderBy().stream().allMatch(t -> t.matches("\\d+( DESC)?"))) return null;
+            var order = new java.util.ArrayList<>(s.orderBy());
+            for (int i = 1; i <= items.size(); i++) if (!order.contains(String.valueOf(i)) && !order.contains(i + " DESC")) order.add(String.valueOf(i));
+            orderAndLimit = " ORDER BY " + String.join(", ", order) + " LIMIT " + s.limit();
+        }
+        var rows = new Query.Select(s.with(), false, items, s.from(), s.joins(), s.where(), s.groupBy(), s.having(), List.of(), 0, null, s.features());
+        return "SELECT DISTINCT * FROM (" + rows.sql() + MATERIALIZED + ") AS d0" + orderAndLimit;
+    }
+
+    /** A derived table with a LIMIT is materialized, not merged into the outer statement (where MariaDB's bug would be again). */
+    private static final String MATERIALIZED = " LIMIT 18446744073709551615";
+
+    private static final Pattern DISTINCT_TEXT = Pattern.compile(
+            "(?is)SELECT\\s+DISTINCT\\s+(.*?)((?:\\s+ORDER\\s+BY\\s+\\d+(?:\\s+DESC)?(?:\\s*,\\s*\\d+(?:\\s+DESC)?)*)?(?:\\s+LIMIT\\s+\\d+(?:\\s+OFFSET\\s+\\d+)?)?)");
+
+    /** The same for a statement given as text (a reproducer): its ORDER BY positions and LIMIT go outside. */
+    private static String derivedDistinct(String sql) {
+        var m = DISTINCT_TEXT.matcher(sql.strip());
+        return m.matches() ? "SELECT DISTINCT * FROM (SELECT " + m.group(1) + MATERIALIZED + ") AS d0" + m.group(2) : null;
     }
 
     static int joinedTables(String sql) {
