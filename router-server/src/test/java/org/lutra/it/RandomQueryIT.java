@@ -35,14 +35,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>System properties (Maven passes {@code -D} options on to the test JVM): {@code lutra.rqg.seed}
  * replays a run (a new seed each run by default, printed); {@code lutra.rqg.queries} is the size
- * (default 5,000 differential statements, a quarter as many while keys are replicated, a tenth as many
- * checks of each metamorphic oracle; a longer run: {@code ./mvnw verify -Dlutra.rqg.queries=50000}, or the
+ * (default 2,500 differential statements, a quarter as many while keys are replicated, a tenth as many
+ * checks of each metamorphic oracle, about 7 statements each: with RandomSchemaIT's, about 6,000 statements per
+ * {@code ./mvnw verify}; a longer run: {@code ./mvnw verify -Dlutra.rqg.queries=50000}, or the
  * {@code rqg-long} profile).
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RandomQueryIT {
-    private static final int QUERIES = Integer.getInteger("lutra.rqg.queries", 5000);
+    private static final int QUERIES = Integer.getInteger("lutra.rqg.queries", 2500);
 
     private RqgDatabases db;
     private long seed;
@@ -88,7 +89,8 @@ class RandomQueryIT {
         var generator = new QueryGenerator(seed, db.schema);
         long t0 = System.nanoTime();
         for (int i = 0; i < count; i++) runner.check("differential", generator.next());
-        System.out.printf("%s: %d statements in %.1f s (seed %d)%n%s", name, count, (System.nanoTime() - t0) / 1e9, seed, runner.summary());
+        System.out.printf("%s: %d statements in %.1f s (seed %d)%n%s%s", name, count, (System.nanoTime() - t0) / 1e9, seed, runner.summary(),
+                runner.counts());
         assertGood(runner, "seed " + seed);
     }
 

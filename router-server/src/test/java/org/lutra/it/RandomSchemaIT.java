@@ -60,7 +60,7 @@ class RandomSchemaIT {
 
     @Test
     void writesAndQueriesOnARandomSchemaAnswerAsOneMariaDb() throws SQLException {
-        int count = Integer.getInteger("lutra.rqg.queries", 5000) / 2;
+        int count = Integer.getInteger("lutra.rqg.queries", 2500) / 2;
         var runner = db.runner();
         var writes = new WriteGenerator(seed);
         var queries = new QueryGenerator(seed + 1, db.schema);
@@ -78,7 +78,7 @@ class RandomSchemaIT {
         }
         copiesChecked += copiesAgree(runner, null, db.schema.replicated());
         System.out.printf("RandomSchemaIT: %d statements (%d writes, %d replicated copies compared after them) in %.1f s (seed %d)%n%s",
-                count, written, copiesChecked, (System.nanoTime() - t0) / 1e9, seed, runner.summary());
+                count, written, copiesChecked, (System.nanoTime() - t0) / 1e9, seed, runner.summary() + runner.counts());
         RandomQueryIT.assertGood(runner, "seed " + seed);
     }
 
