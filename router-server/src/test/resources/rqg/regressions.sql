@@ -74,3 +74,4 @@ SELECT COALESCE(SUM(a), 0) FROM tl; -- aggregate-in-function: a function over ag
 SELECT COALESCE(MAX(DISTINCT k), -1.3), IFNULL(MIN(a), 0) + 1 FROM th; -- aggregate-in-function: the same beside DISTINCT aggregates and arithmetic
 SELECT -2.2 FROM te UNION ALL SELECT COALESCE(BIT_OR(a), -77) FROM tr; -- aggregate-in-function: in a UNION branch (1048 from the copy)
 SELECT (FALSE), (True), (NULL), + FALSE FROM th WHERE id = 3; -- labels: TRUE and FALSE in parentheses are labelled in capitals however written
+SELECT NULL AS a FROM tr GROUP BY + a HAVING a IS NOT NULL; -- having-alias: GROUP BY + a (or (a)) names the column a, which HAVING a then means; the router took the alias (NULL) and answered no row

@@ -45,6 +45,7 @@ final class ItemNames {
     }
 
     Resolved order(Expression e) throws PlanException {
+        e = column(e);
         Position position = Position.of(e);
         if (position != null) return item(position, "ORDER BY");
         if (e instanceof Column c && c.getTable() == null) {
@@ -55,6 +56,7 @@ final class ItemNames {
     }
 
     Resolved group(Expression e) throws PlanException {
+        e = column(e);
         Resolved r;
         Position position = Position.of(e);
         if (position != null) {
@@ -70,6 +72,20 @@ final class ItemNames {
             throw new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'");
         }
         return r;
+    }
+
+    /**
+     * {@code e}'s column where it is one under unary pluses and parentheses ({@code + a}, {@code (a)}): MariaDB's parser
+     * drops them, so such a term names the column as a bare one does (a GROUP BY column HAVING finds, say); else {@code e}.
+     */
+    private static Expression column(Expression e) {
+        Expression x = e;
+        while (true) {
+            if (x instanceof Parenthesis p) x = p.getExpression();
+            else if (x instanceof ParenthesedExpressionList<?> l && l.size() == 1 && l.getFirst() instanceof Expression inner) x = inner;
+            else if (x instanceof SignedExpression s && s.getSign() == '+') x = s.getExpression();
+            else return x instanceof Column ? x : e;
+        }
     }
 
     /**
