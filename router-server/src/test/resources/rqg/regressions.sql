@@ -75,3 +75,4 @@ SELECT COALESCE(MAX(DISTINCT k), -1.3), IFNULL(MIN(a), 0) + 1 FROM th; -- aggreg
 SELECT -2.2 FROM te UNION ALL SELECT COALESCE(BIT_OR(a), -77) FROM tr; -- aggregate-in-function: in a UNION branch (1048 from the copy)
 SELECT (FALSE), (True), (NULL), + FALSE FROM th WHERE id = 3; -- labels: TRUE and FALSE in parentheses are labelled in capitals however written
 SELECT NULL AS a FROM tr GROUP BY + a HAVING a IS NOT NULL; -- having-alias: GROUP BY + a (or (a)) names the column a, which HAVING a then means; the router took the alias (NULL) and answered no row
+SELECT COUNT(*) FROM tl t1 LEFT JOIN tc t2 ON t2.k = t1.id WHERE (t2.a IN (SELECT sq.a FROM th sq WHERE sq.id <> t1.id)) IS UNKNOWN; -- fallback: a subquery under IS UNKNOWN read its table on the scratch partition only (42 rows counted where MariaDB counts 34), or failed (1146) where the table is not there

@@ -6,8 +6,8 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.merge.RowSource;
+import org.lutra.plan.TableFinder;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -135,7 +135,7 @@ final class ReplicaScans {
             if (!(CCJSqlParserUtil.parse(blanked.toString(), p -> p.withBackslashEscapeCharacter(true)) instanceof Select select)) throw refusal(owner, null);
             var labels = labelSpans(select);
             var locked = new IdentityHashMap<Table, String>(); // each table a locking SELECT reads in its own FROM, and its clause
-            new TablesNamesFinder<Void>() {
+            new TableFinder() {
                 @Override
                 public <S> Void visit(PlainSelect plain, S context) {
                     try {

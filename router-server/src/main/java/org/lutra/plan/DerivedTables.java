@@ -313,7 +313,7 @@ final class DerivedTables {
 
     private static Set<String> tableNames(Select statement) throws PlanException {
         try {
-            return new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables((net.sf.jsqlparser.statement.Statement) statement);
+            return new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) statement);
         } catch (RuntimeException e) {
             throw PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")");
         }

@@ -8,7 +8,6 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.WithItem;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Materialize;
@@ -206,7 +205,7 @@ final class Fallback {
     }
 
     /** Every table node of a statement, in the order met (each node once), and the names its WITH clauses define. */
-    private static final class Finder extends TablesNamesFinder<Void> {
+    private static final class Finder extends TableFinder {
         final List<Table> tables = new ArrayList<>();
         final Set<String> ctes = new HashSet<>();
         private final Set<Table> seen = Collections.newSetFromMap(new IdentityHashMap<>());

@@ -7,7 +7,6 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -180,7 +179,7 @@ final class InformationSchema {
     }
 
     /** The tables, columns, {@code *} items and DATABASE() calls of a statement. */
-    private static final class Finder extends TablesNamesFinder<Void> {
+    private static final class Finder extends TableFinder {
         final List<Table> schemaTables = new ArrayList<>();
         final Set<String> columns = new java.util.HashSet<>();
         final List<net.sf.jsqlparser.expression.Function> databaseCalls = new ArrayList<>();

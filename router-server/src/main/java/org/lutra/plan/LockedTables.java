@@ -7,7 +7,6 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -61,7 +60,7 @@ public final class LockedTables {
     }
 
     private static void find(Select statement, Catalog catalog, LinkedHashSet<TableDef> locked, LinkedHashSet<TableDef> read) {
-        new TablesNamesFinder<Void>() {
+        new TableFinder() {
             @Override
             public <S> Void visit(PlainSelect plain, S context) {
                 boolean locking;

@@ -5,7 +5,6 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.WithItem;
-import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -88,7 +87,7 @@ record PinnedTables(List<Target> targets, String sql) {
     }
 
     /** Every table node of a statement with the SELECT whose FROM clause names it, and the names its WITH clauses define. */
-    private static final class Finder extends TablesNamesFinder<Void> {
+    private static final class Finder extends TableFinder {
         final List<Table> tables = new ArrayList<>();
         final List<PlainSelect> readers = new ArrayList<>();
         final Set<String> ctes = new HashSet<>();

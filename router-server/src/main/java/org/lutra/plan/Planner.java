@@ -314,7 +314,7 @@ public final class Planner {
     private int wholeOnOnePartition(Select select) {
         java.util.Set<String> names;
         try {
-            names = new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables((Statement) select);
+            names = new TableFinder().getTables((Statement) select);
         } catch (RuntimeException e) {
             return -1;
         }

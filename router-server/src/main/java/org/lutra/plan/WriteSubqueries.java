@@ -71,7 +71,7 @@ final class WriteSubqueries {
     private static boolean readsWholeTables(Select sub, TableDef target, Catalog catalog) {
         java.util.Set<String> names;
         try {
-            names = new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables((Statement) sub);
+            names = new TableFinder().getTables((Statement) sub);
         } catch (RuntimeException e) {
             return false;
         }
