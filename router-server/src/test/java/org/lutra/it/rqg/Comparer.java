@@ -30,10 +30,15 @@ public final class Comparer {
      */
     private static final java.util.Set<Integer> NOT_DETERMINED = java.util.Set.of(1055, 1140, 1463);
 
+    /** MariaDB (with ONLY_FULL_GROUP_BY) rejected the statement as one whose answer depends on row order. */
+    static boolean notDetermined(Outcome reference) {
+        return reference instanceof Outcome.Error r && NOT_DETERMINED.contains(r.code());
+    }
+
     private static final MathContext APPROXIMATE = new MathContext(10);
 
     public static Verdict compare(Outcome lutra, Outcome reference, boolean ordered) {
-        if (reference instanceof Outcome.Error r && NOT_DETERMINED.contains(r.code())) return Verdict.INVALID;
+        if (notDetermined(reference)) return Verdict.INVALID;
         if (lutra instanceof Outcome.Error e && e.refused()) return Verdict.REFUSED;
         if (lutra instanceof Outcome.Error e && e.internal()) return Verdict.LUTRA_ERROR; // a bug whatever the input
         if (lutra instanceof Outcome.Error) return reference instanceof Outcome.Error ? Verdict.SAME : Verdict.LUTRA_ERROR;
