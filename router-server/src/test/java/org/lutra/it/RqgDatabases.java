@@ -27,6 +27,8 @@ final class RqgDatabases implements AutoCloseable {
     final Differential differential;
     final TestRouter router;
     final Connection lutra;
+    /** Connector/J at the router's MySQL listener: the runner sends a share of the reads through it too. */
+    final Connection mysql;
     final Connection reference;
 
     RqgDatabases(Shards shards, String prefix, RqgSchema schema) throws Exception {
@@ -35,6 +37,7 @@ final class RqgDatabases implements AutoCloseable {
         this.router = differential.router;
         this.lutra = differential.lutra;
         this.reference = differential.reference;
+        this.mysql = router.connectMysql("");
         org.lutra.it.rqg.Incidents.install();
         org.lutra.it.rqg.Outcome.timeout(Integer.getInteger("lutra.rqg.timeout", 5));
         try (var st = reference.createStatement()) {
@@ -58,7 +61,7 @@ final class RqgDatabases implements AutoCloseable {
     }
 
     Runner runner() {
-        return new Runner(lutra, reference, schema);
+        return new Runner(lutra, mysql, reference, schema);
     }
 
     /** A write given as text, judged by its count and the table it writes afterwards. */
@@ -70,6 +73,7 @@ final class RqgDatabases implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        mysql.close();
         differential.close();
     }
 }

@@ -15,6 +15,8 @@ import java.util.Objects;
 public final class Comparer {
     public enum Verdict {
         SAME, REFUSED, DIFFERENT_ROWS, DIFFERENT_COLUMNS, LUTRA_ERROR, ONLY_LUTRA_ANSWERS,
+        /** Through the MySQL listener the statement fails otherwise than through the Lutra driver (or only one fails). */
+        LISTENER_DIFFERS,
         /** The reference rejects the statement as one whose answer depends on the row order (ONLY_FULL_GROUP_BY): not compared. */
         INVALID;
 

@@ -100,7 +100,7 @@ public final class KnownFailures {
                     s -> null, // joins of all twenty 10-row tables that can be joined, chained on aN = bM, answered in time on these schemas
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraTimedOut() && Signatures.joinedTables(f.sql()) >= 5),
             new Known("distinct-scalar-subquery-raises-1242",
-                    s -> null, // README's statement (seed 62245930696994 of the earlier generator) answers right on these schemas
+                    s -> null, // the earlier generator's statement (seed 62245930696994) answers right on these schemas
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1242 && f.referenceAnswered()
                             && f.has("SELECT\\s+DISTINCT\\b.*\\(SELECT")),
             new Known("foreign-keys-checked-per-shard",
@@ -136,7 +136,7 @@ public final class KnownFailures {
                     "SELECT 1 FROM tl UNION ALL SELECT id FROM tp WHERE (SELECT MAX(sq.a) FROM tl AS sq) ORDER BY 1 DESC",
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1064 && f.lutraError().contains("<K_AS>")
                             && f.has("\\bUNION\\b") && f.has("\\(\\s*SELECT\\b")),
-            // documented (README, subqueries in WHERE): over joins, with LIMIT, or beside IN/EXISTS subqueries, a scalar of
+            // documented (docs/sql.md, uncorrelated subqueries): over joins, with LIMIT, or beside IN/EXISTS subqueries, a scalar of
             // several rows raises 1242 at once; one MariaDB that evaluates it for no row answers
             // and the other way: MariaDB evaluates an uncorrelated scalar of several rows that orders or groups rows even when
             // no row matches (1242), the router evaluates a select-list scalar per row it returns

@@ -18,6 +18,8 @@ public final class Runner {
     private static final int SHRUNK_PER_KIND = 2;
 
     private final Connection lutra;
+    /** Connector/J at the router's MySQL listener (null: none): a quarter of the reads Lutra answers right run through it too. */
+    private final Connection listener;
     private final Connection reference;
     private final RqgSchema schema;
     private final Tally tally = new Tally();
@@ -32,8 +34,16 @@ public final class Runner {
     private int refused;
     private int known;
 
+    private int reads;
+    private int listenerReads;
+
     public Runner(Connection lutra, Connection reference, RqgSchema schema) {
+        this(lutra, null, reference, schema);
+    }
+
+    public Runner(Connection lutra, Connection listener, Connection reference, RqgSchema schema) {
         this.lutra = lutra;
+        this.listener = listener;
         this.reference = reference;
         this.schema = schema;
     }
@@ -56,9 +66,30 @@ public final class Runner {
         return new Shrunk(q, Comparer.compare(l, r, q.ordered()), l, r);
     }
 
-    /** Runs {@code q} on both sides and accounts for it; returns its verdict. */
+    /**
+     * The read {@code q} through the MySQL listener: its error must be the Lutra driver's (or both answer), and its
+     * answer MariaDB's.
+     */
+    public Shrunk runThroughListener(Query q) {
+        String sql = q.sql();
+        Outcome l = Outcome.query(lutra, sql);
+        Outcome m = Outcome.query(listener, sql);
+        if (m instanceof Outcome.Error me ? !(l instanceof Outcome.Error le && le.code() == me.code()) : l instanceof Outcome.Error) {
+            return new Shrunk(q, Comparer.Verdict.LISTENER_DIFFERS, m, l);
+        }
+        Outcome r = Outcome.query(reference, sql);
+        return new Shrunk(q, Comparer.compare(m, r, q.ordered()), m, r);
+    }
+
+    /** Runs {@code q} on both sides and accounts for it; returns its verdict. A quarter of the reads Lutra answers right run through the MySQL listener too. */
     public Comparer.Verdict check(String oracle, Query q) {
-        return account(oracle, run(q), this::run);
+        var verdict = account(oracle, run(q), this::run);
+        if (listener != null && verdict == Comparer.Verdict.SAME && !(q instanceof Query.Dml) && reads++ % 4 == 0) {
+            listenerReads++;
+            Shrunk through = runThroughListener(q);
+            if (through.verdict().failed()) account(oracle + " through the MySQL listener", through, this::runThroughListener);
+        }
+        return verdict;
     }
 
     /**
@@ -143,8 +174,8 @@ public final class Runner {
     public String counts() {
         int compared = statements - invalid;
         return String.format("%d statements, %d compared: %d answered as MariaDB answers, %d refused (%.1f%%), %d failed as MariaDB fails, "
-                        + "%d failed in known ways, %d new failures%n", statements, compared, answered, refused, 100.0 * refused / Math.max(1, compared),
-                compared - answered - refused - known - newFailures.size(), known, newFailures.size());
+                        + "%d failed in known ways, %d new failures; %d reads also through the MySQL listener%n", statements, compared, answered, refused,
+                100.0 * refused / Math.max(1, compared), compared - answered - refused - known - newFailures.size(), known, newFailures.size(), listenerReads);
     }
 
     private String knownFailures() {
