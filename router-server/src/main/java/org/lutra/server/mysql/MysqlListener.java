@@ -128,12 +128,16 @@ public final class MysqlListener implements AutoCloseable {
         return server.tls() != null;
     }
 
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
     PacketDecoder decoder(Channel ch) {
         return (PacketDecoder) ch.pipeline().get("packets");
     }
 
+    /** Closes once: a router closed again (a test's stop after a failed start, a shutdown hook) finds its event loops gone. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) return;
         channel.close().syncUninterruptibly();
         boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         loops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
