@@ -34,12 +34,14 @@ class MysqlProtocolFuzzIT {
     @BeforeAll
     void start(Shards shards) throws Exception {
         router = new TestRouter(shards, "mysqlfuzz", "CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);\n"
-                + "CREATE TABLE big (k INT PRIMARY KEY) PARTITION BY hash(k) ON (p0, p1, p2, p3);");
+                + "CREATE TABLE big (k INT PRIMARY KEY) PARTITION BY hash(k) ON (p0, p1, p2, p3);\n"
+                + "CREATE TABLE one (k INT PRIMARY KEY) PARTITION BY hash(k) ON (p0);");
         try (var c = router.connect()) {
             c.createStatement().executeUpdate("INSERT INTO kv VALUES (1, 'one'), (2, 'two')");
             var rows = new java.util.ArrayList<String>();
             for (int k = 1; k <= BIG_ROWS; k++) rows.add("(" + k + ")");
             c.createStatement().executeUpdate("INSERT INTO big VALUES " + String.join(", ", rows));
+            c.createStatement().executeUpdate("INSERT INTO one VALUES " + String.join(", ", rows));
         }
     }
 
@@ -203,6 +205,28 @@ class MysqlProtocolFuzzIT {
             gone.close();
         }
         awaitNoBackendConnectionBorrowed();
+    }
+
+    /**
+     * A client that asks for a result of 32 GB (a join on one partition: 8 million rows of 4,000 bytes) and hangs up: its
+     * session stops pulling rows from the shard, ends, and gives its backend connection back, rather than reading the
+     * rest of the result for a client that is gone.
+     */
+    @Test
+    void aClientThatHangsUpMidResultStopsItsQuery() throws Exception {
+        try (var gone = new RawMysqlClient(router.server.mysqlPort(), 16 << 10)) {
+            byte[] ok = gone.login(TestRouter.USER, TestRouter.PASSWORD, router.database);
+            assertTrue(ok != null && ok[0] == 0, "login");
+            gone.command(RawMysqlClient.COM_QUERY, "SELECT a.k, b.k, c.k, REPEAT('x', 4000) FROM one a, one b, one c"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            for (int i = 0; i < 4; i++) assertTrue(gone.readPacket() != null, "the result begins");
+            for (int i = 0; i < 200 && router.server.activeBackendConnections() < 1; i++) Thread.sleep(50);
+        }
+        awaitNoBackendConnectionBorrowed();
+        try (Connection other = router.connectMysql(""); var rs = other.createStatement().executeQuery("SELECT COUNT(*) FROM one")) {
+            assertTrue(rs.next());
+            assertEquals(BIG_ROWS, rs.getInt(1), "the router goes on");
+        }
     }
 
     /** A closed connection's session ends on the router's side after the client's close returned: wait for it, boundedly. */

@@ -99,6 +99,11 @@ final class ResultWriter {
             for (Row row : batch.getRowsList()) row(out, row, columns, binary);
             if (batch.getLast()) break;
             if (out.pending() > FLUSH_BYTES) connection.sendAndWait();
+            if (!connection.open()) { // the client hung up: pull no more rows from the shards for it
+                out.discard();
+                closeCursor(batch.getCursorId());
+                return;
+            }
             var next = fetch(batch.getCursorId(), FETCH_ROWS);
             if (next.hasError()) {
                 var e = next.getError();
@@ -175,6 +180,11 @@ final class ResultWriter {
                 break;
             }
             if (out.pending() > FLUSH_BYTES) connection.sendAndWait();
+            if (!connection.open()) {
+                out.discard();
+                closeCursor(statement);
+                return;
+            }
             var next = fetch(cursor.coreCursor(), (int) Math.min(FETCH_ROWS, count - sent));
             if (next.hasError()) {
                 statement.cursor = null;
@@ -198,10 +208,12 @@ final class ResultWriter {
     void closeCursor(PreparedStatements.Statement statement) {
         var cursor = statement.cursor;
         statement.cursor = null;
-        if (cursor != null && cursor.coreCursor() != 0) {
-            ask(ClientMessage.newBuilder().setRequestId(nextRequest++)
-                    .setCloseCursor(org.lutra.protocol.CloseCursor.newBuilder().setCursorId(cursor.coreCursor())).build());
-        }
+        if (cursor != null && cursor.coreCursor() != 0) closeCursor(cursor.coreCursor());
+    }
+
+    private void closeCursor(long cursorId) {
+        ask(ClientMessage.newBuilder().setRequestId(nextRequest++)
+                .setCloseCursor(org.lutra.protocol.CloseCursor.newBuilder().setCursorId(cursorId)).build());
     }
 
     private ServerMessage.Builder fetch(long cursorId, int rows) {
