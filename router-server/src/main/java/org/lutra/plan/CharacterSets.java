@@ -7,14 +7,14 @@ import java.util.regex.Pattern;
  * {@code SET NAMES}, {@code SET CHARACTER SET} and {@code SET character_set_client / _connection /
  * _results}, which MySQL clients send on connect or by habit. Between the driver and the router
  * text is Unicode (protobuf strings), and the router's backend connections are utf8mb4: a Unicode
- * set changes nothing and is acknowledged; any other set is refused, since the router would not
- * convert text to it.
+ * set changes nothing and is acknowledged, and so does {@code character_set_results = NULL}; any
+ * other set is refused, since the router would not convert text to it.
  */
 final class CharacterSets {
     private static final Pattern NAMES = Pattern.compile("(?is)\\s*SET\\s+(?:NAMES|CHARACTER\\s+SET|CHARSET)\\s+['\"`]?(\\w+)['\"`]?"
             + "(?:\\s+COLLATE\\s+['\"`]?(\\w+)['\"`]?)?\\s*;?\\s*");
     private static final Pattern VARIABLE = Pattern.compile("(?is)\\s*SET\\s+(?:SESSION\\s+|LOCAL\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?"
-            + "character_set_(?:client|connection|results)\\s*:?=\\s*['\"`]?(\\w+)['\"`]?\\s*;?\\s*");
+            + "character_set_(client|connection|results)\\s*:?=\\s*['\"`]?(\\w+)['\"`]?\\s*;?\\s*");
 
     private CharacterSets() {}
 
@@ -29,7 +29,12 @@ final class CharacterSets {
         } else {
             var v = VARIABLE.matcher(sql);
             if (!v.matches()) return false;
-            set = v.group(1);
+            set = v.group(2);
+            // NULL results: each column in its own character set, as the column's definition names it (Connector/J sends it
+            // on connect and after COM_RESET_CONNECTION). The router's answers are Unicode, and the MySQL listener names the
+            // character set it encodes each column in, so a client decodes the same text either way.
+            boolean quoted = "'\"`".indexOf(sql.charAt(v.start(2) - 1)) >= 0;
+            if (v.group(1).equalsIgnoreCase("results") && set.equalsIgnoreCase("NULL") && !quoted) return true;
         }
         String s = set.toLowerCase(Locale.ROOT);
         if (!s.equals("utf8mb4") && !s.equals("utf8") && !s.equals("utf8mb3") && !s.equals("default")) {

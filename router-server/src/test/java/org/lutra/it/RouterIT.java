@@ -259,10 +259,11 @@ class RouterIT {
     @Test
     void characterSetStatementsClientsSendOnConnect() throws SQLException {
         for (String sql : List.of("SET NAMES utf8mb4", "SET NAMES 'utf8'", "set names utf8mb4;", "SET CHARACTER SET utf8mb4",
-                "SET character_set_client = utf8mb4", "SET SESSION character_set_results = 'utf8mb4'")) {
+                "SET character_set_client = utf8mb4", "SET SESSION character_set_results = 'utf8mb4'", "SET character_set_results = NULL")) {
             assertEquals(0, lutra.createStatement().executeUpdate(sql), sql);
         }
-        for (String sql : List.of("SET NAMES latin1", "SET character_set_results = latin1", "SET NAMES utf8mb4 COLLATE utf8mb4_bin")) {
+        for (String sql : List.of("SET NAMES latin1", "SET character_set_results = latin1", "SET NAMES utf8mb4 COLLATE utf8mb4_bin",
+                "SET character_set_client = NULL", "SET character_set_results = 'NULL'")) {
             assertRefusal(sql);
         }
         assertEquals(rows(reference, "SELECT name FROM users WHERE id = 9"), rows(lutra, "SELECT name FROM users WHERE id = 9"));

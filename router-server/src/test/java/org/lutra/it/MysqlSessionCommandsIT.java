@@ -1,0 +1,327 @@
+package org.lutra.it;
+
+import com.mysql.cj.jdbc.JdbcConnection;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.shards.Shards;
+import org.lutra.shards.junit.EmbeddedShardsExtension;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The MySQL listener's session-level commands, each run with Connector/J at the listener and the same at one plain
+ * MariaDB holding the same rows, and compared: cursors fetched in several COM_STMT_FETCH steps, multi-statement text
+ * with several results, the autocommit and in-transaction status flags after SQL changes them, COM_INIT_DB,
+ * COM_RESET_CONNECTION, KILL QUERY / KILL CONNECTION, Statement.cancel() and query timeouts, and a transaction over
+ * two partitions committed and rolled back.
+ */
+@ExtendWith(EmbeddedShardsExtension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MysqlSessionCommandsIT {
+    static final int ROWS = 2500;
+    Differential differential;
+    String referenceUrl;
+    String referenceDatabase;
+
+    @BeforeAll
+    void start(Shards shards) throws Exception {
+        differential = new Differential(shards, "mysqlsess", "CREATE TABLE t (id INT PRIMARY KEY, v INT) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
+        var values = new ArrayList<String>();
+        for (int i = 1; i <= ROWS; i++) values.add("(" + i + ", " + (i * 7 % 1000) + ")");
+        differential.both("INSERT INTO t VALUES " + String.join(", ", values));
+        try (var st = differential.reference.createStatement(); var rs = st.executeQuery("SELECT DATABASE()")) {
+            rs.next();
+            referenceDatabase = rs.getString(1);
+            referenceUrl = shards.url(0, referenceDatabase);
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        differential.close();
+    }
+
+    interface Script {
+        void run(Side side, List<String> out) throws Exception;
+    }
+
+    /** One side of the comparison: how to open a connection to it, and its database's name. */
+    record Side(String name, Opener opener, String database) {
+        Connection open(String options) throws SQLException {
+            return opener.open(options);
+        }
+    }
+
+    interface Opener {
+        Connection open(String options) throws SQLException;
+    }
+
+    private Side lutra() {
+        return new Side("lutra", o -> differential.router.connectMysql(o), differential.router.database);
+    }
+
+    private Side reference() {
+        return new Side("reference", o -> {
+            var shards = differential.router.shards;
+            return DriverManager.getConnection(referenceUrl + (o.isEmpty() ? "" : (referenceUrl.contains("?") ? "&" : "?") + o), shards.user(),
+                    shards.password());
+        }, referenceDatabase);
+    }
+
+    /** Runs {@code script} against the listener and against one MariaDB; both must tell the same story. */
+    private List<String> same(Script script) throws Exception {
+        var viaLutra = new ArrayList<String>();
+        var viaReference = new ArrayList<String>();
+        script.run(lutra(), viaLutra);
+        script.run(reference(), viaReference);
+        assertEquals(viaReference, viaLutra);
+        return viaLutra;
+    }
+
+    private static String error(SQLException e) {
+        return "error " + e.getErrorCode() + " " + e.getSQLState();
+    }
+
+    private static List<String> rows(ResultSet rs) throws SQLException {
+        var out = new ArrayList<String>();
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+            var row = new StringBuilder();
+            for (int i = 1; i <= n; i++) row.append(i > 1 ? "|" : "").append(rs.getString(i));
+            out.add(row.toString());
+        }
+        return out;
+    }
+
+    @Test
+    void aCursorIsFetchedInSeveralSteps() throws Exception {
+        var out = same((side, o) -> {
+            try (var c = side.open("useCursorFetch=true&defaultFetchSize=100");
+                 var ps = c.prepareStatement("SELECT id, v FROM t WHERE id > ? ORDER BY id")) {
+                ps.setInt(1, 10);
+                try (var rs = ps.executeQuery()) {
+                    var rows = rows(rs);
+                    o.add("rows " + rows.size());
+                    o.addAll(rows);
+                }
+                // a second cursor on the same statement, left half read, then the statement is executed again
+                ps.setInt(1, ROWS - 250);
+                try (var rs = ps.executeQuery()) {
+                    for (int i = 0; i < 120 && rs.next(); i++) o.add("half " + rs.getInt(1));
+                }
+                ps.setInt(1, ROWS - 5);
+                try (var rs = ps.executeQuery()) {
+                    o.addAll(rows(rs));
+                }
+            }
+        });
+        assertEquals("rows " + (ROWS - 10), out.get(0));
+    }
+
+    @Test
+    void multiStatementTextGivesEachResult() throws Exception {
+        same((side, o) -> {
+            try (var c = side.open("allowMultiQueries=true"); var st = c.createStatement()) {
+                boolean rs = st.execute("SELECT COUNT(*) FROM t; UPDATE t SET v = v + 0 WHERE id <= 3; SELECT id FROM t WHERE id IN (4, 2) ORDER BY id;"
+                        + " INSERT INTO t VALUES (9001, 1), (9002, 2); DELETE FROM t WHERE id > 9000");
+                while (true) {
+                    if (rs) {
+                        try (var r = st.getResultSet()) {
+                            o.add("rows " + rows(r));
+                        }
+                    } else if (st.getUpdateCount() >= 0) {
+                        o.add("count " + st.getUpdateCount());
+                    } else {
+                        break;
+                    }
+                    rs = st.getMoreResults();
+                }
+                try {
+                    st.execute("SELECT 1; SELECT nope FROM t; SELECT 2");
+                    o.add("first " + rows(st.getResultSet()));
+                    o.add("more " + st.getMoreResults());
+                } catch (SQLException e) {
+                    o.add(error(e));
+                }
+            }
+        });
+    }
+
+    @Test
+    void statusFlagsFollowTheSession() throws Exception {
+        same((side, o) -> {
+            try (var c = side.open(""); var st = c.createStatement()) {
+                var server = ((JdbcConnection) c).getSession().getServerSession();
+                o.add("start autocommit " + c.getAutoCommit() + " in transaction " + server.inTransactionOnServer());
+                st.execute("SET autocommit = 0");
+                o.add("after SET autocommit = 0: " + c.getAutoCommit() + " in transaction " + server.inTransactionOnServer());
+                st.executeQuery("SELECT v FROM t WHERE id = 1").close();
+                o.add("after a read: in transaction " + server.inTransactionOnServer());
+                st.execute("COMMIT");
+                o.add("after COMMIT: in transaction " + server.inTransactionOnServer());
+                st.execute("SET autocommit = 1");
+                o.add("after SET autocommit = 1: " + c.getAutoCommit());
+                st.execute("BEGIN");
+                o.add("after BEGIN: in transaction " + server.inTransactionOnServer() + " autocommit " + c.getAutoCommit());
+                st.executeUpdate("UPDATE t SET v = v WHERE id = 2");
+                st.execute("ROLLBACK");
+                o.add("after ROLLBACK: in transaction " + server.inTransactionOnServer());
+                st.execute("START TRANSACTION");
+                o.add("after START TRANSACTION: in transaction " + server.inTransactionOnServer());
+                st.execute("SET autocommit = 1"); // commits the open transaction, as MySQL does
+                o.add("after SET autocommit = 1 in a transaction: in transaction " + server.inTransactionOnServer());
+            }
+        });
+    }
+
+    @Test
+    void initDbAndResetConnection() throws Exception {
+        same((side, o) -> {
+            try (var c = side.open(""); var st = c.createStatement()) {
+                c.setCatalog(side.database());
+                o.add("catalog is the database " + side.database().equals(c.getCatalog()));
+                try {
+                    c.setCatalog("no_such_database_here");
+                    o.add("setCatalog accepted");
+                } catch (SQLException e) {
+                    o.add("setCatalog " + error(e));
+                }
+                o.add("rows " + rows(st.executeQuery("SELECT COUNT(*) FROM t")));
+                st.execute("SET @x = 42");
+                c.setAutoCommit(false);
+                st.executeUpdate("INSERT INTO t VALUES (8001, 1)");
+                ((JdbcConnection) c).resetServerState(); // COM_RESET_CONNECTION
+                var server = ((JdbcConnection) c).getSession().getServerSession();
+                o.add("after reset: in transaction " + server.inTransactionOnServer());
+                try (var st2 = c.createStatement()) {
+                    o.add("variable " + rows(st2.executeQuery("SELECT @x")));
+                    o.add("uncommitted row " + rows(st2.executeQuery("SELECT COUNT(*) FROM t WHERE id = 8001")));
+                }
+            }
+            try (var c = side.open(""); var st = c.createStatement()) {
+                o.add("from another session " + rows(st.executeQuery("SELECT COUNT(*) FROM t WHERE id = 8001")));
+            }
+        });
+    }
+
+    /** Runs {@code sql} on {@code c} in the background; its outcome as text. */
+    private static CompletableFuture<String> inBackground(Connection c, Statement st, String sql) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (var rs = st.executeQuery(sql)) {
+                return "rows " + rows(rs);
+            } catch (SQLException e) {
+                return error(e) + " " + e.getClass().getSimpleName();
+            }
+        });
+    }
+
+    /** Sends {@code kill} until {@code running} is done: a KILL QUERY that came before the statement started does nothing. */
+    private static void killUntilDone(CompletableFuture<String> running, KillAction kill) throws Exception {
+        for (int i = 0; i < 300 && !running.isDone(); i++) {
+            Thread.sleep(100);
+            kill.run();
+        }
+        assertTrue(running.isDone(), "the statement ended after it was killed");
+    }
+
+    interface KillAction {
+        void run() throws Exception;
+    }
+
+    @Test
+    void killQueryAndCancelEndTheStatementOnly() throws Exception {
+        same((side, o) -> {
+            try (var victim = side.open(""); var killer = side.open("")) {
+                long id = ((JdbcConnection) victim).getId();
+                var st = victim.createStatement();
+                var running = inBackground(victim, st, "SELECT SLEEP(20)");
+                killUntilDone(running, () -> killer.createStatement().execute("KILL QUERY " + id));
+                o.add("KILL QUERY: " + running.get());
+                o.add("the session goes on: " + rows(victim.createStatement().executeQuery("SELECT COUNT(*) FROM t WHERE id <= 10")));
+
+                var cancelled = inBackground(victim, st, "SELECT SLEEP(20)");
+                killUntilDone(cancelled, st::cancel); // Connector/J: KILL QUERY from a connection of its own
+                // Connector/J reports a cancel as 1317 (the server's interruption) or as its own MySQLStatementCancelledException
+                // (error 0) when the answer it gets after cancelling is not that error: through the listener it is the second
+                o.add("cancel: " + cancelled.get().replaceFirst("^error 1317 70100 MySQLQueryInterruptedException$|^error 0 null MySQLStatementCancelledException$",
+                        "cancelled"));
+                o.add("the session goes on: " + rows(victim.createStatement().executeQuery("SELECT COUNT(*) FROM t WHERE id <= 20")));
+
+                var timed = victim.createStatement();
+                timed.setQueryTimeout(1);
+                try {
+                    o.add("timeout: " + rows(timed.executeQuery("SELECT SLEEP(20)")));
+                } catch (SQLException e) {
+                    o.add("timeout: " + error(e) + " " + e.getClass().getSimpleName());
+                }
+                o.add("the session goes on: " + rows(victim.createStatement().executeQuery("SELECT COUNT(*) FROM t WHERE id <= 30")));
+            }
+        });
+    }
+
+    @Test
+    void killConnectionEndsTheSessionAndItsTransaction() throws Exception {
+        same((side, o) -> {
+            try (var victim = side.open(""); var killer = side.open("")) {
+                long id = ((JdbcConnection) victim).getId();
+                victim.setAutoCommit(false);
+                victim.createStatement().executeUpdate("INSERT INTO t VALUES (8101, 1)");
+                killer.createStatement().execute("KILL CONNECTION " + id);
+                try {
+                    victim.createStatement().executeQuery("SELECT 1").close();
+                    o.add("the killed session answered");
+                } catch (SQLException e) {
+                    o.add("the killed session: SQLState class " + (e.getSQLState() == null ? null : e.getSQLState().substring(0, 2)));
+                }
+                o.add("its insert " + rows(killer.createStatement().executeQuery("SELECT COUNT(*) FROM t WHERE id = 8101")));
+                try {
+                    killer.createStatement().execute("KILL 987654");
+                    o.add("killing no session accepted");
+                } catch (SQLException e) {
+                    o.add("KILL of no session: " + error(e));
+                }
+            }
+        });
+    }
+
+    @Test
+    void aTransactionOverTwoPartitionsCommitsAndRollsBack() throws Exception {
+        int a = 7001, b = 7002;
+        same((side, o) -> {
+            try (var c = side.open(""); var st = c.createStatement()) {
+                c.setAutoCommit(false);
+                st.executeUpdate("INSERT INTO t VALUES (" + a + ", 1), (" + b + ", 2)");
+                st.executeUpdate("UPDATE t SET v = v + 100 WHERE id IN (1, 2, 3, 4)");
+                c.commit();
+                st.executeUpdate("UPDATE t SET v = -1 WHERE id IN (" + a + ", " + b + ", 1, 2, 3, 4)");
+                st.executeUpdate("DELETE FROM t WHERE id IN (5, 6, 7, 8)");
+                c.rollback();
+                c.setAutoCommit(true);
+            }
+            try (var c = side.open(""); var st = c.createStatement()) {
+                o.add("rows " + rows(st.executeQuery("SELECT id, v FROM t WHERE id IN (" + a + ", " + b + ", 1, 2, 3, 4, 5, 6, 7, 8) ORDER BY id")));
+            }
+        });
+        int holding = 0;
+        for (int p = 0; p < 4; p++) {
+            try (var c = differential.router.partition(p); var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM t WHERE id BETWEEN 1 AND 8")) {
+                rs.next();
+                if (rs.getInt(1) > 0) holding++;
+            }
+        }
+        assertTrue(holding >= 2, "the transaction's rows are on " + holding + " partitions");
+    }
+}
