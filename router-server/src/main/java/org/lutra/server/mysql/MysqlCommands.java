@@ -131,7 +131,7 @@ final class MysqlCommands {
         List<String> parts = multiStatements ? StatementText.split(sql) : List.of(sql);
         for (int i = 0; i < parts.size(); i++) {
             boolean more = i + 1 < parts.size();
-            var reply = ask(Execute.newBuilder().setSql(parts.get(i)).setFetchSize(ResultWriter.FETCH_ROWS));
+            var reply = ask(Execute.newBuilder().setSql(parts.get(i)).setFetchSize(ResultWriter.FETCH_ROWS).setKnownColumns(results.knownTextColumns()));
             if (!results.write(reply, more, null, false) || !connection.open()) return; // an error ends the text; a client gone, too
             if (more && connection.out().pending() > ResultWriter.FLUSH_BYTES) connection.sendAndWait();
         }

@@ -33,6 +33,12 @@ record ResultColumns(long columnsId, MysqlColumn[] columns, byte[][] payloads) {
         return new ResultColumns(columnsId, columns, payloads);
     }
 
+    /** Whether a column is described as MySQL's NULL type, to be typed by the first rows' values. */
+    boolean untyped() {
+        for (MysqlColumn c : columns) if (c.type() == MysqlWire.TYPE_NULL) return true;
+        return false;
+    }
+
     /** The column count packet, then a definition packet per column. */
     void write(PacketWriter out) {
         MysqlWire.writeLenEnc(out.begin(), columns.length);

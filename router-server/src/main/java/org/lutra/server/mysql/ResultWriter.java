@@ -24,12 +24,23 @@ final class ResultWriter {
     private final ClientCharset charset;
     private final boolean deprecateEof;
     private final ResultColumns.Recent recent = new ResultColumns.Recent();
+    /**
+     * The columns of the last text statement's result, offered to the core as known so that it can answer "the same"; ids
+     * are the session core's own, so they hold only for the core that gave them (COM_RESET_CONNECTION makes a new one).
+     */
+    private ResultColumns lastText;
+    private org.lutra.server.SessionCore lastTextCore;
     private long nextRequest = 1 << 20;
 
     ResultWriter(MysqlConnection connection, ClientCharset charset, boolean deprecateEof) {
         this.connection = connection;
         this.charset = charset;
         this.deprecateEof = deprecateEof;
+    }
+
+    /** The columns id to name as known in a text statement's Execute (0: none). */
+    long knownTextColumns() {
+        return lastText == null || lastTextCore != connection.core() ? 0 : lastText.columnsId();
     }
 
     boolean deprecateEof() {
@@ -75,10 +86,15 @@ final class ResultWriter {
         ResultColumns columns;
         if (header.getSameColumns() && statement != null && statement.columns != null && statement.columns.columnsId() == header.getColumnsId()) {
             columns = statement.columns;
+        } else if (header.getSameColumns() && statement == null && knownTextColumns() != 0 && lastText.columnsId() == header.getColumnsId()) {
+            columns = lastText;
         } else if (statement != null) {
             columns = statement.columns = ResultColumns.of(header.getColumnsId(), header.getColumnsList(), connection.database(), charset);
         } else {
             columns = recent.get(header.getColumnsList(), connection.database(), charset);
+            // kept only when no column waits to be typed by its values: "the same columns" come without the list that needs
+            lastText = columns.untyped() ? null : new ResultColumns(header.getColumnsId(), columns.columns(), columns.payloads());
+            lastTextCore = connection.core();
         }
         var batch = header.getFirstBatch();
         columns = typedByValues(columns, header.getColumnsList(), batch.getRowsList());
