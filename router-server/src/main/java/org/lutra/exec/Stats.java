@@ -19,6 +19,7 @@ public final class Stats {
     private final LongAdder secondaryReads = new LongAdder();
     private final LongAdder secondaryPartitions = new LongAdder();
     private final AtomicLongArray perPartition;
+    private final org.lutra.txn.PartitionCounts statementPartitions = new org.lutra.txn.PartitionCounts();
     /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
     private final ConcurrentHashMap<LookupTable, LookupCounters> lookups = new ConcurrentHashMap<>();
 
@@ -52,6 +53,7 @@ public final class Stats {
 
     void statement(int[] partitions) {
         (partitions.length == 1 ? singlePartition : multiPartition).increment();
+        statementPartitions.count(partitions.length);
         for (int p : partitions) perPartition.incrementAndGet(p);
     }
 
@@ -117,6 +119,11 @@ public final class Stats {
 
     public long multiPartition() {
         return multiPartition.sum();
+    }
+
+    /** Statements by the partitions they were sent to (before any fallback). */
+    public org.lutra.txn.PartitionCounts statementPartitions() {
+        return statementPartitions;
     }
 
     /** Statements whose lookup-table guess had to be corrected by asking other partitions. */

@@ -474,6 +474,7 @@ public final class RouterServer implements AutoCloseable {
         values.put("plan_cache_bytes", planner.cachedPlanBytes());
         values.put("statements_single_partition", executor.stats().singlePartition());
         values.put("statements_multi_partition", executor.stats().multiPartition());
+        values.put("statements_by_partitions", executor.stats().statementPartitions().toString());
         values.put("lookup_fallbacks", executor.stats().fallbacks());
         values.put("lookup_learned", executor.stats().learned());
         var from = started;
@@ -482,6 +483,7 @@ public final class RouterServer implements AutoCloseable {
         values.put("lookup_log_position", java.util.Arrays.toString(tailer.positions()));
         values.put("txn_one_phase_commits", txn.onePhaseCommits.sum());
         values.put("txn_two_phase_commits", txn.twoPhaseCommits.sum());
+        values.put("txn_by_partitions", txn.partitions.toString());
         values.put("txn_rollbacks", txn.rollbacks.sum());
         values.put("txn_aborts", txn.aborts.sum());
         values.put("txn_read_only_branches", txn.readOnlyBranches.sum());

@@ -425,6 +425,7 @@ public final class TransactionState implements Connections {
             }
             status = Status.COMMITTED;
             service.metrics().committed(all.size(), writers.size() > 1);
+            service.stats().partitions.count(all.size());
         } finally {
             all.forEach(Branch::release);
             service.deadlocks().closed(this);

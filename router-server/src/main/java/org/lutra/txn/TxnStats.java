@@ -44,6 +44,8 @@ public final class TxnStats {
     public final Phase prepare = new Phase();
     public final Phase decision = new Phase();
     public final Phase commit = new Phase();
+    /** Committed transactions by the partitions they touched (index: partitions, the last one: that many or more). */
+    public final PartitionCounts partitions = new PartitionCounts();
     /** Branches resolved by recovery. */
     public final LongAdder recoveredCommits = new LongAdder();
     public final LongAdder recoveredRollbacks = new LongAdder();

@@ -441,6 +441,50 @@ class TransactionIT {
         }
     }
 
+    @Test
+    void routerStatusCountsTransactionsAndStatementsByPartitionsTouched() throws SQLException {
+        try (var c = router.connect()) {
+            var before = status(c);
+            c.setAutoCommit(false);
+            update(c, 16, -1);
+            update(c, 216, +1); // another partition: a transaction over two
+            c.commit();
+            update(c, 17, -1);
+            update(c, 18, +1); // both on 16's partition
+            c.commit();
+            c.setAutoCommit(true);
+            try (var rs = c.createStatement().executeQuery("SELECT COUNT(*) FROM accounts")) { // every partition, auto-commit
+                rs.next();
+            }
+            var after = status(c);
+            var txn = delta(after.get("txn_by_partitions"), before.get("txn_by_partitions"));
+            assertEquals(java.util.Map.of(1, 1L, 2, 1L), txn, after.toString());
+            var statements = delta(after.get("statements_by_partitions"), before.get("statements_by_partitions"));
+            assertEquals(java.util.Map.of(1, 4L, 4, 1L), statements, after.toString());
+        }
+    }
+
+    private static java.util.Map<String, String> status(java.sql.Connection c) throws SQLException {
+        var status = new java.util.HashMap<String, String>();
+        try (var rs = c.createStatement().executeQuery("SHOW LUTRA STATUS")) {
+            while (rs.next()) status.put(rs.getString("Variable_name"), rs.getString("Value"));
+        }
+        return status;
+    }
+
+    /** The counts of "1:3 2:1" histograms, after minus before, zeros left out. */
+    private static java.util.Map<Integer, Long> delta(String after, String before) {
+        var out = new java.util.TreeMap<Integer, Long>();
+        for (String pair : after.isBlank() ? new String[0] : after.split(" ")) {
+            out.merge(Integer.parseInt(pair.substring(0, pair.indexOf(':'))), Long.parseLong(pair.substring(pair.indexOf(':') + 1)), Long::sum);
+        }
+        for (String pair : before.isBlank() ? new String[0] : before.split(" ")) {
+            out.merge(Integer.parseInt(pair.substring(0, pair.indexOf(':'))), -Long.parseLong(pair.substring(pair.indexOf(':') + 1)), Long::sum);
+        }
+        out.values().removeIf(v -> v == 0);
+        return out;
+    }
+
     // ---- helpers --------------------------------------------------------------------------------
 
     private static SQLException attempt(Connection c, int id) {
