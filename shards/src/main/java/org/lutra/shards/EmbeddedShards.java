@@ -205,6 +205,11 @@ public final class EmbeddedShards implements Shards {
         }
     }
 
+    /** The process id of shard {@code shard}'s server: a benchmark reads its CPU time and may cap it. */
+    public synchronized long pid(int shard) {
+        return processes.get(Objects.checkIndex(shard, processes.size())).pid();
+    }
+
     @Override
     public synchronized void freeze(int shard) {
         signal(shard, "STOP");

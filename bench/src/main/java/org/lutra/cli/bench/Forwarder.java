@@ -3,7 +3,7 @@ package org.lutra.cli.bench;
 import java.io.IOException;
 
 /** A proxy that only copies bytes to one target: {@code bench point}'s yardstick for what the extra hop alone costs. */
-interface Forwarder extends AutoCloseable {
+public interface Forwarder extends AutoCloseable {
     int port();
 
     /** CPU time the forwarder has used so far. */

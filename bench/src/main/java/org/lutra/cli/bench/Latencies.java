@@ -1,46 +1,46 @@
 package org.lutra.cli.bench;
 
-import java.util.Arrays;
+import org.HdrHistogram.Histogram;
 
 /**
- * Every latency of one measurement, in microseconds. A few seconds of transactions are at most a
- * few hundred thousand longs, so the exact percentiles of a sorted array beat a histogram library.
- * Not thread-safe: each client records its own, and the run merges them.
+ * The latencies of one measurement, in microseconds, in an HdrHistogram: three significant
+ * digits whatever the run's length, in constant memory. Not thread-safe: each client records its
+ * own, and the run merges them.
  */
-final class Latencies {
-    private long[] micros = new long[1024];
-    private int size;
-    private boolean sorted = true;
+public final class Latencies {
+    /** One hour: a transaction waiting longer than that is recorded as one hour. */
+    private static final long HIGHEST_MICROS = 3_600_000_000L;
+    private final Histogram micros = new Histogram(HIGHEST_MICROS, 3);
 
-    void add(long latencyMicros) {
-        if (size == micros.length) micros = Arrays.copyOf(micros, size * 2);
-        micros[size++] = latencyMicros;
-        sorted = false;
+    public void add(long latencyMicros) {
+        micros.recordValue(Math.max(0, Math.min(HIGHEST_MICROS, latencyMicros)));
     }
 
-    void addAll(Latencies other) {
-        for (int i = 0; i < other.size; i++) add(other.micros[i]);
+    public void addAll(Latencies other) {
+        micros.add(other.micros);
     }
 
-    int size() {
-        return size;
+    public int size() {
+        return (int) Math.min(Integer.MAX_VALUE, micros.getTotalCount());
     }
 
-    /** The {@code q}-quantile (0..1) in milliseconds, nearest rank; NaN when empty. */
-    double percentileMillis(double q) {
-        if (size == 0) return Double.NaN;
-        if (!sorted) {
-            Arrays.sort(micros, 0, size);
-            sorted = true;
-        }
-        int rank = (int) Math.ceil(q * size);
-        return micros[Math.min(size - 1, Math.max(0, rank - 1))] / 1000.0;
+    /** The {@code q}-quantile (0..1) in milliseconds; NaN when empty. */
+    public double percentileMillis(double q) {
+        if (micros.getTotalCount() == 0) return Double.NaN;
+        return micros.getValueAtPercentile(100 * q) / 1000.0;
     }
 
-    double meanMillis() {
-        if (size == 0) return Double.NaN;
-        long sum = 0;
-        for (int i = 0; i < size; i++) sum += micros[i];
-        return sum / 1000.0 / size;
+    public double meanMillis() {
+        if (micros.getTotalCount() == 0) return Double.NaN;
+        return micros.getMean() / 1000.0;
+    }
+
+    public double maxMillis() {
+        return micros.getTotalCount() == 0 ? Double.NaN : micros.getMaxValue() / 1000.0;
+    }
+
+    /** Forgets what was recorded (the end of a warm-up). */
+    public void reset() {
+        micros.reset();
     }
 }

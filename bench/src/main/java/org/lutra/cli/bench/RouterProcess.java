@@ -16,20 +16,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A router in a JVM of its own ({@code org.lutra.cli.Main router}), over partition p0 on shard 0,
- * so a benchmark can read the router's own CPU time. Started with the class path of this process.
+ * A router in a JVM of its own ({@code org.lutra.cli.Main router}), so a benchmark can read the
+ * router's own CPU time. Started with the class path of this process.
  */
-final class RouterProcess implements AutoCloseable {
+public final class RouterProcess implements AutoCloseable {
     private final Process process;
     private final int port;
+    private final String database;
     /** The router's HTTP listener ({@code http://host:port/}), or null without one. */
     private final String http;
-    /** The router's MySQL-protocol listener. */
+    /** The router's MySQL-protocol listener (-1: none). */
     private final int mysqlPort;
 
-    private RouterProcess(Process process, int port, String http, int mysqlPort) {
+    private RouterProcess(Process process, int port, String database, String http, int mysqlPort) {
         this.process = process;
         this.port = port;
+        this.database = database;
         this.http = http;
         this.mysqlPort = mysqlPort;
     }
@@ -65,12 +67,33 @@ final class RouterProcess implements AutoCloseable {
                   router_name: %s
                 mysql: { listen: 127.0.0.1:%d }
                 """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name, mysqlPort) + extraConfig);
+        return start(dir.resolve("router.yaml"), port, "bench", jfr, mysqlPort, extraConfig.contains("http:"));
+    }
+
+    /** A free TCP port on this machine for a router's listener (free when asked). */
+    public static int freePort() throws IOException {
+        try (var probe = new ServerSocket(0)) {
+            return probe.getLocalPort();
+        }
+    }
+
+    /**
+     * Starts {@code org.lutra.cli.Main router --config config} and returns once it listens on
+     * {@code port} (the config's {@code listen}); {@code database} is its logical database.
+     */
+    public static RouterProcess start(Path config, int port, String database, Path jfr) throws IOException, InterruptedException {
+        return start(config, port, database, jfr, -1, false);
+    }
+
+    /** As above; {@code mysqlPort} its MySQL listener's (-1: none), {@code http} whether to wait for its HTTP listener too. */
+    private static RouterProcess start(Path config, int port, String database, Path jfr, int mysqlPort, boolean http)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
         String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS"); // e.g. an async-profiler -agentpath
         if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
         if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", dir.resolve("router.yaml").toString()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", config.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         var listening = new CompletableFuture<Void>();
         var httpUrl = new java.util.concurrent.atomic.AtomicReference<String>();
@@ -80,7 +103,7 @@ final class RouterProcess implements AutoCloseable {
                 for (String line; (line = in.readLine()) != null; ) {
                     if (!listening.isDone()) output.append(line).append('\n');
                     if (line.startsWith("console, /metrics and /health: ")) httpUrl.set(line.substring(line.indexOf(": ") + 2).strip());
-                    if (line.contains(" listening: ") && (extraConfig.isEmpty() || !extraConfig.contains("http:"))) listening.complete(null);
+                    if (line.contains(" listening: ") && !http) listening.complete(null);
                     if (httpUrl.get() != null) listening.complete(null);
                 }
             } catch (IOException e) {
@@ -94,7 +117,7 @@ final class RouterProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("the router process did not start listening: " + e.getMessage() + "\n" + output, e);
         }
-        return new RouterProcess(p, port, httpUrl.get(), mysqlPort);
+        return new RouterProcess(p, port, database, httpUrl.get(), mysqlPort);
     }
 
     /** The router's HTTP listener, {@code http://host:port/}; null without one. */
@@ -102,8 +125,12 @@ final class RouterProcess implements AutoCloseable {
         return http;
     }
 
-    String url() {
-        return "jdbc:lutra://127.0.0.1:" + port + "/bench";
+    public String url() {
+        return "jdbc:lutra://127.0.0.1:" + port + "/" + database;
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     /** Connector/J at the router's MySQL listener, with {@code query} (a URL's options, from '?', or empty). */
@@ -112,7 +139,7 @@ final class RouterProcess implements AutoCloseable {
     }
 
     /** CPU time the router process used so far, all its threads (JIT and GC included). */
-    long cpuNanos() {
+    public long cpuNanos() {
         return process.toHandle().info().totalCpuDuration().map(Duration::toNanos)
                 .orElseThrow(() -> new IllegalStateException("the OS does not report the router process's CPU time"));
     }
