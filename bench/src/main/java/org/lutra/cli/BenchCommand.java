@@ -34,7 +34,12 @@ final class BenchCommand implements Command {
                 new PointBench(out, err),
                 new LoadBench(out, err),
                 new MoveBench(out, err),
-                new InsertBench(out, err)
+                new InsertBench(out, err),
+                new org.lutra.paper.PaperBench("micro", out, err),
+                new org.lutra.paper.PaperBench("wikipedia", out, err),
+                new org.lutra.paper.PaperBench("twitter", out, err),
+                new org.lutra.paper.PaperBench("tpce", out, err),
+                new org.lutra.paper.PaperBench("paper", out, err)
         );
     }
 
@@ -45,7 +50,7 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move, insert (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move, insert; the paper's micro, wikipedia, twitter, tpce, paper (./lutra bench help)";
     }
 
     @Override

@@ -1,0 +1,129 @@
+package org.lutra.paper;
+
+import org.lutra.trace.TraceLine;
+import org.lutra.trace.TraceReader;
+import org.lutra.trace.TraceWriter;
+import org.lutra.workload.Partitioner;
+import org.lutra.workload.Placement;
+import org.lutra.workload.Scheme;
+import org.lutra.workload.Workload;
+import org.lutra.workload.micro.Micro;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The runs of one command: for each scheme and backend count a router is deployed, loaded,
+ * warmed up and measured; the baseline runs on one MariaDB. Results go to {@link Results} as
+ * they come, so an interrupted run keeps what it measured.
+ */
+final class Experiment {
+    private final Cluster cluster;
+    private final Options options;
+    private final Runner runner;
+    private final Results results;
+    private final Terminal terminal;
+    private final Partitioner partitioner;
+    private final List<TraceLine> replay;
+
+    Experiment(Cluster cluster, Options options, Results results, Terminal terminal, Partitioner partitioner) throws IOException {
+        this.cluster = cluster;
+        this.options = options;
+        this.results = results;
+        this.terminal = terminal;
+        this.partitioner = partitioner;
+        this.runner = new Runner(cluster, terminal);
+        this.replay = options.replay() == null ? null : TraceReader.readAll(options.replay()).transactions();
+    }
+
+    /**
+     * The microbenchmark: on each backend count, one router and one load; then the share of
+     * distributed queries 0..100 % (2 participants, Fig. 6) and, at 100 %, 3..n participants (Fig. 7).
+     */
+    void micro(List<Double> shares) throws Exception {
+        for (int n : options.backends()) {
+            var micro = new Micro(options.scale(), options.seed(), n, 0, 2);
+            Scheme scheme = micro.schemes().getFirst();
+            try (var target = deploy(micro, scheme, n, Placement.NONE)) {
+                if (n == 1) {
+                    measure(target, micro, "share=0", Placement.NONE);
+                    continue;
+                }
+                for (double share : shares) {
+                    measure(target, micro.withMix(share, 2), variant(share, 2), Placement.NONE);
+                }
+                for (int p = 3; p <= n; p++) measure(target, micro.withMix(1, p), variant(1, p), Placement.NONE);
+            }
+        }
+        if (options.baseline()) baseline(new Micro(options.scale(), options.seed(), 1, 0, 2));
+    }
+
+    static String variant(double share, int participants) {
+        return String.format(Locale.ROOT, "share=%.2f participants=%d", share, participants);
+    }
+
+    /** Every scheme of {@code workload} (or those asked for) on every backend count, then the baseline. */
+    void workload(Workload workload) throws Exception {
+        terminal.line(workload.name() + ": " + workload.describe());
+        if (options.baseline()) baseline(workload);
+        for (Scheme scheme : workload.schemes()) {
+            if (!options.schemes().isEmpty() && !options.schemes().contains(scheme.name())) continue;
+            for (int n : options.backends()) {
+                Placement placement = scheme.lookup() ? place(workload, scheme, n) : Placement.NONE;
+                try (var target = deploy(workload, scheme, n, placement)) {
+                    measure(target, workload, "", placement);
+                }
+            }
+        }
+    }
+
+    private Placement place(Workload workload, Scheme scheme, int n) throws IOException {
+        long start = System.nanoTime();
+        terminal.progress("  " + workload.name() + " " + scheme.name() + " ×" + n + ": partitioning");
+        var placement = workload.placement(scheme, n, partitioner);
+        terminal.done(String.format(Locale.ROOT, "  %s %s ×%d: placed by %s in %.1f s%s", workload.name(), scheme.name(), n, placement.partitioner(),
+                (System.nanoTime() - start) / 1e9, placement.notes().isEmpty() ? "" : "; " + String.join("; ", placement.notes())));
+        return placement;
+    }
+
+    private Target deploy(Workload workload, Scheme scheme, int n, Placement placement) throws Exception {
+        Path dir = results.dir().resolve("deployments").resolve(workload.name() + "-" + scheme.name() + "-" + n);
+        return RouterTarget.deploy(cluster, workload, scheme, n, placement, options.clientsFor(n), dir, terminal);
+    }
+
+    private void baseline(Workload workload) throws Exception {
+        try (var target = BaselineTarget.deploy(cluster, workload, terminal)) {
+            measure(target, workload, "", Placement.NONE);
+        }
+    }
+
+    private void measure(Target target, Workload workload, String variant, Placement placement) throws Exception {
+        String id = (workload.name() + "-" + (target instanceof BaselineTarget ? "baseline" : target.scheme() + "-" + target.backends())
+                + (variant.isEmpty() ? "" : "-" + variant.replace("share=", "s").replace(" participants=", "-p"))).replaceAll("[^A-Za-z0-9_.-]", "_");
+        int clients = target instanceof BaselineTarget ? options.clientsFor(1) : options.clientsFor(target.backends());
+        TraceWriter record = null;
+        if (options.record() != null) {
+            Path file = options.record();
+            if (results.size() > 0 || Files.exists(file)) file = Path.of(file + "." + id);
+            record = TraceWriter.create(file);
+            record.comment(workload.name() + " " + id + ", seed " + options.seed() + ", scale " + options.scale());
+        }
+        try {
+            var settings = new Runner.Settings(clients, replay == null ? options.warmup() : 0, options.seconds(), options.transactions(),
+                    options.seed(), replay, record);
+            results.add(runner.measure(id, target, workload, variant, placement, settings));
+        } finally {
+            if (record != null) record.close();
+        }
+    }
+
+    static List<String> ids(List<RunResult> runs) {
+        var out = new ArrayList<String>();
+        for (RunResult r : runs) out.add(r.id());
+        return out;
+    }
+}

@@ -1,0 +1,143 @@
+package org.lutra.paper;
+
+import org.lutra.cli.Command;
+import org.lutra.cli.sql.Args;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code ./lutra bench micro|wikipedia|twitter|tpce|paper}: the paper's experiments on emulated
+ * backends (or real servers), with the figures and the targets' table.
+ */
+public final class PaperBench implements Command {
+    static final List<String> WORKLOADS = List.of("micro", "wikipedia", "twitter", "tpce");
+    private static final Set<String> VALUED = Set.of("--backends", "--schemes", "--clients", "--duration", "--warmup", "--transactions", "--scale",
+            "--seed", "--out", "--emulation", "--capacity", "--latency-us", "--cores", "--backends-from", "--record", "--replay", "--shares");
+    private static final Set<String> FLAGS = Set.of("--quick", "--no-baseline");
+
+    private final String name;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public PaperBench(String name, PrintStream out, PrintStream err) {
+        if (!WORKLOADS.contains(name) && !name.equals("paper")) throw new IllegalArgumentException(name);
+        this.name = name;
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String summary() {
+        return switch (name) {
+            case "micro" -> "the paper's microbenchmark: throughput vs share of distributed queries and vs participants (Fig. 6, 7)";
+            case "wikipedia" -> "fetch-page transactions over hash, range and lookup placements vs one machine (Fig. 5, 8)";
+            case "twitter" -> "a follower graph's timelines: hash vs partitioner-placed lookup vs one-hop replication (Fig. 9)";
+            case "tpce" -> "TPC-E trades by hash, range and partitioner-placed lookup (Table II, Fig. 9)";
+            default -> "the paper's experiments, all four workloads, figures and targets (--quick: a first look)";
+        };
+    }
+
+    String usage() {
+        return """
+                usage: ./lutra bench %s [--quick] [--backends 1,2,4,8] [--schemes a,b] [--clients N] [--duration S] [--warmup S]
+                                  [--transactions N] [--scale X] [--seed N] [--out DIR] [--no-baseline]
+                                  [--emulation gate|cgroup|none] [--capacity UNITS_PER_S] [--latency-us US] [--cores C]
+                                  [--backends-from router.yaml] [--record FILE] [--replay FILE]%s
+
+                  %s
+                  Starts embedded MariaDB shards (as many as the largest --backends), each with a fixed capacity (--emulation gate:
+                  a proxy admitting --capacity units of work per second, a statement 1 unit and an answer's row 0.04, after
+                  --latency-us of network; cgroup: a CPU cap of --cores per server), or uses the servers of --backends-from.
+                  Each scheme on each backend count: a router process, the rows loaded through it, --warmup seconds, then
+                  --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline: the
+                  same transactions through Connector/J on one MariaDB with every row, behind the same capacity.
+                  Writes runs/*.json and *.csv, runs.csv, summary.md, summary.json and PNG figures to --out (default
+                  bench-results/<date>), and prints the summary. --record FILE writes each run's committed transactions (a trace,
+                  docs/traces.md); --replay FILE runs a trace's transactions instead of the mix.""".formatted(name,
+                name.equals("micro") ? "\n                                  [--shares 0,0.25,0.5,0.75,1]" : "", summary());
+    }
+
+    @Override
+    public int run(List<String> args) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.println(usage());
+            return 0;
+        }
+        Options options;
+        List<Double> shares;
+        try {
+            var a = Args.parse(args, VALUED, FLAGS);
+            if (!a.positional.isEmpty()) throw new Args.UsageException("unexpected argument '" + a.positional.getFirst() + "'");
+            options = options(a);
+            shares = doubles(a.get("--shares", options.quick() ? "0,0.5,1" : "0,0.25,0.5,0.75,1"));
+        } catch (Args.UsageException | IllegalArgumentException e) {
+            err.println("lutra bench " + name + ": " + e.getMessage());
+            err.println(usage());
+            return 2;
+        }
+        var terminal = new Terminal(err);
+        var results = new Results(options.out());
+        long start = System.nanoTime();
+        terminal.line("Output: " + options.out().toAbsolutePath());
+        terminal.line("Starting " + options.maxBackends() + " shards...");
+        try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
+                : Cluster.embedded(options.maxBackends(), options.emulation(), null)) {
+            terminal.line("Backends: " + cluster.describe());
+            var experiment = new Experiment(cluster, options, results, terminal, Partitioners.best(terminal));
+            for (String w : name.equals("paper") ? WORKLOADS : List.of(name)) {
+                if (w.equals("micro")) experiment.micro(shares);
+                else experiment.workload(Workloads.create(w, options.scale(), options.seed()));
+            }
+            var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9);
+            out.print(summary);
+        }
+        return results.all().stream().anyMatch(RunResult::failed) ? 1 : 0;
+    }
+
+    private Options options(Args a) throws Args.UsageException {
+        boolean quick = a.has("--quick");
+        var backends = ints(a.get("--backends", name.equals("micro") ? "1,4,8" : name.equals("paper") || name.equals("wikipedia") ? "1,2,4,8" : "8"));
+        String mode = a.get("--emulation", "gate");
+        long latency = Long.parseLong(a.get("--latency-us", "200"));
+        Emulation emulation = switch (mode) {
+            case "gate" -> Emulation.gate(Double.parseDouble(a.get("--capacity", "1000")), latency);
+            case "cgroup" -> Emulation.cgroup(Double.parseDouble(a.get("--cores", "0.05")), latency);
+            case "none" -> Emulation.NONE;
+            default -> throw new Args.UsageException("--emulation is gate, cgroup or none, not '" + mode + "'");
+        };
+        Path out = a.has("--out") ? Path.of(a.get("--out", null))
+                : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss", Locale.ROOT)) + "-" + name);
+        return new Options(backends, a.has("--schemes") ? Arrays.asList(a.get("--schemes", "").split(",")) : List.of(),
+                a.getInt("--clients", 0), Double.parseDouble(a.get("--warmup", quick ? "3" : "5")),
+                Double.parseDouble(a.get("--duration", quick ? "5" : "10")), Long.parseLong(a.get("--transactions", "0")),
+                Double.parseDouble(a.get("--scale", quick ? "0.5" : "1")), Long.parseLong(a.get("--seed", "1")), out, quick, emulation,
+                a.has("--backends-from") ? Path.of(a.get("--backends-from", null)) : null, !a.has("--no-baseline"),
+                a.has("--record") ? Path.of(a.get("--record", null)) : null, a.has("--replay") ? Path.of(a.get("--replay", null)) : null);
+    }
+
+    private static List<Integer> ints(String csv) {
+        var out = new ArrayList<Integer>();
+        for (String s : csv.split(",")) if (!s.isBlank()) out.add(Integer.parseInt(s.trim()));
+        if (out.isEmpty() || out.stream().anyMatch(n -> n < 1)) throw new IllegalArgumentException("--backends: positive counts, e.g. 1,2,4,8");
+        return out;
+    }
+
+    private static List<Double> doubles(String csv) {
+        var out = new ArrayList<Double>();
+        for (String s : csv.split(",")) if (!s.isBlank()) out.add(Double.parseDouble(s.trim()));
+        return out;
+    }
+}

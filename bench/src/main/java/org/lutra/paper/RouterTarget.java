@@ -1,0 +1,161 @@
+package org.lutra.paper;
+
+import org.lutra.cli.bench.RouterProcess;
+import org.lutra.workload.Placement;
+import org.lutra.workload.Scheme;
+import org.lutra.workload.Workload;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A router process over the first {@code n} backends of a cluster, one partition each, with a
+ * workload's schema for one scheme, its lookup maps, and its rows loaded through the router.
+ */
+final class RouterTarget implements Target {
+    private static final AtomicInteger SEQUENCE = new AtomicInteger();
+    static final String USER = "bench";
+    static final String PASSWORD = "bench";
+
+    private final Cluster cluster;
+    private final String scheme;
+    private final int backends;
+    private final String database;
+    private final RouterProcess router;
+    private final Connection status;
+
+    private RouterTarget(Cluster cluster, String scheme, int backends, String database, RouterProcess router) throws SQLException {
+        this.cluster = cluster;
+        this.scheme = scheme;
+        this.backends = backends;
+        this.database = database;
+        this.router = router;
+        this.status = DriverManager.getConnection(router.url(), USER, PASSWORD);
+    }
+
+    /**
+     * Writes the run's schema, maps and router config under {@code dir}, starts the router and
+     * loads the rows: map files the config cannot hold (replicated keys) are loaded with {@code
+     * LOAD LOOKUP TABLE} before the first row.
+     */
+    static RouterTarget deploy(Cluster cluster, Workload workload, Scheme scheme, int backends, Placement placement, int clients,
+                               Path dir, Terminal terminal) throws IOException, SQLException, InterruptedException {
+        if (backends > cluster.size()) throw new IllegalArgumentException(backends + " backends asked, the cluster has " + cluster.size());
+        String database = String.format(Locale.ROOT, "lb_%s_%s%d_%d", workload.name(), scheme.name().replaceAll("[^a-z0-9]", ""), backends,
+                SEQUENCE.incrementAndGet());
+        Files.createDirectories(dir.resolve("maps"));
+        Files.writeString(dir.resolve("schema.sql"), workload.schema(scheme, backends));
+        var lookups = new StringBuilder();
+        for (var map : placement.maps()) {
+            Files.write(dir.resolve("maps").resolve(map.table() + ".csv"), map.lines());
+            if (!map.replicated()) lookups.append("  - { table: ").append(map.table()).append(", file: maps/").append(map.table()).append(".csv, format: csv }\n");
+        }
+        int port = RouterProcess.freePort();
+        var yaml = new StringBuilder();
+        yaml.append("listen: 127.0.0.1:").append(port).append('\n')
+                .append("database: ").append(database).append('\n')
+                .append("schema: schema.sql\n")
+                .append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n")
+                .append("backends:\n");
+        for (int i = 0; i < backends; i++) {
+            // a transaction holds a connection on each partition it touches until it ends: one per client, and some spare
+            yaml.append(String.format(Locale.ROOT, "  - { name: shard%d, url: \"%s\", user: %s, password: \"%s\", pool_size: %d }%n",
+                    i, cluster.backendUrl(i), cluster.user(), cluster.password(), clients + 8));
+        }
+        yaml.append("partitions:\n");
+        for (int i = 0; i < backends; i++) yaml.append("  - { name: p").append(i).append(", backend: shard").append(i).append(" }\n");
+        yaml.append(lookups.isEmpty() ? "lookups: []\n" : "lookups:\n" + lookups);
+        yaml.append("placement:\n  log_poll_ms: -1\n") // one router: no other router's changes to follow
+                .append("transactions:\n  router_name: bench").append(SEQUENCE.get()).append('\n')
+                .append("catalog:\n  map_dir: maps\n  move_pause_ms: -1\n");
+        Files.writeString(dir.resolve("router.yaml"), yaml);
+        var router = RouterProcess.start(dir.resolve("router.yaml"), port, database, null);
+        RouterTarget target;
+        try {
+            target = new RouterTarget(cluster, scheme.name(), backends, database, router);
+        } catch (SQLException e) {
+            router.close();
+            throw e;
+        }
+        try (Connection c = target.connect()) {
+            for (var map : placement.maps()) {
+                if (!map.replicated()) continue;
+                terminal.progress("  " + target.label() + ": LOAD LOOKUP TABLE " + map.table() + " (" + map.lines().size() + " keys, replicated)");
+                try (var st = c.createStatement()) {
+                    st.execute("LOAD LOOKUP TABLE " + map.table() + " FROM '" + map.table() + ".csv' FORMAT csv");
+                }
+            }
+            Loader.load(c, workload.data(), terminal, target.label());
+        } catch (SQLException | RuntimeException e) {
+            target.close();
+            throw e;
+        }
+        return target;
+    }
+
+    String label() {
+        return scheme + " on " + backends + " backend" + (backends == 1 ? "" : "s");
+    }
+
+    @Override
+    public String scheme() {
+        return scheme;
+    }
+
+    @Override
+    public int backends() {
+        return backends;
+    }
+
+    @Override
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(router.url(), USER, PASSWORD);
+    }
+
+    @Override
+    public List<Connection> databases() throws SQLException {
+        var out = new ArrayList<Connection>();
+        try {
+            for (int i = 0; i < backends; i++) out.add(cluster.direct(i, database + "_p" + i));
+        } catch (SQLException e) {
+            for (Connection c : out) c.close();
+            throw e;
+        }
+        return out;
+    }
+
+    @Override
+    public RouterStatus routerStatus() throws SQLException {
+        return RouterStatus.read(status, backends);
+    }
+
+    @Override
+    public long routerCpuTicks() {
+        return ProcFs.processTicks(router.pid());
+    }
+
+    @Override
+    public void close() {
+        try {
+            status.close();
+        } catch (SQLException ignored) {
+            // the router is going away anyway
+        }
+        try {
+            router.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        var dbs = new ArrayList<String>();
+        for (int i = 0; i < backends; i++) dbs.add(database + "_p" + i);
+        Cluster.dropDatabases(cluster, backends, dbs);
+    }
+}

@@ -1,0 +1,60 @@
+package org.lutra.paper;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one run measured, as written to its JSON file and the CSV.
+ *
+ * @param id                  unique within an output folder: workload, scheme, backends, variant
+ * @param variant             the mix's settings where a workload sweeps them (micro), else ""
+ * @param partitionsOf        what {@code partitions} counts: "transactions" (committed, by the router), "statements"
+ *                            (auto-commit workloads), or "" (no router)
+ * @param partitions          partitions touched → how many transactions (or statements) touched that many
+ * @param distributedShare    the share of those that touched two partitions or more
+ * @param twoPhaseShare       committed transactions that used two-phase commit, of all committed
+ * @param broadcastsPerTxn    statements sent to every partition of a lookup table for want of a key, per transaction
+ * @param messagesPerTxn      statements the backends received per transaction (their {@code Questions}): the paper's Fig. 5 count
+ * @param gateCommandsPerTxn  commands the gates admitted per transaction (Questions plus prepares, pings, closes)
+ * @param routerCores         CPU cores the router process used on average
+ * @param clientCores         CPU cores this benchmark's JVM used (clients, and the gates when there are)
+ * @param shardCores          CPU cores the shard servers used, together
+ * @param machineBusy         the share of this machine's CPU time that was busy, every process counted
+ * @param bottleneck          what limited throughput, as measured
+ * @param emulationHeld       whether every shard got its emulated capacity (this machine had CPU to spare)
+ * @param invariantProblems   what the checks on the shards found wrong after the run (empty: all held)
+ */
+public record RunResult(String id, String workload, String scheme, int backends, String variant, int clients,
+                        double seconds, long transactions, double throughput, double p50Millis, double p95Millis, double p99Millis,
+                        double meanMillis, long errors, List<String> errorSamples, Aborts.Counts aborts,
+                        String partitionsOf, Map<Integer, Long> partitions, double distributedShare, double twoPhaseShare,
+                        double broadcastsPerTxn, double messagesPerTxn, double gateCommandsPerTxn, long lookupFallbacks,
+                        List<ShardLoad> shards, double routerCores, double routerMicrosPerTxn, double clientCores, double shardCores,
+                        double machineBusy, double loadAverage, String bottleneck, boolean emulationHeld,
+                        List<String> invariantProblems, String placement) {
+
+    /**
+     * One shard's load during the run.
+     *
+     * @param capacityUse the share of its emulated capacity it used (NaN without a gate)
+     */
+    public record ShardLoad(int shard, double commandsPerSecond, double unitsPerSecond, double capacityUse, double questionsPerSecond,
+                            double cpuCores, long throttledPeriods) {}
+
+    /** The share of transactions (or statements) that touched one partition; NaN without a router's count. */
+    public double singlePartitionShare() {
+        long total = partitions.values().stream().mapToLong(Long::longValue).sum();
+        long single = partitions.getOrDefault(1, 0L) + partitions.getOrDefault(0, 0L);
+        return total == 0 ? Double.NaN : (double) single / total;
+    }
+
+    /** Whether anything went wrong: client errors, transactions given up, broken invariants. */
+    public boolean failed() {
+        return errors > 0 || !invariantProblems.isEmpty();
+    }
+
+    /** The busiest shard's share of its capacity (NaN without gates). */
+    public double busiestShard() {
+        return shards.stream().mapToDouble(ShardLoad::capacityUse).max().orElse(Double.NaN);
+    }
+}

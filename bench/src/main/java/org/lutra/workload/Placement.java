@@ -1,0 +1,34 @@
+package org.lutra.workload;
+
+import java.util.List;
+
+/**
+ * Where a lookup scheme puts its keys: one map file per lookup table, and which partitioner made
+ * them.
+ *
+ * @param maps        the map files (none for hash and range schemes)
+ * @param partitioner the partitioner and its settings, for the report ("" when no map)
+ * @param notes       what the report should say about the placement (edge cut, balance, replicas)
+ */
+public record Placement(List<MapFile> maps, String partitioner, List<String> notes) {
+    public static final Placement NONE = new Placement(List.of(), "", List.of());
+
+    public Placement {
+        maps = List.copyOf(maps);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * One lookup table's map in csv form: lines {@code key,partition[,partition...]}.
+     *
+     * @param table      the owner table of the lookup table
+     * @param lines      the csv lines
+     * @param replicated whether some key names several partitions (loaded with LOAD LOOKUP TABLE,
+     *                   which writes a replicated key's placement; a router's start-up map cannot)
+     */
+    public record MapFile(String table, List<String> lines, boolean replicated) {
+        public MapFile {
+            lines = List.copyOf(lines);
+        }
+    }
+}
