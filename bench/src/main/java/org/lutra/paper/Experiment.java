@@ -3,7 +3,7 @@ package org.lutra.paper;
 import org.lutra.trace.TraceLine;
 import org.lutra.trace.TraceReader;
 import org.lutra.trace.TraceWriter;
-import org.lutra.workload.Partitioner;
+import org.lutra.partition.Partitioner;
 import org.lutra.workload.Placement;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.Workload;
@@ -73,9 +73,13 @@ final class Experiment {
         for (Scheme scheme : workload.schemes()) {
             if (!options.schemes().isEmpty() && !options.schemes().contains(scheme.name())) continue;
             for (int n : options.backends()) {
-                Placement placement = scheme.lookup() ? place(workload, scheme, n) : Placement.NONE;
-                try (var target = deploy(workload, scheme, n, placement)) {
-                    measure(target, workload, "", placement);
+                try {
+                    Placement placement = scheme.lookup() ? place(workload, scheme, n) : Placement.NONE;
+                    try (var target = deploy(workload, scheme, n, placement)) {
+                        measure(target, workload, "", placement);
+                    }
+                } catch (Exception e) {
+                    notRun(workload, scheme.name(), n, e);
                 }
             }
         }
@@ -98,7 +102,18 @@ final class Experiment {
     private void baseline(Workload workload) throws Exception {
         try (var target = BaselineTarget.deploy(cluster, workload, terminal)) {
             measure(target, workload, "", Placement.NONE);
+        } catch (Exception e) {
+            notRun(workload, BaselineTarget.ONE_MACHINE, 1, e);
         }
+    }
+
+    /** A run that could not be set up or measured is recorded as failed, with its error, and the others go on. */
+    private void notRun(Workload workload, String scheme, int backends, Exception e) throws IOException {
+        String why = e instanceof java.sql.SQLException s ? "SQLState " + s.getSQLState() + " (" + s.getErrorCode() + "): " + s.getMessage()
+                : e.toString();
+        String id = (workload.name() + "-" + (scheme.equals(BaselineTarget.ONE_MACHINE) ? "baseline" : scheme + "-" + backends)).replaceAll("[^A-Za-z0-9_.-]", "_");
+        terminal.done("  " + workload.name() + " " + scheme + " ×" + backends + ": NOT RUN: " + why.lines().findFirst().orElse(why));
+        results.add(RunResult.failed(id, workload.name(), scheme, backends, "", why));
     }
 
     private void measure(Target target, Workload workload, String variant, Placement placement) throws Exception {
@@ -113,8 +128,8 @@ final class Experiment {
             record.comment(workload.name() + " " + id + ", seed " + options.seed() + ", scale " + options.scale());
         }
         try {
-            var settings = new Runner.Settings(clients, replay == null ? options.warmup() : 0, options.seconds(), options.transactions(),
-                    options.seed(), replay, record);
+            var requests = replay != null ? replay : workload.recordedRequests();
+            var settings = new Runner.Settings(clients, options.warmup(), options.seconds(), options.transactions(), options.seed(), requests, record);
             results.add(runner.measure(id, target, workload, variant, placement, settings));
         } finally {
             if (record != null) record.close();

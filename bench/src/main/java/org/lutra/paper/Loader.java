@@ -21,7 +21,10 @@ final class Loader {
             try (var ps = c.prepareStatement(t.insertSql())) {
                 int inBatch = 0;
                 for (Object[] row : t.rows()) {
-                    for (int i = 0; i < row.length; i++) ps.setObject(i + 1, row[i]);
+                    for (int i = 0; i < row.length; i++) {
+                        if (row[i] == null) ps.setNull(i + 1, java.sql.Types.VARCHAR);
+                        else ps.setObject(i + 1, row[i]);
+                    }
                     ps.addBatch();
                     if (++inBatch == BATCH) {
                         ps.executeBatch();

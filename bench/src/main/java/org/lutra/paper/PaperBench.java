@@ -96,10 +96,10 @@ public final class PaperBench implements Command {
         try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
                 : Cluster.embedded(options.maxBackends(), options.emulation(), null)) {
             terminal.line("Backends: " + cluster.describe());
-            var experiment = new Experiment(cluster, options, results, terminal, Partitioners.best(terminal));
+            var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best());
             for (String w : name.equals("paper") ? WORKLOADS : List.of(name)) {
                 if (w.equals("micro")) experiment.micro(shares);
-                else experiment.workload(Workloads.create(w, options.scale(), options.seed()));
+                else experiment.workload(Workloads.create(w, options.scale(), options.seed(), options.maxBackends()));
             }
             var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9);
             out.print(summary);

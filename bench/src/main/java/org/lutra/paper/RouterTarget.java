@@ -66,9 +66,10 @@ final class RouterTarget implements Target {
                 .append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n")
                 .append("backends:\n");
         for (int i = 0; i < backends; i++) {
-            // a transaction holds a connection on each partition it touches until it ends: one per client, and some spare
+            // a transaction holds a connection on each partition it touches until it ends, and a join or a subquery that the
+            // router materializes takes one of the partition's scratch connections (a quarter of the pool): room for every client
             yaml.append(String.format(Locale.ROOT, "  - { name: shard%d, url: \"%s\", user: %s, password: \"%s\", pool_size: %d }%n",
-                    i, cluster.backendUrl(i), cluster.user(), cluster.password(), clients + 8));
+                    i, cluster.backendUrl(i), cluster.user(), cluster.password(), 4 * clients + 8));
         }
         yaml.append("partitions:\n");
         for (int i = 0; i < backends; i++) yaml.append("  - { name: p").append(i).append(", backend: shard").append(i).append(" }\n");
@@ -93,7 +94,22 @@ final class RouterTarget implements Target {
                     st.execute("LOAD LOOKUP TABLE " + map.table() + " FROM '" + map.table() + ".csv' FORMAT csv");
                 }
             }
+            int done = 0;
+            for (String statement : placement.statements()) {
+                terminal.progress("  " + target.label() + ": placing, " + (++done) + " of " + placement.statements().size() + " statements");
+                try (var st = c.createStatement()) {
+                    st.execute(statement);
+                }
+            }
             Loader.load(c, workload.data(), terminal, target.label());
+            for (String ddl : workload.afterLoad(scheme)) {
+                terminal.progress("  " + target.label() + ": " + ddl);
+                try (var st = c.createStatement()) {
+                    st.execute(ddl);
+                } catch (SQLException e) {
+                    throw new SQLException(ddl + ": " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+                }
+            }
         } catch (SQLException | RuntimeException e) {
             target.close();
             throw e;

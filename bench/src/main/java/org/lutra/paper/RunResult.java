@@ -41,6 +41,13 @@ public record RunResult(String id, String workload, String scheme, int backends,
     public record ShardLoad(int shard, double commandsPerSecond, double unitsPerSecond, double capacityUse, double questionsPerSecond,
                             double cpuCores, long throttledPeriods) {}
 
+    /** A run that could not be set up or measured: {@code why} is its one error. */
+    static RunResult failed(String id, String workload, String scheme, int backends, String variant, String why) {
+        return new RunResult(id, workload, scheme, backends, variant, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1,
+                List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+                List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
+    }
+
     /** The share of transactions (or statements) that touched one partition; NaN without a router's count. */
     public double singlePartitionShare() {
         long total = partitions.values().stream().mapToLong(Long::longValue).sum();

@@ -56,14 +56,14 @@ final class Runner {
                 var plan = new ClosedLoop.Plan(settings.clients(), settings.warmupSeconds(), 0,
                         (t, c, e) -> terminal.progress(String.format(Locale.ROOT, "  %s: warming up %.0f/%.0f s, %,d transactions", label, t,
                                 settings.warmupSeconds(), c)));
-                warm = ClosedLoop.run(plan, settings.seed() ^ 0x5eed, opener(target, workload, state, null, null, aborts));
+                warm = ClosedLoop.run(plan, settings.seed() ^ 0x5eed, opener(target, workload, state, null, null, aborts, settings.clients()));
             }
             Queue<TraceLine> replay = settings.replay() == null ? null : new ConcurrentLinkedQueue<>(settings.replay());
             var before = read(target, direct, aborts);
             var plan = new ClosedLoop.Plan(settings.clients(), settings.seconds(), replay != null ? settings.replay().size() : settings.transactions(),
                     (t, c, e) -> terminal.progress(String.format(Locale.ROOT, "  %s: %.0f s, %,d transactions (%,.0f/s)%s", label, t, c, c / t,
                             e > 0 ? ", " + e + " errors" : "")));
-            var measured = ClosedLoop.run(plan, settings.seed(), opener(target, workload, state, replay, settings.record(), aborts));
+            var measured = ClosedLoop.run(plan, settings.seed(), opener(target, workload, state, replay, settings.record(), aborts, settings.clients()));
             var result = warm == null ? measured : withErrorsOf(measured, warm);
             var after = read(target, direct, aborts);
             cluster.enforce(false);
@@ -94,11 +94,11 @@ final class Runner {
     }
 
     private static ClosedLoop.Opener opener(Target target, Workload workload, org.lutra.workload.RunState state, Queue<TraceLine> replay,
-                                            TraceWriter record, Aborts aborts) {
-        var clients = new AtomicInteger();
+                                            TraceWriter record, Aborts aborts, int clients) {
+        var opened = new AtomicInteger();
         return () -> {
-            int client = clients.getAndIncrement();
-            return new WorkloadClient(target.connect(), workload, workload.mix(client, Integer.MAX_VALUE), state, replay, record, aborts);
+            int client = opened.getAndIncrement();
+            return new WorkloadClient(target.connect(), workload, workload.mix(client, clients, state), state, replay, record, aborts);
         };
     }
 

@@ -9,13 +9,19 @@ import java.util.List;
  * @param maps        the map files (none for hash and range schemes)
  * @param partitioner the partitioner and its settings, for the report ("" when no map)
  * @param notes       what the report should say about the placement (edge cut, balance, replicas)
+ * @param statements  placement statements run through the router before the first row ({@code ALTER TABLE ... SET PARTITION})
  */
-public record Placement(List<MapFile> maps, String partitioner, List<String> notes) {
+public record Placement(List<MapFile> maps, String partitioner, List<String> notes, List<String> statements) {
     public static final Placement NONE = new Placement(List.of(), "", List.of());
 
     public Placement {
         maps = List.copyOf(maps);
         notes = List.copyOf(notes);
+        statements = List.copyOf(statements);
+    }
+
+    public Placement(List<MapFile> maps, String partitioner, List<String> notes) {
+        this(maps, partitioner, notes, List.of());
     }
 
     /**

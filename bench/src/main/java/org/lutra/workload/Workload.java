@@ -40,15 +40,25 @@ public interface Workload {
      * The lookup tables' map files for a lookup scheme, made by {@code partitioner} from a trace
      * of this workload; no maps for the other schemes.
      */
-    Placement placement(Scheme scheme, int partitions, Partitioner partitioner) throws java.io.IOException;
+    Placement placement(Scheme scheme, int partitions, org.lutra.partition.Partitioner partitioner) throws java.io.IOException;
+
+    /** Statements run through the router once the rows are loaded (a scheme's secondary lookups, and the indexes they need). */
+    default List<String> afterLoad(Scheme scheme) {
+        return List.of();
+    }
+
+    /** Requests recorded elsewhere that a run replays instead of the mix (a WikiBench trace's), or null. */
+    default List<TraceLine> recordedRequests() {
+        return null;
+    }
 
     /** The state one run's clients share. */
     default RunState newRun() {
         return RunState.NONE;
     }
 
-    /** Client {@code client}'s (of {@code clients}) transaction source. */
-    Mix mix(int client, int clients);
+    /** Client {@code client}'s (of {@code clients}) transaction source, in a run whose shared state is {@code state}. */
+    Mix mix(int client, int clients, RunState state);
 
     /** The transaction of a trace line this workload wrote, to run again ({@code --replay}). */
     Txn replay(TraceLine line);

@@ -3,7 +3,7 @@ package org.lutra.workload.micro;
 import org.lutra.trace.Access;
 import org.lutra.trace.TraceLine;
 import org.lutra.workload.Mix;
-import org.lutra.workload.Partitioner;
+import org.lutra.partition.Partitioner;
 import org.lutra.workload.Placement;
 import org.lutra.workload.RunState;
 import org.lutra.workload.Scheme;
@@ -117,7 +117,7 @@ public final class Micro implements Workload {
     }
 
     @Override
-    public Mix mix(int client, int clients) {
+    public Mix mix(int client, int clients, RunState state) {
         return random -> {
             int[] ids = new int[IDS_PER_QUERY];
             if (random.nextDouble() < share) {
