@@ -1,0 +1,143 @@
+package org.lutra.workload.twitter;
+
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.sampling.distribution.AliasMethodDiscreteSampler;
+import org.apache.commons.rng.sampling.distribution.SharedStateDiscreteSampler;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * A follower graph with power-law degrees and community structure: a directed degree-corrected
+ * stochastic block model (Karrer and Newman, "Stochastic blockmodels and community structure in
+ * networks", Phys. Rev. E 83, 2011) with the parameters of the LFR benchmark graphs (Lancichinetti,
+ * Fortunato and Radicchi, "Benchmark graphs for testing community detection algorithms", Phys.
+ * Rev. E 78, 2008):
+ * <ul>
+ *   <li>community sizes from a power law of exponent {@value #TAU_COMMUNITY} between
+ *       {@value #MIN_COMMUNITY} and {@value #MAX_COMMUNITY} users;</li>
+ *   <li>each user's out-degree (how many it follows) from a power law of exponent
+ *       {@value #TAU_OUT} from {@value #MIN_OUT}, at most {@value #MAX_OUT} (and a tenth of the users);</li>
+ *   <li>each user's popularity, a weight θ from a power law of exponent {@value #TAU_IN}: its
+ *       expected in-degree (followers) is proportional to θ, so in-degrees follow that power law;</li>
+ *   <li>mixing μ = {@value #MU}: each followee is drawn, in proportion to θ, from the follower's
+ *       own community with probability 1 − μ and from all users with probability μ.</li>
+ * </ul>
+ * Users are numbered 1..n in a random order, so neither ids nor their ranges say who is in which
+ * community. A pure preferential-attachment graph has no such groups for a partitioner to find.
+ */
+public final class FollowerGraph {
+    static final double TAU_COMMUNITY = 1.5;
+    static final int MIN_COMMUNITY = 20;
+    static final int MAX_COMMUNITY = 400;
+    static final double TAU_OUT = 2.2;
+    static final int MIN_OUT = 4;
+    static final int MAX_OUT = 400;
+    static final double TAU_IN = 2.1;
+    static final double MU = 0.15;
+
+    /** followees[u - 1]: the users u follows, sorted; followers[u - 1]: those following u, sorted. */
+    final int[][] followees;
+    final int[][] followers;
+    final int[] community; // of user u at u - 1
+    final double[] popularity;
+    final int communities;
+
+    FollowerGraph(int users, long seed) {
+        var random = new SplittableRandom(seed ^ 0xf011);
+        UniformRandomProvider rng = random::nextLong;
+        // communities over a random order of the users
+        int[] order = permutation(users, random);
+        community = new int[users];
+        var members = new ArrayList<int[]>();
+        int at = 0;
+        while (at < users) {
+            int size = (int) Math.min(users - at, Math.min(MAX_COMMUNITY, pareto(random, MIN_COMMUNITY, TAU_COMMUNITY)));
+            if (users - at - size < MIN_COMMUNITY) size = users - at; // no tiny community at the end
+            int[] m = Arrays.copyOfRange(order, at, at + size);
+            for (int u : m) community[u - 1] = members.size();
+            members.add(m);
+            at += size;
+        }
+        communities = members.size();
+        popularity = new double[users];
+        for (int i = 0; i < users; i++) popularity[i] = Math.min(users, pareto(random, 1, TAU_IN));
+        SharedStateDiscreteSampler everyone = AliasMethodDiscreteSampler.of(rng, popularity.clone());
+        var within = new SharedStateDiscreteSampler[communities];
+        for (int c = 0; c < communities; c++) {
+            double[] w = new double[members.get(c).length];
+            for (int i = 0; i < w.length; i++) w[i] = popularity[members.get(c)[i] - 1];
+            within[c] = AliasMethodDiscreteSampler.of(rng, w);
+        }
+        followees = new int[users][];
+        int maxOut = Math.max(MIN_OUT, Math.min(MAX_OUT, users / 10));
+        var counts = new int[users];
+        for (int u = 1; u <= users; u++) {
+            int c = community[u - 1];
+            int size = members.get(c).length;
+            int degree = (int) Math.min(maxOut, pareto(random, MIN_OUT, TAU_OUT));
+            var chosen = new HashSet<Integer>();
+            for (int tries = 0; chosen.size() < degree && tries < 20 * degree; tries++) {
+                int v = random.nextDouble() < MU || size < 2 ? everyone.sample() + 1 : members.get(c)[within[c].sample()];
+                if (v != u) chosen.add(v);
+            }
+            followees[u - 1] = chosen.stream().mapToInt(Integer::intValue).sorted().toArray();
+            for (int v : followees[u - 1]) counts[v - 1]++;
+        }
+        followers = new int[users][];
+        for (int v = 0; v < users; v++) followers[v] = new int[counts[v]];
+        Arrays.fill(counts, 0);
+        for (int u = 1; u <= users; u++) for (int v : followees[u - 1]) followers[v - 1][counts[v - 1]++] = u;
+    }
+
+    int users() {
+        return followees.length;
+    }
+
+    long edges() {
+        long e = 0;
+        for (int[] f : followees) e += f.length;
+        return e;
+    }
+
+    /** The share of follow edges within a community. */
+    double withinShare() {
+        long within = 0;
+        for (int u = 1; u <= users(); u++) for (int v : followees[u - 1]) if (community[u - 1] == community[v - 1]) within++;
+        return (double) within / Math.max(1, edges());
+    }
+
+    String describe() {
+        int maxIn = Arrays.stream(followers).mapToInt(f -> f.length).max().orElse(0);
+        return String.format(Locale.ROOT, "%,d users in %d communities, %,d follows (mean %.1f followees, most followers %,d, %.0f %% within a "
+                + "community); directed degree-corrected SBM, LFR parameters: community sizes τ=%.1f in [%d, %d], out-degree τ=%.1f from %d, "
+                + "popularity τ=%.1f, μ=%.2f", users(), communities, edges(), (double) edges() / users(), maxIn, 100 * withinShare(),
+                TAU_COMMUNITY, MIN_COMMUNITY, MAX_COMMUNITY, TAU_OUT, MIN_OUT, TAU_IN, MU);
+    }
+
+    /** A draw of a power law of exponent {@code tau} from {@code min} (a continuous Pareto by inversion). */
+    static double pareto(SplittableRandom random, double min, double tau) {
+        return min * Math.pow(1 - random.nextDouble(), -1 / (tau - 1));
+    }
+
+    /** 1..n in a random order. */
+    static int[] permutation(int n, SplittableRandom random) {
+        int[] p = new int[n];
+        for (int i = 0; i < n; i++) p[i] = i + 1;
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+        return p;
+    }
+
+    List<int[]> edgesOf(int user) {
+        return List.of(followees[user - 1], followers[user - 1]);
+    }
+}
