@@ -6,7 +6,14 @@ import org.lutra.workload.Workload;
 final class Workloads {
     private Workloads() {}
 
-    static Workload create(String name, double scale, long seed) {
-        throw new IllegalArgumentException("unknown workload '" + name + "'");
+    /** {@code maxBackends}: TPC-E gets at least one chunk a backend, so a placement by chunk is possible. */
+    static Workload create(String name, double scale, long seed, int maxBackends) {
+        return switch (name) {
+            case "micro" -> new org.lutra.workload.micro.Micro(scale, seed, 1, 0, 2);
+            case "wikipedia" -> new org.lutra.workload.wikipedia.Wikipedia(scale, seed);
+            case "twitter" -> new org.lutra.workload.twitter.Twitter(scale, seed);
+            case "tpce" -> new org.lutra.workload.tpce.Tpce(Math.max(maxBackends, (int) Math.round(8 * scale)), seed);
+            default -> throw new IllegalArgumentException("unknown workload '" + name + "'");
+        };
     }
 }
