@@ -9,12 +9,14 @@ import java.util.Locale;
  * marker) {@code rowCost}; and {@code latencyMicros} of network between the router and it.
  *
  * <p>The cost model is a server whose CPU is the bottleneck: a fixed cost to receive, parse,
- * plan and answer a statement, and a cost per row it reads and sends. The default ratio (a
- * statement costs as much as 25 rows) was measured on this machine's MariaDB: the CPU time of a
- * primary-key {@code IN} list of 80 ids against one of 1 id ({@link Calibration}).
+ * plan and answer a statement, and a cost per row it reads and sends. The default ratio, a packet
+ * of the answer 0.08 of a statement, was measured on the embedded MariaDB 11.4 of the development
+ * machine: its server CPU time for a prepared primary-key {@code IN} list of 1 id was 63-75 µs, of
+ * 20 ids 205 µs, of 40 ids 342 µs, of 80 ids 393-500 µs (docs/benchmarks.md) — about 65 µs a
+ * statement and 5 µs a row.
  */
 public record Capacity(double unitsPerSecond, double statementCost, double rowCost, long latencyMicros) {
-    public static final double DEFAULT_ROW_COST = 0.04;
+    public static final double DEFAULT_ROW_COST = 0.08;
 
     public Capacity {
         if (unitsPerSecond <= 0 || statementCost < 0 || rowCost < 0 || latencyMicros < 0) {

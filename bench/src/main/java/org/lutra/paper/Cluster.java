@@ -58,6 +58,30 @@ final class Cluster implements AutoCloseable {
         }
     }
 
+    /** Shards someone else started and stops (a test's), each behind a gate when {@code emulation} has one. */
+    static Cluster over(Shards shards, Emulation emulation) throws IOException {
+        if (emulation.mode() == Emulation.Mode.CGROUP) throw new IllegalArgumentException("CPU caps need the shards' processes: use Cluster.embedded");
+        var cluster = new Cluster(new Borrowed(shards), emulation, null, null);
+        if (emulation.gated()) {
+            for (int i = 0; i < shards.size(); i++) cluster.gates.add(new ShardGate("127.0.0.1", port(shards.url(i)), emulation.capacity()));
+        }
+        cluster.enforce(false);
+        return cluster;
+    }
+
+    /** Shards this cluster uses but does not stop. */
+    private record Borrowed(Shards shards) implements Shards {
+        @Override public java.util.List<String> urls() { return shards.urls(); }
+        @Override public String user() { return shards.user(); }
+        @Override public String password() { return shards.password(); }
+        @Override public boolean canKill() { return false; }
+        @Override public void kill(int shard) { throw new UnsupportedOperationException(); }
+        @Override public void restart(int shard) { throw new UnsupportedOperationException(); }
+        @Override public void freeze(int shard) { throw new UnsupportedOperationException(); }
+        @Override public void thaw(int shard) { throw new UnsupportedOperationException(); }
+        @Override public void close() {}
+    }
+
     /** The servers a router config lists under {@code backends:} (url, user, password), used without emulation. */
     static Cluster external(Path routerConfig) throws IOException {
         JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(routerConfig.toFile());

@@ -21,7 +21,7 @@ import java.util.Locale;
  * warmed up and measured; the baseline runs on one MariaDB. Results go to {@link Results} as
  * they come, so an interrupted run keeps what it measured.
  */
-final class Experiment {
+final class Experiment implements AutoCloseable {
     private final Cluster cluster;
     private final Options options;
     private final Runner runner;
@@ -29,6 +29,8 @@ final class Experiment {
     private final Terminal terminal;
     private final Partitioner partitioner;
     private final List<TraceLine> replay;
+    private final List<String> notes = new ArrayList<>();
+    private RouterHostProcess host;
 
     Experiment(Cluster cluster, Options options, Results results, Terminal terminal, Partitioner partitioner) throws IOException {
         this.cluster = cluster;
@@ -45,6 +47,8 @@ final class Experiment {
      * distributed queries 0..100 % (2 participants, Fig. 6) and, at 100 %, 3..n participants (Fig. 7).
      */
     void micro(List<Double> shares) throws Exception {
+        notes.add("micro: " + new Micro(options.scale(), options.seed(), 1, 0, 2).describe().replaceAll(" over 1 partitions.*", "")
+                + "; ids of each query drawn from the partitions it should touch");
         for (int n : options.backends()) {
             var micro = new Micro(options.scale(), options.seed(), n, 0, 2);
             Scheme scheme = micro.schemes().getFirst();
@@ -69,6 +73,7 @@ final class Experiment {
     /** Every scheme of {@code workload} (or those asked for) on every backend count, then the baseline. */
     void workload(Workload workload) throws Exception {
         terminal.line(workload.name() + ": " + workload.describe());
+        notes.add(workload.name() + ": " + workload.describe());
         if (options.baseline()) baseline(workload);
         for (Scheme scheme : workload.schemes()) {
             if (!options.schemes().isEmpty() && !options.schemes().contains(scheme.name())) continue;
@@ -89,14 +94,23 @@ final class Experiment {
         long start = System.nanoTime();
         terminal.progress("  " + workload.name() + " " + scheme.name() + " ×" + n + ": partitioning");
         var placement = workload.placement(scheme, n, partitioner);
-        terminal.done(String.format(Locale.ROOT, "  %s %s ×%d: placed by %s in %.1f s%s", workload.name(), scheme.name(), n, placement.partitioner(),
-                (System.nanoTime() - start) / 1e9, placement.notes().isEmpty() ? "" : "; " + String.join("; ", placement.notes())));
+        String placed = String.format(Locale.ROOT, "%s %s ×%d: placed by %s in %.1f s%s", workload.name(), scheme.name(), n, placement.partitioner(),
+                (System.nanoTime() - start) / 1e9, placement.notes().isEmpty() ? "" : "; " + String.join("; ", placement.notes()));
+        terminal.done("  " + placed);
+        notes.add(placed);
         return placement;
     }
 
     private Target deploy(Workload workload, Scheme scheme, int n, Placement placement) throws Exception {
         Path dir = results.dir().resolve("deployments").resolve(workload.name() + "-" + scheme.name() + "-" + n);
-        return RouterTarget.deploy(cluster, workload, scheme, n, placement, options.clientsFor(n), dir, terminal);
+        if (host == null) host = RouterHostProcess.start(results.dir().resolve("router.log"));
+        return RouterTarget.deploy(cluster, host, workload, scheme, n, placement, options.clientsFor(n), dir, terminal);
+    }
+
+    /** Stops the router host. */
+    @Override
+    public void close() {
+        if (host != null) host.close();
     }
 
     private void baseline(Workload workload) throws Exception {
@@ -136,9 +150,8 @@ final class Experiment {
         }
     }
 
-    static List<String> ids(List<RunResult> runs) {
-        var out = new ArrayList<String>();
-        for (RunResult r : runs) out.add(r.id());
-        return out;
+    /** What the report says about the workloads and placements of this experiment. */
+    List<String> notes() {
+        return List.copyOf(notes);
     }
 }

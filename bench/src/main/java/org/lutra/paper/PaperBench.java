@@ -59,7 +59,7 @@ public final class PaperBench implements Command {
 
                   %s
                   Starts embedded MariaDB shards (as many as the largest --backends), each with a fixed capacity (--emulation gate:
-                  a proxy admitting --capacity units of work per second, a statement 1 unit and an answer's row 0.04, after
+                  a proxy admitting --capacity units of work per second, a statement 1 unit and an answer's packet (a row) 0.08, after
                   --latency-us of network; cgroup: a CPU cap of --cores per server), or uses the servers of --backends-from.
                   Each scheme on each backend count: a router process, the rows loaded through it, --warmup seconds, then
                   --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline: the
@@ -96,13 +96,14 @@ public final class PaperBench implements Command {
         try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
                 : Cluster.embedded(options.maxBackends(), options.emulation(), null)) {
             terminal.line("Backends: " + cluster.describe());
-            var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best());
-            for (String w : name.equals("paper") ? WORKLOADS : List.of(name)) {
-                if (w.equals("micro")) experiment.micro(shares);
-                else experiment.workload(Workloads.create(w, options.scale(), options.seed(), options.maxBackends()));
+            try (var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best())) {
+                for (String w : name.equals("paper") ? WORKLOADS : List.of(name)) {
+                    if (w.equals("micro")) experiment.micro(shares);
+                    else experiment.workload(Workloads.create(w, options.scale(), options.seed(), options.maxBackends()));
+                }
+                var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9, experiment.notes());
+                out.print(summary);
             }
-            var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9);
-            out.print(summary);
         }
         return results.all().stream().anyMatch(RunResult::failed) ? 1 : 0;
     }
@@ -113,7 +114,7 @@ public final class PaperBench implements Command {
         String mode = a.get("--emulation", "gate");
         long latency = Long.parseLong(a.get("--latency-us", "200"));
         Emulation emulation = switch (mode) {
-            case "gate" -> Emulation.gate(Double.parseDouble(a.get("--capacity", "1000")), latency);
+            case "gate" -> Emulation.gate(Double.parseDouble(a.get("--capacity", "500")), latency);
             case "cgroup" -> Emulation.cgroup(Double.parseDouble(a.get("--cores", "0.05")), latency);
             case "none" -> Emulation.NONE;
             default -> throw new Args.UsageException("--emulation is gate, cgroup or none, not '" + mode + "'");

@@ -22,6 +22,27 @@ final class ProcFs {
         }
     }
 
+    /** utime + stime of the threads of process {@code pid} whose names {@code which} accepts, in ticks (ended threads are not counted). */
+    static long threadTicks(long pid, java.util.function.Predicate<String> which) {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (!which.test(name)) continue;
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return ticks;
+    }
+
     /** The machine's {busy, total} ticks summed over its CPUs (the first line of /proc/stat). */
     static long[] machineTicks() {
         try {

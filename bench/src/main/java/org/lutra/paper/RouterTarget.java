@@ -1,6 +1,5 @@
 package org.lutra.paper;
 
-import org.lutra.cli.bench.RouterProcess;
 import org.lutra.workload.Placement;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.Workload;
@@ -17,7 +16,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A router process over the first {@code n} backends of a cluster, one partition each, with a
+ * A router (in the benchmark's {@link RouterHost} process) over the first {@code n} backends of a cluster, one partition each, with a
  * workload's schema for one scheme, its lookup maps, and its rows loaded through the router.
  */
 final class RouterTarget implements Target {
@@ -29,16 +28,18 @@ final class RouterTarget implements Target {
     private final String scheme;
     private final int backends;
     private final String database;
-    private final RouterProcess router;
+    private final RouterHostProcess host;
+    private final String url;
     private final Connection status;
 
-    private RouterTarget(Cluster cluster, String scheme, int backends, String database, RouterProcess router) throws SQLException {
+    private RouterTarget(Cluster cluster, String scheme, int backends, String database, RouterHostProcess host, int port) throws SQLException {
         this.cluster = cluster;
         this.scheme = scheme;
         this.backends = backends;
         this.database = database;
-        this.router = router;
-        this.status = DriverManager.getConnection(router.url(), USER, PASSWORD);
+        this.host = host;
+        this.url = "jdbc:lutra://127.0.0.1:" + port + "/" + database;
+        this.status = DriverManager.getConnection(url, USER, PASSWORD);
     }
 
     /**
@@ -46,8 +47,8 @@ final class RouterTarget implements Target {
      * loads the rows: map files the config cannot hold (replicated keys) are loaded with {@code
      * LOAD LOOKUP TABLE} before the first row.
      */
-    static RouterTarget deploy(Cluster cluster, Workload workload, Scheme scheme, int backends, Placement placement, int clients,
-                               Path dir, Terminal terminal) throws IOException, SQLException, InterruptedException {
+    static RouterTarget deploy(Cluster cluster, RouterHostProcess host, Workload workload, Scheme scheme, int backends, Placement placement,
+                               int clients, Path dir, Terminal terminal) throws IOException, SQLException {
         if (backends > cluster.size()) throw new IllegalArgumentException(backends + " backends asked, the cluster has " + cluster.size());
         String database = String.format(Locale.ROOT, "lb_%s_%s%d_%d", workload.name(), scheme.name().replaceAll("[^a-z0-9]", ""), backends,
                 SEQUENCE.incrementAndGet());
@@ -58,7 +59,7 @@ final class RouterTarget implements Target {
             Files.write(dir.resolve("maps").resolve(map.table() + ".csv"), map.lines());
             if (!map.replicated()) lookups.append("  - { table: ").append(map.table()).append(", file: maps/").append(map.table()).append(".csv, format: csv }\n");
         }
-        int port = RouterProcess.freePort();
+        int port = org.lutra.cli.bench.RouterProcess.freePort();
         var yaml = new StringBuilder();
         yaml.append("listen: 127.0.0.1:").append(port).append('\n')
                 .append("database: ").append(database).append('\n')
@@ -78,12 +79,12 @@ final class RouterTarget implements Target {
                 .append("transactions:\n  router_name: bench").append(SEQUENCE.get()).append('\n')
                 .append("catalog:\n  map_dir: maps\n  move_pause_ms: -1\n");
         Files.writeString(dir.resolve("router.yaml"), yaml);
-        var router = RouterProcess.start(dir.resolve("router.yaml"), port, database, null);
+        host.startRouter(dir.resolve("router.yaml"));
         RouterTarget target;
         try {
-            target = new RouterTarget(cluster, scheme.name(), backends, database, router);
+            target = new RouterTarget(cluster, scheme.name(), backends, database, host, port);
         } catch (SQLException e) {
-            router.close();
+            host.stopRouter();
             throw e;
         }
         try (Connection c = target.connect()) {
@@ -133,7 +134,7 @@ final class RouterTarget implements Target {
 
     @Override
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(router.url(), USER, PASSWORD);
+        return DriverManager.getConnection(url, USER, PASSWORD);
     }
 
     @Override
@@ -155,7 +156,12 @@ final class RouterTarget implements Target {
 
     @Override
     public long routerCpuTicks() {
-        return ProcFs.processTicks(router.pid());
+        return ProcFs.processTicks(host.pid());
+    }
+
+    @Override
+    public long routerJitTicks() {
+        return host.compilerTicks();
     }
 
     @Override
@@ -166,9 +172,9 @@ final class RouterTarget implements Target {
             // the router is going away anyway
         }
         try {
-            router.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            host.stopRouter();
+        } catch (IOException e) {
+            System.err.println("stopping the router: " + e.getMessage());
         }
         var dbs = new ArrayList<String>();
         for (int i = 0; i < backends; i++) dbs.add(database + "_p" + i);

@@ -29,6 +29,10 @@ final class Runner {
      */
     record Settings(int clients, double warmupSeconds, double seconds, long transactions, long seed, List<TraceLine> replay, TraceWriter record) {}
 
+    /** Warm-up goes on while the router's JIT compilers use more than this share of a core... */
+    static final double MAX_JIT_CORES = 0.05;
+    /** ... for at most this long. */
+    static final double MAX_WARMUP_SECONDS = 60;
     private final Cluster cluster;
     private final Terminal terminal;
 
@@ -39,7 +43,7 @@ final class Runner {
 
     /** A reading of every counter a result is made of. */
     private record Reading(long nanos, RouterStatus router, List<ShardStatus> shards, List<ShardGate.Counters> gates, long[] shardTicks,
-                           long[][] throttled, long routerTicks, long clientNanos, long[] machine, Aborts.Counts aborts) {}
+                           long[][] throttled, long routerTicks, long routerJitTicks, long clientNanos, long[] machine, Aborts.Counts aborts) {}
 
     RunResult measure(String id, Target target, Workload workload, String variant, Placement placement, Settings settings) throws Exception {
         var state = workload.newRun();
@@ -52,11 +56,21 @@ final class Runner {
             for (int i = 0; i < n; i++) direct.add(cluster.direct(i, null));
             cluster.enforce(true);
             ClosedLoop.Result warm = null;
+            double warmed = 0;
             if (settings.warmupSeconds() > 0) {
-                var plan = new ClosedLoop.Plan(settings.clients(), settings.warmupSeconds(), 0,
-                        (t, c, e) -> terminal.progress(String.format(Locale.ROOT, "  %s: warming up %.0f/%.0f s, %,d transactions", label, t,
-                                settings.warmupSeconds(), c)));
-                warm = ClosedLoop.run(plan, settings.seed() ^ 0x5eed, opener(target, workload, state, null, null, aborts, settings.clients()));
+                // passes until the router's JIT compilers are (nearly) idle: a router still compiling is not measured yet
+                for (int pass = 1; ; pass++) {
+                    double seconds = pass == 1 ? settings.warmupSeconds() : Math.max(2, settings.warmupSeconds() / 2);
+                    double done = warmed;
+                    long jit = target.routerJitTicks();
+                    var plan = new ClosedLoop.Plan(settings.clients(), seconds, 0, (t, c, e) -> terminal.progress(String.format(Locale.ROOT,
+                            "  %s: warming up %.0f s, %,d transactions", label, done + t, c)));
+                    var result = ClosedLoop.run(plan, settings.seed() ^ (0x5eed + pass), opener(target, workload, state, null, null, aborts, settings.clients()));
+                    warm = warm == null ? result : withErrorsOf(result, warm);
+                    warmed += result.seconds();
+                    double jitCores = (target.routerJitTicks() - jit) / ProcFs.TICKS_PER_SECOND / result.seconds();
+                    if (jitCores < MAX_JIT_CORES || warmed >= MAX_WARMUP_SECONDS) break;
+                }
             }
             Queue<TraceLine> replay = settings.replay() == null ? null : new ConcurrentLinkedQueue<>(settings.replay());
             var before = read(target, direct, aborts);
@@ -74,7 +88,7 @@ final class Runner {
             } finally {
                 for (Connection c : databases) c.close();
             }
-            var run = result(id, target, workload, variant, placement, settings, result, before, after, problems);
+            var run = result(id, target, workload, variant, placement, settings, result, before, after, problems, warmed);
             terminal.done(String.format(Locale.ROOT, "  %s: %,.0f tx/s, p50 %.1f ms, p99 %.1f ms%s%s%s", label, run.throughput(), run.p50Millis(),
                     run.p99Millis(), Double.isNaN(run.singlePartitionShare()) ? "" : String.format(Locale.ROOT, ", %.1f %% single-partition", 100 * run.singlePartitionShare()),
                     run.errors() > 0 ? ", " + run.errors() + " ERRORS" : "", problems.isEmpty() ? "" : ", INVARIANTS BROKEN"));
@@ -116,11 +130,11 @@ final class Runner {
         }
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         return new Reading(System.nanoTime(), target.routerStatus(), shards, gates, ticks, throttled, target.routerCpuTicks(),
-                os.getProcessCpuTime(), ProcFs.machineTicks(), aborts.counts());
+                target.routerJitTicks(), os.getProcessCpuTime(), ProcFs.machineTicks(), aborts.counts());
     }
 
     private RunResult result(String id, Target target, Workload workload, String variant, Placement placement, Settings settings,
-                             ClosedLoop.Result r, Reading before, Reading after, List<String> problems) {
+                             ClosedLoop.Result r, Reading before, Reading after, List<String> problems, double warmed) {
         double seconds = (after.nanos() - before.nanos()) / 1e9;
         long txns = Math.max(1, r.transactions());
         int n = target.backends();
@@ -160,6 +174,7 @@ final class Runner {
                     status.get("Questions") / seconds, cores, after.throttled()[i][0] - before.throttled()[i][0]));
         }
         double routerCores = after.routerTicks() < 0 ? Double.NaN : (after.routerTicks() - before.routerTicks()) / ProcFs.TICKS_PER_SECOND / seconds;
+        double routerJitCores = after.routerTicks() < 0 ? Double.NaN : (after.routerJitTicks() - before.routerJitTicks()) / ProcFs.TICKS_PER_SECOND / seconds;
         double clientCores = (after.clientNanos() - before.clientNanos()) / 1e9 / seconds;
         long busy = after.machine()[0] - before.machine()[0];
         long all = after.machine()[1] - before.machine()[1];
@@ -176,12 +191,12 @@ final class Runner {
             bottleneck = String.format(Locale.ROOT, "neither shards (busiest at %.0f %% of capacity) nor CPU (%.0f %% busy): clients or latency",
                     100 * busiest, 100 * machineBusy);
         }
-        return new RunResult(id, workload.name(), target.scheme(), n, variant, settings.clients(), seconds, r.transactions(), r.transactions() / seconds,
+        return new RunResult(id, workload.name(), target.scheme(), n, variant, settings.clients(), warmed, seconds, r.transactions(), r.transactions() / seconds,
                 r.latencies().percentileMillis(0.5), r.latencies().percentileMillis(0.95), r.latencies().percentileMillis(0.99),
                 r.latencies().meanMillis(), r.errors(), r.errorSamples(), after.aborts().minus(before.aborts()),
                 partitionsOf, partitions, distributed, twoPhase, broadcasts, (double) questions / txns,
                 cluster.gatedCapacity() || cluster.emulation().gated() ? (double) commands / txns : Double.NaN, fallbacks, loads,
-                routerCores, Double.isNaN(routerCores) ? Double.NaN : routerCores * seconds * 1e6 / txns, clientCores,
+                routerCores, Double.isNaN(routerCores) ? Double.NaN : routerCores * seconds * 1e6 / txns, routerJitCores, clientCores,
                 shardTicks / ProcFs.TICKS_PER_SECOND / seconds, machineBusy, ProcFs.loadAverage(), bottleneck, held, problems,
                 placement.partitioner());
     }

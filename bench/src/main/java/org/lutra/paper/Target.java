@@ -23,6 +23,11 @@ interface Target extends AutoCloseable {
     /** CPU ticks the router process has used, or -1 for the baseline. */
     long routerCpuTicks();
 
+    /** CPU ticks the router process's JIT compilers have used (0 for the baseline). */
+    default long routerJitTicks() {
+        return 0;
+    }
+
     @Override
     void close();
 }

@@ -88,13 +88,7 @@ public final class RouterProcess implements AutoCloseable {
     /** As above; {@code mysqlPort} its MySQL listener's (-1: none), {@code http} whether to wait for its HTTP listener too. */
     private static RouterProcess start(Path config, int port, String database, Path jfr, int mysqlPort, boolean http)
             throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
-        String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS"); // e.g. an async-profiler -agentpath
-        if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
-        if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.lutra.cli.Main", "router", "--config", config.toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process p = java("org.lutra.cli.Main", List.of("router", "--config", config.toString()), jfr).redirectErrorStream(true).start();
         var listening = new CompletableFuture<Void>();
         var httpUrl = new java.util.concurrent.atomic.AtomicReference<String>();
         var output = new StringBuilder();
@@ -123,6 +117,21 @@ public final class RouterProcess implements AutoCloseable {
     /** The router's HTTP listener, {@code http://host:port/}; null without one. */
     String http() {
         return http;
+    }
+
+    /**
+     * A JVM for a router: this process's java and class path, 2 GB of heap, the parallel collector,
+     * LUTRA_BENCH_ROUTER_OPTS (e.g. an async-profiler agent) and, with {@code jfr}, a flight recording.
+     */
+    public static ProcessBuilder java(String mainClass, List<String> args, Path jfr) {
+        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
+        String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS");
+        if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
+        if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(args);
+        return new ProcessBuilder(command);
     }
 
     public String url() {

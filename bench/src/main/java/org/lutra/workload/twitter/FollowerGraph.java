@@ -24,11 +24,12 @@ import java.util.SplittableRandom;
  *       {@value #TAU_OUT} from {@value #MIN_OUT}, at most {@value #MAX_OUT} (and a tenth of the users);</li>
  *   <li>each user's popularity, a weight θ from a power law of exponent {@value #TAU_IN}: its
  *       expected in-degree (followers) is proportional to θ, so in-degrees follow that power law;</li>
- *   <li>mixing μ = {@value #MU}: each followee is drawn, in proportion to θ, from the follower's
- *       own community with probability 1 − μ and from all users with probability μ.</li>
+ *   <li>mixing μ = {@value #MU}: each follow stays in the follower's community with probability
+ *       1 − μ, else goes to another community; followees are drawn in proportion to θ.</li>
  * </ul>
- * Users are numbered 1..n in a random order, so neither ids nor their ranges say who is in which
- * community. A pure preferential-attachment graph has no such groups for a partitioner to find.
+ * As in LFR, a user joins a community larger than its internal degree ((1 − μ) of its out-degree).
+ * Users are numbered 1..n independently of their communities, so neither ids nor their ranges say
+ * who is in which community. A pure preferential-attachment graph has no such groups for a partitioner to find.
  */
 public final class FollowerGraph {
     static final double TAU_COMMUNITY = 1.5;
@@ -50,18 +51,37 @@ public final class FollowerGraph {
     FollowerGraph(int users, long seed) {
         var random = new SplittableRandom(seed ^ 0xf011);
         UniformRandomProvider rng = random::nextLong;
-        // communities over a random order of the users
-        int[] order = permutation(users, random);
-        community = new int[users];
-        var members = new ArrayList<int[]>();
-        int at = 0;
-        while (at < users) {
+        int maxOut = Math.max(MIN_OUT, Math.min(MAX_OUT, users / 10));
+        int[] degree = new int[users];
+        for (int i = 0; i < users; i++) degree[i] = (int) Math.min(maxOut, pareto(random, MIN_OUT, TAU_OUT));
+        var sizes = new ArrayList<Integer>();
+        for (int at = 0; at < users; ) {
             int size = (int) Math.min(users - at, Math.min(MAX_COMMUNITY, pareto(random, MIN_COMMUNITY, TAU_COMMUNITY)));
             if (users - at - size < MIN_COMMUNITY) size = users - at; // no tiny community at the end
-            int[] m = Arrays.copyOfRange(order, at, at + size);
-            for (int u : m) community[u - 1] = members.size();
-            members.add(m);
+            sizes.add(size);
             at += size;
+        }
+        // LFR's rule: a user joins a community larger than its internal degree, (1 - μ) of its degree; the
+        // users of largest degree choose first, each a random community with room among those large enough
+        community = new int[users];
+        var members = new ArrayList<int[]>();
+        int[] filled = new int[sizes.size()];
+        for (int size : sizes) members.add(new int[size]);
+        Integer[] byDegree = new Integer[users];
+        for (int i = 0; i < users; i++) byDegree[i] = i;
+        Arrays.sort(byDegree, (a, b) -> Integer.compare(degree[b], degree[a]));
+        for (int i : byDegree) {
+            int internal = (int) Math.ceil((1 - MU) * degree[i]);
+            var fits = new ArrayList<Integer>();
+            int roomiest = 0;
+            for (int c = 0; c < sizes.size(); c++) {
+                if (filled[c] == sizes.get(c)) continue;
+                if (sizes.get(c) > internal) fits.add(c);
+                if (filled[roomiest] == sizes.get(roomiest) || sizes.get(c) > sizes.get(roomiest)) roomiest = c;
+            }
+            int c = fits.isEmpty() ? roomiest : fits.get(random.nextInt(fits.size()));
+            members.get(c)[filled[c]++] = i + 1;
+            community[i] = c;
         }
         communities = members.size();
         popularity = new double[users];
@@ -74,16 +94,26 @@ public final class FollowerGraph {
             within[c] = AliasMethodDiscreteSampler.of(rng, w);
         }
         followees = new int[users][];
-        int maxOut = Math.max(MIN_OUT, Math.min(MAX_OUT, users / 10));
         var counts = new int[users];
         for (int u = 1; u <= users; u++) {
             int c = community[u - 1];
             int size = members.get(c).length;
-            int degree = (int) Math.min(maxOut, pareto(random, MIN_OUT, TAU_OUT));
+            // how many of its follows stay in the community is decided first (each with probability 1 - μ), then that
+            // many distinct members and the rest distinct outsiders are drawn by popularity: drawing each follow's side
+            // as it comes would favour outsiders, since repeated draws of a community's stars are rejected as duplicates
+            int inside = 0;
+            for (int k = 0; k < degree[u - 1]; k++) if (random.nextDouble() >= MU) inside++;
+            inside = Math.min(inside, size - 1);
+            int outside = Math.min(degree[u - 1] - inside, users - size);
             var chosen = new HashSet<Integer>();
-            for (int tries = 0; chosen.size() < degree && tries < 20 * degree; tries++) {
-                int v = random.nextDouble() < MU || size < 2 ? everyone.sample() + 1 : members.get(c)[within[c].sample()];
+            for (int tries = 0; chosen.size() < inside && tries < 50 * inside; tries++) {
+                int v = members.get(c)[within[c].sample()];
                 if (v != u) chosen.add(v);
+            }
+            int wanted = chosen.size() + outside;
+            for (int tries = 0; chosen.size() < wanted && tries < 50 * outside; tries++) {
+                int v = everyone.sample() + 1;
+                if (community[v - 1] != c) chosen.add(v);
             }
             followees[u - 1] = chosen.stream().mapToInt(Integer::intValue).sorted().toArray();
             for (int v : followees[u - 1]) counts[v - 1]++;
