@@ -37,7 +37,7 @@ final class BaselineTarget implements Target {
         try (Connection c = DriverManager.getConnection(cluster.backendUrl(0) + database + CLIENT_OPTIONS, cluster.user(), cluster.password());
              var st = c.createStatement()) {
             for (String ddl : workload.plainSchema()) st.execute(ddl);
-            Loader.load(c, workload.data(), terminal, ONE_MACHINE);
+            Loader.load(() -> cluster.direct(0, database + CLIENT_OPTIONS), workload.data(), terminal, ONE_MACHINE);
         } catch (SQLException | RuntimeException e) {
             target.close();
             throw e;

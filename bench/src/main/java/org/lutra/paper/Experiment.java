@@ -47,10 +47,11 @@ final class Experiment implements AutoCloseable {
      * distributed queries 0..100 % (2 participants, Fig. 6) and, at 100 %, 3..n participants (Fig. 7).
      */
     void micro(List<Double> shares) throws Exception {
-        notes.add("micro: " + new Micro(options.scale(), options.seed(), 1, 0, 2).describe().replaceAll(" over 1 partitions.*", "")
+        double scale = options.scaleFor("micro");
+        notes.add("micro: " + new Micro(scale, options.seed(), 1, 0, 2).describe().replaceAll(" over 1 partitions.*", "")
                 + "; ids of each query drawn from the partitions it should touch");
-        for (int n : options.backends()) {
-            var micro = new Micro(options.scale(), options.seed(), n, 0, 2);
+        for (int n : options.backendsFor("micro")) {
+            var micro = new Micro(scale, options.seed(), n, 0, 2);
             Scheme scheme = micro.schemes().getFirst();
             try (var target = deploy(micro, scheme, n, Placement.NONE)) {
                 if (n == 1) {
@@ -60,10 +61,10 @@ final class Experiment implements AutoCloseable {
                 for (double share : shares) {
                     measure(target, micro.withMix(share, 2), variant(share, 2), Placement.NONE);
                 }
-                for (int p = 3; p <= n; p++) measure(target, micro.withMix(1, p), variant(1, p), Placement.NONE);
+                for (int p : options.microParticipants(n)) measure(target, micro.withMix(1, p), variant(1, p), Placement.NONE);
             }
         }
-        if (options.baseline()) baseline(new Micro(options.scale(), options.seed(), 1, 0, 2));
+        if (options.baseline()) baseline(new Micro(scale, options.seed(), 1, 0, 2));
     }
 
     static String variant(double share, int participants) {
@@ -77,7 +78,7 @@ final class Experiment implements AutoCloseable {
         if (options.baseline()) baseline(workload);
         for (Scheme scheme : workload.schemes()) {
             if (!options.schemes().isEmpty() && !options.schemes().contains(scheme.name())) continue;
-            for (int n : options.backends()) {
+            for (int n : options.backendsFor(workload.name())) {
                 try {
                     Placement placement = scheme.lookup() ? place(workload, scheme, n) : Placement.NONE;
                     try (var target = deploy(workload, scheme, n, placement)) {
@@ -139,7 +140,7 @@ final class Experiment implements AutoCloseable {
             Path file = options.record();
             if (results.size() > 0 || Files.exists(file)) file = Path.of(file + "." + id);
             record = TraceWriter.create(file);
-            record.comment(workload.name() + " " + id + ", seed " + options.seed() + ", scale " + options.scale());
+            record.comment(workload.name() + " " + id + ", seed " + options.seed() + ", scale " + options.scaleFor(workload.name()));
         }
         try {
             var requests = replay != null ? replay : workload.recordedRequests();

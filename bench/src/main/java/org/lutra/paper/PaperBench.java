@@ -58,14 +58,17 @@ public final class PaperBench implements Command {
                                   [--backends-from router.yaml] [--record FILE] [--replay FILE]%s
 
                   %s
-                  Starts embedded MariaDB shards (as many as the largest --backends), each with a fixed capacity (--emulation gate:
-                  a proxy admitting --capacity units of work per second, a statement 1 unit and an answer's packet (a row) 0.08, after
-                  --latency-us of network; cgroup: a CPU cap of --cores per server), or uses the servers of --backends-from.
-                  Each scheme on each backend count: a router process, the rows loaded through it, --warmup seconds, then
-                  --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline: the
-                  same transactions through Connector/J on one MariaDB with every row, behind the same capacity.
-                  Writes runs/*.json and *.csv, runs.csv, summary.md, summary.json and PNG figures to --out (default
-                  bench-results/<date>), and prints the summary. --record FILE writes each run's committed transactions (a trace,
+                  Starts embedded MariaDB shards (as many as the most backends asked), each with a fixed capacity (--emulation
+                  gate, the default: a proxy admitting --capacity units of work per second, default 500, a statement 1 unit and
+                  an answer's packet (a row) 0.08, after --latency-us of network, default 200; cgroup: a CPU cap of --cores per
+                  server, where cgroups can be written), or uses the servers of --backends-from (no emulation). Each scheme on
+                  each backend count (default: micro 1,4,8; wikipedia 1,2,4,8, --quick 1,4,8; twitter 8; tpce 8, --quick 4):
+                  a router, the rows loaded through it, a warm-up of --warmup seconds (longer while the router's JIT is busy),
+                  then --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline:
+                  the same transactions through Connector/J on one MariaDB holding every row, behind the same capacity.
+                  --scale multiplies each workload's default size. Writes runs/*.json and *.csv, runs.csv, summary.md,
+                  summary.json and PNG figures to --out (default bench-results/<date>-<name>) and prints the summary; exits 1
+                  when a run had errors or broken invariants. --record FILE writes each run's committed transactions (a trace,
                   docs/traces.md); --replay FILE runs a trace's transactions instead of the mix.""".formatted(name,
                 name.equals("micro") ? "\n                                  [--shares 0,0.25,0.5,0.75,1]" : "", summary());
     }
@@ -92,14 +95,15 @@ public final class PaperBench implements Command {
         var results = new Results(options.out());
         long start = System.nanoTime();
         terminal.line("Output: " + options.out().toAbsolutePath());
-        terminal.line("Starting " + options.maxBackends() + " shards...");
+        var workloads = name.equals("paper") ? WORKLOADS : List.of(name);
+        terminal.line("Starting " + options.maxBackends(workloads) + " shards...");
         try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
-                : Cluster.embedded(options.maxBackends(), options.emulation(), null)) {
+                : Cluster.embedded(options.maxBackends(workloads), options.emulation(), null)) {
             terminal.line("Backends: " + cluster.describe());
             try (var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best())) {
-                for (String w : name.equals("paper") ? WORKLOADS : List.of(name)) {
+                for (String w : workloads) {
                     if (w.equals("micro")) experiment.micro(shares);
-                    else experiment.workload(Workloads.create(w, options.scale(), options.seed(), options.maxBackends()));
+                    else experiment.workload(Workloads.create(w, options.scaleFor(w), options.seed(), options.maxBackends(List.of(w))));
                 }
                 var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9, experiment.notes());
                 out.print(summary);
@@ -110,7 +114,7 @@ public final class PaperBench implements Command {
 
     private Options options(Args a) throws Args.UsageException {
         boolean quick = a.has("--quick");
-        var backends = ints(a.get("--backends", name.equals("micro") ? "1,4,8" : name.equals("paper") || name.equals("wikipedia") ? "1,2,4,8" : "8"));
+        var backends = a.has("--backends") ? ints(a.get("--backends", "")) : List.<Integer>of();
         String mode = a.get("--emulation", "gate");
         long latency = Long.parseLong(a.get("--latency-us", "200"));
         Emulation emulation = switch (mode) {
@@ -122,9 +126,9 @@ public final class PaperBench implements Command {
         Path out = a.has("--out") ? Path.of(a.get("--out", null))
                 : Path.of("bench-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss", Locale.ROOT)) + "-" + name);
         return new Options(backends, a.has("--schemes") ? Arrays.asList(a.get("--schemes", "").split(",")) : List.of(),
-                a.getInt("--clients", 0), Double.parseDouble(a.get("--warmup", quick ? "3" : "5")),
-                Double.parseDouble(a.get("--duration", quick ? "5" : "10")), Long.parseLong(a.get("--transactions", "0")),
-                Double.parseDouble(a.get("--scale", quick ? "0.5" : "1")), Long.parseLong(a.get("--seed", "1")), out, quick, emulation,
+                a.getInt("--clients", 0), Double.parseDouble(a.get("--warmup", quick ? "3" : "4")),
+                Double.parseDouble(a.get("--duration", quick ? "5" : "8")), Long.parseLong(a.get("--transactions", "0")),
+                Double.parseDouble(a.get("--scale", "1")), Long.parseLong(a.get("--seed", "1")), out, quick, emulation,
                 a.has("--backends-from") ? Path.of(a.get("--backends-from", null)) : null, !a.has("--no-baseline"),
                 a.has("--record") ? Path.of(a.get("--record", null)) : null, a.has("--replay") ? Path.of(a.get("--replay", null)) : null);
     }

@@ -102,7 +102,7 @@ final class RouterTarget implements Target {
                     st.execute(statement);
                 }
             }
-            Loader.load(c, workload.data(), terminal, target.label());
+            Loader.load(target::connect, workload.data(), terminal, target.label());
             for (String ddl : workload.afterLoad(scheme)) {
                 terminal.progress("  " + target.label() + ": " + ddl);
                 try (var st = c.createStatement()) {

@@ -170,7 +170,10 @@ final class Runner {
             double cores = after.shardTicks()[i] < 0 ? Double.NaN : (after.shardTicks()[i] - before.shardTicks()[i]) / ProcFs.TICKS_PER_SECOND / seconds;
             if (!Double.isNaN(cores)) shardTicks += after.shardTicks()[i] - before.shardTicks()[i];
             double units = gate.units() / seconds;
-            loads.add(new RunResult.ShardLoad(i, gate.commands() / seconds, units, cap == null ? Double.NaN : units / cap.unitsPerSecond(),
+            // the share of its capacity: admitted work against the gate's rate, or CPU time against the cgroup's cap
+            double use = cap != null ? units / cap.unitsPerSecond()
+                    : cluster.emulation().mode() == Emulation.Mode.CGROUP ? cores / cluster.emulation().cores() : Double.NaN;
+            loads.add(new RunResult.ShardLoad(i, gate.commands() / seconds, units, use,
                     status.get("Questions") / seconds, cores, after.throttled()[i][0] - before.throttled()[i][0]));
         }
         double routerCores = after.routerTicks() < 0 ? Double.NaN : (after.routerTicks() - before.routerTicks()) / ProcFs.TICKS_PER_SECOND / seconds;

@@ -24,7 +24,7 @@ final class TpceData {
     static final int CUSTOMERS_PER_CHUNK = 1000;
     static final int BROKERS_PER_CHUNK = 10;
     static final double CROSS_CHUNK = 0.01;
-    static final int TRADES_PER_ACCOUNT = 2;
+    static final int TRADES_PER_ACCOUNT = 1;
     static final int PENDING_EVERY = 20;
     static final long EPOCH_SECONDS = 1_104_537_600L; // 2005-01-01
     static final String[] SYMBOLS = {"AAPL", "MSFT", "IBM", "ORCL", "SAP", "INTC", "CSCO", "HPQ", "DELL", "EBAY", "YHOO", "AMZN"};
