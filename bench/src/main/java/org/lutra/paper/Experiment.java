@@ -58,10 +58,10 @@ final class Experiment implements AutoCloseable {
                     measure(target, micro, "share=0", Placement.NONE);
                     continue;
                 }
-                for (double share : shares) {
-                    measure(target, micro.withMix(share, 2), variant(share, 2), Placement.NONE);
-                }
+                for (double share : shares) measure(target, micro.withMix(share, 2), variant(share, 2), Placement.NONE);
                 for (int p : options.microParticipants(n)) measure(target, micro.withMix(1, p), variant(1, p), Placement.NONE);
+            } catch (Exception e) {
+                notRun(micro, scheme.name(), n, e);
             }
         }
         if (options.baseline()) baseline(new Micro(scale, options.seed(), 1, 0, 2));

@@ -13,7 +13,11 @@ import java.util.Map;
  * @param partitions          partitions touched → how many transactions (or statements) touched that many
  * @param distributedShare    the share of those that touched two partitions or more
  * @param twoPhaseShare       committed transactions that used two-phase commit, of all committed
- * @param broadcastsPerTxn    statements sent to every partition of a lookup table for want of a key, per transaction
+ * @param broadcastsPerTxn    statements sent to every partition of a lookup table for want of a key, per transaction (the
+ *                            router's own count: SHOW LOOKUP TABLES' Broadcasts)
+ * @param statementPartitions partitions a routed statement went to → how many statements went to that many
+ * @param everywherePerTxn    statements sent to all the run's partitions (two or more), per transaction: broadcasts of
+ *                            any table and any cause
  * @param messagesPerTxn      statements the backends received per transaction (their {@code Questions}): the paper's Fig. 5 count
  * @param gateCommandsPerTxn  commands the gates admitted per transaction (Questions plus prepares, pings, closes)
  * @param warmupSeconds       the unmeasured warm-up before the run (until the router's JIT compilers were nearly idle)
@@ -22,17 +26,19 @@ import java.util.Map;
  * @param clientCores         CPU cores this benchmark's JVM used (clients, and the gates when there are)
  * @param shardCores          CPU cores the shard servers used, together
  * @param machineBusy         the share of this machine's CPU time that was busy, every process counted
+ * @param otherCores          CPU cores used by processes other than this benchmark's (a shared machine's other work)
  * @param bottleneck          what limited throughput, as measured
- * @param emulationHeld       whether every shard got its emulated capacity (this machine had CPU to spare)
+ * @param emulationHeld       whether the shards' emulated capacity is what limited throughput (the busiest shard used 80 % of
+ *                            it or more; without emulation: this machine had CPU to spare)
  * @param invariantProblems   what the checks on the shards found wrong after the run (empty: all held)
  */
 public record RunResult(String id, String workload, String scheme, int backends, String variant, int clients, double warmupSeconds,
                         double seconds, long transactions, double throughput, double p50Millis, double p95Millis, double p99Millis,
                         double meanMillis, long errors, List<String> errorSamples, Aborts.Counts aborts,
                         String partitionsOf, Map<Integer, Long> partitions, double distributedShare, double twoPhaseShare,
-                        double broadcastsPerTxn, double messagesPerTxn, double gateCommandsPerTxn, long lookupFallbacks,
+                        double broadcastsPerTxn, Map<Integer, Long> statementPartitions, double everywherePerTxn, double messagesPerTxn, double gateCommandsPerTxn, long lookupFallbacks,
                         List<ShardLoad> shards, double routerCores, double routerMicrosPerTxn, double routerJitCores, double clientCores, double shardCores,
-                        double machineBusy, double loadAverage, String bottleneck, boolean emulationHeld,
+                        double machineBusy, double otherCores, double loadAverage, String bottleneck, boolean emulationHeld,
                         List<String> invariantProblems, String placement) {
 
     /**
@@ -46,8 +52,8 @@ public record RunResult(String id, String workload, String scheme, int backends,
     /** A run that could not be set up or measured: {@code why} is its one error. */
     static RunResult failed(String id, String workload, String scheme, int backends, String variant, String why) {
         return new RunResult(id, workload, scheme, backends, variant, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1,
-                List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-                List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
+                List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Map.of(), Double.NaN, Double.NaN, Double.NaN, 0,
+                List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
     }
 
     /** The share of transactions (or statements) that touched one partition; NaN without a router's count. */

@@ -143,6 +143,8 @@ final class Runner {
         double distributed = Double.NaN;
         double twoPhase = Double.NaN;
         double broadcasts = Double.NaN;
+        Map<Integer, Long> statementPartitions = Map.of();
+        double everywhere = Double.NaN;
         long fallbacks = 0;
         if (after.router() != null) {
             var d = after.router().minus(before.router());
@@ -155,6 +157,8 @@ final class Runner {
             long commits = d.counter("txn_one_phase_commits") + d.counter("txn_two_phase_commits");
             twoPhase = commits == 0 ? 0 : (double) d.counter("txn_two_phase_commits") / commits;
             broadcasts = (double) d.broadcasts() / txns;
+            statementPartitions = d.statementPartitions();
+            everywhere = n < 2 ? 0 : (double) statementPartitions.getOrDefault(n, 0L) / txns;
             fallbacks = d.counter("lookup_fallbacks");
         }
         long questions = 0;
@@ -183,13 +187,18 @@ final class Runner {
         long all = after.machine()[1] - before.machine()[1];
         double machineBusy = all == 0 ? Double.NaN : (double) busy / all;
         double busiest = loads.stream().mapToDouble(RunResult.ShardLoad::capacityUse).max().orElse(Double.NaN);
-        boolean held = !(machineBusy >= 0.9);
+        double shardCores = shardTicks / ProcFs.TICKS_PER_SECOND / seconds;
+        double ours = (Double.isNaN(routerCores) ? 0 : routerCores) + clientCores + shardCores;
+        double others = Math.max(0, machineBusy * ProcFs.cpus() - ours);
+        // the emulation held when the shards' capacity is what limited throughput: the busiest shard used (nearly) all of
+        // it. Without emulation, when this machine had CPU to spare.
+        boolean held = Double.isNaN(busiest) ? !(machineBusy >= 0.9) : busiest >= 0.8;
         String bottleneck;
-        if (machineBusy >= 0.9) {
-            bottleneck = String.format(Locale.ROOT, "this machine's CPU (%.0f %% busy; router %.2f, clients %.2f, shards %.2f cores)",
-                    100 * machineBusy, routerCores, clientCores, shardTicks / ProcFs.TICKS_PER_SECOND / seconds);
-        } else if (busiest >= 0.85) {
+        if (busiest >= 0.8) {
             bottleneck = String.format(Locale.ROOT, "the shards (busiest at %.0f %% of its capacity)", 100 * busiest);
+        } else if (machineBusy >= 0.9) {
+            bottleneck = String.format(Locale.ROOT, "this machine's CPU (%.0f %% busy: router %.2f, clients %.2f, shards %.2f cores, other processes %.2f)",
+                    100 * machineBusy, routerCores, clientCores, shardCores, others);
         } else {
             bottleneck = String.format(Locale.ROOT, "neither shards (busiest at %.0f %% of capacity) nor CPU (%.0f %% busy): clients or latency",
                     100 * busiest, 100 * machineBusy);
@@ -197,10 +206,10 @@ final class Runner {
         return new RunResult(id, workload.name(), target.scheme(), n, variant, settings.clients(), warmed, seconds, r.transactions(), r.transactions() / seconds,
                 r.latencies().percentileMillis(0.5), r.latencies().percentileMillis(0.95), r.latencies().percentileMillis(0.99),
                 r.latencies().meanMillis(), r.errors(), r.errorSamples(), after.aborts().minus(before.aborts()),
-                partitionsOf, partitions, distributed, twoPhase, broadcasts, (double) questions / txns,
+                partitionsOf, partitions, distributed, twoPhase, broadcasts, statementPartitions, everywhere, (double) questions / txns,
                 cluster.gatedCapacity() || cluster.emulation().gated() ? (double) commands / txns : Double.NaN, fallbacks, loads,
                 routerCores, Double.isNaN(routerCores) ? Double.NaN : routerCores * seconds * 1e6 / txns, routerJitCores, clientCores,
-                shardTicks / ProcFs.TICKS_PER_SECOND / seconds, machineBusy, ProcFs.loadAverage(), bottleneck, held, problems,
+                shardCores, machineBusy, others, ProcFs.loadAverage(), bottleneck, held, problems,
                 placement.partitioner());
     }
 }

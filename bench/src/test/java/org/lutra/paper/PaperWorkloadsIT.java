@@ -1,7 +1,6 @@
 package org.lutra.paper;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -67,9 +66,6 @@ class PaperWorkloadsIT {
         for (RunResult r : runs) {
             tests.add(DynamicTest.dynamicTest(r.id(), () -> {
                 String error = String.join("\n", r.errorSamples());
-                // string routing and secondary lookups on a column with the server's default collation are refused until that lands
-                Assumptions.assumeFalse(error.contains("the column must be an integer or a string with a binary collation"),
-                        r.id() + " is refused until routing on default collations lands: " + error);
                 assertEquals(0, r.errors(), r.id() + ": " + error);
                 assertTrue(r.transactions() >= TRANSACTIONS, r.id() + ": " + r.transactions() + " transactions");
                 assertEquals(List.of(), r.invariantProblems(), r.id());
