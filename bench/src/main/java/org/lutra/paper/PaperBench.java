@@ -96,7 +96,8 @@ public final class PaperBench implements Command {
         long start = System.nanoTime();
         terminal.line("Output: " + options.out().toAbsolutePath());
         var workloads = name.equals("paper") ? WORKLOADS : List.of(name);
-        terminal.line("Starting " + options.maxBackends(workloads) + " shards...");
+        terminal.line(options.backendsFrom() != null ? "Using the servers of " + options.backendsFrom()
+                : "Starting " + options.maxBackends(workloads) + " shards...");
         try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
                 : Cluster.embedded(options.maxBackends(workloads), options.emulation(), null)) {
             terminal.line("Backends: " + cluster.describe());
