@@ -15,6 +15,12 @@ final class Diagnosis {
 
     static String ratio(RunResult top, RunResult bottom) {
         var why = new ArrayList<String>();
+        if (!Double.isNaN(top.unitsPerTxn()) && !Double.isNaN(bottom.unitsPerTxn()) && top.unitsPerTxn() > 0) {
+            // at equal capacity per shard, throughput is at most backends × capacity / work per transaction
+            double ceiling = (double) top.backends() / bottom.backends() * bottom.unitsPerTxn() / top.unitsPerTxn();
+            why.add(String.format(Locale.ROOT, "the shards' work per transaction was %.2f units (%s) against %.2f (%s): with every shard "
+                    + "busy all the time the ratio could reach %.2f", top.unitsPerTxn(), top.id(), bottom.unitsPerTxn(), bottom.id(), ceiling));
+        }
         for (RunResult r : List.of(top, bottom)) {
             if (!r.emulationHeld()) why.add(String.format(Locale.ROOT, "%s: the shards were not the bottleneck (%s)", r.id(), r.bottleneck()));
         }

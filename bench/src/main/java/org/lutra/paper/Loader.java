@@ -30,15 +30,23 @@ final class Loader {
     private Loader() {}
 
     static long load(Connector connector, List<TableData> tables, Terminal terminal, String label) throws SQLException {
+        return load(connector, tables, terminal, label, LOADERS);
+    }
+
+    /**
+     * With {@code loaders} connections side by side: one for rows of replicated keys, whose inserts write every copy
+     * and deadlock with each other when loaded at once.
+     */
+    static long load(Connector connector, List<TableData> tables, Terminal terminal, String label, int loaders) throws SQLException {
         long all = tables.stream().mapToLong(t -> t.rows().size()).sum();
         var loaded = new AtomicLong();
         long start = System.nanoTime();
-        try (var pool = Executors.newFixedThreadPool(LOADERS)) {
+        try (var pool = Executors.newFixedThreadPool(loaders)) {
             for (TableData t : tables) {
                 var slices = new ArrayList<Future<?>>();
                 int n = t.rows().size();
-                for (int s = 0; s < LOADERS; s++) {
-                    var slice = t.rows().subList(n * s / LOADERS, n * (s + 1) / LOADERS);
+                for (int s = 0; s < loaders; s++) {
+                    var slice = t.rows().subList(n * s / loaders, n * (s + 1) / loaders);
                     slices.add(pool.submit(() -> {
                         try (Connection c = connector.connect()) {
                             loadSlice(c, t, slice, loaded, all, terminal, label);
@@ -82,6 +90,12 @@ final class Loader {
                     } catch (SQLException e) {
                         ps.clearBatch();
                         if (Aborts.classify(e) == null || attempt >= Aborts.MAX_ATTEMPTS) throw e;
+                        try {
+                            Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 50 * attempt));
+                        } catch (InterruptedException ie) {
+                            Thread.currentThread().interrupt();
+                            throw e;
+                        }
                     }
                 }
                 long done = loaded.addAndGet(batch.size());

@@ -102,7 +102,8 @@ final class RouterTarget implements Target {
                     st.execute(statement);
                 }
             }
-            Loader.load(target::connect, workload.data(), terminal, target.label());
+            boolean replicated = placement.maps().stream().anyMatch(Placement.MapFile::replicated) || !placement.statements().isEmpty();
+            Loader.load(target::connect, workload.data(), terminal, target.label(), replicated ? 1 : 4);
             for (String ddl : workload.afterLoad(scheme)) {
                 terminal.progress("  " + target.label() + ": " + ddl);
                 try (var st = c.createStatement()) {

@@ -20,6 +20,8 @@ import java.util.Map;
  *                            any table and any cause
  * @param messagesPerTxn      statements the backends received per transaction (their {@code Questions}): the paper's Fig. 5 count
  * @param gateCommandsPerTxn  commands the gates admitted per transaction (Questions plus prepares, pings, closes)
+ * @param unitsPerTxn         the shards' emulated work per transaction, all shards together (NaN without gates): at equal
+ *                            capacity, throughput is at most backends × capacity / this
  * @param warmupSeconds       the unmeasured warm-up before the run (until the router's JIT compilers were nearly idle)
  * @param routerCores         CPU cores the router process used on average
  * @param routerJitCores      of those, its JIT compilers' (near 0: the router ran compiled code)
@@ -36,7 +38,7 @@ public record RunResult(String id, String workload, String scheme, int backends,
                         double seconds, long transactions, double throughput, double p50Millis, double p95Millis, double p99Millis,
                         double meanMillis, long errors, List<String> errorSamples, Aborts.Counts aborts,
                         String partitionsOf, Map<Integer, Long> partitions, double distributedShare, double twoPhaseShare,
-                        double broadcastsPerTxn, Map<Integer, Long> statementPartitions, double everywherePerTxn, double messagesPerTxn, double gateCommandsPerTxn, long lookupFallbacks,
+                        double broadcastsPerTxn, Map<Integer, Long> statementPartitions, double everywherePerTxn, double messagesPerTxn, double gateCommandsPerTxn, double unitsPerTxn, long lookupFallbacks,
                         List<ShardLoad> shards, double routerCores, double routerMicrosPerTxn, double routerJitCores, double clientCores, double shardCores,
                         double machineBusy, double otherCores, double loadAverage, String bottleneck, boolean emulationHeld,
                         List<String> invariantProblems, String placement) {
@@ -52,7 +54,7 @@ public record RunResult(String id, String workload, String scheme, int backends,
     /** A run that could not be set up or measured: {@code why} is its one error. */
     static RunResult failed(String id, String workload, String scheme, int backends, String variant, String why) {
         return new RunResult(id, workload, scheme, backends, variant, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1,
-                List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Map.of(), Double.NaN, Double.NaN, Double.NaN, 0,
+                List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Map.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
                 List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
     }
 

@@ -163,6 +163,7 @@ final class Runner {
         }
         long questions = 0;
         long commands = 0;
+        double units = 0;
         double shardTicks = 0;
         var loads = new ArrayList<RunResult.ShardLoad>();
         Capacity cap = cluster.gatedCapacity() ? cluster.emulation().capacity() : null;
@@ -171,13 +172,14 @@ final class Runner {
             var gate = after.gates().get(i).minus(before.gates().get(i));
             questions += status.get("Questions");
             commands += gate.commands();
+            units += gate.units();
             double cores = after.shardTicks()[i] < 0 ? Double.NaN : (after.shardTicks()[i] - before.shardTicks()[i]) / ProcFs.TICKS_PER_SECOND / seconds;
             if (!Double.isNaN(cores)) shardTicks += after.shardTicks()[i] - before.shardTicks()[i];
-            double units = gate.units() / seconds;
+            double unitsPerSecond = gate.units() / seconds;
             // the share of its capacity: admitted work against the gate's rate, or CPU time against the cgroup's cap
-            double use = cap != null ? units / cap.unitsPerSecond()
+            double use = cap != null ? unitsPerSecond / cap.unitsPerSecond()
                     : cluster.emulation().mode() == Emulation.Mode.CGROUP ? cores / cluster.emulation().cores() : Double.NaN;
-            loads.add(new RunResult.ShardLoad(i, gate.commands() / seconds, units, use,
+            loads.add(new RunResult.ShardLoad(i, gate.commands() / seconds, unitsPerSecond, use,
                     status.get("Questions") / seconds, cores, after.throttled()[i][0] - before.throttled()[i][0]));
         }
         double routerCores = after.routerTicks() < 0 ? Double.NaN : (after.routerTicks() - before.routerTicks()) / ProcFs.TICKS_PER_SECOND / seconds;
@@ -207,7 +209,8 @@ final class Runner {
                 r.latencies().percentileMillis(0.5), r.latencies().percentileMillis(0.95), r.latencies().percentileMillis(0.99),
                 r.latencies().meanMillis(), r.errors(), r.errorSamples(), after.aborts().minus(before.aborts()),
                 partitionsOf, partitions, distributed, twoPhase, broadcasts, statementPartitions, everywhere, (double) questions / txns,
-                cluster.gatedCapacity() || cluster.emulation().gated() ? (double) commands / txns : Double.NaN, fallbacks, loads,
+                cluster.gatedCapacity() || cluster.emulation().gated() ? (double) commands / txns : Double.NaN,
+                cluster.gatedCapacity() ? units / txns : Double.NaN, fallbacks, loads,
                 routerCores, Double.isNaN(routerCores) ? Double.NaN : routerCores * seconds * 1e6 / txns, routerJitCores, clientCores,
                 shardCores, machineBusy, others, ProcFs.loadAverage(), bottleneck, held, problems,
                 placement.partitioner());

@@ -18,10 +18,11 @@ import java.util.SplittableRandom;
  * Fortunato and Radicchi, "Benchmark graphs for testing community detection algorithms", Phys.
  * Rev. E 78, 2008):
  * <ul>
- *   <li>community sizes from a power law of exponent {@value #TAU_COMMUNITY} between
- *       {@value #MIN_COMMUNITY} and {@value #MAX_COMMUNITY} users;</li>
+ *   <li>community sizes from a power law of exponent {@value #TAU_COMMUNITY} from
+ *       {@value #MIN_COMMUNITY} users to a tenth of the users (at most {@value #MAX_COMMUNITY});</li>
  *   <li>each user's out-degree (how many it follows) from a power law of exponent
- *       {@value #TAU_OUT} from {@value #MIN_OUT}, at most {@value #MAX_OUT} (and a tenth of the users);</li>
+ *       {@value #TAU_OUT} from {@value #MIN_OUT} to the largest community's size (LFR's bound: a
+ *       user's follows inside its community fit in it);</li>
  *   <li>each user's popularity, a weight θ from a power law of exponent {@value #TAU_IN}: its
  *       expected in-degree (followers) is proportional to θ, so in-degrees follow that power law;</li>
  *   <li>mixing μ = {@value #MU}: each follow stays in the follower's community with probability
@@ -51,12 +52,13 @@ public final class FollowerGraph {
     FollowerGraph(int users, long seed) {
         var random = new SplittableRandom(seed ^ 0xf011);
         UniformRandomProvider rng = random::nextLong;
-        int maxOut = Math.max(MIN_OUT, Math.min(MAX_OUT, users / 10));
+        int maxCommunity = Math.max(MIN_COMMUNITY, Math.min(MAX_COMMUNITY, users / 10));
+        int maxOut = Math.max(MIN_OUT, Math.min(MAX_OUT, maxCommunity));
         int[] degree = new int[users];
         for (int i = 0; i < users; i++) degree[i] = (int) Math.min(maxOut, pareto(random, MIN_OUT, TAU_OUT));
         var sizes = new ArrayList<Integer>();
         for (int at = 0; at < users; ) {
-            int size = (int) Math.min(users - at, Math.min(MAX_COMMUNITY, pareto(random, MIN_COMMUNITY, TAU_COMMUNITY)));
+            int size = (int) Math.min(users - at, Math.min(maxCommunity, pareto(random, MIN_COMMUNITY, TAU_COMMUNITY)));
             if (users - at - size < MIN_COMMUNITY) size = users - at; // no tiny community at the end
             sizes.add(size);
             at += size;
@@ -144,7 +146,7 @@ public final class FollowerGraph {
     String describe() {
         int maxIn = Arrays.stream(followers).mapToInt(f -> f.length).max().orElse(0);
         return String.format(Locale.ROOT, "%,d users in %d communities, %,d follows (mean %.1f followees, most followers %,d, %.0f %% within a "
-                + "community); directed degree-corrected SBM, LFR parameters: community sizes τ=%.1f in [%d, %d], out-degree τ=%.1f from %d, "
+                + "community); directed degree-corrected SBM, LFR parameters: community sizes τ=%.1f in [%d, min(%d, users/10)], out-degree τ=%.1f from %d, "
                 + "popularity τ=%.1f, μ=%.2f", users(), communities, edges(), (double) edges() / users(), maxIn, 100 * withinShare(),
                 TAU_COMMUNITY, MIN_COMMUNITY, MAX_COMMUNITY, TAU_OUT, MIN_OUT, TAU_IN, MU);
     }
