@@ -95,6 +95,8 @@ final class RouterTarget implements Target {
                     st.execute("LOAD LOOKUP TABLE " + map.table() + " FROM '" + map.table() + ".csv' FORMAT csv");
                 }
             }
+            boolean replicated = placement.maps().stream().anyMatch(Placement.MapFile::replicated) || !placement.statements().isEmpty();
+            Loader.load(target::connect, workload.data(), terminal, target.label(), replicated ? 1 : 4);
             int done = 0;
             for (String statement : placement.statements()) {
                 terminal.progress("  " + target.label() + ": placing, " + (++done) + " of " + placement.statements().size() + " statements");
@@ -102,8 +104,6 @@ final class RouterTarget implements Target {
                     st.execute(statement);
                 }
             }
-            boolean replicated = placement.maps().stream().anyMatch(Placement.MapFile::replicated) || !placement.statements().isEmpty();
-            Loader.load(target::connect, workload.data(), terminal, target.label(), replicated ? 1 : 4);
             for (String ddl : workload.afterLoad(scheme)) {
                 terminal.progress("  " + target.label() + ": " + ddl);
                 try (var st = c.createStatement()) {

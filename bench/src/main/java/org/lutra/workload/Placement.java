@@ -9,7 +9,8 @@ import java.util.List;
  * @param maps        the map files (none for hash and range schemes)
  * @param partitioner the partitioner and its settings, for the report ("" when no map)
  * @param notes       what the report should say about the placement (edge cut, balance, replicas)
- * @param statements  placement statements run through the router before the first row ({@code ALTER TABLE ... SET PARTITION})
+ * @param statements  placement statements run through the router once the rows are in ({@code ALTER TABLE ... SET PARTITION}:
+ *                    it moves rows, so it has none to move before)
  */
 public record Placement(List<MapFile> maps, String partitioner, List<String> notes, List<String> statements) {
     public static final Placement NONE = new Placement(List.of(), "", List.of());

@@ -42,7 +42,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * also on the partitions of the users who follow them: replicated keys, whose primary is the
  * lowest-numbered partition of the set, as LOAD LOOKUP TABLE makes them); {@code onehop-lb}
  * (one-hop replication whose primaries are the partitioner's balanced homes, set by ALTER TABLE ...
- * SET PARTITION = (home, ...)).
+ * SET PARTITION = (home, ...) once the rows are in).
  */
 public final class Twitter implements Workload {
     static final double ACTIVITY_EXPONENT = 0.8;
@@ -154,10 +154,11 @@ public final class Twitter implements Workload {
         }
         notes.add(String.format(Locale.ROOT, "%.2f copies a user", (double) copies / data.users()));
         if (scheme.name().equals("onehop")) return new Placement(List.of(new Placement.MapFile("users", lines, true)), placed.madeBy(), notes);
-        // load-balanced: the same copies, each key's primary its home, set with SET PARTITION = (home, ...) before any row
+        // load-balanced: the same copies, then each key's primary set to its home, a balanced part, with SET PARTITION =
+        // (home, ...) once the rows are in (LOAD LOOKUP TABLE makes a set's lowest-numbered partition its primary)
         var statements = new ArrayList<String>();
-        var single = new ArrayList<String>();
         for (var e : groups.entrySet()) {
+            if (e.getKey().getFirst() == e.getKey().stream().mapToInt(Integer::intValue).min().orElseThrow()) continue; // primary already
             var names = e.getKey().stream().map(p -> "p" + p).toList();
             for (int from = 0; from < e.getValue().size(); from += 500) {
                 var ids = e.getValue().subList(from, Math.min(e.getValue().size(), from + 500));
@@ -165,11 +166,8 @@ public final class Twitter implements Workload {
                         + String.join(", ", ids.stream().map(String::valueOf).toList()) + ")");
             }
         }
-        for (int u = 1; u <= data.users(); u++) {
-            if (lines.get(u - 1).indexOf(",p") == lines.get(u - 1).lastIndexOf(",p")) single.add(lines.get(u - 1));
-        }
-        notes.add(statements.size() + " SET PARTITION statements for the primaries");
-        return new Placement(List.of(new Placement.MapFile("users", single, false)), placed.madeBy(), notes, statements);
+        notes.add(statements.size() + " SET PARTITION statements move the primaries to the homes");
+        return new Placement(List.of(new Placement.MapFile("users", lines, true)), placed.madeBy(), notes, statements);
     }
 
     /** The state of one run: the tweets its clients inserted, for the checks. */
