@@ -20,7 +20,7 @@ import java.util.Set;
 public final class PaperBench implements Command {
     static final List<String> WORKLOADS = List.of("micro", "wikipedia", "twitter", "tpce");
     private static final Set<String> VALUED = Set.of("--backends", "--schemes", "--clients", "--duration", "--warmup", "--transactions", "--scale",
-            "--seed", "--out", "--emulation", "--capacity", "--latency-us", "--cores", "--backends-from", "--record", "--replay", "--shares");
+            "--seed", "--out", "--emulation", "--capacity", "--latency-us", "--cores", "--backends-from", "--record", "--replay", "--shares", "--wikibench", "--write-wikibench");
     private static final Set<String> FLAGS = Set.of("--quick", "--no-baseline");
 
     private final String name;
@@ -69,8 +69,11 @@ public final class PaperBench implements Command {
                   --scale multiplies each workload's default size. Writes runs/*.json and *.csv, runs.csv, summary.md,
                   summary.json and PNG figures to --out (default bench-results/<date>-<name>) and prints the summary; exits 1
                   when a run had errors or broken invariants. --record FILE writes each run's committed transactions (a trace,
-                  docs/traces.md); --replay FILE runs a trace's transactions instead of the mix.""".formatted(name,
-                name.equals("micro") ? "\n                                  [--shares 0,0.25,0.5,0.75,1]" : "", summary());
+                  docs/traces.md); --replay FILE runs a trace's transactions instead of the mix. wikipedia --wikibench TRACE
+                  replays a WikiBench trace's page views (counter timestamp url save-flag) on a wiki of its titles;
+                  --write-wikibench TRACE writes --transactions page views (default 100,000) of the generated wiki and exits.""".formatted(name,
+                name.equals("micro") ? "\n                                  [--shares 0,0.25,0.5,0.75,1]"
+                        : name.equals("wikipedia") ? "\n                                  [--wikibench TRACE] [--write-wikibench TRACE --transactions N]" : "", summary());
     }
 
     @Override
@@ -91,6 +94,15 @@ public final class PaperBench implements Command {
             err.println(usage());
             return 2;
         }
+        if (name.equals("wikipedia") && args.contains("--write-wikibench")) {
+            var a = Args.parse(args, VALUED, FLAGS);
+            Path file = Path.of(a.get("--write-wikibench", null));
+            long count = options.transactions() > 0 ? options.transactions() : 100_000;
+            var wiki = new org.lutra.workload.wikipedia.Wikipedia(options.scaleFor("wikipedia"), options.seed());
+            org.lutra.workload.wikipedia.WikiBenchTrace.write(file, wiki, (int) Math.min(Integer.MAX_VALUE, count), options.seed());
+            out.println("wrote " + count + " page views of " + wiki.describe().replaceAll(";.*", "") + " to " + file);
+            return 0;
+        }
         var terminal = new Terminal(err);
         var results = new Results(options.out());
         long start = System.nanoTime();
@@ -104,7 +116,7 @@ public final class PaperBench implements Command {
             try (var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best())) {
                 for (String w : workloads) {
                     if (w.equals("micro")) experiment.micro(shares);
-                    else experiment.workload(Workloads.create(w, options.scaleFor(w), options.seed(), options.maxBackends(List.of(w))));
+                    else experiment.workload(Workloads.create(w, options.scaleFor(w), options.seed(), options.maxBackends(List.of(w)), options.wikibench()));
                 }
                 var summary = Summary.write(results, options, cluster.describe(), (System.nanoTime() - start) / 1e9, experiment.notes());
                 out.print(summary);
@@ -131,7 +143,8 @@ public final class PaperBench implements Command {
                 Double.parseDouble(a.get("--duration", quick ? "5" : "8")), Long.parseLong(a.get("--transactions", "0")),
                 Double.parseDouble(a.get("--scale", "1")), Long.parseLong(a.get("--seed", "1")), out, quick, emulation,
                 a.has("--backends-from") ? Path.of(a.get("--backends-from", null)) : null, !a.has("--no-baseline"),
-                a.has("--record") ? Path.of(a.get("--record", null)) : null, a.has("--replay") ? Path.of(a.get("--replay", null)) : null);
+                a.has("--record") ? Path.of(a.get("--record", null)) : null, a.has("--replay") ? Path.of(a.get("--replay", null)) : null,
+                a.has("--wikibench") ? Path.of(a.get("--wikibench", null)) : null);
     }
 
     private static List<Integer> ints(String csv) {

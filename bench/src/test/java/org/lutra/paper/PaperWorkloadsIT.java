@@ -45,7 +45,7 @@ class PaperWorkloadsIT {
     }
 
     private static Options options(Path dir, Path record, Path replay) {
-        return new Options(List.of(2), List.of(), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, true, record, replay);
+        return new Options(List.of(2), List.of(), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, true, record, replay, null);
     }
 
     private static List<RunResult> run(String workload) throws Exception {
@@ -102,12 +102,12 @@ class PaperWorkloadsIT {
         Files.createDirectories(dir);
         var terminal = new Terminal(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         var twitter = Workloads.create("twitter", 0.02, 7, 1);
-        var recorded = new Options(List.of(2), List.of("hash"), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, false, trace, null);
+        var recorded = new Options(List.of(2), List.of("hash"), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, false, trace, null, null);
         try (var experiment = new Experiment(cluster, recorded, new Results(dir.resolve("first")), terminal, org.lutra.partition.Partitioner.best())) {
             experiment.workload(twitter);
         }
         var lines = TraceReader.readAll(trace).transactions();
-        var replayed = new Options(List.of(2), List.of("lookup"), 4, 0, 0, 0, 0.02, 7, dir, true, cluster.emulation(), null, false, null, trace);
+        var replayed = new Options(List.of(2), List.of("lookup"), 4, 0, 0, 0, 0.02, 7, dir, true, cluster.emulation(), null, false, null, trace, null);
         var results = new Results(dir.resolve("second"));
         try (var experiment = new Experiment(cluster, replayed, results, terminal, org.lutra.partition.Partitioner.best())) {
             experiment.workload(Workloads.create("twitter", 0.02, 7, 1));
