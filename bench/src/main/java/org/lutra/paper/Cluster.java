@@ -192,8 +192,4 @@ final class Cluster implements AutoCloseable {
             }
         }
     }
-
-    static Path tempDir(String prefix) throws IOException {
-        return Files.createTempDirectory(prefix);
-    }
 }
