@@ -50,7 +50,7 @@ public final class PartitionCommand implements Command {
         this(System.out, System.err);
     }
 
-    PartitionCommand(PrintStream out, PrintStream err) {
+    public PartitionCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }

@@ -3,7 +3,6 @@ package org.lutra.paper;
 import org.lutra.trace.TraceLine;
 import org.lutra.trace.TraceReader;
 import org.lutra.trace.TraceWriter;
-import org.lutra.partition.Partitioner;
 import org.lutra.workload.Placement;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.Workload;
@@ -27,17 +26,15 @@ final class Experiment implements AutoCloseable {
     private final Runner runner;
     private final Results results;
     private final Terminal terminal;
-    private final Partitioner partitioner;
     private final List<TraceLine> replay;
     private final List<String> notes = new ArrayList<>();
     private RouterHostProcess host;
 
-    Experiment(Cluster cluster, Options options, Results results, Terminal terminal, Partitioner partitioner) throws IOException {
+    Experiment(Cluster cluster, Options options, Results results, Terminal terminal) throws IOException {
         this.cluster = cluster;
         this.options = options;
         this.results = results;
         this.terminal = terminal;
-        this.partitioner = partitioner;
         this.runner = new Runner(cluster, terminal);
         this.replay = options.replay() == null ? null : TraceReader.readAll(options.replay()).transactions();
     }
@@ -80,7 +77,7 @@ final class Experiment implements AutoCloseable {
             if (!options.schemes().isEmpty() && !options.schemes().contains(scheme.name())) continue;
             for (int n : options.backendsFor(workload.name())) {
                 try {
-                    Placement placement = scheme.lookup() ? place(workload, scheme, n) : Placement.NONE;
+                    Placement placement = place(workload, scheme, n);
                     try (var target = deploy(workload, scheme, n, placement)) {
                         measure(target, workload, "", placement);
                     }
@@ -91,19 +88,25 @@ final class Experiment implements AutoCloseable {
         }
     }
 
+    /** A lookup scheme's maps, made by {@code ./lutra partition} from the workload's trace ({@link PartitionStep}); none for the others. */
     private Placement place(Workload workload, Scheme scheme, int n) throws IOException {
+        if (!scheme.lookup()) return Placement.NONE;
         long start = System.nanoTime();
-        terminal.progress("  " + workload.name() + " " + scheme.name() + " ×" + n + ": partitioning");
-        var placement = workload.placement(scheme, n, partitioner);
-        String placed = String.format(Locale.ROOT, "%s %s ×%d: placed by %s in %.1f s%s", workload.name(), scheme.name(), n, placement.partitioner(),
-                (System.nanoTime() - start) / 1e9, placement.notes().isEmpty() ? "" : "; " + String.join("; ", placement.notes()));
+        terminal.progress("  " + workload.name() + " " + scheme.name() + " ×" + n + ": ./lutra partition");
+        var placement = PartitionStep.place(workload, scheme, n, deployment(workload, scheme, n), options.partitioner(), options.seed());
+        String placed = String.format(Locale.ROOT, "%s %s ×%d: placed by ./lutra partition (%s) in %.1f s%s", workload.name(), scheme.name(), n,
+                placement.partitioner(), (System.nanoTime() - start) / 1e9, placement.notes().isEmpty() ? "" : "; " + String.join("; ", placement.notes()));
         terminal.done("  " + placed);
         notes.add(placed);
         return placement;
     }
 
+    private Path deployment(Workload workload, Scheme scheme, int n) {
+        return results.dir().resolve("deployments").resolve(workload.name() + "-" + scheme.name() + "-" + n);
+    }
+
     private Target deploy(Workload workload, Scheme scheme, int n, Placement placement) throws Exception {
-        Path dir = results.dir().resolve("deployments").resolve(workload.name() + "-" + scheme.name() + "-" + n);
+        Path dir = deployment(workload, scheme, n);
         if (host == null) host = RouterHostProcess.start(results.dir().resolve("router.log"));
         return RouterTarget.deploy(cluster, host, workload, scheme, n, placement, options.clientsFor(n), dir, terminal);
     }

@@ -20,10 +20,11 @@ import java.util.List;
  * @param record       where to write each run's committed transactions (a trace), or null
  * @param replay       a trace to run instead of the mix, or null
  * @param wikibench    a WikiBench trace whose page views wikipedia replays (on a wiki of its titles), or null
+ * @param partitioner  what {@code ./lutra partition --partitioner} makes the lookup schemes' maps with: auto, metis or builtin
  */
 record Options(List<Integer> backends, List<String> schemes, int clients, double warmup, double seconds, long transactions, double scale,
                long seed, Path out, boolean quick, Emulation emulation, Path backendsFrom, boolean baseline, Path record, Path replay,
-               Path wikibench) {
+               Path wikibench, String partitioner) {
 
     /** Enough clients to keep n emulated backends busy (each client has one transaction in flight). */
     int clientsFor(int backends) {

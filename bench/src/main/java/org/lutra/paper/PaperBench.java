@@ -20,7 +20,7 @@ import java.util.Set;
 public final class PaperBench implements Command {
     static final List<String> WORKLOADS = List.of("micro", "wikipedia", "twitter", "tpce");
     private static final Set<String> VALUED = Set.of("--backends", "--schemes", "--clients", "--duration", "--warmup", "--transactions", "--scale",
-            "--seed", "--out", "--emulation", "--capacity", "--latency-us", "--cores", "--backends-from", "--record", "--replay", "--shares", "--wikibench", "--write-wikibench");
+            "--seed", "--out", "--emulation", "--capacity", "--latency-us", "--cores", "--backends-from", "--record", "--replay", "--shares", "--wikibench", "--write-wikibench", "--partitioner");
     private static final Set<String> FLAGS = Set.of("--quick", "--no-baseline");
 
     private final String name;
@@ -55,7 +55,7 @@ public final class PaperBench implements Command {
                 usage: ./lutra bench %s [--quick] [--backends 1,2,4,8] [--schemes a,b] [--clients N] [--duration S] [--warmup S]
                                   [--transactions N] [--scale X] [--seed N] [--out DIR] [--no-baseline]
                                   [--emulation gate|cgroup|none] [--capacity UNITS_PER_S] [--latency-us US] [--cores C]
-                                  [--backends-from router.yaml] [--record FILE] [--replay FILE]%s
+                                  [--backends-from router.yaml] [--record FILE] [--replay FILE] [--partitioner auto|metis|builtin]%s
 
                   %s
                   Starts embedded MariaDB shards (as many as the most backends asked), each with a fixed capacity (--emulation
@@ -66,6 +66,8 @@ public final class PaperBench implements Command {
                   a router, the rows loaded through it, a warm-up of --warmup seconds (longer while the router's JIT is busy),
                   then --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline:
                   the same transactions through Connector/J on one MariaDB holding every row, behind the same capacity.
+                  A lookup scheme's maps: the workload's trace through ./lutra partition (--partitioner: auto, the default, is METIS's
+                  gpmetis where installed, else the built-in multilevel partitioner), loaded with LOAD LOOKUP TABLE ... APPLY.
                   --scale multiplies each workload's default size. Writes runs/*.json and *.csv, runs.csv, summary.md,
                   summary.json and PNG figures to --out (default bench-results/<date>-<name>) and prints the summary; exits 1
                   when a run had errors or broken invariants. --record FILE writes each run's committed transactions (a trace,
@@ -113,7 +115,7 @@ public final class PaperBench implements Command {
         try (var cluster = options.backendsFrom() != null ? Cluster.external(options.backendsFrom())
                 : Cluster.embedded(options.maxBackends(workloads), options.emulation(), null)) {
             terminal.line("Backends: " + cluster.describe());
-            try (var experiment = new Experiment(cluster, options, results, terminal, org.lutra.partition.Partitioner.best())) {
+            try (var experiment = new Experiment(cluster, options, results, terminal)) {
                 for (String w : workloads) {
                     if (w.equals("micro")) experiment.micro(shares);
                     else experiment.workload(Workloads.create(w, options.scaleFor(w), options.seed(), options.maxBackends(List.of(w)), options.wikibench()));
@@ -144,7 +146,13 @@ public final class PaperBench implements Command {
                 Double.parseDouble(a.get("--scale", "1")), Long.parseLong(a.get("--seed", "1")), out, quick, emulation,
                 a.has("--backends-from") ? Path.of(a.get("--backends-from", null)) : null, !a.has("--no-baseline"),
                 a.has("--record") ? Path.of(a.get("--record", null)) : null, a.has("--replay") ? Path.of(a.get("--replay", null)) : null,
-                a.has("--wikibench") ? Path.of(a.get("--wikibench", null)) : null);
+                a.has("--wikibench") ? Path.of(a.get("--wikibench", null)) : null, partitioner(a.get("--partitioner", "auto")));
+    }
+
+    private static String partitioner(String name) throws Args.UsageException {
+        if (!List.of("auto", "metis", "builtin").contains(name)) throw new Args.UsageException("--partitioner is auto, metis or builtin, not '" + name + "'");
+        if (name.equals("metis")) org.lutra.partition.Partitioner.named(name); // gpmetis must be installed: say so before any shard starts
+        return name;
     }
 
     private static List<Integer> ints(String csv) {

@@ -43,21 +43,21 @@ final class RouterTarget implements Target {
     }
 
     /**
-     * Writes the run's schema, maps and router config under {@code dir}, starts the router and
-     * loads the rows: map files the config cannot hold (replicated keys) are loaded with {@code
-     * LOAD LOOKUP TABLE} before the first row.
+     * Writes the run's schema and router config under {@code dir} (the maps are in {@code dir/maps}, the router's
+     * map_dir), starts the router, loads each map with {@code LOAD LOOKUP TABLE ... APPLY} and then the rows.
      */
     static RouterTarget deploy(Cluster cluster, RouterHostProcess host, Workload workload, Scheme scheme, int backends, Placement placement,
                                int clients, Path dir, Terminal terminal) throws IOException, SQLException {
         if (backends > cluster.size()) throw new IllegalArgumentException(backends + " backends asked, the cluster has " + cluster.size());
         String database = String.format(Locale.ROOT, "lb_%s_%s%d_%d", workload.name(), scheme.name().replaceAll("[^a-z0-9]", ""), backends,
                 SEQUENCE.incrementAndGet());
-        Files.createDirectories(dir.resolve("maps"));
+        Path mapDir = dir.resolve("maps");
+        Files.createDirectories(mapDir);
         Files.writeString(dir.resolve("schema.sql"), workload.schema(scheme, backends));
-        var lookups = new StringBuilder();
-        for (var map : placement.maps()) {
-            Files.write(dir.resolve("maps").resolve(map.table() + ".csv"), map.lines());
-            if (!map.replicated()) lookups.append("  - { table: ").append(map.table()).append(", file: maps/").append(map.table()).append(".csv, format: csv }\n");
+        for (var map : placement.maps()) { // the router reads map files only inside its map_dir
+            if (!Files.isSameFile(mapDir, map.file().toAbsolutePath().getParent())) {
+                Files.copy(map.file(), mapDir.resolve(map.file().getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
         }
         int port = org.lutra.cli.bench.RouterProcess.freePort();
         var yaml = new StringBuilder();
@@ -74,7 +74,7 @@ final class RouterTarget implements Target {
         }
         yaml.append("partitions:\n");
         for (int i = 0; i < backends; i++) yaml.append("  - { name: p").append(i).append(", backend: shard").append(i).append(" }\n");
-        yaml.append(lookups.isEmpty() ? "lookups: []\n" : "lookups:\n" + lookups);
+        yaml.append("lookups: []\n"); // the maps are loaded with LOAD LOOKUP TABLE ... APPLY, as an administrator loads a partitioner's
         yaml.append("placement:\n  log_poll_ms: -1\n") // one router: no other router's changes to follow
                 .append("transactions:\n  router_name: bench").append(SEQUENCE.get()).append('\n')
                 .append("catalog:\n  map_dir: maps\n  move_pause_ms: -1\n");
@@ -89,10 +89,12 @@ final class RouterTarget implements Target {
         }
         try (Connection c = target.connect()) {
             for (var map : placement.maps()) {
-                if (!map.replicated()) continue;
-                terminal.progress("  " + target.label() + ": LOAD LOOKUP TABLE " + map.table() + " (" + map.lines().size() + " keys, replicated)");
+                String load = "LOAD LOOKUP TABLE " + map.table() + " FROM '" + map.file().getFileName() + "' FORMAT csv APPLY";
+                terminal.progress("  " + target.label() + ": " + load);
                 try (var st = c.createStatement()) {
-                    st.execute("LOAD LOOKUP TABLE " + map.table() + " FROM '" + map.table() + ".csv' FORMAT csv");
+                    st.execute(load); // before the first row: every key is placed, nothing moves
+                } catch (SQLException e) {
+                    throw new SQLException(load + ": " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
                 }
             }
             boolean replicated = placement.maps().stream().anyMatch(Placement.MapFile::replicated) || !placement.statements().isEmpty();

@@ -1,5 +1,6 @@
 package org.lutra.workload;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -25,17 +26,19 @@ public record Placement(List<MapFile> maps, String partitioner, List<String> not
         this(maps, partitioner, notes, List.of());
     }
 
+    /** The map of {@code table}'s lookup table. */
+    public MapFile map(String table) {
+        return maps.stream().filter(m -> m.table().equals(table)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no map of " + table + " in " + maps));
+    }
+
     /**
-     * One lookup table's map in csv form: lines {@code key,partition[,partition...]}.
+     * One lookup table's map, a csv file ({@code key,partition[,partition...]}) in the router's map directory, loaded
+     * with {@code LOAD LOOKUP TABLE table FROM 'file' FORMAT csv APPLY} before the first row.
      *
      * @param table      the owner table of the lookup table
-     * @param lines      the csv lines
-     * @param replicated whether some key names several partitions (loaded with LOAD LOOKUP TABLE,
-     *                   which writes a replicated key's placement; a router's start-up map cannot)
+     * @param file       the map file
+     * @param replicated whether some key names several partitions (its rows are then written on each)
      */
-    public record MapFile(String table, List<String> lines, boolean replicated) {
-        public MapFile {
-            lines = List.copyOf(lines);
-        }
-    }
+    public record MapFile(String table, Path file, boolean replicated) {}
 }

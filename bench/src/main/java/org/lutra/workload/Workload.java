@@ -37,10 +37,20 @@ public interface Workload {
     List<TableData> data();
 
     /**
-     * The lookup tables' map files for a lookup scheme, made by {@code partitioner} from a trace
-     * of this workload; no maps for the other schemes.
+     * The trace a lookup scheme is placed by ({@code ./lutra partition} turns it into the scheme's maps), or null for a
+     * scheme without a lookup table to fill.
      */
-    Placement placement(Scheme scheme, int partitions, org.lutra.partition.Partitioner partitioner) throws java.io.IOException;
+    default PartitionTrace partitionTrace(Scheme scheme) {
+        return null;
+    }
+
+    /**
+     * A lookup scheme's placement on {@code partitions} partitions from the maps {@code ./lutra partition} wrote for its
+     * trace ({@code partitioned}): those maps as they are, unless the scheme derives others from them (replicas, primaries).
+     */
+    default Placement placement(Scheme scheme, int partitions, Placement partitioned) {
+        return partitioned;
+    }
 
     /** Statements run through the router once the rows are loaded (a scheme's secondary lookups, and the indexes they need). */
     default List<String> afterLoad(Scheme scheme) {

@@ -45,14 +45,14 @@ class PaperWorkloadsIT {
     }
 
     private static Options options(Path dir, Path record, Path replay) {
-        return new Options(List.of(2), List.of(), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, true, record, replay, null);
+        return new Options(List.of(2), List.of(), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, true, record, replay, null, "auto");
     }
 
     private static List<RunResult> run(String workload) throws Exception {
         Path dir = out.resolve(workload);
         var results = new Results(dir);
         var terminal = new Terminal(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        try (var experiment = new Experiment(cluster, options(dir, null, null), results, terminal, org.lutra.partition.Partitioner.best())) {
+        try (var experiment = new Experiment(cluster, options(dir, null, null), results, terminal)) {
             if (workload.equals("micro")) experiment.micro(List.of(0.0, 1.0));
             else experiment.workload(Workloads.create(workload, 0.02, 7, 1));
             Summary.write(results, options(dir, null, null), cluster.describe(), 0, experiment.notes());
@@ -102,14 +102,14 @@ class PaperWorkloadsIT {
         Files.createDirectories(dir);
         var terminal = new Terminal(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         var twitter = Workloads.create("twitter", 0.02, 7, 1);
-        var recorded = new Options(List.of(2), List.of("hash"), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, false, trace, null, null);
-        try (var experiment = new Experiment(cluster, recorded, new Results(dir.resolve("first")), terminal, org.lutra.partition.Partitioner.best())) {
+        var recorded = new Options(List.of(2), List.of("hash"), 4, 0, 0, TRANSACTIONS, 0.02, 7, dir, true, cluster.emulation(), null, false, trace, null, null, "auto");
+        try (var experiment = new Experiment(cluster, recorded, new Results(dir.resolve("first")), terminal)) {
             experiment.workload(twitter);
         }
         var lines = TraceReader.readAll(trace).transactions();
-        var replayed = new Options(List.of(2), List.of("lookup"), 4, 0, 0, 0, 0.02, 7, dir, true, cluster.emulation(), null, false, null, trace, null);
+        var replayed = new Options(List.of(2), List.of("lookup"), 4, 0, 0, 0, 0.02, 7, dir, true, cluster.emulation(), null, false, null, trace, null, "auto");
         var results = new Results(dir.resolve("second"));
-        try (var experiment = new Experiment(cluster, replayed, results, terminal, org.lutra.partition.Partitioner.best())) {
+        try (var experiment = new Experiment(cluster, replayed, results, terminal)) {
             experiment.workload(Workloads.create("twitter", 0.02, 7, 1));
         }
         var run = results.all().getFirst();

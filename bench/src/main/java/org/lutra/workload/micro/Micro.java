@@ -3,8 +3,6 @@ package org.lutra.workload.micro;
 import org.lutra.trace.Access;
 import org.lutra.trace.TraceLine;
 import org.lutra.workload.Mix;
-import org.lutra.partition.Partitioner;
-import org.lutra.workload.Placement;
 import org.lutra.workload.RunState;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.Session;
@@ -109,11 +107,6 @@ public final class Micro implements Workload {
         var values = new ArrayList<Object[]>(rows);
         for (int id = 0; id < rows; id++) values.add(new Object[] {id, Text.letters(random, 100 + random.nextInt(101))});
         return List.of(new TableData("micro", List.of("id", "data"), values));
-    }
-
-    @Override
-    public Placement placement(Scheme scheme, int partitions, Partitioner partitioner) {
-        return Placement.NONE;
     }
 
     @Override

@@ -1,17 +1,14 @@
 package org.lutra.workload.tpce;
 
-import org.lutra.partition.Partitioner;
 import org.lutra.trace.TraceLine;
 import org.lutra.workload.Mix;
-import org.lutra.workload.Placement;
+import org.lutra.workload.PartitionTrace;
 import org.lutra.workload.RunState;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.TableData;
-import org.lutra.workload.TracePlacement;
 import org.lutra.workload.Txn;
 import org.lutra.workload.Workload;
 
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -155,8 +152,8 @@ public final class Tpce implements Workload {
      * times as there are accounts. Vertices: customers, accounts (trades are SAME AS account) and brokers.
      */
     @Override
-    public Placement placement(Scheme scheme, int partitions, Partitioner partitioner) throws IOException {
-        if (!scheme.lookup()) return Placement.NONE;
+    public PartitionTrace partitionTrace(Scheme scheme) {
+        if (!scheme.lookup()) return null;
         var trace = new ArrayList<TraceLine>();
         for (int c = 1; c <= data.customers; c++) trace.add(TpceTxns.customerPosition(this, c, false, data.firstAccount[c - 1]).trace());
         for (int a = 1; a <= data.accounts; a++) trace.add(TpceTxns.tradeStatus(this, a).trace());
@@ -164,10 +161,8 @@ public final class Tpce implements Workload {
         var mix = mix(0, 1, state);
         var random = new SplittableRandom(seed ^ 0x7ace);
         for (int i = 0; i < data.accounts; i++) trace.add(mix.next(random).trace());
-        var placed = TracePlacement.of(trace, Map.of("trade", "account"), Set.of("customer", "account", "broker"), partitioner, partitions, seed);
-        return new Placement(List.of(new Placement.MapFile("customer", placed.csv("customer"), false),
-                new Placement.MapFile("account", placed.csv("account"), false), new Placement.MapFile("broker", placed.csv("broker"), false)),
-                placed.madeBy(), List.of(placed.describe()));
+        return new PartitionTrace("tpce: every customer's position and every account's trade status once, then " + data.accounts
+                + " transactions of the mix; seed " + seed, trace, Map.of("trade", "account"), List.of("customer", "account", "broker"));
     }
 
     /** A run's state: the pending trades a Trade Result completes, and the next trade id. */

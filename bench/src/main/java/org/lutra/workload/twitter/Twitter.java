@@ -2,19 +2,25 @@ package org.lutra.workload.twitter;
 
 import org.apache.commons.rng.sampling.distribution.AliasMethodDiscreteSampler;
 import org.apache.commons.rng.sampling.distribution.SharedStateDiscreteSampler;
-import org.lutra.partition.Partitioner;
+import org.lutra.lookup.EntryVisitor;
+import org.lutra.lookup.PartitionSet;
+import org.lutra.lookup.io.MapLoader;
+import org.lutra.lookup.io.MapSource;
 import org.lutra.trace.TraceLine;
 import org.lutra.workload.Mix;
 import org.lutra.workload.Placement;
 import org.lutra.workload.RunState;
 import org.lutra.workload.Scheme;
+import org.lutra.workload.PartitionTrace;
 import org.lutra.workload.TableData;
-import org.lutra.workload.TracePlacement;
 import org.lutra.workload.Txn;
 import org.lutra.workload.Workload;
 import org.lutra.workload.Zipf;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -112,12 +118,12 @@ public final class Twitter implements Workload {
 
     /**
      * The partitioner's trace: each user's timeline and followers' names once (every user with
-     * its neighbours), then as many transactions of the mix again; users are the vertices (the
+     * its neighbours), then twice as many transactions of the mix; users are the vertices (the
      * other tables are SAME AS users).
      */
     @Override
-    public Placement placement(Scheme scheme, int partitions, Partitioner partitioner) throws IOException {
-        if (!scheme.lookup()) return Placement.NONE;
+    public PartitionTrace partitionTrace(Scheme scheme) {
+        if (!scheme.lookup()) return null;
         var trace = new ArrayList<TraceLine>();
         for (int u = 1; u <= data.users(); u++) {
             trace.add(TwitterTxns.timeline(this, u).trace());
@@ -126,17 +132,41 @@ public final class Twitter implements Workload {
         var mix = mix(0, 1, newRun());
         var random = new SplittableRandom(seed ^ 0x7ace);
         for (int i = 0; i < 2 * data.users(); i++) trace.add(mix.next(random).trace());
-        var placed = TracePlacement.of(trace, Map.of("follows", "users", "followers", "users", "tweets", "users"), Set.of("users"),
-                partitioner, partitions, seed);
-        var home = placed.byTable().getOrDefault("users", Map.of());
-        var notes = new ArrayList<String>(List.of(placed.describe()));
-        if (scheme.name().equals("lookup")) {
-            return new Placement(List.of(new Placement.MapFile("users", placed.csv("users"), false)), placed.madeBy(), notes);
-        }
-        // one-hop: every user also where its followers live
+        return new PartitionTrace("twitter: every user's timeline and followers' names once, then " + 2 * data.users()
+                + " transactions of the mix; seed " + seed, trace, Map.of("follows", "users", "followers", "users", "tweets", "users"), List.of("users"));
+    }
+
+    /**
+     * lookup: the partitioner's map as it is. The one-hop schemes derive theirs from it: every user
+     * also on the partitions its followers' homes are on (a line {@code id,p2,p0,p5}: replicated
+     * keys, whose primary LOAD LOOKUP TABLE makes the lowest-numbered of the set); onehop-lb then
+     * moves each primary to the user's home, a balanced part, with SET PARTITION = (home, ...)
+     * once the rows are in.
+     */
+    @Override
+    public Placement placement(Scheme scheme, int partitions, Placement partitioned) {
+        if (scheme.name().equals("lookup")) return partitioned;
         int[] homeOf = new int[data.users() + 1];
-        for (int u = 1; u <= data.users(); u++) homeOf[u] = home.getOrDefault(Integer.toString(u), Math.floorMod(Integer.hashCode(u), partitions));
+        for (int u = 1; u <= data.users(); u++) homeOf[u] = Math.floorMod(Integer.hashCode(u), partitions); // DEFAULT NEW ON hash(id)
+        Path partitionerMap = partitioned.map("users").file();
+        try {
+            new MapLoader(MapLoader.Progress.NONE, name -> name.matches("p\\d+") ? Integer.parseInt(name.substring(1)) : -1)
+                    .scan(MapSource.csv(partitionerMap), new EntryVisitor() {
+                        @Override
+                        public void visit(long key, PartitionSet set) {
+                            homeOf[(int) key] = set.get(0);
+                        }
+
+                        @Override
+                        public void visit(String key, PartitionSet set) {
+                            throw new IllegalArgumentException("users are placed by integer ids, not '" + key + "'");
+                        }
+                    });
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         var lines = new ArrayList<String>();
+        lines.add("# one-hop replication of " + partitionerMap.getFileName() + " (each user also on its followers' partitions), " + partitioned.partitioner());
         var groups = new HashMap<List<Integer>, List<Integer>>(); // (home, then the other partitions) → users
         long copies = 0;
         for (int u = 1; u <= data.users(); u++) {
@@ -152,10 +182,16 @@ public final class Twitter implements Workload {
             for (int p : set) if (p != homeOf[u]) ordered.add(p);
             if (ordered.size() > 1) groups.computeIfAbsent(ordered, k -> new ArrayList<>()).add(u);
         }
+        Path file = partitionerMap.resolveSibling("users-" + scheme.name() + ".csv");
+        try {
+            Files.write(file, lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        var notes = new ArrayList<>(partitioned.notes());
         notes.add(String.format(Locale.ROOT, "%.2f copies a user", (double) copies / data.users()));
-        if (scheme.name().equals("onehop")) return new Placement(List.of(new Placement.MapFile("users", lines, true)), placed.madeBy(), notes);
-        // load-balanced: the same copies, then each key's primary set to its home, a balanced part, with SET PARTITION =
-        // (home, ...) once the rows are in (LOAD LOOKUP TABLE makes a set's lowest-numbered partition its primary)
+        var maps = List.of(new Placement.MapFile("users", file, true));
+        if (scheme.name().equals("onehop")) return new Placement(maps, partitioned.partitioner(), notes);
         var statements = new ArrayList<String>();
         for (var e : groups.entrySet()) {
             if (e.getKey().getFirst() == e.getKey().stream().mapToInt(Integer::intValue).min().orElseThrow()) continue; // primary already
@@ -167,7 +203,7 @@ public final class Twitter implements Workload {
             }
         }
         notes.add(statements.size() + " SET PARTITION statements move the primaries to the homes");
-        return new Placement(List.of(new Placement.MapFile("users", lines, true)), placed.madeBy(), notes, statements);
+        return new Placement(maps, partitioned.partitioner(), notes, statements);
     }
 
     /** The state of one run: the tweets its clients inserted, for the checks. */

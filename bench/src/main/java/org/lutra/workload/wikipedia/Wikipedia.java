@@ -1,20 +1,17 @@
 package org.lutra.workload.wikipedia;
 
-import org.lutra.partition.Partitioner;
 import org.lutra.trace.Access;
 import org.lutra.trace.TraceLine;
 import org.lutra.workload.Mix;
-import org.lutra.workload.Placement;
+import org.lutra.workload.PartitionTrace;
 import org.lutra.workload.RunState;
 import org.lutra.workload.Scheme;
 import org.lutra.workload.Session;
 import org.lutra.workload.TableData;
-import org.lutra.workload.TracePlacement;
 import org.lutra.workload.Txn;
 import org.lutra.workload.Workload;
 import org.lutra.workload.Zipf;
 
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -22,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -192,22 +188,20 @@ public final class Wikipedia implements Workload {
     }
 
     /**
-     * A trace of the mix that touches every page at least once (an administrator's trace long
-     * enough to have seen each page read), then as many Zipfian fetches again as there are pages:
-     * the partitioner groups each page with its revisions' and latest text's keys and balances
-     * the parts by their accesses.
+     * The partitioner's trace: each page's fetch once (an administrator's trace long enough to have
+     * seen every page read), then as many fetches of the mix again: each page goes with its
+     * revisions (SAME AS page) and its latest text, the parts balanced by their accesses.
      */
     @Override
-    public Placement placement(Scheme scheme, int partitions, Partitioner partitioner) throws IOException {
-        if (!scheme.lookup()) return Placement.NONE;
+    public PartitionTrace partitionTrace(Scheme scheme) {
+        if (!scheme.lookup()) return null;
         var trace = new ArrayList<TraceLine>();
         for (int p = 0; p < data.pages(); p++) trace.add(fetch(p).trace());
         var mix = mix(0, 1, newRun());
         var random = new SplittableRandom(seed ^ 0x7ace);
         for (int i = 0; i < data.pages(); i++) trace.add(mix.next(random).trace());
-        var placed = TracePlacement.of(trace, Map.of("revision", "page"), Set.of("page", "text"), partitioner, partitions, seed);
-        return new Placement(List.of(new Placement.MapFile("page", placed.csv("page"), false), new Placement.MapFile("text", placed.csv("text"), false)),
-                placed.madeBy(), List.of(placed.describe()));
+        return new PartitionTrace("wikipedia: every page's fetch once, then " + data.pages() + " fetches of the mix; seed " + seed, trace,
+                Map.of("revision", "page"), List.of("page", "text"));
     }
 
     /** A WikiBench trace's requests as fetch-page transactions, to run in order instead of the mix; null without a trace. */
