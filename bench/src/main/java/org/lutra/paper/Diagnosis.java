@@ -30,8 +30,10 @@ final class Diagnosis {
             why.add(String.format(Locale.ROOT, "%s sent %.2f statements per transaction to its backends, %s %.2f", top.id(), top.messagesPerTxn(),
                     bottom.id(), bottom.messagesPerTxn()));
         }
-        if (top.aborts().total() > 0) why.add(String.format(Locale.ROOT, "%s: %d aborts (%d deadlocks, %d lock wait timeouts) run again",
-                top.id(), top.aborts().total(), top.aborts().deadlocks(), top.aborts().lockWaitTimeouts()));
+        if (top.aborts().total() > 0) why.add(String.format(Locale.ROOT, "%s: %d aborts (%d deadlocks, %d lock wait timeouts) run again; "
+                        + "the router broke %d deadlocks across partitions from the shards' lock-wait views, %d by lock wait timeout",
+                top.id(), top.aborts().total(), top.aborts().deadlocks(), top.aborts().lockWaitTimeouts(), top.deadlocks().detected(),
+                top.deadlocks().byTimeout()));
         return String.join("; ", why);
     }
 

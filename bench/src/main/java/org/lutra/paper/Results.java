@@ -21,7 +21,7 @@ final class Results {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final String CSV_HEADER = "id,workload,scheme,backends,variant,clients,seconds,transactions,throughput,p50_ms,p95_ms,p99_ms,"
             + "errors,aborts_deadlock,aborts_lock_wait_timeout,aborts_serialization,aborts_other,gave_up,partitions_of,single_partition_share,"
-            + "distributed_share,two_phase_share,broadcasts_per_txn,all_partition_statements_per_txn,messages_per_txn,gate_commands_per_txn,units_per_txn,lookup_fallbacks,busiest_shard_capacity_use,"
+            + "distributed_share,two_phase_share,broadcasts_per_txn,all_partition_statements_per_txn,messages_per_txn,gate_commands_per_txn,units_per_txn,lookup_fallbacks,deadlocks_detected,deadlocks_by_timeout,busiest_shard_capacity_use,"
             + "router_cores,router_us_per_txn,client_cores,shard_cores,machine_busy,emulation_held,invariant_problems,partitions_histogram";
 
     private final Path dir;
@@ -69,7 +69,8 @@ final class Results {
                 Long.toString(a.serialization()), Long.toString(a.rolledBack()), Long.toString(a.gaveUp()), r.partitionsOf(),
                 num(r.singlePartitionShare()), num(r.distributedShare()), num(r.twoPhaseShare()), num(r.broadcastsPerTxn()), num(r.everywherePerTxn()),
                 num(r.messagesPerTxn()),
-                num(r.gateCommandsPerTxn()), num(r.unitsPerTxn()), Long.toString(r.lookupFallbacks()), num(r.busiestShard()), num(r.routerCores()),
+                num(r.gateCommandsPerTxn()), num(r.unitsPerTxn()), Long.toString(r.lookupFallbacks()),
+                Long.toString(r.deadlocks().detected()), Long.toString(r.deadlocks().byTimeout()), num(r.busiestShard()), num(r.routerCores()),
                 num(r.routerMicrosPerTxn()), num(r.clientCores()), num(r.shardCores()), num(r.machineBusy()), Boolean.toString(r.emulationHeld()),
                 quote(String.join("; ", r.invariantProblems())), quote(histogram(r.partitions()))));
     }

@@ -16,7 +16,7 @@ record RouterStatus(Map<String, Long> counters, Map<Integer, Long> txnPartitions
                     long broadcasts, long[] subQueries) {
 
     private static final String[] COUNTERS = {"statements_single_partition", "statements_multi_partition", "lookup_fallbacks",
-            "txn_one_phase_commits", "txn_two_phase_commits", "txn_rollbacks", "txn_aborts"};
+            "txn_one_phase_commits", "txn_two_phase_commits", "txn_rollbacks", "txn_aborts", "deadlocks_detected", "deadlocks_by_timeout"};
 
     static RouterStatus read(Connection c, int partitions) throws SQLException {
         var status = new HashMap<String, String>();

@@ -22,6 +22,9 @@ import java.util.Map;
  * @param gateCommandsPerTxn  commands the gates admitted per transaction (Questions plus prepares, pings, closes)
  * @param unitsPerTxn         the shards' emulated work per transaction, all shards together (NaN without gates): at equal
  *                            capacity, throughput is at most backends × capacity / this
+ * @param deadlocks           deadlocks across partitions the router broke, as {@code detected} (found in the shards' lock-wait
+ *                            views, a victim aborted with 40001) and {@code byTimeout} (a lock wait past the timeout in a
+ *                            transaction holding locks on several partitions); the shards' own deadlocks are in {@code aborts}
  * @param warmupSeconds       the unmeasured warm-up before the run (until the router's JIT compilers were nearly idle)
  * @param routerCores         CPU cores the router process used on average
  * @param routerJitCores      of those, its JIT compilers' (near 0: the router ran compiled code)
@@ -39,6 +42,7 @@ public record RunResult(String id, String workload, String scheme, int backends,
                         double meanMillis, long errors, List<String> errorSamples, Aborts.Counts aborts,
                         String partitionsOf, Map<Integer, Long> partitions, double distributedShare, double twoPhaseShare,
                         double broadcastsPerTxn, Map<Integer, Long> statementPartitions, double everywherePerTxn, double messagesPerTxn, double gateCommandsPerTxn, double unitsPerTxn, long lookupFallbacks,
+                        Deadlocks deadlocks,
                         List<ShardLoad> shards, double routerCores, double routerMicrosPerTxn, double routerJitCores, double clientCores, double shardCores,
                         double machineBusy, double otherCores, double loadAverage, String bottleneck, boolean emulationHeld,
                         List<String> invariantProblems, String placement) {
@@ -51,11 +55,16 @@ public record RunResult(String id, String workload, String scheme, int backends,
     public record ShardLoad(int shard, double commandsPerSecond, double unitsPerSecond, double capacityUse, double questionsPerSecond,
                             double cpuCores, long throttledPeriods) {}
 
+    /** Deadlocks across partitions the router broke during a run. */
+    public record Deadlocks(long detected, long byTimeout) {
+        static final Deadlocks NONE = new Deadlocks(0, 0);
+    }
+
     /** A run that could not be set up or measured: {@code why} is its one error. */
     static RunResult failed(String id, String workload, String scheme, int backends, String variant, String why) {
         return new RunResult(id, workload, scheme, backends, variant, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 1,
                 List.of(why), new Aborts.Counts(0, 0, 0, 0, 0), "", Map.of(), Double.NaN, Double.NaN, Double.NaN, Map.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-                List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
+                Deadlocks.NONE, List.of(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "not run: " + why, false, List.of(), "");
     }
 
     /** The share of transactions (or statements) that touched one partition; NaN without a router's count. */

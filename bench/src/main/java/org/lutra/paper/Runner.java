@@ -146,6 +146,7 @@ final class Runner {
         Map<Integer, Long> statementPartitions = Map.of();
         double everywhere = Double.NaN;
         long fallbacks = 0;
+        var deadlocks = RunResult.Deadlocks.NONE;
         if (after.router() != null) {
             var d = after.router().minus(before.router());
             boolean transactional = d.txnPartitions().values().stream().mapToLong(Long::longValue).sum() > 0;
@@ -160,6 +161,7 @@ final class Runner {
             statementPartitions = d.statementPartitions();
             everywhere = n < 2 ? 0 : (double) statementPartitions.getOrDefault(n, 0L) / txns;
             fallbacks = d.counter("lookup_fallbacks");
+            deadlocks = new RunResult.Deadlocks(d.counter("deadlocks_detected"), d.counter("deadlocks_by_timeout"));
         }
         long questions = 0;
         long commands = 0;
@@ -210,7 +212,7 @@ final class Runner {
                 r.latencies().meanMillis(), r.errors(), r.errorSamples(), after.aborts().minus(before.aborts()),
                 partitionsOf, partitions, distributed, twoPhase, broadcasts, statementPartitions, everywhere, (double) questions / txns,
                 cluster.gatedCapacity() || cluster.emulation().gated() ? (double) commands / txns : Double.NaN,
-                cluster.gatedCapacity() ? units / txns : Double.NaN, fallbacks, loads,
+                cluster.gatedCapacity() ? units / txns : Double.NaN, fallbacks, deadlocks, loads,
                 routerCores, Double.isNaN(routerCores) ? Double.NaN : routerCores * seconds * 1e6 / txns, routerJitCores, clientCores,
                 shardCores, machineBusy, others, ProcFs.loadAverage(), bottleneck, held, problems,
                 placement.partitioner());

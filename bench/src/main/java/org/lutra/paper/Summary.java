@@ -52,12 +52,12 @@ final class Summary {
             if (!t.why().isEmpty()) md.append("  - why missed: ").append(t.why()).append('\n');
         }
         md.append("\n## Runs\n\n| run | clients | tx/s | p50 ms | p95 ms | p99 ms | one partition | 2PC | to all partitions /tx | msgs/tx | busiest shard | router cores | "
-                + "machine busy | aborts | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "machine busy | aborts | deadlocks detected / by timeout | errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (RunResult r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f | %.2f | %s | %s | %s | %.2f | %s | %.2f | %.0f %% | %d | %d%s |%n", r.id(),
+            md.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f | %.2f | %.2f | %s | %s | %s | %.2f | %s | %.2f | %.0f %% | %d | %d / %d | %d%s |%n", r.id(),
                     r.clients(), r.throughput(), r.p50Millis(), r.p95Millis(), r.p99Millis(), pct(r.singlePartitionShare()), pct(r.twoPhaseShare()),
                     Double.isNaN(r.everywherePerTxn()) ? "–" : String.format(Locale.ROOT, "%.2f", r.everywherePerTxn()), r.messagesPerTxn(),
-                    pct(r.busiestShard()), r.routerCores(), 100 * r.machineBusy(), r.aborts().total(), r.errors(),
+                    pct(r.busiestShard()), r.routerCores(), 100 * r.machineBusy(), r.aborts().total(), r.deadlocks().detected(), r.deadlocks().byTimeout(), r.errors(),
                     r.invariantProblems().isEmpty() ? "" : " (invariants broken)"));
         }
         md.append("\n## Figures\n\n");

@@ -16,7 +16,7 @@ class TargetsTest {
         long multi = partitions.entrySet().stream().filter(e -> e.getKey() > 1).mapToLong(Map.Entry::getValue).sum();
         return new RunResult(workload + "-" + scheme + "-" + backends + variant, workload, scheme, backends, variant, 8, 5, 10, (long) (throughput * 10),
                 throughput, 1, 2, 3, 1, 0, List.of(), new Aborts.Counts(0, 0, 0, 0, 0), "transactions", partitions,
-                total == 0 ? Double.NaN : (double) multi / total, 0, 0, Map.of(), 0, messages, messages, messages, 0,
+                total == 0 ? Double.NaN : (double) multi / total, 0, 0, Map.of(), 0, messages, messages, messages, 0, RunResult.Deadlocks.NONE,
                 List.of(new RunResult.ShardLoad(0, 100, 900, 0.9, 100, 0.1, 0)), 0.3, 100, 0, 0.2, 0.1, 0.5, 0.4, 1, "the shards", true, List.of(), "");
     }
 
