@@ -67,7 +67,7 @@ public final class PaperBench implements Command {
                   then --duration seconds (or --transactions) of closed-loop clients (default 4 + 4 per backend). The baseline:
                   the same transactions through Connector/J on one MariaDB holding every row, behind the same capacity.
                   A lookup scheme's maps: the workload's trace through ./lutra partition (--partitioner: auto, the default, is METIS's
-                  gpmetis where installed, else the built-in multilevel partitioner), loaded with LOAD LOOKUP TABLE ... APPLY.
+                  gpmetis where installed, else the built-in multilevel partitioner), loaded with LOAD LOOKUP TABLE.
                   --scale multiplies each workload's default size. Writes runs/*.json and *.csv, runs.csv, summary.md,
                   summary.json and PNG figures to --out (default bench-results/<date>-<name>) and prints the summary; exits 1
                   when a run had errors or broken invariants. --record FILE writes each run's committed transactions (a trace,

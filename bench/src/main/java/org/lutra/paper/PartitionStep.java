@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * A lookup scheme's maps made the way an administrator makes them (docs/partitioning.md): the
  * workload's trace written to a file in the trace format ({@link TraceWriter}, as {@code --record}
  * writes one), {@code ./lutra partition} run over it ({@link PartitionCommand}, the command
- * itself), and the csv maps it writes, which the router loads with {@code LOAD LOOKUP TABLE ...
- * APPLY} ({@link RouterTarget}). Nothing of the placement is made by hand.
+ * itself), and the csv maps it writes, which the router loads with {@code LOAD LOOKUP TABLE}
+ * before the first row ({@link RouterTarget}). Nothing of the placement is made by hand.
  */
 final class PartitionStep {
     /** The imbalance the partitioner may leave: a part up to 5 % heavier than the average. */

@@ -81,10 +81,11 @@ final class Runner {
             var result = warm == null ? measured : withErrorsOf(measured, warm);
             var after = read(target, direct, aborts);
             cluster.enforce(false);
-            List<String> problems;
+            var problems = new ArrayList<String>();
+            for (String move : target.awaitNoMoves(60)) problems.add("the rows were checked while a move ran: " + move);
             var databases = target.databases();
             try {
-                problems = workload.check(state, databases);
+                problems.addAll(workload.check(state, databases));
             } finally {
                 for (Connection c : databases) c.close();
             }

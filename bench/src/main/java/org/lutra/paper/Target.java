@@ -17,6 +17,14 @@ interface Target extends AutoCloseable {
     /** Connections straight to every database that holds the workload's rows, past router and gates (the caller closes them). */
     List<Connection> databases() throws SQLException;
 
+    /**
+     * Waits (up to {@code seconds}) until the router runs no move (SHOW MOVES), so that the checks read no rows a move is
+     * halfway through (its two-phase commit done on one partition, not yet on the other); the moves still running then.
+     */
+    default List<String> awaitNoMoves(double seconds) throws SQLException, InterruptedException {
+        return List.of();
+    }
+
     /** The router's counters, or null for the baseline. */
     RouterStatus routerStatus() throws SQLException;
 

@@ -34,7 +34,7 @@ public record Placement(List<MapFile> maps, String partitioner, List<String> not
 
     /**
      * One lookup table's map, a csv file ({@code key,partition[,partition...]}) in the router's map directory, loaded
-     * with {@code LOAD LOOKUP TABLE table FROM 'file' FORMAT csv APPLY} before the first row.
+     * with {@code LOAD LOOKUP TABLE table FROM 'file' FORMAT csv} before the first row.
      *
      * @param table      the owner table of the lookup table
      * @param file       the map file
