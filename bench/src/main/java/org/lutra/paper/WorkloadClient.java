@@ -65,7 +65,8 @@ final class WorkloadClient implements ClosedLoop.Client {
                 aborts.count(cause);
                 if (attempt >= Aborts.MAX_ATTEMPTS) {
                     aborts.gaveUp();
-                    throw e;
+                    throw new SQLException("gave up after " + attempt + " attempts, each aborted (" + cause + "), the last: " + e.getMessage(),
+                            e.getSQLState(), e.getErrorCode(), e);
                 }
                 Thread.sleep(random.nextInt(1, 2 + 2 * attempt)); // back off a few ms, growing, so two victims do not meet again at once
             }
