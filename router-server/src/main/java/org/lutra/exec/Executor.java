@@ -331,7 +331,7 @@ public final class Executor {
         if (plan.sets().isEmpty()) return routedRows(plan, params, c);
         // UPDATE of a secondary lookup's column: its value's entries, for the partitions where rows now have it, in the same transaction
         var keys = new ArrayList<Object>();
-        for (var set : plan.sets()) keys.add(secondaryKey(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode)));
+        for (var set : plan.sets()) keys.add(secondaryKey(plan.table(), set.lookup(), written(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode))));
         c.atomic();
         var written = new WrittenPartitions(c);
         Result result = routedRows(plan, params, written);
@@ -342,6 +342,12 @@ public final class Executor {
             SecondaryEntries.write(shards(c), plan.table(), plan.sets().get(i).lookup(), entries);
         }
         return result;
+    }
+
+    /** The value a secondary lookup's column holds once {@code raw} is written into it; {@code raw} where the router cannot tell (then refused below if it is no exact key). */
+    private static Object written(TableDef table, org.lutra.catalog.SecondaryLookup lookup, Object raw) {
+        var stored = table.stored(lookup.column(), raw);
+        return stored == null ? raw : stored.value();
     }
 
     /**
@@ -628,7 +634,7 @@ public final class Executor {
         var secondaryKeys = new ArrayList<Object[]>();
         for (var sv : plan.secondaries()) {
             var raw = new Object[rowCount];
-            for (int row = 0; row < rowCount; row++) raw[row] = sv.perRow().get(row).resolve(params, ValueCodec::decode);
+            for (int row = 0; row < rowCount; row++) raw[row] = written(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
             Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip
             for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
@@ -645,8 +651,8 @@ public final class Executor {
         }
         if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
-        var raws = new Object[rowCount];
-        for (int row = 0; row < rowCount; row++) raws[row] = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+        var raws = new Object[rowCount]; // each row's value of the routing column as the column will hold it
+        for (int row = 0; row < rowCount; row++) raws[row] = inserted(table, partitioning.column(), plan.keyPerRow().get(row).resolve(params, ValueCodec::decode));
         Object[] keyed = table.keys(raws); // the values a collation's cache lacks weighed in one round trip
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
@@ -657,10 +663,7 @@ public final class Executor {
                 continue;
             }
             keys[row] = keyed[row];
-            if (keys[row] == null) {
-                throw new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
-                        + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
-            }
+            if (keys[row] == null) throw unroutable(table, partitioning.column(), raw, raws[row]);
             byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
         c.trace().write(table.name(), keys);
@@ -715,6 +718,27 @@ public final class Executor {
             SecondaryEntries.write(shards(c), table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
         }
         return ids.result(count, touched.size());
+    }
+
+    /**
+     * The value {@code column} holds once {@code raw} is written into it ({@link org.lutra.catalog.StoredValue}: {@code 12.6}
+     * into an INT column is 13, {@code 'abcdef'} into a VARCHAR(4) {@code 'abcd'}): the row is routed by the value it has; a
+     * value strict mode refuses routes by the value it would have, and its partition raises MariaDB's error. A value whose
+     * stored form the router does not model is taken as written.
+     */
+    static Object inserted(TableDef table, String column, Object raw) {
+        var stored = raw == null ? null : table.stored(column, raw);
+        return stored == null ? raw : stored.value();
+    }
+
+    /** Why {@code value} ({@code raw} as the column holds it) cannot route: no routing key (BIGINT UNSIGNED above 2^63 - 1), or not one the router can tell. */
+    private static SQLException unroutable(TableDef table, String column, Object raw, Object value) {
+        if (value instanceof java.math.BigInteger big) {
+            return Refusal.of("Lutra does not support routing " + table.name() + "." + column + " (" + table.column(column).typeName() + ") on "
+                    + big + ": BIGINT UNSIGNED routing keys go up to 9223372036854775807");
+        }
+        return new SQLException("cannot route " + table.name() + "." + column + " = " + raw + ": not a valid " + table.keyType().name().toLowerCase()
+                + " key", "22007", 1292);
     }
 
     /**
