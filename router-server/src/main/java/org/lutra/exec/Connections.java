@@ -28,6 +28,14 @@ public interface Connections {
      */
     default void atomic() throws SQLException {}
 
+    /**
+     * The statement changed rows on the backends and then failed in the router ({@code cause}: the copies of a replicated
+     * write came out different): its transaction must not commit those changes. Inside the session's transaction that
+     * transaction is failed, as after a failed sub-query (ROLLBACK, or ROLLBACK TO a savepoint that precedes the statement);
+     * the statement's own transaction ({@link #atomic}) is rolled back with its failure.
+     */
+    default void broken(SQLException cause) {}
+
     /** Whether the statement's sub-queries run in a transaction (the session's, or the statement's own after {@link #atomic}). */
     default boolean transactional() {
         return false;
@@ -96,6 +104,12 @@ public interface Connections {
         public void atomic() throws SQLException {
             inner.atomic();
         }
+
+        @Override
+        public void broken(SQLException cause) {
+            inner.broken(cause);
+        }
+
 
         @Override
         public boolean transactional() {

@@ -390,8 +390,7 @@ public final class Executor {
         if (partitioning instanceof Partitioning.Replicated r) {
             var queries = onEveryCopy(plan.table(), plan.sql(), Routes.wholeOn(plan, r.partitions(), params));
             record(queries);
-            if (queries.size() > 1) c.atomic();
-            return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
+            return new Result.Count(copiesAlike(plan.table(), queries, c), queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
         c.trace().write(plan.table().name(), keys);
@@ -496,6 +495,13 @@ public final class Executor {
             throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
                     + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
         }
+        if (IGNORING.matcher(plan.sql()).lookingAt()) {
+            // each partition runs it on different keys' rows (those counted there, and copies kept for other primaries): a row one
+            // copy skips and another changes could not be told
+            throw Refusal.of("Lutra does not support UPDATE IGNORE or DELETE IGNORE of " + plan.table().name() + " rows over several partitions"
+                    + " while keys of " + lookup.owner() + " are replicated (SET PARTITION = (p1, p2)): each partition writes other keys' rows"
+                    + " besides the copies, so whether the copies skip the same rows could not be told; name the keys, or leave IGNORE out");
+        }
         var plain = new ArrayList<ShardQuery>();
         var counting = new ArrayList<ShardQuery>();
         var copies = new ArrayList<ShardQuery>();
@@ -519,7 +525,7 @@ public final class Executor {
                 rows += sum(fanOut.update(SameOnEveryCopy.readsClock(plan.sql(), plan.table()) && backends.mariaDb()
                         ? SameOnEveryCopy.atOneTime(plain, SameOnEveryCopy.nowMicros()) : plain, c));
             }
-            if (!counting.isEmpty()) rows += sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
+            if (!counting.isEmpty()) rows += sum(splitOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
         } catch (SQLException e) {
             throw copiesRefusal(plan, e); // a partition that held no copies in the statement's snapshot holds some now
         }
@@ -538,6 +544,7 @@ public final class Executor {
                     + " replicated (SET PARTITION = (p1, p2)): the copies could pick different rows", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
         SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
+        requireSameSkips(plan, lookup);
         c.atomic();
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
         var locks = new HomeRows.Locks(shards);
@@ -545,12 +552,13 @@ public final class Executor {
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
         // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
         if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, holdingCopies(lookup, c), params, c);
-        var counted = home.byPartition(keys);
-        var counting = Routes.cut(plan, counted, params);
-        var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);
-        record(counting);
-        record(copies);
-        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c)), counting.size() + copies.size());
+        var sets = bySet(home, keys, (p, indexes) -> Routes.cut(plan, Map.of(p, indexes), params).getFirst());
+        int statements = 0;
+        for (var set : sets) {
+            record(set.queries());
+            statements += set.queries().size();
+        }
+        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), sets, c)), statements);
     }
 
     /**
@@ -645,9 +653,7 @@ public final class Executor {
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
             queries = new ArrayList<>(onEveryCopy(table, plan.rows().render(all), queries));
             record(queries);
-            if (queries.size() > 1) c.atomic();
-            long[] counts = fanOut.update(queries, c);
-            return ids.result(counts[0], queries.size());
+            return ids.result(copiesAlike(table, queries, c), queries.size());
         }
         if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
@@ -813,16 +819,12 @@ public final class Executor {
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
         HomeRows home = HomeRows.lock(new HomeRows.Locks(shards), shards, plan.table(), lookup, rowKeys); // held until the transaction ends
-        var counted = home.byPartition(rowKeys);
-        var counting = new ArrayList<ShardQuery>();
-        var copies = new ArrayList<ShardQuery>();
-        for (var e : counted.entrySet()) counting.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
-        for (var e : home.otherReplicas(rowKeys, counted).entrySet()) copies.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
-        record(counting);
-        record(copies);
-        counting.forEach(q -> touched.add(q.partition()));
-        copies.forEach(q -> touched.add(q.partition()));
-        return sum(runOnEveryCopy(plan.table(), text, counting, copies, c));
+        var sets = bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
+        for (var set : sets) {
+            record(set.queries());
+            set.queries().forEach(q -> touched.add(q.partition()));
+        }
+        return sum(runOnEveryCopy(plan.table(), text, sets, c));
     }
 
     /**
@@ -836,21 +838,69 @@ public final class Executor {
         return mariaDb && SameOnEveryCopy.readsClock(sql, table) ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
     }
 
-    /**
-     * {@link ReplicaWrites#run}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy}; the
-     * statement was checked before).
-     */
-    private long[] runOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c)
-            throws SQLException {
-        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, counting, copies);
+    /** Runs {@code queries}, one statement on each copy of a REPLICATED table, alike everywhere ({@link SameEffect}); the rows one copy counts. */
+    private long copiesAlike(TableDef table, List<ShardQuery> queries, Connections c) throws SQLException {
+        if (queries.size() < 2) return fanOut.update(queries, c)[0];
+        c.atomic();
+        return SameEffect.run(fanOut, c, table, List.of(new SameEffect.Copies(queries)))[0];
+    }
+
+    /** {@link ReplicaWrites#runSplit}, at one time for every copy where {@code sql} reads the clock. */
+    private long[] splitOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c) throws SQLException {
+        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.runSplit(fanOut, c, counting, copies);
         long now = SameOnEveryCopy.nowMicros();
-        return ReplicaWrites.run(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
+        return ReplicaWrites.runSplit(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
+    }
+
+    /**
+     * {@link ReplicaWrites#run} of {@code sets}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy};
+     * the statement was checked before).
+     */
+    private long[] runOnEveryCopy(TableDef table, String sql, List<SameEffect.Copies> sets, Connections c) throws SQLException {
+        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, table, sets);
+        long now = SameOnEveryCopy.nowMicros();
+        var timed = new ArrayList<SameEffect.Copies>();
+        for (var set : sets) timed.add(new SameEffect.Copies(SameOnEveryCopy.atOneTime(set.queries(), now)));
+        return ReplicaWrites.run(fanOut, c, table, timed);
+    }
+
+    /**
+     * The statements of a write of {@code keys} where their home rows say they live: for the keys of each set of partitions
+     * (one for a key that is not replicated), the statement on each partition of the set, the primary's first ({@link SameEffect}).
+     */
+    private static List<SameEffect.Copies> bySet(HomeRows home, Object[] keys, java.util.function.BiFunction<Integer, List<Integer>, ShardQuery> statement) {
+        var sets = new ArrayList<SameEffect.Copies>();
+        for (var e : home.byReplicaSet(keys).entrySet()) {
+            var queries = new ArrayList<ShardQuery>();
+            for (int p : e.getKey()) queries.add(statement.apply(p, e.getValue()));
+            sets.add(new SameEffect.Copies(queries));
+        }
+        return sets;
     }
 
     private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
         int[] chosen = indexes.stream().mapToInt(rows::get).toArray();
         return new ShardQuery(partition, plan.rows().render(chosen), plan.rows().params(params, chosen));
     }
+
+    /**
+     * Refuses an UPDATE IGNORE of a replicated key's rows on a table with a unique key that does not hold the routing column:
+     * on one copy the new value may meet another key's row that only that partition holds, and MariaDB then skips the row
+     * without a warning, counting it as found — the copies would differ with nothing to tell ({@link SameEffect}).
+     */
+    private static void requireSameSkips(Plan.Routed plan, Partitioning.LookedUp lookup) throws SQLException {
+        if (!IGNORING.matcher(plan.sql()).lookingAt() || !plan.sql().stripLeading().regionMatches(true, 0, "UPDATE", 0, 6)) return;
+        for (var key : org.lutra.catalog.UniqueKeys.of(plan.table())) {
+            if (!key.holds(lookup.column())) {
+                throw Refusal.of("UPDATE IGNORE of " + plan.table().name() + " rows whose key is replicated (SET PARTITION = (p1, p2)), with the unique key ("
+                        + String.join(", ", key.parts()) + "): a copy could skip a row another copy changes, and the copies must stay identical;"
+                        + " leave IGNORE out");
+            }
+        }
+    }
+
+    private static final java.util.regex.Pattern IGNORING = java.util.regex.Pattern.compile(
+            "(?is)\\s*(?:UPDATE|DELETE)\\s+(?:LOW_PRIORITY\\s+)?(?:QUICK\\s+)?IGNORE\\b");
 
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */
     private static final int MAX_PLACEMENT_TRIES = 4;
