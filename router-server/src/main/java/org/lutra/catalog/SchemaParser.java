@@ -67,7 +67,19 @@ public final class SchemaParser {
             }
             parser.addTable(statement.text());
         }
-        return parser.catalog(partitionNames);
+        Catalog catalog = parser.catalog(partitionNames);
+        for (TableDef t : catalog.tablesInSchemaOrder()) {
+            var missing = ForeignKeys.missingParents(catalog, t);
+            if (!missing.isEmpty()) throw new SchemaException("table '" + t.name() + "' has a foreign key to '" + missing.getFirst() + "', which is not defined");
+        }
+        for (ForeignKey fk : catalog.foreignKeys()) {
+            String why = fk.crossing() ? ForeignKeys.unenforceable(catalog, fk) : null;
+            if (why != null) {
+                throw new SchemaException("foreign key " + fk.name() + " of '" + fk.child() + "': its rows may be on other partitions than their '"
+                        + fk.parent() + "' rows, and the router, which enforces such keys, cannot: " + why + " (docs/foreign-keys.md)");
+            }
+        }
+        return catalog;
     }
 
     /**

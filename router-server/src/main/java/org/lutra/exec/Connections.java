@@ -36,6 +36,19 @@ public interface Connections {
      */
     default void broken(SQLException cause) {}
 
+    /**
+     * Whether the statement's writes run with the shards' foreign key checks off ({@code SET STATEMENT foreign_key_checks = 0
+     * FOR ...}): the router checks the keys they write ({@link ForeignKeyChecks}).
+     */
+    default boolean foreignKeyChecksOff() {
+        return false;
+    }
+
+    /** How deep in a foreign key's cascades the statement runs (0: the client's own statement). */
+    default int cascades() {
+        return 0;
+    }
+
     /** Whether the statement's sub-queries run in a transaction (the session's, or the statement's own after {@link #atomic}). */
     default boolean transactional() {
         return false;
@@ -110,6 +123,15 @@ public interface Connections {
             inner.broken(cause);
         }
 
+        @Override
+        public boolean foreignKeyChecksOff() {
+            return inner.foreignKeyChecksOff();
+        }
+
+        @Override
+        public int cascades() {
+            return inner.cascades();
+        }
 
         @Override
         public boolean transactional() {

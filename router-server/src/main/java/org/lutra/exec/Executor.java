@@ -79,6 +79,11 @@ public final class Executor {
         return backends.catalog();
     }
 
+    /** Whether the backends are MariaDB servers (per-statement variables, {@code SET STATEMENT ... FOR}). */
+    boolean mariaDb() throws SQLException {
+        return backends.mariaDb();
+    }
+
     /** Runs {@code plan}; sub-queries get their connections from {@code connections} (pool or transaction). */
     public Result execute(Plan plan, List<Value> params, Connections connections) throws SQLException {
         try {
@@ -133,6 +138,7 @@ public final class Executor {
                 yield new Result.Rows(rows, ctx.partitionsTouched());
             }
             case Plan.Insert insert -> insert(insert, params, connections);
+            case Plan.Routed routed when routed.references() != null -> ReferentialWrite.run(this, routed, params, connections);
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
             case Plan.WriteAfterSubqueries write -> writeAfterSubqueries(write, params, connections);
@@ -647,8 +653,15 @@ public final class Executor {
             for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
         }
+        boolean[] skip = new boolean[rowCount];
+        if (plan.references() != null) {
+            c.atomic(); // the parent rows read in share mode, and the rows that reference them, commit together
+            skip = ForeignKeyChecks.insert(this, plan, params, c);
+            c = ForeignKeyChecks.checksOff(c); // the router checked what the shards would check on their own partition only
+        }
         if (partitioning instanceof Partitioning.Replicated r) {
-            int[] all = allRows(rowCount);
+            int[] all = kept(skip);
+            if (all.length == 0) return ids.result(0, 0);
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
             queries = new ArrayList<>(onEveryCopy(table, plan.rows().render(all), queries));
@@ -662,6 +675,7 @@ public final class Executor {
         Object[] keyed = table.keys(raws); // the values a collation's cache lacks weighed in one round trip
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
+            if (skip[row]) continue;
             Object raw = raws[row];
             if (raw == null) {
                 // MySQL's own partitioning puts NULL in the first partition; reads of IS NULL go everywhere
@@ -974,6 +988,15 @@ public final class Executor {
 
     private void record(List<ShardQuery> queries) {
         if (!queries.isEmpty()) stats.statement(ShardQuery.partitions(queries));
+    }
+
+    /** The rows not left out. */
+    private static int[] kept(boolean[] skip) {
+        int n = 0;
+        for (boolean b : skip) if (!b) n++;
+        int[] out = new int[n];
+        for (int i = 0, k = 0; i < skip.length; i++) if (!skip[i]) out[k++] = i;
+        return out;
     }
 
     private static int[] allRows(int n) {

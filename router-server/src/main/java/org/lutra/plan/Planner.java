@@ -632,9 +632,10 @@ public final class Planner {
         boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
         if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
+        var references = ForeignKeyPlanner.update(catalog, database, table, update, this::plan); // before keys(): it cuts the WHERE's IN list
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
         return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
-                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId);
+                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId, references);
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -649,9 +650,10 @@ public final class Planner {
         }
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
+        var references = ForeignKeyPlanner.delete(catalog, database, table, delete, this::plan);
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
-                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
+                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false, references);
     }
 
     /** An UPDATE or DELETE whose subqueries run first ({@link WriteSubqueries}), each read and the write in one transaction. */
@@ -785,7 +787,8 @@ public final class Planner {
             }
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }
-        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries);
+        var references = ForeignKeyPlanner.insert(catalog, database, table, insert, rows, template, replace, this::plan);
+        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries, references);
     }
 
     /**
