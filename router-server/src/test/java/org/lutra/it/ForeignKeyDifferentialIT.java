@@ -60,16 +60,20 @@ class ForeignKeyDifferentialIT {
             CREATE TABLE accounts (id BIGINT UNSIGNED PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE entries (id INT PRIMARY KEY, account BIGINT UNSIGNED NOT NULL, amount DECIMAL(10,2),
               FOREIGN KEY (account) REFERENCES accounts (id)) PARTITION BY hash(account) ON (p0, p1, p2, p3);
+            CREATE TABLE brands (id INT PRIMARY KEY, code VARCHAR(8) COLLATE utf8mb4_bin NOT NULL, UNIQUE KEY ucode (code))
+              PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE products (id INT PRIMARY KEY, brand VARCHAR(8) COLLATE utf8mb4_bin,
+              CONSTRAINT fk_brand FOREIGN KEY (brand) REFERENCES brands (code) ON UPDATE CASCADE ON DELETE SET NULL) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
     static final List<String> TABLES = List.of("owners", "pets", "visits", "tags", "users", "follows", "kinds", "things", "r_parent", "r_rep",
-            "staff", "codes", "uses", "accounts", "entries");
+            "staff", "codes", "uses", "accounts", "entries", "brands", "products");
     /** Each table's rows in one order: by every column. */
     static final java.util.Map<String, String> ORDER = java.util.Map.ofEntries(java.util.Map.entry("owners", "1, 2"), java.util.Map.entry("pets", "1, 2, 3"),
             java.util.Map.entry("visits", "1, 2, 3"), java.util.Map.entry("tags", "1, 2, 3"), java.util.Map.entry("users", "1, 2"),
             java.util.Map.entry("follows", "1, 2"), java.util.Map.entry("kinds", "1, 2"), java.util.Map.entry("things", "1, 2"),
             java.util.Map.entry("r_parent", "1"), java.util.Map.entry("r_rep", "1, 2"), java.util.Map.entry("staff", "1, 2"),
             java.util.Map.entry("codes", "1, 2"), java.util.Map.entry("uses", "1, 2, 3"), java.util.Map.entry("accounts", "1, 2"),
-            java.util.Map.entry("entries", "1, 2, 3"));
+            java.util.Map.entry("entries", "1, 2, 3"), java.util.Map.entry("brands", "1, 2"), java.util.Map.entry("products", "1, 2"));
     static final List<String> REPLICATED = List.of("kinds", "r_rep");
 
     Differential differential;
@@ -104,6 +108,10 @@ class ForeignKeyDifferentialIT {
         same("INSERT INTO kinds VALUES (1, 'dog'), (2, 'cat')");
         same("INSERT INTO things VALUES (1, 1), (2, 2), (3, 1), (4, NULL)");
         same("INSERT INTO things VALUES (5, 3)"); // a replicated parent: checked by each shard
+        same("INSERT INTO pets VALUES (2, 9, 'x') ON DUPLICATE KEY UPDATE name = 'dup'"); // repeats pet 2: updates it, no parent looked for
+        same("INSERT INTO pets VALUES (30, 9, 'x') ON DUPLICATE KEY UPDATE name = 'dup'"); // a new row without its parent: 1452
+        same("INSERT INTO pets VALUES (7, 1, 'x') ON DUPLICATE KEY UPDATE name = 'kit2'");
+        same("INSERT IGNORE INTO pets VALUES (2, 9, 'again')"); // repeats pet 2 and lacks owner 9: a duplicate (1062), as MariaDB finds it first
     }
 
     @Test
@@ -163,6 +171,21 @@ class ForeignKeyDifferentialIT {
 
     @Test
     @Order(4)
+    void aReferencedColumnThatIsNotTheRoutingColumnCascadesItsUpdates() throws Exception {
+        same("INSERT INTO brands VALUES (1, 'acme'), (2, 'bolt'), (3, 'core')");
+        same("INSERT INTO products VALUES (1, 'acme'), (2, 'acme'), (3, 'bolt'), (4, NULL)");
+        same("INSERT INTO products VALUES (5, 'none')"); // 1452
+        same("UPDATE brands SET code = 'ACME' WHERE id = 1"); // ON UPDATE CASCADE to products on every partition
+        same("UPDATE brands SET code = 'core' WHERE code = 'core'"); // unchanged: nothing to cascade
+        same("UPDATE brands SET code = 'dash' WHERE id = 3"); // no product references it
+        same("DELETE FROM brands WHERE id = 2"); // ON DELETE SET NULL
+        assertTrue(Differential.outcome(differential.lutra, "UPDATE brands SET code = CONCAT(code, '!') WHERE id = 1").startsWith("refused"),
+                "a computed new value with children referencing the old one: which value each gets could not be told");
+        compareTables();
+    }
+
+    @Test
+    @Order(5)
     void transactionsRollTheRouterWorkBack() throws Exception {
         var l = differential.lutra;
         var r = differential.reference;
@@ -189,7 +212,7 @@ class ForeignKeyDifferentialIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void randomStatementsStoreWhatOneMariaDbStores() throws Exception {
         long seed = Long.getLong("lutra.fk.seed", System.nanoTime());
         int n = Integer.getInteger("lutra.fk.statements", 300);
@@ -204,7 +227,7 @@ class ForeignKeyDifferentialIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void ddlThroughTheRouterKeepsAndChecksTheKeys() throws Exception {
         // tables created through the router with its default placement (hash on the primary key): the key crosses
         ddl("CREATE TABLE d_parent (id INT PRIMARY KEY, code VARCHAR(10) COLLATE utf8mb4_bin UNIQUE)");
@@ -233,7 +256,7 @@ class ForeignKeyDifferentialIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void aSeedScriptOfInsertIgnoresLoadsEveryRow() throws Exception {
         // Spring PetClinic's MySQL schema and seed, as written: tables created through the router with its default placement
         for (String sql : List.of(
