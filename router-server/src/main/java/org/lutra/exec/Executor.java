@@ -142,6 +142,7 @@ public final class Executor {
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
             case Plan.WriteAfterSubqueries write -> writeAfterSubqueries(write, params, connections);
+            case Plan.CopiesLockedFirst write -> CopyLockReads.run(this, write, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -287,6 +288,8 @@ public final class Executor {
         List<Explain.Line> lines = switch (plan.statement()) {
             case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
             case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
+            case Plan.CopiesLockedFirst w when w.write() instanceof Plan.Routed r ->
+                    writeLines("Write " + r.table().name() + " (after locking reads of its subqueries' REPLICATED tables)", Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
             default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
         };
@@ -790,15 +793,17 @@ public final class Executor {
 
     /**
      * UPDATE or DELETE whose subqueries run first: one transaction (the session's, or one the router starts) holds the
-     * reads and the write. At REPEATABLE READ and SERIALIZABLE the reads are locking reads, as InnoDB's are for a
-     * write's subqueries: the latest rows, shared-locked until the transaction ends (a writer of them waits, as on one
-     * MariaDB); at READ COMMITTED and below plain reads, which are the latest committed rows there too.
+     * reads and the write. Where InnoDB reads a write's subqueries with shared locks — a DELETE's at every level, an
+     * UPDATE's at REPEATABLE READ and SERIALIZABLE — the reads are locking reads: the latest rows, shared-locked until
+     * the transaction ends (a writer of them waits, as on one MariaDB); an UPDATE's at READ COMMITTED and below plain
+     * reads, which are the latest committed rows there too. A DELETE's subqueries the router cannot read as locking reads
+     * (a UNION, nested subqueries) are read plainly below REPEATABLE READ, as before, and refused above.
      */
     private Result writeAfterSubqueries(Plan.WriteAfterSubqueries plan, List<Value> params, Connections c) throws SQLException {
         c.atomic();
         int isolation = c.isolation();
-        boolean locking = isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
-        var subqueries = locking ? plan.locking() : plan.plain();
+        boolean lockingLevel = isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+        var subqueries = (lockingLevel || plan.delete()) && plan.locking() != null ? plan.locking() : lockingLevel ? null : plan.plain();
         if (subqueries == null) {
             throw Refusal.of("Lutra does not support this subquery inside UPDATE/DELETE of " + plan.table().name() + " at REPEATABLE READ or"
                     + " SERIALIZABLE yet: InnoDB reads it with shared locks, and the router cannot read it as a locking read (LOCK IN SHARE MODE)");

@@ -179,13 +179,40 @@ public sealed interface Plan {
      * table reads it as before the write, as one MariaDB materializes it.
      *
      * @param pieces  the write's text around one slot per subquery
-     * @param plain   the subqueries as plain reads (READ COMMITTED, READ UNCOMMITTED)
+     * @param plain   the subqueries as plain reads (an UPDATE's at READ COMMITTED, READ UNCOMMITTED)
      * @param locking the same as locking reads ({@code LOCK IN SHARE MODE}: InnoDB reads a write's subqueries with shared
-     *                locks at REPEATABLE READ and SERIALIZABLE, the latest rows), or null where the router cannot
+     *                locks, the latest rows: a DELETE's at every level, an UPDATE's at REPEATABLE READ and SERIALIZABLE),
+     *                or null where the router cannot
      * @param writes  the write's plan for its text with the values bound
+     * @param delete  a DELETE (else an UPDATE)
      */
     record WriteAfterSubqueries(TableDef table, List<String> pieces, List<org.lutra.exec.SubqueryRounds.Subquery> plain,
-                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount) implements Plan {}
+                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount, boolean delete) implements Plan {}
+
+    /**
+     * An UPDATE or DELETE whose subqueries run inside each partition of the target ({@code WriteSubqueries#inPlace}) and read
+     * REPLICATED tables there, each partition its own copy. InnoDB reads a write's subqueries with shared locks (a DELETE's at
+     * every level, an UPDATE's at REPEATABLE READ and SERIALIZABLE), and the copy of a REPLICATED table's row that locking
+     * reads lock is its first partition's ({@code org.lutra.exec.ReplicaLocks}): {@code locks} take them there, on at least
+     * the rows the subqueries read, in the write's transaction before the write, so that it waits for a {@code FOR UPDATE}
+     * another transaction holds on them, as on one MariaDB.
+     */
+    record CopiesLockedFirst(List<CopyLock> locks, Plan write, boolean delete) implements Plan {
+        @Override
+        public int paramCount() {
+            return write.paramCount();
+        }
+    }
+
+    /**
+     * A locking read of {@link CopiesLockedFirst}, whose parameters are the write's from {@code firstParam} on; or, where
+     * {@code read} is null, the refusal to answer where the locks are needed ({@code refusal}: what the router cannot lock).
+     */
+    record CopyLock(Query read, int firstParam, String refusal) {
+        public CopyLock(Query read, int firstParam) {
+            this(read, firstParam, null);
+        }
+    }
 
     /** Plans an UPDATE or DELETE whose subqueries became values. */
     interface BoundWrite {
