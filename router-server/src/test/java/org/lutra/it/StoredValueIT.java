@@ -69,8 +69,11 @@ class StoredValueIT {
                     st.execute("CREATE TABLE conv (id INT PRIMARY KEY, v " + type + ")");
                 }
                 var columnType = ColumnType.parse(type.replaceFirst("(?i)\\s+COLLATE.*", ""), type);
-                for (var input : inputs()) {
-                    var answer = answer(c, type, input);
+                var inputs = inputs();
+                var answers = answers(c, type, inputs);
+                for (int i = 0; i < inputs.size(); i++) {
+                    var input = inputs.get(i);
+                    var answer = answers.get(i);
                     rows.add(String.join("\t", type, input.kind(), input.text(), answer.stored(), Integer.toString(answer.strictError())));
                     var ours = StoredValue.of(columnType, input.value());
                     if (ours == null) {
@@ -142,48 +145,58 @@ class StoredValueIT {
         return new BigDecimal(text);
     }
 
-    private static int id;
+    private static final String STRICT = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION";
 
-    private static Answer answer(Connection c, String type, Input input) throws SQLException {
-        String stored = null;
-        int strict = 0;
-        for (String mode : new String[] {"", "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"}) {
-            try (var st = c.createStatement()) {
-                st.execute("SET sql_mode = '" + mode + "'");
-            }
-            int row = ++id;
-            try {
-                if (input.kind().equals("lit")) {
-                    try (var st = c.createStatement()) {
-                        st.executeUpdate("INSERT INTO conv (id, v) VALUES (" + row + ", " + input.text() + ")");
-                    }
-                } else {
-                    try (var ps = c.prepareStatement("INSERT INTO conv (id, v) VALUES (?, ?)")) {
-                        ps.setInt(1, row);
-                        switch (input.value()) {
-                            case Long l -> ps.setLong(2, l);
-                            case BigDecimal d -> ps.setBigDecimal(2, d);
-                            case Double d -> ps.setDouble(2, d);
-                            default -> ps.setString(2, (String) input.value());
-                        }
-                        ps.executeUpdate();
-                    }
-                }
-            } catch (SQLException e) {
-                if (mode.isEmpty()) throw new SQLException(type + " <- " + input + ": " + e.getMessage(), e);
-                strict = e.getErrorCode();
-                continue;
-            }
-            if (mode.isEmpty()) {
-                boolean text = type.matches("(?i)(VAR)?(CHAR|BINARY).*");
-                String read = text ? (type.matches("(?i)(VAR)?BINARY.*") ? "HEX(v)" : "HEX(CONVERT(v USING utf8mb4))") : "v + 0";
-                try (var st = c.createStatement(); var rs = st.executeQuery("SELECT " + read + " FROM conv WHERE id = " + row)) {
-                    rs.next();
-                    stored = rs.getString(1);
+    /**
+     * MariaDB's answer for each input into an empty table {@code conv} of {@code type}: every input written without strict mode
+     * (row i + 1) and read back in one SELECT, then every input written again with strict mode (row n + i + 1), its error kept.
+     */
+    private static List<Answer> answers(Connection c, String type, List<Input> inputs) throws SQLException {
+        int n = inputs.size();
+        try (var st = c.createStatement(); var ps = c.prepareStatement("INSERT INTO conv (id, v) VALUES (?, ?)")) {
+            st.execute("SET sql_mode = ''");
+            for (int i = 0; i < n; i++) {
+                try {
+                    insert(st, ps, i + 1, inputs.get(i));
+                } catch (SQLException e) {
+                    throw new SQLException(type + " <- " + inputs.get(i) + ": " + e.getMessage(), e);
                 }
             }
+            var stored = new String[n];
+            boolean text = type.matches("(?i)(VAR)?(CHAR|BINARY).*");
+            String read = text ? (type.matches("(?i)(VAR)?BINARY.*") ? "HEX(v)" : "HEX(CONVERT(v USING utf8mb4))") : "v + 0";
+            try (var rs = st.executeQuery("SELECT id, " + read + " FROM conv WHERE id <= " + n)) {
+                while (rs.next()) stored[rs.getInt(1) - 1] = rs.getString(2);
+            }
+            st.execute("SET sql_mode = '" + STRICT + "'");
+            var out = new ArrayList<Answer>(n);
+            for (int i = 0; i < n; i++) {
+                int strict = 0;
+                try {
+                    insert(st, ps, n + i + 1, inputs.get(i));
+                } catch (SQLException e) {
+                    strict = e.getErrorCode();
+                }
+                out.add(new Answer(stored[i], strict));
+            }
+            return out;
         }
-        return new Answer(stored, strict);
+    }
+
+    /** Row {@code row} with the input: a literal in the statement's text, or a parameter of its Java type. */
+    private static void insert(java.sql.Statement st, java.sql.PreparedStatement ps, int row, Input input) throws SQLException {
+        if (input.kind().equals("lit")) {
+            st.executeUpdate("INSERT INTO conv (id, v) VALUES (" + row + ", " + input.text() + ")");
+            return;
+        }
+        ps.setInt(1, row);
+        switch (input.value()) {
+            case Long l -> ps.setLong(2, l);
+            case BigDecimal d -> ps.setBigDecimal(2, d);
+            case Double d -> ps.setDouble(2, d);
+            default -> ps.setString(2, (String) input.value());
+        }
+        ps.executeUpdate();
     }
 
     /** The converter's value as the IT reads MariaDB's: numbers as text, text as the hex of its UTF-8 bytes. */
