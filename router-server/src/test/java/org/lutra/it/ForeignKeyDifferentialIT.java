@@ -285,12 +285,25 @@ class ForeignKeyDifferentialIT {
     }
 
     private void seed(String sql) throws SQLException {
-        assertEquals(Differential.outcome(differential.reference, sql), Differential.outcome(differential.lutra, sql), sql);
+        assertEquals(Differential.outcome(differential.reference, sql), withoutPlacementNote(sql, Differential.outcome(differential.lutra, sql)), sql);
+    }
+
+    /**
+     * {@code outcome} ("count N warnings [codes]") without the note (1105) the router adds to a CREATE TABLE without a placement
+     * clause, naming the placement it chose (docs/ddl.md): the router's own, not one MariaDB would give.
+     */
+    private static String withoutPlacementNote(String sql, String outcome) {
+        if (!sql.regionMatches(true, 0, "CREATE TABLE", 0, 12) || sql.contains("PARTITION BY") || sql.contains("REPLICATED")) return outcome;
+        var m = java.util.regex.Pattern.compile("warnings \\[(.*)]$").matcher(outcome);
+        if (!m.find()) return outcome;
+        var codes = new ArrayList<>(List.of(m.group(1).isEmpty() ? new String[0] : m.group(1).split(", ")));
+        assertTrue(codes.remove("1105"), "the router's placement note: " + outcome);
+        return outcome.substring(0, m.start()) + "warnings " + codes;
     }
 
     /** A statement through the router and on one MariaDB: the same outcome, and the d_ tables the same. */
     private void ddl(String sql) throws SQLException {
-        String lutra = Differential.outcome(differential.lutra, sql);
+        String lutra = withoutPlacementNote(sql, Differential.outcome(differential.lutra, sql));
         assertEquals(Differential.outcome(differential.reference, sql), lutra, sql);
         for (String t : List.of("d_parent", "d_child", "d_other")) {
             if (Differential.rows(differential.reference, "SHOW TABLES LIKE '" + t + "'").isEmpty()) continue;
