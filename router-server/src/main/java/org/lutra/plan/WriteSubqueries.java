@@ -188,6 +188,10 @@ final class WriteSubqueries {
             throw PlanException.unsupported("subqueries inside UPDATE/DELETE other than in WHERE and SET's values (ORDER BY, LIMIT) yet");
         }
         var outer = Sources.single(table, target.getAlias() == null ? null : KeyFinder.unquote(target.getAlias().getName()));
+        if (write instanceof net.sf.jsqlparser.statement.update.Update update
+                && SubqueryPlanner.semiJoins(where).stream().anyMatch(s -> !inPlace(s, table, outer, catalog))) {
+            AssignmentOrder.requireIndependent(update);
+        }
         // those each partition answers stay in the write (correlated ones over co-located tables); the others run first
         var slots = SubqueryPlanner.forWrite(write, values, where, catalog, s -> inPlace(s, table, outer, catalog), inner, locking);
         if (slots.subqueries().isEmpty()) throw new IllegalStateException("no subquery to run first in " + write);

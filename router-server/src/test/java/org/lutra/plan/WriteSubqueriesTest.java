@@ -95,6 +95,19 @@ class WriteSubqueriesTest {
         assertRefused("DELETE FROM page WHERE id IN (SELECT id FROM text) ORDER BY (SELECT 1 FROM text LIMIT 1) LIMIT 1", "ORDER BY");
     }
 
+    @Test
+    void anAssignmentReadingAnEarlierOneBesideASemiJoinRunFirstIsRefused() throws PlanException {
+        // one MariaDB runs it as a multi-table UPDATE (old values) or single-table (left to right), as the subquery's plan decides
+        assertRefused("UPDATE users SET n = 5, name = CONCAT(name, n) WHERE id IN (SELECT id FROM page)", "reads n after an earlier assignment");
+        assertRefused("UPDATE users SET n = 5, name = CONCAT(name, n) WHERE EXISTS (SELECT 1 FROM page WHERE a > 1)", "reads n");
+        // the same value either way: read before it is set, or no semi-join to run first, or the subquery left in the write
+        assertInstanceOf(Plan.WriteAfterSubqueries.class, planner.plan("UPDATE users SET name = CONCAT(name, n), n = 5 WHERE id IN (SELECT id FROM page)"));
+        assertInstanceOf(Plan.WriteAfterSubqueries.class, planner.plan("UPDATE users SET n = 5, name = CONCAT(name, n) WHERE n > (SELECT MAX(a) FROM page)"));
+        assertInstanceOf(Plan.WriteAfterSubqueries.class, planner.plan("UPDATE users SET n = 5, name = CONCAT(name, n) WHERE id NOT IN (SELECT id FROM page)"));
+        assertInstanceOf(Plan.Routed.class, planner.plan("UPDATE users SET n = 5, name = CONCAT(name, n) WHERE EXISTS (SELECT 1 FROM followers f"
+                + " WHERE f.source = users.id)"));
+    }
+
     private void assertRefused(String sql, String naming) {
         var e = assertThrows(PlanException.class, () -> planner.plan(sql), sql);
         assertRefusal(e);
