@@ -26,6 +26,26 @@ public final class Catalog {
         this.secondaries = List.copyOf(secondaries);
     }
 
+    /** The foreign keys of every table, read once when first asked for ({@link ForeignKeys}). */
+    private volatile List<ForeignKey> foreignKeys;
+
+    /** Every foreign key of the catalog's tables, in schema order, with whether it is crossing ({@link ForeignKeys}). */
+    public List<ForeignKey> foreignKeys() {
+        List<ForeignKey> all = foreignKeys;
+        if (all == null) foreignKeys = all = ForeignKeys.of(this);
+        return all;
+    }
+
+    /** The foreign keys {@code child} declares. */
+    public List<ForeignKey> foreignKeysOf(String child) {
+        return foreignKeys().stream().filter(f -> f.child().equalsIgnoreCase(child)).toList();
+    }
+
+    /** The foreign keys that reference {@code parent} (its own self-references included). */
+    public List<ForeignKey> referencing(String parent) {
+        return foreignKeys().stream().filter(f -> f.parent().equalsIgnoreCase(parent)).toList();
+    }
+
     /** Every secondary lookup, in creation order. */
     public List<SecondaryLookup> secondaries() {
         return secondaries;

@@ -3,11 +3,21 @@ package org.lutra.catalog;
 /**
  * A column as the router needs it: its name and, if it can be a partitioning key, how its values
  * compare ({@code keyType} is null for types the router cannot route on), and for a string key
- * whose collation is not declared binary that collation's equality (learned from a backend).
+ * whose collation is not declared binary that collation's equality (learned from a backend); {@code type}: its
+ * SQL type, which decides the value it holds after a write ({@link StoredValue}).
  */
-public record ColumnDef(String name, String typeName, KeyType keyType, KeyCollation collation) {
+public record ColumnDef(String name, String typeName, KeyType keyType, KeyCollation collation, ColumnType type) {
     public ColumnDef(String name, String typeName, KeyType keyType) {
         this(name, typeName, keyType, null);
+    }
+
+    public ColumnDef(String name, String typeName, KeyType keyType, KeyCollation collation) {
+        this(name, typeName, keyType, collation, ColumnType.parse(typeName, collation == null || collation.name() == null ? null : "COLLATE " + collation.name()));
+    }
+
+    /** This column with another collation (a learned one). */
+    public ColumnDef withCollation(KeyCollation learned) {
+        return new ColumnDef(name, typeName, keyType, learned, type);
     }
 
     /**

@@ -67,7 +67,19 @@ public final class SchemaParser {
             }
             parser.addTable(statement.text());
         }
-        return parser.catalog(partitionNames);
+        Catalog catalog = parser.catalog(partitionNames);
+        for (TableDef t : catalog.tablesInSchemaOrder()) {
+            var missing = ForeignKeys.missingParents(catalog, t);
+            if (!missing.isEmpty()) throw new SchemaException("table '" + t.name() + "' has a foreign key to '" + missing.getFirst() + "', which is not defined");
+        }
+        for (ForeignKey fk : catalog.foreignKeys()) {
+            String why = fk.crossing() ? ForeignKeys.unenforceable(catalog, fk) : null;
+            if (why != null) {
+                throw new SchemaException("foreign key " + fk.name() + " of '" + fk.child() + "': its rows may be on other partitions than their '"
+                        + fk.parent() + "' rows, and the router, which enforces such keys, cannot: " + why + " (docs/foreign-keys.md)");
+            }
+        }
+        return catalog;
     }
 
     /**
@@ -315,7 +327,7 @@ public final class SchemaParser {
             ColumnDef was = before.column(c.name());
             boolean same = c.collation() != null && was != null && was.collation() != null
                     && java.util.Objects.equals(was.collation().declared(), c.collation().declared());
-            out.add(same ? new ColumnDef(c.name(), c.typeName(), c.keyType(), was.collation()) : c);
+            out.add(same ? c.withCollation(was.collation()) : c);
         }
         return out;
     }
@@ -419,9 +431,22 @@ public final class SchemaParser {
                 keyType = KeyType.STRING;
                 collation = new KeyCollation(explicit.find() ? explicit.group(1) : null);
             }
-            out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType, collation));
+            out.add(new ColumnDef(unquote(c.getColumnName()), typeName, keyType, collation,
+                    ColumnType.parse(typeName, specs + tableDefault(typeName, specs, tableOptions))));
         }
         return out;
+    }
+
+    private static final Pattern TABLE_COLLATION = Pattern.compile("collate\\s*=?\\s*(\\w+)");
+    private static final Pattern TABLE_CHARSET = Pattern.compile("(?:character\\s+set|charset)\\s*=?\\s*(\\w+)");
+
+    /** For a column that names no character set or collation, the table's (its options, lower case), as a column spec; else "". */
+    private static String tableDefault(String typeName, String specs, String tableOptions) {
+        if (specs.contains("collate") || specs.contains("character set") || typeName.toLowerCase(Locale.ROOT).contains("character set")) return "";
+        var collation = TABLE_COLLATION.matcher(tableOptions);
+        if (collation.find()) return " collate " + collation.group(1);
+        var charset = TABLE_CHARSET.matcher(tableOptions);
+        return charset.find() ? " character set " + charset.group(1) : "";
     }
 
     private static KeyType keyType(String type, String specs, boolean binaryTable) {

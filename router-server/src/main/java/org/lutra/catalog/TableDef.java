@@ -41,6 +41,15 @@ public record TableDef(String name, List<ColumnDef> columns, Partitioning partit
     }
 
     /**
+     * What column {@code columnName} holds after an INSERT or UPDATE writes {@code value} into it ({@link StoredValue});
+     * null where the router cannot tell.
+     */
+    public StoredValue.Stored stored(String columnName, Object value) {
+        ColumnDef c = column(columnName);
+        return c == null ? null : StoredValue.of(c.type(), value);
+    }
+
+    /**
      * The routing key of {@code value} ({@link ColumnDef#key}): values the column holds equal route
      * alike; null if the value cannot be routed exactly.
      */

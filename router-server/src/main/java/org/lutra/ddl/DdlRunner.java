@@ -76,15 +76,23 @@ public final class DdlRunner {
 
     private final SequenceDdl sequences;
 
+    /** The session's foreign_key_checks for the statement running (DDL statements run one at a time, under the catalog lock). */
+    private boolean foreignKeyChecks = true;
+
     private final SecondaryDdl secondaries;
 
-    /** Runs {@code ddl}; returns MySQL's update count for DDL (0). */
+    /** Runs {@code ddl} as a session with foreign_key_checks on would; returns MySQL's update count for DDL (0). */
     public long run(Plan.Ddl ddl) throws SQLException {
-        return run(ddl, new Warnings());
+        return run(ddl, new Warnings(), true);
     }
 
-    /** Runs {@code ddl}, its notes (the placement a CREATE TABLE without a clause got) added to {@code warnings}; returns 0. */
-    public long run(Plan.Ddl ddl, Warnings warnings) throws SQLException {
+    /**
+     * Runs {@code ddl}, its notes (the placement a CREATE TABLE without a clause got) added to {@code warnings}; returns 0.
+     * {@code foreignKeyChecks}: the session's foreign_key_checks (off, a table may be dropped or emptied while others
+     * reference it, and created before the tables it references).
+     */
+    public long run(Plan.Ddl ddl, Warnings warnings, boolean foreignKeyChecks) throws SQLException {
+        this.foreignKeyChecks = foreignKeyChecks;
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
                 throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");
@@ -150,11 +158,12 @@ public final class DdlRunner {
             throw new SQLException(e.getMessage(), "42000", 1064, e);
         }
         TableDef t = next.table(c.table());
+        ForeignKeyDdl.checkCreate(next, t, foreignKeyChecks, config.database());
         String sql = c.ifNotExists() ? Backends.ifNotExists(t.ddl()) : t.ddl();
         var done = new ArrayList<Integer>();
         for (int p : t.partitioning().partitions()) {
             try {
-                apply(p, sql);
+                apply(p, sql, foreignKeyChecks && !org.lutra.catalog.ForeignKeys.parentMissingOn(next, t, p));
                 done.add(p);
             } catch (SQLException e) {
                 String undone = c.ifNotExists() ? "left on " + names(done) + " (IF NOT EXISTS: they may have been there before)" : undo(done, t.name());
@@ -214,6 +223,7 @@ public final class DdlRunner {
                 }
             }
         }
+        if (foreignKeyChecks) ForeignKeyDdl.checkDrop(catalog, known.keySet());
         if (!known.isEmpty()) {
             Catalog next = catalog;
             var changes = new ArrayList<CatalogStore.Change>();
@@ -236,7 +246,7 @@ public final class DdlRunner {
             for (var s : catalog.secondariesOf(name)) sql += ", " + quote(s.indexTable());
             for (int p : partitions) {
                 try {
-                    apply(p, sql);
+                    apply(p, sql, false); // the router checked what references the tables (a shard sees its own partition only)
                     dropped.add(name + "@" + backends.placement(p).name());
                 } catch (SQLException e) {
                     failures.add(name + " on " + backends.placement(p).name() + "@" + backends.placement(p).backend() + " (" + e.getMessage() + ")");
@@ -254,10 +264,11 @@ public final class DdlRunner {
     private long truncate(Plan.Truncate tr) throws SQLException {
         TableDef t = requireTable(tr.table());
         refuseSequence(t, "TRUNCATE");
+        if (foreignKeyChecks) ForeignKeyDdl.checkTruncate(live.current(), t, config.database());
         var done = new ArrayList<Integer>();
         for (int p : t.partitioning().partitions()) {
             try {
-                apply(p, "TRUNCATE TABLE " + quote(t.name()));
+                apply(p, "TRUNCATE TABLE " + quote(t.name()), false);
                 done.add(p);
             } catch (SQLException e) {
                 throw located(p, e, "TRUNCATE " + t.name() + " emptied " + (done.isEmpty() ? "no partition" : names(done))
@@ -286,11 +297,13 @@ public final class DdlRunner {
             var now = java.time.Instant.now();
             sql = String.format(Locale.ROOT, "SET STATEMENT timestamp = %d.%06d FOR ", now.getEpochSecond(), now.getNano() / 1000) + sql;
         }
+        // a foreign key added whose rows may be apart: the shards' own checks off (they would look on their own partition only)
+        boolean checks = foreignKeyChecks && ForeignKeyDdl.checkAlter(live.current(), t, a.clauses(), backends, config.database());
         var done = new ArrayList<Integer>();
         int[] partitions = t.partitioning().partitions();
         for (int i = 0; i < partitions.length; i++) {
             try {
-                apply(partitions[i], sql);
+                apply(partitions[i], sql, checks);
                 done.add(partitions[i]);
             } catch (SQLException e) {
                 var notTried = new ArrayList<Integer>();
@@ -387,12 +400,18 @@ public final class DdlRunner {
 
     /** Runs {@code sql} on partition {@code p}, waiting at most lock_wait_timeout_seconds for the table's metadata lock. */
     private void apply(int p, String sql) throws SQLException {
+        apply(p, sql, true);
+    }
+
+    /** As above; {@code foreignKeyChecks} false: with the shard's foreign key checks off (the router checked what they would). */
+    private void apply(int p, String sql, boolean foreignKeyChecks) throws SQLException {
         try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement()) {
-            st.execute("SET SESSION lock_wait_timeout = " + config.transactions().lockWaitSeconds());
+            st.execute("SET SESSION lock_wait_timeout = " + config.transactions().lockWaitSeconds()
+                    + (foreignKeyChecks ? "" : ", SESSION foreign_key_checks = 0"));
             try {
                 st.execute(sql);
             } finally {
-                st.execute("SET SESSION lock_wait_timeout = DEFAULT");
+                st.execute("SET SESSION lock_wait_timeout = DEFAULT" + (foreignKeyChecks ? "" : ", SESSION foreign_key_checks = DEFAULT"));
             }
         }
     }

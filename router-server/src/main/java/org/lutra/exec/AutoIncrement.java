@@ -93,16 +93,17 @@ final class AutoIncrement {
         return value instanceof Number n && new BigDecimal(n.toString()).signum() == 0;
     }
 
+    /** An explicit id as the column stores it ({@code 12.6} is 13); one that converts to 0 would ask the backend's own counter: refused. */
     private static long explicitId(Plan.Insert plan, Object value) throws SQLException {
-        try {
-            return switch (value) {
-                case Number n -> new BigDecimal(n.toString()).longValueExact();
-                case String s -> new BigDecimal(s.strip()).longValueExact();
-                default -> throw new ArithmeticException();
-            };
-        } catch (ArithmeticException | NumberFormatException e) {
-            throw new SQLException("Incorrect integer value: '" + value + "' for column '" + plan.auto().column() + "' of table "
-                    + plan.table().name() + " (the router reports the ids of AUTO_INCREMENT columns, so it takes integers there)", "22007", 1366);
+        var stored = plan.table().stored(plan.auto().column(), value);
+        if (stored != null && stored.value() instanceof Long id && !stored.refusedWhenStrict()) {
+            if (id == 0) {
+                throw Refusal.of("an id that " + plan.table().name() + "." + plan.auto().column() + " stores as 0 (" + value + "): MariaDB would take"
+                        + " the next id of the partition's own counter, not the router's; give NULL for a generated id, or the id");
+            }
+            return id;
         }
+        throw new SQLException("Incorrect integer value: '" + value + "' for column '" + plan.auto().column() + "' of table "
+                + plan.table().name() + " (the router reports the ids of AUTO_INCREMENT columns, so it takes integers there)", "22007", 1366);
     }
 }

@@ -28,6 +28,7 @@ final class ConnectionWorker {
     }
 
     long update(ShardQuery q) throws SQLException {
+        if (connections.foreignKeyChecksOff()) q = ForeignKeyChecks.withoutShardChecks(q);
         Connections.Lease lease = lease(true);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = deadline.run(ps, ps::executeLargeUpdate);

@@ -28,6 +28,27 @@ public interface Connections {
      */
     default void atomic() throws SQLException {}
 
+    /**
+     * The statement changed rows on the backends and then failed in the router ({@code cause}: the copies of a replicated
+     * write came out different): its transaction must not commit those changes. Inside the session's transaction that
+     * transaction is failed, as after a failed sub-query (ROLLBACK, or ROLLBACK TO a savepoint that precedes the statement);
+     * the statement's own transaction ({@link #atomic}) is rolled back with its failure.
+     */
+    default void broken(SQLException cause) {}
+
+    /**
+     * Whether the statement's writes run with the shards' foreign key checks off ({@code SET STATEMENT foreign_key_checks = 0
+     * FOR ...}): the router checks the keys they write ({@link ForeignKeyChecks}).
+     */
+    default boolean foreignKeyChecksOff() {
+        return false;
+    }
+
+    /** How deep in a foreign key's cascades the statement runs (0: the client's own statement). */
+    default int cascades() {
+        return 0;
+    }
+
     /** Whether the statement's sub-queries run in a transaction (the session's, or the statement's own after {@link #atomic}). */
     default boolean transactional() {
         return false;
@@ -95,6 +116,21 @@ public interface Connections {
         @Override
         public void atomic() throws SQLException {
             inner.atomic();
+        }
+
+        @Override
+        public void broken(SQLException cause) {
+            inner.broken(cause);
+        }
+
+        @Override
+        public boolean foreignKeyChecksOff() {
+            return inner.foreignKeyChecksOff();
+        }
+
+        @Override
+        public int cascades() {
+            return inner.cascades();
         }
 
         @Override

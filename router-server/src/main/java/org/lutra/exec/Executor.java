@@ -79,6 +79,11 @@ public final class Executor {
         return backends.catalog();
     }
 
+    /** Whether the backends are MariaDB servers (per-statement variables, {@code SET STATEMENT ... FOR}). */
+    boolean mariaDb() throws SQLException {
+        return backends.mariaDb();
+    }
+
     /** Runs {@code plan}; sub-queries get their connections from {@code connections} (pool or transaction). */
     public Result execute(Plan plan, List<Value> params, Connections connections) throws SQLException {
         try {
@@ -133,9 +138,11 @@ public final class Executor {
                 yield new Result.Rows(rows, ctx.partitionsTouched());
             }
             case Plan.Insert insert -> insert(insert, params, connections);
+            case Plan.Routed routed when routed.references() != null -> ReferentialWrite.run(this, routed, params, connections);
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
             case Plan.WriteAfterSubqueries write -> writeAfterSubqueries(write, params, connections);
+            case Plan.CopiesLockedFirst write -> CopyLockReads.run(this, write, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);
         };
     }
@@ -281,6 +288,8 @@ public final class Executor {
         List<Explain.Line> lines = switch (plan.statement()) {
             case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
             case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
+            case Plan.CopiesLockedFirst w when w.write() instanceof Plan.Routed r ->
+                    writeLines("Write " + r.table().name() + " (after locking reads of its subqueries' REPLICATED tables)", Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
             default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
         };
@@ -331,7 +340,7 @@ public final class Executor {
         if (plan.sets().isEmpty()) return routedRows(plan, params, c);
         // UPDATE of a secondary lookup's column: its value's entries, for the partitions where rows now have it, in the same transaction
         var keys = new ArrayList<Object>();
-        for (var set : plan.sets()) keys.add(secondaryKey(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode)));
+        for (var set : plan.sets()) keys.add(secondaryKey(plan.table(), set.lookup(), written(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode))));
         c.atomic();
         var written = new WrittenPartitions(c);
         Result result = routedRows(plan, params, written);
@@ -342,6 +351,12 @@ public final class Executor {
             SecondaryEntries.write(shards(c), plan.table(), plan.sets().get(i).lookup(), entries);
         }
         return result;
+    }
+
+    /** The value a secondary lookup's column holds once {@code raw} is written into it; {@code raw} where the router cannot tell (then refused below if it is no exact key). */
+    private static Object written(TableDef table, org.lutra.catalog.SecondaryLookup lookup, Object raw) {
+        var stored = table.stored(lookup.column(), raw);
+        return stored == null ? raw : stored.value();
     }
 
     /**
@@ -384,8 +399,7 @@ public final class Executor {
         if (partitioning instanceof Partitioning.Replicated r) {
             var queries = onEveryCopy(plan.table(), plan.sql(), Routes.wholeOn(plan, r.partitions(), params));
             record(queries);
-            if (queries.size() > 1) c.atomic();
-            return new Result.Count(fanOut.update(queries, c)[0], queries.size()); // every replica changes the same rows
+            return new Result.Count(copiesAlike(plan.table(), queries, c), queries.size()); // every replica changes the same rows
         }
         Object[] keys = Routes.keys(plan, params);
         c.trace().write(plan.table().name(), keys);
@@ -490,6 +504,13 @@ public final class Executor {
             throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
                     + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
         }
+        if (IGNORING.matcher(plan.sql()).lookingAt()) {
+            // each partition runs it on different keys' rows (those counted there, and copies kept for other primaries): a row one
+            // copy skips and another changes could not be told
+            throw Refusal.of("Lutra does not support UPDATE IGNORE or DELETE IGNORE of " + plan.table().name() + " rows over several partitions"
+                    + " while keys of " + lookup.owner() + " are replicated (SET PARTITION = (p1, p2)): each partition writes other keys' rows"
+                    + " besides the copies, so whether the copies skip the same rows could not be told; name the keys, or leave IGNORE out");
+        }
         var plain = new ArrayList<ShardQuery>();
         var counting = new ArrayList<ShardQuery>();
         var copies = new ArrayList<ShardQuery>();
@@ -513,7 +534,7 @@ public final class Executor {
                 rows += sum(fanOut.update(SameOnEveryCopy.readsClock(plan.sql(), plan.table()) && backends.mariaDb()
                         ? SameOnEveryCopy.atOneTime(plain, SameOnEveryCopy.nowMicros()) : plain, c));
             }
-            if (!counting.isEmpty()) rows += sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
+            if (!counting.isEmpty()) rows += sum(splitOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
         } catch (SQLException e) {
             throw copiesRefusal(plan, e); // a partition that held no copies in the statement's snapshot holds some now
         }
@@ -532,6 +553,7 @@ public final class Executor {
                     + " replicated (SET PARTITION = (p1, p2)): the copies could pick different rows", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
         SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
+        requireSameSkips(plan, lookup);
         c.atomic();
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
         var locks = new HomeRows.Locks(shards);
@@ -539,12 +561,13 @@ public final class Executor {
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
         // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
         if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, holdingCopies(lookup, c), params, c);
-        var counted = home.byPartition(keys);
-        var counting = Routes.cut(plan, counted, params);
-        var copies = Routes.cut(plan, home.otherReplicas(keys, counted), params);
-        record(counting);
-        record(copies);
-        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), counting, copies, c)), counting.size() + copies.size());
+        var sets = bySet(home, keys, (p, indexes) -> Routes.cut(plan, Map.of(p, indexes), params).getFirst());
+        int statements = 0;
+        for (var set : sets) {
+            record(set.queries());
+            statements += set.queries().size();
+        }
+        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), sets, c)), statements);
     }
 
     /**
@@ -628,28 +651,34 @@ public final class Executor {
         var secondaryKeys = new ArrayList<Object[]>();
         for (var sv : plan.secondaries()) {
             var raw = new Object[rowCount];
-            for (int row = 0; row < rowCount; row++) raw[row] = sv.perRow().get(row).resolve(params, ValueCodec::decode);
+            for (int row = 0; row < rowCount; row++) raw[row] = written(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
             Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip
             for (int row = 0; row < rowCount; row++) perRow[row] = secondaryKey(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
         }
+        boolean[] skip = new boolean[rowCount];
+        if (plan.references() != null) {
+            c.atomic(); // the parent rows read in share mode, and the rows that reference them, commit together
+            skip = ForeignKeyChecks.insert(this, plan, params, c);
+            c = ForeignKeyChecks.checksOff(c); // the router checked what the shards would check on their own partition only
+        }
         if (partitioning instanceof Partitioning.Replicated r) {
-            int[] all = allRows(rowCount);
+            int[] all = kept(skip);
+            if (all.length == 0) return ids.result(0, 0);
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
             queries = new ArrayList<>(onEveryCopy(table, plan.rows().render(all), queries));
             record(queries);
-            if (queries.size() > 1) c.atomic();
-            long[] counts = fanOut.update(queries, c);
-            return ids.result(counts[0], queries.size());
+            return ids.result(copiesAlike(table, queries, c), queries.size());
         }
         if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
-        var raws = new Object[rowCount];
-        for (int row = 0; row < rowCount; row++) raws[row] = plan.keyPerRow().get(row).resolve(params, ValueCodec::decode);
+        var raws = new Object[rowCount]; // each row's value of the routing column as the column will hold it
+        for (int row = 0; row < rowCount; row++) raws[row] = inserted(table, partitioning.column(), plan.keyPerRow().get(row).resolve(params, ValueCodec::decode));
         Object[] keyed = table.keys(raws); // the values a collation's cache lacks weighed in one round trip
         var keys = new Object[rowCount];
         for (int row = 0; row < rowCount; row++) {
+            if (skip[row]) continue;
             Object raw = raws[row];
             if (raw == null) {
                 // MySQL's own partitioning puts NULL in the first partition; reads of IS NULL go everywhere
@@ -657,10 +686,7 @@ public final class Executor {
                 continue;
             }
             keys[row] = keyed[row];
-            if (keys[row] == null) {
-                throw new SQLException("cannot route " + table.name() + "." + partitioning.column() + " = " + raw
-                        + ": not a valid " + table.keyType().name().toLowerCase() + " key", "22007", 1292);
-            }
+            if (keys[row] == null) throw unroutable(table, partitioning.column(), raw, raws[row]);
             byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], c), p -> new ArrayList<>()).add(row);
         }
         c.trace().write(table.name(), keys);
@@ -718,6 +744,27 @@ public final class Executor {
     }
 
     /**
+     * The value {@code column} holds once {@code raw} is written into it ({@link org.lutra.catalog.StoredValue}: {@code 12.6}
+     * into an INT column is 13, {@code 'abcdef'} into a VARCHAR(4) {@code 'abcd'}): the row is routed by the value it has; a
+     * value strict mode refuses routes by the value it would have, and its partition raises MariaDB's error. A value whose
+     * stored form the router does not model is taken as written.
+     */
+    static Object inserted(TableDef table, String column, Object raw) {
+        var stored = raw == null ? null : table.stored(column, raw);
+        return stored == null ? raw : stored.value();
+    }
+
+    /** Why {@code value} ({@code raw} as the column holds it) cannot route: no routing key (BIGINT UNSIGNED above 2^63 - 1), or not one the router can tell. */
+    private static SQLException unroutable(TableDef table, String column, Object raw, Object value) {
+        if (value instanceof java.math.BigInteger big) {
+            return Refusal.of("Lutra does not support routing " + table.name() + "." + column + " (" + table.column(column).typeName() + ") on "
+                    + big + ": BIGINT UNSIGNED routing keys go up to 9223372036854775807");
+        }
+        return new SQLException("cannot route " + table.name() + "." + column + " = " + raw + ": not a valid " + table.keyType().name().toLowerCase()
+                + " key", "22007", 1292);
+    }
+
+    /**
      * INSERT ... SELECT: one transaction (the session's, or one the router starts) holds the read and
      * every insert; all rows are read before the first goes in (MySQL reads its own target table as
      * before the statement), at most {@link SelectedRows#MAX_ROWS} rows and {@link SelectedRows#MAX_BYTES}.
@@ -746,15 +793,17 @@ public final class Executor {
 
     /**
      * UPDATE or DELETE whose subqueries run first: one transaction (the session's, or one the router starts) holds the
-     * reads and the write. At REPEATABLE READ and SERIALIZABLE the reads are locking reads, as InnoDB's are for a
-     * write's subqueries: the latest rows, shared-locked until the transaction ends (a writer of them waits, as on one
-     * MariaDB); at READ COMMITTED and below plain reads, which are the latest committed rows there too.
+     * reads and the write. Where InnoDB reads a write's subqueries with shared locks — a DELETE's at every level, an
+     * UPDATE's at REPEATABLE READ and SERIALIZABLE — the reads are locking reads: the latest rows, shared-locked until
+     * the transaction ends (a writer of them waits, as on one MariaDB); an UPDATE's at READ COMMITTED and below plain
+     * reads, which are the latest committed rows there too. A DELETE's subqueries the router cannot read as locking reads
+     * (a UNION, nested subqueries) are read plainly below REPEATABLE READ, as before, and refused above.
      */
     private Result writeAfterSubqueries(Plan.WriteAfterSubqueries plan, List<Value> params, Connections c) throws SQLException {
         c.atomic();
         int isolation = c.isolation();
-        boolean locking = isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
-        var subqueries = locking ? plan.locking() : plan.plain();
+        boolean lockingLevel = isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+        var subqueries = (lockingLevel || plan.delete()) && plan.locking() != null ? plan.locking() : lockingLevel ? null : plan.plain();
         if (subqueries == null) {
             throw Refusal.of("Lutra does not support this subquery inside UPDATE/DELETE of " + plan.table().name() + " at REPEATABLE READ or"
                     + " SERIALIZABLE yet: InnoDB reads it with shared locks, and the router cannot read it as a locking read (LOCK IN SHARE MODE)");
@@ -789,16 +838,12 @@ public final class Executor {
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
         HomeRows home = HomeRows.lock(new HomeRows.Locks(shards), shards, plan.table(), lookup, rowKeys); // held until the transaction ends
-        var counted = home.byPartition(rowKeys);
-        var counting = new ArrayList<ShardQuery>();
-        var copies = new ArrayList<ShardQuery>();
-        for (var e : counted.entrySet()) counting.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
-        for (var e : home.otherReplicas(rowKeys, counted).entrySet()) copies.add(insertOf(plan, params, e.getKey(), rows, e.getValue()));
-        record(counting);
-        record(copies);
-        counting.forEach(q -> touched.add(q.partition()));
-        copies.forEach(q -> touched.add(q.partition()));
-        return sum(runOnEveryCopy(plan.table(), text, counting, copies, c));
+        var sets = bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
+        for (var set : sets) {
+            record(set.queries());
+            set.queries().forEach(q -> touched.add(q.partition()));
+        }
+        return sum(runOnEveryCopy(plan.table(), text, sets, c));
     }
 
     /**
@@ -812,21 +857,69 @@ public final class Executor {
         return mariaDb && SameOnEveryCopy.readsClock(sql, table) ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
     }
 
-    /**
-     * {@link ReplicaWrites#run}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy}; the
-     * statement was checked before).
-     */
-    private long[] runOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c)
-            throws SQLException {
-        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, counting, copies);
+    /** Runs {@code queries}, one statement on each copy of a REPLICATED table, alike everywhere ({@link SameEffect}); the rows one copy counts. */
+    private long copiesAlike(TableDef table, List<ShardQuery> queries, Connections c) throws SQLException {
+        if (queries.size() < 2) return fanOut.update(queries, c)[0];
+        c.atomic();
+        return SameEffect.run(fanOut, c, table, List.of(new SameEffect.Copies(queries)))[0];
+    }
+
+    /** {@link ReplicaWrites#runSplit}, at one time for every copy where {@code sql} reads the clock. */
+    private long[] splitOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c) throws SQLException {
+        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.runSplit(fanOut, c, counting, copies);
         long now = SameOnEveryCopy.nowMicros();
-        return ReplicaWrites.run(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
+        return ReplicaWrites.runSplit(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
+    }
+
+    /**
+     * {@link ReplicaWrites#run} of {@code sets}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy};
+     * the statement was checked before).
+     */
+    private long[] runOnEveryCopy(TableDef table, String sql, List<SameEffect.Copies> sets, Connections c) throws SQLException {
+        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, table, sets);
+        long now = SameOnEveryCopy.nowMicros();
+        var timed = new ArrayList<SameEffect.Copies>();
+        for (var set : sets) timed.add(new SameEffect.Copies(SameOnEveryCopy.atOneTime(set.queries(), now)));
+        return ReplicaWrites.run(fanOut, c, table, timed);
+    }
+
+    /**
+     * The statements of a write of {@code keys} where their home rows say they live: for the keys of each set of partitions
+     * (one for a key that is not replicated), the statement on each partition of the set, the primary's first ({@link SameEffect}).
+     */
+    private static List<SameEffect.Copies> bySet(HomeRows home, Object[] keys, java.util.function.BiFunction<Integer, List<Integer>, ShardQuery> statement) {
+        var sets = new ArrayList<SameEffect.Copies>();
+        for (var e : home.byReplicaSet(keys).entrySet()) {
+            var queries = new ArrayList<ShardQuery>();
+            for (int p : e.getKey()) queries.add(statement.apply(p, e.getValue()));
+            sets.add(new SameEffect.Copies(queries));
+        }
+        return sets;
     }
 
     private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
         int[] chosen = indexes.stream().mapToInt(rows::get).toArray();
         return new ShardQuery(partition, plan.rows().render(chosen), plan.rows().params(params, chosen));
     }
+
+    /**
+     * Refuses an UPDATE IGNORE of a replicated key's rows on a table with a unique key that does not hold the routing column:
+     * on one copy the new value may meet another key's row that only that partition holds, and MariaDB then skips the row
+     * without a warning, counting it as found — the copies would differ with nothing to tell ({@link SameEffect}).
+     */
+    private static void requireSameSkips(Plan.Routed plan, Partitioning.LookedUp lookup) throws SQLException {
+        if (!IGNORING.matcher(plan.sql()).lookingAt() || !plan.sql().stripLeading().regionMatches(true, 0, "UPDATE", 0, 6)) return;
+        for (var key : org.lutra.catalog.UniqueKeys.of(plan.table())) {
+            if (!key.holds(lookup.column())) {
+                throw Refusal.of("UPDATE IGNORE of " + plan.table().name() + " rows whose key is replicated (SET PARTITION = (p1, p2)), with the unique key ("
+                        + String.join(", ", key.parts()) + "): a copy could skip a row another copy changes, and the copies must stay identical;"
+                        + " leave IGNORE out");
+            }
+        }
+    }
+
+    private static final java.util.regex.Pattern IGNORING = java.util.regex.Pattern.compile(
+            "(?is)\\s*(?:UPDATE|DELETE)\\s+(?:LOW_PRIORITY\\s+)?(?:QUICK\\s+)?IGNORE\\b");
 
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */
     private static final int MAX_PLACEMENT_TRIES = 4;
@@ -900,6 +993,15 @@ public final class Executor {
 
     private void record(List<ShardQuery> queries) {
         if (!queries.isEmpty()) stats.statement(ShardQuery.partitions(queries));
+    }
+
+    /** The rows not left out. */
+    private static int[] kept(boolean[] skip) {
+        int n = 0;
+        for (boolean b : skip) if (!b) n++;
+        int[] out = new int[n];
+        for (int i = 0, k = 0; i < skip.length; i++) if (!skip[i]) out[k++] = i;
+        return out;
     }
 
     private static int[] allRows(int n) {

@@ -35,6 +35,33 @@ final class FanOut {
         return counts(all(queries, connections, ConnectionWorker::update, c -> {}));
     }
 
+    /**
+     * As {@link #update}, each query's backend warnings collected apart: {@code warnings} gets one {@link Warnings} per
+     * query, in order; the statement's own warnings get none of them ({@link SameEffect} passes one copy's on).
+     */
+    long[] updateEach(List<ShardQuery> queries, Connections connections, List<Warnings> warnings) throws SQLException {
+        var own = new ArrayList<Warnings>();
+        var byQuery = new java.util.IdentityHashMap<ShardQuery, Warnings>();
+        for (var q : queries) {
+            var w = new Warnings();
+            own.add(w);
+            byQuery.put(q, w);
+        }
+        var counts = counts(all(queries, connections, (w, q) -> w.update(q), c -> {}, q -> new Connections.Forwarding(connections) {
+            @Override
+            public Warnings warnings() {
+                return byQuery.get(q);
+            }
+        }));
+        warnings.addAll(own);
+        return counts;
+    }
+
+    /** The name of partition {@code partition}, for messages. */
+    String name(int partition) {
+        return backends.placement(partition).name();
+    }
+
     /** A loop, not a stream: on a single-row write's path a stream pipeline was 1.5 % of the router's CPU (async-profiler). */
     private static long[] counts(List<Long> counts) {
         long[] out = new long[counts.size()];
@@ -80,13 +107,20 @@ final class FanOut {
 
     private <T> List<T> all(List<ShardQuery> queries, Connections connections, Task<T> task,
                             java.util.function.Consumer<T> release) throws SQLException {
+        return all(queries, connections, task, release, q -> connections);
+    }
+
+    /** As above, each query on the connections {@code per} gives it. */
+    private <T> List<T> all(List<ShardQuery> queries, Connections connections, Task<T> task,
+                            java.util.function.Consumer<T> release, java.util.function.Function<ShardQuery, Connections> per) throws SQLException {
         if (queries.size() == 1) {
             var q = queries.getFirst();
-            return new ArrayList<>(List.of(task.run(worker(q, connections), q)));
+            return new ArrayList<>(List.of(task.run(worker(q, per.apply(q)), q)));
         }
         var futures = new ArrayList<Future<T>>(queries.size());
         for (var q : queries) {
-            futures.add(threads.submit(() -> task.run(worker(q, connections), q)));
+            Connections own = per.apply(q);
+            futures.add(threads.submit(() -> task.run(worker(q, own), q)));
         }
         var results = new ArrayList<T>(queries.size());
         SQLException failure = null;

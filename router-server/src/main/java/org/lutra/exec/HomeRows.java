@@ -150,6 +150,20 @@ public final class HomeRows {
         return out;
     }
 
+    /**
+     * The indexes of {@code keys} by the partitions that hold their rows (several for a replicated key, its primary first):
+     * the keys of one group have the same rows on each of its partitions, so a write of them must count and warn alike there.
+     */
+    public Map<List<Integer>, List<Integer>> byReplicaSet(Object[] keys) {
+        var out = new LinkedHashMap<List<Integer>, List<Integer>>();
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] == null) continue;
+            var set = java.util.Arrays.stream(replicasOf(keys[i])).boxed().toList();
+            out.computeIfAbsent(set, p -> new ArrayList<>()).add(i);
+        }
+        return out;
+    }
+
     /** For each partition, the indexes of the replicated {@code keys} whose copies there {@link #byPartition} does not read. */
     public Map<Integer, List<Integer>> otherReplicas(Object[] keys, Map<Integer, List<Integer>> read) {
         var out = new LinkedHashMap<Integer, List<Integer>>();

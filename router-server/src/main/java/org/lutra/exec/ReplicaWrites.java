@@ -18,19 +18,42 @@ final class ReplicaWrites {
     private ReplicaWrites() {}
 
     /**
-     * Runs {@code counted} (one partition per key: the rows the client's count is made of) and {@code copies}
-     * (the same statement on the keys' other partitions) in the statement's transaction; returns {@code counted}'s counts.
+     * Runs each set (one statement on every partition holding the same keys' rows, the primary's first: {@link SameEffect})
+     * in the statement's transaction; every copy must count and warn alike. Returns each set's count.
      */
-    static long[] run(FanOut fanOut, Connections c, List<ShardQuery> counted, List<ShardQuery> copies) throws SQLException {
-        c.atomic();
+    static long[] run(FanOut fanOut, Connections c, org.lutra.catalog.TableDef table, List<SameEffect.Copies> sets) throws SQLException {
+        var partitions = new LinkedHashSet<Integer>();
+        sets.forEach(s -> s.queries().forEach(q -> partitions.add(q.partition())));
+        return marked(fanOut, c, partitions, () -> SameEffect.run(fanOut, c, table, sets));
+    }
+
+    /**
+     * Runs {@code counted} (rows that are no copy kept for another primary) and {@code copies} (those copies) on each
+     * partition in the statement's transaction; returns {@code counted}'s counts. The two hold different keys' rows, so
+     * their effects cannot be compared copy by copy: the caller refuses what could differ between copies (IGNORE).
+     */
+    static long[] runSplit(FanOut fanOut, Connections c, List<ShardQuery> counted, List<ShardQuery> copies) throws SQLException {
         var partitions = new LinkedHashSet<Integer>();
         counted.forEach(q -> partitions.add(q.partition()));
         copies.forEach(q -> partitions.add(q.partition()));
+        return marked(fanOut, c, partitions, () -> {
+            long[] counts = fanOut.update(counted, c);
+            if (!copies.isEmpty()) fanOut.update(copies, c);
+            return counts;
+        });
+    }
+
+    private interface Writes {
+        long[] run() throws SQLException;
+    }
+
+    /** Runs {@code writes} with the transaction marked on {@code partitions} (the placement triggers let it write copies there). */
+    private static long[] marked(FanOut fanOut, Connections c, java.util.Set<Integer> partitions, Writes writes) throws SQLException {
+        c.atomic();
         fanOut.update(each(partitions, PlacementRows.MARK), c);
         long[] counts;
         try {
-            counts = fanOut.update(counted, c);
-            if (!copies.isEmpty()) fanOut.update(copies, c);
+            counts = writes.run();
         } catch (SQLException | RuntimeException e) {
             try {
                 fanOut.update(each(partitions, PlacementRows.UNMARK), c); // a transaction that goes on does so unmarked

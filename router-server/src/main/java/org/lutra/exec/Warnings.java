@@ -62,6 +62,35 @@ public final class Warnings {
     /** Connector/J puts "Data truncation: " before the server's message of a 22001/22003 error; SHOW WARNINGS has the server's. */
     private static final java.util.regex.Pattern CONNECTOR_PREFIX = java.util.regex.Pattern.compile("^(\\[[^\\]]*\\] )?Data truncation: ");
 
+    /** The warnings collected, in order (at most {@link #MAX_LISTED}). */
+    synchronized List<Warning> list() {
+        return List.copyOf(all);
+    }
+
+    /** How many warnings were reported, listed or not. */
+    synchronized long count() {
+        return count;
+    }
+
+    /** Adds {@code other}'s warnings after these (a copy's, chosen to speak for every copy). */
+    void addAll(Warnings other) {
+        List<Warning> theirs;
+        long theirCount;
+        synchronized (other) {
+            theirs = List.copyOf(other.all);
+            theirCount = other.count;
+        }
+        synchronized (this) {
+            theirs.forEach(this::add);
+            count += theirCount - theirs.size();
+        }
+    }
+
+    /** A warning added by the router itself (a row an INSERT IGNORE left out), as a backend's would be. */
+    public synchronized void add(String level, int code, String sqlState, String message) {
+        add(Warning.newBuilder().setLevel(level).setCode(code).setSqlState(sqlState).setMessage(message).build());
+    }
+
     private void add(Warning w) {
         count++;
         if (all.size() < MAX_LISTED) all.add(w);

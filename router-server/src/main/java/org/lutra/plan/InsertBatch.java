@@ -28,6 +28,7 @@ public final class InsertBatch {
         // INSERT IGNORE with ids the router fills: which rows were skipped, and so which entries got an id, would be unknown
         if (insert.auto() != null && insert.auto().ignore()) return null;
         if (!insert.secondaries().isEmpty()) return null; // each entry's rows write their secondary lookups' entries one by one
+        if (insert.references() != null) return null; // each entry's rows are checked against their parents, and counted, one by one
         SqlTemplate template = insert.rows().repeated(rows);
         if (template == null) return null;
         int sentPerEntry = insert.auto() == null ? paramsPerEntry : insert.auto().sentParams(paramsPerEntry);

@@ -117,18 +117,38 @@ final class KeyFinder {
         return qualifier.equalsIgnoreCase(tableName) || alias != null && qualifier.equalsIgnoreCase(alias);
     }
 
-    /** A literal or parameter as a ValueRef; null for anything the router cannot evaluate. */
+    /**
+     * A literal or parameter as a ValueRef; null for anything the router cannot evaluate. A number keeps MySQL's kind of
+     * literal, which decides how a column stores it ({@code org.lutra.catalog.StoredValue}): an integer is a Long (or an
+     * exact decimal beyond a long), {@code 12.6} an exact decimal, {@code 1.5e1} a double.
+     */
     static ValueRef valueRef(Expression e) {
         return switch (e) {
             case JdbcParameter p -> new ValueRef.Param(p.getIndex() - 1);
-            case LongValue l -> new ValueRef.Literal(new BigDecimal(l.getStringValue()));
-            case DoubleValue d -> new ValueRef.Literal(new BigDecimal(d.toString()));
+            case LongValue l -> new ValueRef.Literal(integer(l.getStringValue()));
+            case DoubleValue d -> new ValueRef.Literal(d.toString().matches("(?s).*[eE].*") ? (Object) Double.parseDouble(d.toString())
+                    : new BigDecimal(d.toString()));
             case StringValue s when s.getPrefix() == null -> new ValueRef.Literal(Literals.unescape(s.getValue(), '\''));
             case NullValue n -> new ValueRef.Literal(null);
-            case SignedExpression s when s.getSign() == '-' && valueRef(s.getExpression()) instanceof ValueRef.Literal(BigDecimal d) ->
-                    new ValueRef.Literal(d.negate());
+            case SignedExpression s when s.getSign() == '-' && valueRef(s.getExpression()) instanceof ValueRef.Literal(Object v)
+                    && negated(v) != null -> new ValueRef.Literal(negated(v));
             case SignedExpression s when s.getSign() == '+' -> valueRef(s.getExpression());
             default -> null;
+        };
+    }
+
+    private static Object integer(String digits) {
+        BigDecimal exact = new BigDecimal(digits);
+        return exact.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0 ? (Object) exact.longValueExact() : exact;
+    }
+
+    /** {@code -v} for a number literal, null for anything else; -9223372036854775808 becomes the long it is. */
+    private static Object negated(Object v) {
+        return switch (v) {
+            case Long l -> -l;
+            case BigDecimal d -> d.negate().compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) == 0 ? (Object) Long.MIN_VALUE : d.negate();
+            case Double d -> -d;
+            case null, default -> null;
         };
     }
 

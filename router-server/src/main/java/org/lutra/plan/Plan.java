@@ -108,13 +108,68 @@ public sealed interface Plan {
      * @param mergeNeed  null when counts from several partitions simply add up; else what would
      *                   need the router to coordinate them ("UPDATE with ORDER BY or LIMIT")
      */
-    /** @param setsInsertId an UPDATE whose SET has {@code c = LAST_INSERT_ID(expr)}: it sets the session's LAST_INSERT_ID() */
+    /**
+     * @param setsInsertId an UPDATE whose SET has {@code c = LAST_INSERT_ID(expr)}: it sets the session's LAST_INSERT_ID()
+     * @param references   the foreign keys the router enforces for it, or null: none ({@link WriteReferences})
+     */
     record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount, List<SecondarySet> sets,
-                  SecondaryMatch secondary, boolean setsInsertId) implements Plan {
+                  SecondaryMatch secondary, boolean setsInsertId, WriteReferences references) implements Plan {
         public Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) {
-            this(table, sql, keys, mergeNeed, paramCount, List.of(), null, false);
+            this(table, sql, keys, mergeNeed, paramCount, List.of(), null, false, null);
+        }
+
+        /** The write itself, once the router did what its foreign keys ask. */
+        public Routed withoutReferences() {
+            return new Routed(table, sql, keys, mergeNeed, paramCount, sets, secondary, setsInsertId, null);
         }
     }
+
+    /** Plans the router's own statements of a write: lookups of parent and child rows, a foreign key's cascades. */
+    interface Statements {
+        Plan plan(String sql) throws PlanException;
+    }
+
+    /**
+     * The values an INSERT's rows (or an UPDATE's SET, one "row") give the columns of a foreign key the router checks.
+     *
+     * @param perRow           per row, one value per column of the key; null where the row leaves the column NULL
+     * @param referencedPerRow a self-referencing key's: per row, the values of the columns it references (a row may
+     *                         reference itself, or a row the same INSERT wrote before it); else null
+     */
+    record ChildValues(org.lutra.catalog.ForeignKey fk, List<List<ValueRef>> perRow, List<List<ValueRef>> referencedPerRow) {}
+
+    /**
+     * An INSERT's (or REPLACE's) foreign keys the router checks (docs/foreign-keys.md, {@code org.lutra.exec.ForeignKeyChecks}):
+     * every key of the table, since one of them is crossing and the shards' checks are off for the statement.
+     *
+     * @param ignore       INSERT IGNORE: a row without its parent is left out with warning 1452, as MariaDB does
+     * @param upsert       ON DUPLICATE KEY UPDATE: a row without its parent that repeats the primary key updates that row
+     * @param primaryKey   the table's PRIMARY KEY columns (empty without one): MariaDB finds a row repeating it before it looks
+     *                     for the row's parent
+     * @param primaryPerRow per row, the values of those columns (a null row where one is computed)
+     * @param otherUnique  whether the table has UNIQUE keys besides the primary key
+     */
+    record InsertReferences(List<ChildValues> keys, boolean ignore, boolean upsert, List<String> primaryKey, List<List<ValueRef>> primaryPerRow,
+                            boolean otherUnique, String database, Statements statements) {}
+
+    /**
+     * What an UPDATE or DELETE asks of the foreign keys the router enforces ({@code org.lutra.exec.ReferentialWrite}).
+     *
+     * @param children   UPDATE: the keys of the table whose columns its SET gives (checked like an INSERT's), when one of them
+     *                   is crossing ({@code checksOff}); else empty
+     * @param parents    the keys referencing the table whose rows the write deletes or whose referenced columns it changes:
+     *                   the crossing ones (all of them when {@code checksOff})
+     * @param newValues  UPDATE: the table's columns its SET gives a literal or parameter, by lower-case name (computed ones absent)
+     * @param assigned   UPDATE: every column its SET assigns, lower case
+     * @param from       the table as the statement names it ({@code `t` AS x})
+     * @param where      the WHERE condition's text, or null
+     * @param orderLimit ORDER BY and LIMIT as written, or ""
+     * @param whereParam the index of the first parameter after the SET (the WHERE's, ORDER BY's and LIMIT's are the rest)
+     * @param checksOff  whether the write runs with the shards' foreign key checks off ({@code SET STATEMENT foreign_key_checks = 0})
+     */
+    record WriteReferences(boolean delete, boolean ignore, List<ChildValues> children, List<org.lutra.catalog.ForeignKey> parents,
+                           java.util.Map<String, ValueRef> newValues, java.util.Set<String> assigned, String from, String where,
+                           String orderLimit, int whereParam, boolean checksOff, String database, Statements statements) {}
 
     /**
      * UPDATE or DELETE whose uncorrelated subqueries (in WHERE and SET's values) run first, through their own plans,
@@ -124,13 +179,40 @@ public sealed interface Plan {
      * table reads it as before the write, as one MariaDB materializes it.
      *
      * @param pieces  the write's text around one slot per subquery
-     * @param plain   the subqueries as plain reads (READ COMMITTED, READ UNCOMMITTED)
+     * @param plain   the subqueries as plain reads (an UPDATE's at READ COMMITTED, READ UNCOMMITTED)
      * @param locking the same as locking reads ({@code LOCK IN SHARE MODE}: InnoDB reads a write's subqueries with shared
-     *                locks at REPEATABLE READ and SERIALIZABLE, the latest rows), or null where the router cannot
+     *                locks, the latest rows: a DELETE's at every level, an UPDATE's at REPEATABLE READ and SERIALIZABLE),
+     *                or null where the router cannot
      * @param writes  the write's plan for its text with the values bound
+     * @param delete  a DELETE (else an UPDATE)
      */
     record WriteAfterSubqueries(TableDef table, List<String> pieces, List<org.lutra.exec.SubqueryRounds.Subquery> plain,
-                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount) implements Plan {}
+                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount, boolean delete) implements Plan {}
+
+    /**
+     * An UPDATE or DELETE whose subqueries run inside each partition of the target ({@code WriteSubqueries#inPlace}) and read
+     * REPLICATED tables there, each partition its own copy. InnoDB reads a write's subqueries with shared locks (a DELETE's at
+     * every level, an UPDATE's at REPEATABLE READ and SERIALIZABLE), and the copy of a REPLICATED table's row that locking
+     * reads lock is its first partition's ({@code org.lutra.exec.ReplicaLocks}): {@code locks} take them there, on at least
+     * the rows the subqueries read, in the write's transaction before the write, so that it waits for a {@code FOR UPDATE}
+     * another transaction holds on them, as on one MariaDB.
+     */
+    record CopiesLockedFirst(List<CopyLock> locks, Plan write, boolean delete) implements Plan {
+        @Override
+        public int paramCount() {
+            return write.paramCount();
+        }
+    }
+
+    /**
+     * A locking read of {@link CopiesLockedFirst}, whose parameters are the write's from {@code firstParam} on; or, where
+     * {@code read} is null, the refusal to answer where the locks are needed ({@code refusal}: what the router cannot lock).
+     */
+    record CopyLock(Query read, int firstParam, String refusal) {
+        public CopyLock(Query read, int firstParam) {
+            this(read, firstParam, null);
+        }
+    }
 
     /** Plans an UPDATE or DELETE whose subqueries became values. */
     interface BoundWrite {
@@ -153,15 +235,16 @@ public sealed interface Plan {
      *                   positions count the parameters as sent to partitions (see {@link AutoFill})
      * @param paramCount the client's parameters
      * @param auto       where the router fills AUTO_INCREMENT ids; null for a table without such a column
+     * @param references the foreign keys the router checks for its rows, or null: none (the shards check them)
      */
-    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto, List<SecondaryValues> secondaries)
-            implements Plan {
+    record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto, List<SecondaryValues> secondaries,
+                  InsertReferences references) implements Plan {
         public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) {
             this(table, rows, keyPerRow, paramCount, null);
         }
 
         public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto) {
-            this(table, rows, keyPerRow, paramCount, auto, List.of());
+            this(table, rows, keyPerRow, paramCount, auto, List.of(), null);
         }
     }
 

@@ -632,9 +632,12 @@ public final class Planner {
         boolean setsInsertId = InsertIdCalls.inSet(update); // checks the statement's text without them
         if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
+        var locks = inPlace ? copyLocks(update, table, setValues, update.getWhere()) : List.<Plan.CopyLock>of(); // before keys() too
+        var references = ForeignKeyPlanner.update(catalog, database, table, update, this::plan); // before keys(): it cuts the WHERE's IN list
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
-        return new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
-                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId);
+        Plan write = new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
+                secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId, references);
+        return locks.isEmpty() ? write : new Plan.CopiesLockedFirst(locks, write, false);
     }
 
     private Plan delete(Delete delete) throws PlanException {
@@ -649,9 +652,22 @@ public final class Planner {
         }
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
+        var locks = Guards.selectWords(sql) > 0 ? copyLocks(delete, table, List.of(), delete.getWhere()) : List.<Plan.CopyLock>of();
+        var references = ForeignKeyPlanner.delete(catalog, database, table, delete, this::plan);
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
-        return new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
-                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false);
+        Plan write = new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
+                secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false, references);
+        return locks.isEmpty() ? write : new Plan.CopiesLockedFirst(locks, write, true);
+    }
+
+    /**
+     * The locks a write whose subqueries run in place takes first on REPLICATED tables' copies ({@link Plan.CopiesLockedFirst}),
+     * its parameters counted in the client's text (before {@code keys()} rewrites it); each subquery planned from a copy of
+     * its text, leaving the write's tree as it was.
+     */
+    private List<Plan.CopyLock> copyLocks(Statement statement, TableDef table, List<Expression> setValues, Expression where) throws PlanException {
+        return WriteSubqueries.copyLocks(statement, table, setValues, where, catalog,
+                s -> lockingSubquery((Select) Parsing.parse(s.toString(), limits.parseTimeoutMillis())));
     }
 
     /** An UPDATE or DELETE whose subqueries run first ({@link WriteSubqueries}), each read and the write in one transaction. */
@@ -785,7 +801,8 @@ public final class Planner {
             }
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }
-        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries);
+        var references = ForeignKeyPlanner.insert(catalog, database, table, insert, rows, template, replace, this::plan);
+        return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries, references);
     }
 
     /**

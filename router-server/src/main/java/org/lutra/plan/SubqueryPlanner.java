@@ -151,6 +151,13 @@ final class SubqueryPlanner {
         return slots(found, write::toString, inner, locking, kept);
     }
 
+    /** WHERE's {@code IN (SELECT ...)} and {@code EXISTS (SELECT ...)} subqueries (not negated), in text order, not looking inside them. */
+    static List<Select> semiJoins(Expression where) {
+        var found = new ArrayList<Found>();
+        if (where != null) find(where, "WHERE", found);
+        return found.stream().filter(f -> f.kind() == SubqueryRounds.Kind.IN || f.kind() == SubqueryRounds.Kind.EXISTS).map(Found::select).toList();
+    }
+
     /** The subqueries of an UPDATE's SET values and a WHERE clause, in text order, not looking inside them. */
     static List<Select> of(List<Expression> values, Expression where) {
         var found = new ArrayList<Found>();

@@ -67,6 +67,93 @@ final class WriteSubqueries {
         return readsWholeTables(sub, table, catalog) || CoLocatedSubqueries.colocated(sub, outer, catalog);
     }
 
+    /**
+     * The locking reads a write running its subqueries in place needs first ({@link Plan.CopiesLockedFirst}): for each
+     * subquery reading REPLICATED tables, the subquery itself as a locking read where the router sends it to the tables'
+     * first partition alone (uncorrelated, one SELECT, its tables all REPLICATED with one first partition), else each
+     * REPLICATED table it reads locked whole there — more rows than one MariaDB would lock, never fewer. Empty where the
+     * write runs on nothing but those first partitions.
+     */
+    static List<Plan.CopyLock> copyLocks(Statement write, TableDef table, List<Expression> values, Expression where, Catalog catalog,
+                                         SubqueryPlanner.Inner locking) throws PlanException {
+        String text = write.toString();
+        int[] mine = table.partitioning().partitions();
+        var out = new ArrayList<Plan.CopyLock>();
+        var whole = new java.util.LinkedHashSet<String>();
+        int from = 0;
+        for (Select sub : SubqueryPlanner.of(values, where)) {
+            String subText = sub.toString();
+            int at = text.indexOf(subText, from);
+            if (at >= 0) from = at + subText.length();
+            var tables = tables(sub, catalog);
+            var replicated = tables.stream().filter(t -> t.partitioning() instanceof Partitioning.Replicated).toList();
+            if (replicated.stream().allMatch(t -> mine.length == 1 && mine[0] == t.partitioning().partitions()[0])) continue;
+            Plan.Query exact = at >= 0 && replicated.size() == tables.size() && oneFirstPartition(replicated) ? exactLock(sub, catalog, locking) : null;
+            if (exact != null) {
+                out.add(new Plan.CopyLock(exact, ParamCounter.count(text.substring(0, at))));
+            } else {
+                for (TableDef t : replicated) whole.add(t.name());
+            }
+        }
+        for (String name : whole) out.add(wholeTable(catalog.table(name), locking));
+        return out;
+    }
+
+    /**
+     * Every row of {@code t} shared-locked: {@code SELECT COUNT(*) FROM t FORCE INDEX (PRIMARY)}, a scan of the clustered
+     * index, where the rows' locks are (a scan of a covering secondary index would lock its own records only, which a
+     * {@code FOR UPDATE} by the primary key does not hold). Without a PRIMARY KEY the clustered index has no name to force.
+     */
+    private static Plan.CopyLock wholeTable(TableDef t, SubqueryPlanner.Inner locking) throws PlanException {
+        if (!hasPrimaryKey(t)) {
+            return new Plan.CopyLock(null, 0, "Lutra does not support a subquery inside UPDATE/DELETE that reads the REPLICATED table " + t.name() + " (without a"
+                    + " PRIMARY KEY) correlated with the outer row, or through nested subqueries or a UNION, at an isolation level where"
+                    + " InnoDB reads it with shared locks: the router locks the rows of its first partition's copy, where locking reads"
+                    + " of them lock, and cannot name that table's clustered index to lock them all");
+        }
+        var all = new net.sf.jsqlparser.statement.select.PlainSelect()
+                .addSelectItems(new net.sf.jsqlparser.expression.Function("COUNT", new net.sf.jsqlparser.statement.select.AllColumns()))
+                .withFromItem(new Table("`" + t.name().replace("`", "``") + "`")
+                        .withHint(new net.sf.jsqlparser.expression.MySQLIndexHint("FORCE", "INDEX", List.of("`PRIMARY`"))));
+        return new Plan.CopyLock(locking.plan(all), 0);
+    }
+
+    private static boolean hasPrimaryKey(TableDef t) {
+        try {
+            return org.lutra.catalog.UniqueKeys.of(t).stream().anyMatch(org.lutra.catalog.UniqueKeys.Key::primary);
+        } catch (org.lutra.catalog.SchemaException e) {
+            return false;
+        }
+    }
+
+    /** {@code sub} as a locking read, or null where it is not one the router can read as InnoDB locks it. */
+    private static Plan.Query exactLock(Select sub, Catalog catalog, SubqueryPlanner.Inner locking) throws PlanException {
+        if (!(sub instanceof net.sf.jsqlparser.statement.select.PlainSelect p) || Guards.selectWords(sub.toString()) != 1
+                || SubqueryPlanner.correlated(p, catalog)) {
+            return null;
+        }
+        try {
+            return locking.plan(sub);
+        } catch (PlanException e) {
+            if (!org.lutra.protocol.Refusal.is(e)) throw e;
+            return null;
+        }
+    }
+
+    private static boolean oneFirstPartition(List<TableDef> tables) {
+        return tables.stream().map(t -> t.partitioning().partitions()[0]).distinct().count() == 1;
+    }
+
+    /** The tables {@code sub} names, nested subqueries' too (all in the catalog: {@link #inPlace} saw to that). */
+    private static List<TableDef> tables(Select sub, Catalog catalog) {
+        var out = new ArrayList<TableDef>();
+        for (String name : new net.sf.jsqlparser.util.TablesNamesFinder<Void>().getTables((Statement) sub)) {
+            TableDef t = catalog.table(KeyFinder.unquote(name));
+            if (t != null && !out.contains(t)) out.add(t);
+        }
+        return out;
+    }
+
     /** Every table {@code sub} names is on each of {@code target}'s partitions whole: replicated there, or both on one partition. */
     private static boolean readsWholeTables(Select sub, TableDef target, Catalog catalog) {
         java.util.Set<String> names;
@@ -101,11 +188,16 @@ final class WriteSubqueries {
             throw PlanException.unsupported("subqueries inside UPDATE/DELETE other than in WHERE and SET's values (ORDER BY, LIMIT) yet");
         }
         var outer = Sources.single(table, target.getAlias() == null ? null : KeyFinder.unquote(target.getAlias().getName()));
+        if (write instanceof net.sf.jsqlparser.statement.update.Update update
+                && SubqueryPlanner.semiJoins(where).stream().anyMatch(s -> !inPlace(s, table, outer, catalog))) {
+            AssignmentOrder.requireIndependent(update);
+        }
         // those each partition answers stay in the write (correlated ones over co-located tables); the others run first
         var slots = SubqueryPlanner.forWrite(write, values, where, catalog, s -> inPlace(s, table, outer, catalog), inner, locking);
         if (slots.subqueries().isEmpty()) throw new IllegalStateException("no subquery to run first in " + write);
         writes.write(sample(slots));
-        return new Plan.WriteAfterSubqueries(table, slots.pieces(), slots.subqueries(), slots.locking(), writes, slots.params());
+        return new Plan.WriteAfterSubqueries(table, slots.pieces(), slots.subqueries(), slots.locking(), writes, slots.params(),
+                write instanceof net.sf.jsqlparser.statement.delete.Delete);
     }
 
     /** The write's text with one value in each slot. */

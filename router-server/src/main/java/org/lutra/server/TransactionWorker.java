@@ -318,7 +318,8 @@ final class TransactionWorker implements AutoCloseable {
     private long runDdl(Plan.Ddl statement, Warnings warnings) throws SQLException {
         if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
-        return ddl.run(statement, warnings);
+        String checks = transactions.variables().values().get("foreign_key_checks");
+        return ddl.run(statement, warnings, checks == null || !checks.replace("'", "").matches("(?i)0|OFF|FALSE"));
     }
 
     /**

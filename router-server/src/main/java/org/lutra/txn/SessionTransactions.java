@@ -421,6 +421,12 @@ public final class SessionTransactions implements AutoCloseable {
         }
 
         @Override
+        public void broken(SQLException cause) {
+            TransactionState t = txn != null ? txn : implicit;
+            if (t != null) t.broken(cause);
+        }
+
+        @Override
         public boolean transactional() {
             return txn != null || implicit != null;
         }

@@ -231,6 +231,11 @@ public final class TransactionState implements Connections {
         return true;
     }
 
+    @Override
+    public void broken(SQLException cause) {
+        fail(cause);
+    }
+
     private synchronized void failWhole(SQLException e) {
         failure = e;
         wholeOnly = true;

@@ -114,6 +114,23 @@ final class Differential implements AutoCloseable {
         return what + ": lutra " + l.size() + " rows / mariadb " + m.size();
     }
 
+    /**
+     * What a write did, as text to compare: "count N warnings [codes]" (the warnings' codes sorted), "error CODE", or
+     * "refused: message" for Lutra's refusal (42000/1235).
+     */
+    static String outcome(Connection c, String sql) {
+        try (var st = c.createStatement()) {
+            long n = st.executeLargeUpdate(sql);
+            var codes = new ArrayList<Integer>();
+            for (java.sql.SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) codes.add(w.getErrorCode());
+            java.util.Collections.sort(codes);
+            return "count " + n + " warnings " + codes;
+        } catch (SQLException e) {
+            if (org.lutra.protocol.Refusal.is(e)) return "refused: " + e.getMessage();
+            return "error " + e.getErrorCode();
+        }
+    }
+
     /** Every row of {@code sql}'s answer as text. */
     static List<List<String>> rows(Connection c, String sql) throws SQLException {
         try (var st = c.createStatement(); var rs = st.executeQuery(sql)) {

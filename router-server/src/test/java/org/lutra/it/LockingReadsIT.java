@@ -247,6 +247,54 @@ class LockingReadsIT {
         assertEquals(List.of(), failures);
     }
 
+    /** InnoDB reads an UPDATE's subqueries with shared locks at REPEATABLE READ and SERIALIZABLE (at READ COMMITTED they are consistent reads). */
+    static final List<Variant> UPDATE_VARIANTS = List.of(new Variant("", Mode.AUTO_COMMIT), new Variant("", Mode.REPEATABLE_READ),
+            new Variant("", Mode.SERIALIZABLE));
+
+    /** A DELETE's with shared locks at every level. */
+    static final List<Variant> DELETE_VARIANTS = List.of(new Variant("", Mode.AUTO_COMMIT), new Variant("", Mode.READ_COMMITTED),
+            new Variant("", Mode.SERIALIZABLE));
+
+    /**
+     * A write whose subquery reads the REPLICATED table inside the target's partitions (each partition its own copy) while A
+     * holds accounts 1 and 2 {@code FOR UPDATE} on the table's first copy, where locking reads lock: the write must wait, as
+     * one MariaDB's does, although its own rows are on partitions other than that first one (range: 5 on p2, 6 and 7 on p3).
+     * And a DELETE whose subquery runs first (over a table placed otherwise) waits at READ COMMITTED too, as InnoDB locks a
+     * DELETE's subquery rows at every level.
+     */
+    @Test
+    void aWriteReadingAReplicatedTableWaitsForItsLockedRows() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        int cases = 0;
+        String r = Placement.REPLICATED.table(), t = Placement.RANGE.table(), l = Placement.RANGE.ledgerTable();
+        var writes = List.of(
+                "UPDATE " + t + " SET balance = balance + 1 WHERE id = 5 AND balance > (SELECT MIN(balance) - 5000 FROM " + r + " WHERE id = 1)",
+                "UPDATE " + t + " SET owner = owner + 1 WHERE id = 7 AND owner IN (SELECT owner + 3 FROM " + r + " WHERE id = 2)",
+                "DELETE FROM " + l + " WHERE account = 7 AND n = 2 AND EXISTS (SELECT 1 FROM " + r + " WHERE id = 2 AND balance > 0)",
+                // nested: the table locked whole (the rows stay, so that each variant's write reads as the first's)
+                "UPDATE " + l + " SET amount = amount + 1 WHERE account = 6 AND n IN (SELECT owner FROM " + r + " WHERE id IN (SELECT id FROM " + r
+                        + " WHERE id BETWEEN 1 AND 2))",
+                // correlated: it reads the rows of the outer row's values
+                "UPDATE " + t + " x SET balance = (SELECT y.balance FROM " + r + " y WHERE y.id = x.id - 4) + 3 WHERE x.id = 6");
+        var locked = new java.util.LinkedHashMap<String, String>();
+        for (String write : writes) locked.put(write, r);
+        // a DELETE's subquery over a table placed otherwise runs first: a locking read at READ COMMITTED too
+        String h = Placement.HASH.table();
+        locked.put("DELETE FROM " + l + " WHERE account = 8 AND n IN (SELECT owner FROM " + h + " WHERE id = 1)", h);
+        locked.put("UPDATE " + l + " SET amount = amount + 1 WHERE account = 8 AND n IN (SELECT owner + 1 FROM " + h + " WHERE id = 2)", h);
+        for (var write : locked.entrySet()) {
+            for (Variant v : write.getKey().startsWith("DELETE") ? DELETE_VARIANTS : UPDATE_VARIANTS) {
+                String problem = runCase(threads, write.getValue(), false, write.getKey(), v, null);
+                cases++;
+                if (problem != null) failures.add(v + ", A locks " + write.getValue() + ": " + write.getKey() + ": " + problem);
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d writes whose subqueries read rows another transaction holds (a REPLICATED table's on its first copy); %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
     /**
      * {@link #runCase}'s answer when B's read through the router was chosen as a deadlock's victim: possible where a move
      * batch locks the same rows in another order on one partition (docs/architecture.md, "Locking scans"), as after any

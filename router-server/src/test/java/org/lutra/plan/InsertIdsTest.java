@@ -40,7 +40,7 @@ class InsertIdsTest {
         assertEquals("INSERT INTO orders (id, customer) VALUES (?, 1), (?, 2), (?, 3), (42, 4), (?, 5)", plan.rows().render(new int[] {0, 1, 2, 3, 4}));
         assertEquals(1, plan.paramCount());
         assertArrayEquals(new int[] {0, 1, 2}, plan.auto().added());
-        assertEquals(new ValueRef.Literal(new java.math.BigDecimal(42)), plan.auto().perRow().get(3));
+        assertEquals(new ValueRef.Literal(42L), plan.auto().perRow().get(3));
         assertEquals(new ValueRef.Param(3), plan.auto().perRow().get(4), "the client's parameter, which may be NULL or 0 when it runs");
     }
 

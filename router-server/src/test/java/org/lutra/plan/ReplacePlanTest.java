@@ -42,7 +42,7 @@ class ReplacePlanTest {
         assertEquals("REPLACE INTO kv (k, v) VALUES (1, 2), (?, 3)", plan.rows().render(new int[] {0, 1}));
         assertEquals("REPLACE INTO kv (k, v) VALUES (?, 3)", plan.rows().render(new int[] {1}));
         assertEquals(1, plan.paramCount());
-        assertEquals(List.of(new ValueRef.Literal(new java.math.BigDecimal(1)), new ValueRef.Param(0)), plan.keyPerRow());
+        assertEquals(List.of(new ValueRef.Literal(1L), new ValueRef.Param(0)), plan.keyPerRow());
         assertEquals("REPLACE INTO kv VALUES (5, 6)", insert("REPLACE kv VALUES (5, 6)").rows().render(new int[] {0}));
     }
 
@@ -51,7 +51,7 @@ class ReplacePlanTest {
         assertEquals("REPLACE INTO kv (k, v) VALUES (?, v + 1)", insert("REPLACE kv SET k = ?, v = v + 1").rows().render(new int[] {0}));
         assertEquals("REPLACE INTO kv (v, k) VALUES ((6), 5)", insert("REPLACE kv SET v = (6), k = 5").rows().render(new int[] {0}));
         assertEquals("INSERT INTO kv (k) VALUES (7)", insert("INSERT INTO kv SET k = 7").rows().render(new int[] {0}));
-        assertEquals(List.of(new ValueRef.Literal(new java.math.BigDecimal(7))), insert("INSERT INTO kv SET k = 7").keyPerRow());
+        assertEquals(List.of(new ValueRef.Literal(7L)), insert("INSERT INTO kv SET k = 7").keyPerRow());
         assertEquals("INSERT INTO kv (k, v) VALUES (4, 5) ON DUPLICATE KEY UPDATE v = 6",
                 insert("INSERT INTO kv SET k = 4, v = 5 ON DUPLICATE KEY UPDATE v = 6").rows().render(new int[] {0}));
     }

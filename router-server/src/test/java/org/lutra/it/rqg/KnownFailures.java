@@ -33,10 +33,6 @@ public final class KnownFailures {
      * MariaDB more (null where there is none).
      */
     public record Failure(Shrunk shrunk, RqgSchema schema, Function<String, Outcome> reference) {
-        boolean foreignKeysCross() {
-            return schema != null && schema.foreignKeysCrossPartitions;
-        }
-
         String sql() {
             return shrunk.query().sql();
         }
@@ -102,14 +98,7 @@ public final class KnownFailures {
             new Known("distinct-scalar-subquery-raises-1242",
                     s -> null, // the earlier generator's statement (seed 62245930696994) answers right on these schemas
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1242 && f.referenceAnswered()
-                            && f.has("SELECT\\s+DISTINCT\\b.*\\(SELECT")),
-            new Known("foreign-keys-checked-per-shard",
-                    s -> !s.foreignKeysCrossPartitions ? null
-                            : "INSERT INTO " + (s.frReferencesPartitionedParent() ? "fr" : "fc") + " (id, k) VALUES (1000, 1), (1001, 2), (1002, 3), (1003, 4), (1004, 5)",
-                    f -> f.foreignKeysCross() && f.has("^\\s*(INSERT|UPDATE|DELETE|REPLACE)\\b.*\\bf[pcr]\\b")),
-            new Known("insert-routes-decimal-into-int-column",
-                    "INSERT INTO th (id, k) VALUES (1000.6, 1)",
-                    f -> f.has("^\\s*(INSERT|REPLACE)\\b") && f.lutraError().contains("cannot route")));
+                            && f.has("SELECT\\s+DISTINCT\\b.*\\(SELECT")));
 
     /** Found by this generator, not fixed here (reported with their minimal statements). */
     private static final List<Known> FOUND = List.of(

@@ -11,13 +11,13 @@ import java.util.regex.Pattern;
 
 /**
  * One line of {@code rqg/regressions.sql}: {@code <statement>; -- <feature>: <what it tests>}. Lines
- * that are empty or start with {@code --} are comments. UPDATE and DELETE lines compare the table
+ * that are empty or start with {@code --} are comments. UPDATE, DELETE, INSERT and REPLACE lines compare the table
  * they write; a SELECT whose outermost ORDER BY is total must say so by ending the comment with
  * {@code [ordered]}.
  */
 public record RegressionCase(int line, String feature, String description, Query query) {
     private static final Pattern LINE = Pattern.compile("(.*?);\\s*--\\s*([\\w-]+):\\s*(.*)");
-    private static final Pattern DML = Pattern.compile("(?i)\\s*(?:UPDATE|DELETE\\s+FROM)\\s+(\\w+).*");
+    private static final Pattern DML = Pattern.compile("(?i)\\s*(?:UPDATE|DELETE\\s+FROM|(?:INSERT(?:\\s+IGNORE)?|REPLACE)\\s+INTO)\\s+(\\w+).*");
 
     public static List<RegressionCase> load(String resource) throws IOException {
         var in = RegressionCase.class.getResourceAsStream(resource);
