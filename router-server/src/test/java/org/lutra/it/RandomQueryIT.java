@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.lutra.it.rqg.Comparer;
 import org.lutra.it.rqg.KnownFailures;
 import org.lutra.it.rqg.Oracles;
 import org.lutra.it.rqg.Outcome;
@@ -160,6 +161,10 @@ class RandomQueryIT {
             Query q = sql.matches("(?is)\\s*(UPDATE|DELETE|INSERT).*") ? RqgDatabases.write(sql) : new Query.Verbatim(sql, false, Set.of("known"));
             var result = runner.run(q);
             var found = runner.classify(result);
+            if (found == null && result.verdict() == Comparer.Verdict.SAME && KnownFailures.ROWS_DEPENDENT.contains(k.name())) {
+                System.out.println("known failure " + k.name() + ": this run's rows answer its reproducer right (seed " + seed + ")");
+                continue;
+            }
             if (found == null || !found.name().equals(k.name())) {
                 fixed.add(k.name() + ": " + sql + "\n  " + result.verdict() + "\n  lutra:   " + result.lutra() + "\n  mariadb: "
                         + result.reference());
