@@ -464,7 +464,9 @@ public final class SessionTransactions implements AutoCloseable {
                 TransactionState t = implicit;
                 implicit = null;
                 SQLException reported = abort(t, e, false);
-                restartable = t.failure() instanceof DeadlockVictim || reported.getErrorCode() == DEADLOCK && !deadline.expired();
+                // a deadlock a detector found (the router's, or a shard's own 1213), not a lock wait timeout reported as a suspected
+                // deadlock: that statement waited the whole timeout already, and running it again could wait it five times over
+                restartable = t.failure() instanceof DeadlockVictim || e instanceof SQLException s && s.getErrorCode() == DEADLOCK;
                 return reported;
             }
             if (txn != null && txn == current) {
