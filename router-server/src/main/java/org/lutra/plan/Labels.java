@@ -102,7 +102,7 @@ final class Labels {
             String written = source == null ? sql.substring(begin, end) : source.written(sql, begin, end);
             if (written == null) continue;
             written = written.stripLeading();
-            if (written.length() > MAX_LABEL) written = written.substring(0, MAX_LABEL); // cut as MariaDB cuts it
+            written = asMariaDbNames(written);
             if (written.isEmpty() || written.equals(String.valueOf(item.getExpression()))) continue;
             String label = written;
             if (written.indexOf('\n') >= 0 || written.indexOf('\r') >= 0) {
@@ -111,5 +111,20 @@ final class Labels {
             }
             item.setAlias(new Alias("`" + label.replace("`", "``") + "`", true));
         }
+    }
+
+    /**
+     * {@code text} as MariaDB keeps an item's name: in utf8mb3, its system character set, where a character beyond
+     * the Basic Multilingual Plane is '?', and cut after {@value #MAX_LABEL} characters — counted in code points, so
+     * that the cut never splits a surrogate pair into bytes no backend accepts.
+     */
+    static String asMariaDbNames(String text) {
+        var out = new StringBuilder(Math.min(text.length(), MAX_LABEL));
+        for (int i = 0, n = 0; i < text.length() && n < MAX_LABEL; n++) {
+            int cp = text.codePointAt(i);
+            out.appendCodePoint(Character.isSupplementaryCodePoint(cp) ? '?' : cp);
+            i += Character.charCount(cp);
+        }
+        return out.toString();
     }
 }
