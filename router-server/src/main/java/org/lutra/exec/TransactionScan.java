@@ -36,15 +36,19 @@ import java.util.Objects;
 final class TransactionScan {
     private TransactionScan() {}
 
+    /**
+     * @param held the group's fence, if the statement took it already (a read through a secondary lookup, whose entries it read
+     *             under it); else taken here. Released here, once the snapshots exist (READ COMMITTED: once the queries started)
+     */
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, Shards shards, String group, List<ShardQuery> queries,
-                                 ReplicaScans.Copies copies) throws SQLException {
+                                 ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
         switch (statement.isolation()) {
             case Connection.TRANSACTION_READ_UNCOMMITTED -> throw Refusal.of("a read of " + copies.table().name()
                     + " over several partitions in a READ UNCOMMITTED transaction would see rows being moved on both partitions;"
                     + " use READ COMMITTED or REPEATABLE READ, or pin the routing column '" + copies.table().partitioning().column() + "'");
             case Connection.TRANSACTION_SERIALIZABLE -> throw new IllegalStateException("a SERIALIZABLE transaction's reads lock: LockingScan reads them");
             case Connection.TRANSACTION_READ_COMMITTED -> {
-                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
                 try {
                     return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement); // each query's snapshot taken under the fence
                 } finally {
@@ -52,13 +56,18 @@ final class TransactionScan {
                 }
             }
             default -> {
-                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                List<ShardQuery> filtered;
                 try {
-                    fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                    // the partitions read before: their snapshots checked. The others: their snapshots start with the
+                    // replicated-keys question below, under the fence, so they have every batch committed and none halfway
+                    var earlier = queries.stream().filter(q -> statement.begun(q.partition())).toList();
+                    if (!earlier.isEmpty()) fanOut.each(earlier, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                    filtered = ReplicaScans.filter(shards, copies, queries);
                 } finally {
                     BackendThreads.later(fence::close);
                 }
-                return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
+                return fanOut.query(filtered, statement);
             }
         }
     }
