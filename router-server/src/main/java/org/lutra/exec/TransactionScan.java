@@ -19,13 +19,14 @@ import java.util.Objects;
  * <ul>
  *   <li><b>REPEATABLE READ</b>: each partition's snapshot is the transaction's, taken at its first read
  *       there, maybe before this statement. With the group's fence held shared ({@link MoveFence}), on
- *       every partition at once: the group's batch count read in the transaction (a consistent read, which
- *       makes the snapshot now where there was none) and, where the transaction ran a statement before, the
- *       latest committed count too. A difference: a batch committed there after the snapshot, which then
- *       holds the moved rows as they were and another partition's snapshot maybe not; the statement is
- *       refused ({@code 40001}, the transaction rolled back: retry it). No difference: no batch is between
- *       any two of the snapshots, so each moved row is in exactly one. Then the fence is released and the
- *       queries run (the replicated-keys question first, in the same snapshots).
+ *       every partition where the transaction ran a statement before, at once: the group's batch count read
+ *       in the transaction and the latest committed count. A difference: a batch committed there after the
+ *       snapshot, which then holds the moved rows as they were and another partition's snapshot maybe not;
+ *       the statement is refused ({@code 40001}, the transaction rolled back: retry it). Then, still under
+ *       the fence, the replicated-keys question on every partition, in the transaction: a consistent read,
+ *       which starts the snapshot where there was none — under the fence, so with every batch committed
+ *       and none halfway. So no batch is between any two of the snapshots, and each moved row is in exactly
+ *       one. Then the fence is released and the queries run in those snapshots.
  *   <li><b>READ COMMITTED</b>: every statement reads in snapshots of its own, taken as it starts; the
  *       fence is held shared until every query has started (as long as the queries take to answer their
  *       first rows).
