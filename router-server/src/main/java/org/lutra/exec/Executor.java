@@ -158,13 +158,43 @@ public final class Executor {
             @Override
             public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
                 if (held == null && queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
-                if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies);
+                if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies, held);
                 return FencedScan.query(fanOut, backends, connections, group, queries, copies, held);
             }
 
             @Override
             public boolean transactional() {
                 return connections.transactional();
+            }
+
+            @Override
+            public int isolation() {
+                return connections.isolation();
+            }
+
+            @Override
+            public List<RowSource> committedAndOwn(List<ShardQuery> queries) throws SQLException {
+                if (!connections.transactional()) return query(queries);
+                var own = queries.stream().filter(q -> connections.begun(q.partition())).toList();
+                var inTransaction = own.isEmpty() ? List.<RowSource>of() : fanOut.query(own, connections);
+                var out = new java.util.ArrayList<RowSource>(queries.size());
+                int next = 0;
+                for (ShardQuery q : queries) {
+                    var rows = new java.util.ArrayList<org.lutra.protocol.Row>();
+                    List<org.lutra.protocol.Column> columns;
+                    try (var latest = new ScratchConnection(backends.placement(q.partition()), connections.deadline(), connections.variables());
+                         RowSource committed = latest.query(q.sql(), q.params())) {
+                        columns = committed.columns();
+                        for (var row = committed.next(); row != null; row = committed.next()) rows.add(row);
+                    }
+                    if (connections.begun(q.partition())) {
+                        try (RowSource mine = inTransaction.get(next++)) {
+                            for (var row = mine.next(); row != null; row = mine.next()) rows.add(row);
+                        }
+                    }
+                    out.add(new org.lutra.merge.ListRows(columns, rows));
+                }
+                return out;
             }
 
             @Override
@@ -405,16 +435,14 @@ public final class Executor {
         c.trace().write(plan.table().name(), keys);
         if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
             // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's locking
-            // fence is held until they are written (LockingScan). A secondary lookup's entries are read in the statement's
-            // snapshot: in a REPEATABLE READ transaction that read a partition before, maybe older than a move of the
-            // rows, and then the write goes to every partition instead
-            boolean freshSnapshot = !c.transactional() || c.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ
-                    || Arrays.stream(lookup.partitions()).noneMatch(c::begun);
+            // fence is held until they are written (LockingScan). A secondary lookup's entries are the latest committed ones
+            // and the transaction's own (SecondaryEntries.partitions), read under that fence: no move batch commits between
+            // them and the write, so they name every partition whose latest rows (or the transaction's) have the values
             try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
                 // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
                 var holding = holdingCopies(lookup, c);
                 if (!holding.isEmpty()) return onEveryCopyUnkeyed(plan, lookup, holding, params, c);
-                return unkeyed(plan, params, c, freshSnapshot);
+                return unkeyed(plan, params, c, true);
             }
         }
         if (keys == null) return unkeyed(plan, params, c, true);

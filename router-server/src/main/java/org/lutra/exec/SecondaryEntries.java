@@ -32,7 +32,9 @@ import java.util.TreeMap;
  * partition with no such rows. A reader ({@link #partitions}) reads the committed entries of its values,
  * then runs the statement on the partitions they name: a row committed before the read began has its
  * entry committed too, and so is found. A row whose transaction commits while the read runs may be seen
- * or not (as for any read over several partitions).
+ * or not (as for any read over several partitions). Inside a transaction the reader reads the latest
+ * committed entries (outside the transaction: its snapshot of the home may be older than its snapshots of
+ * the partitions the entries name) and, at a home the transaction has begun on, its own uncommitted ones.
  *
  * <p><b>UNIQUE</b> ({@link #claim}), per value v placed on partition q, inside the writing transaction:
  * <ol>
@@ -131,7 +133,9 @@ public final class SecondaryEntries {
                     + String.join(", ", Collections.nCopies(e.getValue().size(), "?")) + ")", e.getValue()));
         }
         var out = new java.util.TreeSet<Integer>();
-        for (RowSource answer : shards.query(queries)) {
+        // the committed entries and the transaction's own: a transaction's snapshot of a value's home may be older than its
+        // snapshots of the partitions the entries name (or than the rows a write changes), and would miss newer entries
+        for (RowSource answer : shards.committedAndOwn(queries)) {
             try (RowSource rows = answer) {
                 Row row;
                 while ((row = rows.next()) != null) out.add(((Number) ValueCodec.decode(row.getValues(0))).intValue());

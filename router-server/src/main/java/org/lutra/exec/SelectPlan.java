@@ -25,26 +25,31 @@ import java.util.Map;
  * keys were asked, read the keys' home rows under a lock and run again where they say
  * ({@link HomeRows}: the durable form of the paper's Fig. 2 fallback, which no move can slip
  * past, instead of asking every partition). Reads whose shard results cannot be counted that way
- * (aggregates, ORDER BY, ...) first check where the keys' owner rows are ({@link Target#exact}).
+ * (aggregates, ORDER BY, ...) first check where the keys' owner rows are ({@link Target#exact}),
+ * except a read of one key whose every row proves the key lives where it was read ({@link #keyProvenRows}).
  */
 public final class SelectPlan implements Choice {
     private final Target target;
     private final Route pushdown;
     private final boolean plainRows;
     private final long plainLimit;
+    private final boolean rowsProveKey;
     private final Operator scatter;
     private final PlanException refusal;
 
     /**
      * @param plainRows  the statement returns rows that simply concatenate across partitions (no ORDER BY, aggregate, DISTINCT, OFFSET)
      * @param plainLimit for plain rows, a LIMIT to apply again over several partitions, or -1
+     * @param rowsProveKey every row the statement returns is made from rows of its tables (no aggregate over no rows), so with
+     *                     one routing key pinned, a row returned is a row of that key ({@link #keyProvenRows})
      * @param scatter    the plan for several partitions, or null with {@code refusal} saying why there is none
      */
-    public SelectPlan(Target target, Route pushdown, boolean plainRows, long plainLimit, Operator scatter, PlanException refusal) {
+    public SelectPlan(Target target, Route pushdown, boolean plainRows, long plainLimit, boolean rowsProveKey, Operator scatter, PlanException refusal) {
         this.target = target;
         this.pushdown = pushdown;
         this.plainRows = plainRows;
         this.plainLimit = plainLimit;
+        this.rowsProveKey = rowsProveKey;
         this.scatter = scatter;
         this.refusal = refusal;
     }
@@ -54,6 +59,10 @@ public final class SelectPlan implements Choice {
         if (plainRows && target.guesses()) {
             RowSource validated = validatedRows(ctx);
             if (validated != null) return validated;
+        }
+        if (!plainRows && rowsProveKey && target.guesses()) {
+            RowSource proven = keyProvenRows(ctx);
+            if (proven != null) return proven;
         }
         Target.Resolution r = target.exact(ctx);
         ctx.remember(target, r);
@@ -91,6 +100,40 @@ public final class SelectPlan implements Choice {
     }
 
     /**
+     * A read of one key of a lookup group that the router must not cut (ORDER BY, LIMIT, GROUP BY, DISTINCT, a
+     * co-located join), validated by its answer, as the paper's protocol validates a read: it runs whole where the
+     * cache points; if it returns a row, that is the answer; if none, it runs again where the key's home row says,
+     * under that row's lock ({@link #underHomeLocks}: the path every such read took before, two more statements at
+     * the key's hash home and, in a transaction, the move-batch check). Null where this does not apply (several keys,
+     * a range, a locking read).
+     *
+     * <p>Why a returned row makes the answer exact, in auto-commit and inside a transaction (whose snapshot of the
+     * partition may be older than the statement). The read is one consistent read of one partition: one snapshot. A
+     * key's rows, of every table of its group, are on one partition in every committed state (a replicated key's on
+     * each copy, whole): a move copies them all to its target and deletes them all at its source, each in one branch;
+     * a row of the key is inserted only where its partition's placement row lets it ({@code lutra_place_*} triggers).
+     * So in the snapshot read, a row of the key there means all the key's rows are there, as they were when the
+     * snapshot was taken — what one database with that snapshot answers. A returned row is a row of the key: the
+     * routing column is pinned by {@code =} in the WHERE clause, the join is co-located (its tables meet on the
+     * group's key), and the statement is no aggregate over no rows ({@code rowsProveKey}). No row: the key may live
+     * elsewhere (or have no rows that match), which only the home row can tell.
+     */
+    private RowSource keyProvenRows(Context ctx) throws SQLException {
+        if (target.keys() instanceof org.lutra.plan.KeyMatch.Range) return null;
+        if (ctx.shards().lockingRead(pushdown.sql())) return null; // reads the latest rows and locks them: the home row's protocol
+        Object[] keys = target.keyValues(ctx.params());
+        if (keys == null || keys.length == 0 || Arrays.stream(keys).distinct().count() != 1) return null;
+        Target.Resolution guess = target.guess(ctx);
+        if (guess.size() != 1) return null;
+        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
+        var lookup = (Partitioning.LookedUp) target.table().partitioning();
+        var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
+        ctx.stats().statement(partitions(first));
+        ctx.touched(first);
+        return new FallbackRows(new UnionRows(ctx.shards().query(first)), 1, () -> underHomeLocks(ctx, lookup, keys, guess));
+    }
+
+    /**
      * The statement for {@code keys} where their home rows say they live, read while those rows are
      * locked; a fallback (in the counters) when that is not where the cache pointed.
      */
@@ -117,11 +160,11 @@ public final class SelectPlan implements Choice {
 
     /**
      * Whether, once routed, its rows come from routes alone with nothing of the router querying
-     * again while they stream: not a lookup read validated by counting (its fallback asks more
+     * again while they stream: not a lookup read validated by counting or by its answer (its fallback asks more
      * partitions after reading), and a scatter tree {@code plain} accepts.
      */
     public boolean streamsPlainly(java.util.function.Predicate<Operator> plain) {
-        return !(plainRows && target.guesses()) && (scatter == null || plain.test(scatter));
+        return !((plainRows || rowsProveKey) && target.guesses()) && (scatter == null || plain.test(scatter));
     }
 
     /** The tree that runs for the given parameters: the pushdown route when they resolve to one partition. */

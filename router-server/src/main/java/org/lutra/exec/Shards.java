@@ -79,6 +79,22 @@ public interface Shards {
         return false;
     }
 
+    /** The isolation level of the statement's transaction ({@link java.sql.Connection}'s constants). */
+    default int isolation() {
+        return java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+    }
+
+    /**
+     * As {@link #query}, for small reads of the router's own tables (a secondary lookup's entries) that must see every
+     * committed row and the statement's own transaction's writes: outside a transaction, the statement's reads; inside
+     * one, each query on the latest committed rows (a connection outside the transaction, whose snapshot may be older)
+     * and, where the transaction has begun on the partition (and so may have written there), in the transaction too;
+     * the two answers concatenated.
+     */
+    default List<RowSource> committedAndOwn(List<ShardQuery> queries) throws SQLException {
+        return query(queries);
+    }
+
     /**
      * Before a read of lookup group {@code group}'s keys at {@code partitions}, where their home rows (locked) say they
      * live: inside a REPEATABLE READ transaction whose snapshot of one of those partitions predates a move batch of the

@@ -202,10 +202,15 @@ public final class Target {
             // rows' snapshots exist (Route, FencedScan), keeps every move's commit (entries and rows move together) out
             // of that window, so no moved row is missed or read twice
             String group = secondaryGroup(ctx.params());
-            // inside a transaction the entries are read in its snapshot of their partition, which may be older or newer than
-            // its snapshots of the partitions they name: a moved row could be missed. The read goes to every partition
-            // instead, as a scan of the group inside a transaction: exact, or 40001 when a move committed since (TransactionScan)
-            if (group != null && ctx.shards() != null && ctx.shards().transactional()) return everywhere();
+            // inside a transaction the same, with the latest committed entries (and the transaction's own) read under the
+            // fence (SecondaryEntries.partitions), and the partitions they name read as a scan of the group inside a
+            // transaction reads them (TransactionScan, with this fence): each of those snapshots checked to have every move
+            // batch of the group committed there (40001 if not), or started under the fence. The entries name every
+            // partition that holds rows with the values now, and no batch commits until the snapshots exist, so each moved
+            // row is in exactly one of them. READ UNCOMMITTED would see a moving batch's rows before its entries commit:
+            // there the read goes to every partition, as a scan of the group (refused over several partitions)
+            if (group != null && ctx.shards() != null && ctx.shards().transactional()
+                    && ctx.shards().isolation() == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED) return everywhere();
             if (group != null && ctx.locks() != null) ctx.locks().holdFence(group);
             Resolution bySecondary = viaSecondary(ctx, table, secondary);
             if (bySecondary != null) return bySecondary;

@@ -19,13 +19,14 @@ import java.util.Objects;
  * <ul>
  *   <li><b>REPEATABLE READ</b>: each partition's snapshot is the transaction's, taken at its first read
  *       there, maybe before this statement. With the group's fence held shared ({@link MoveFence}), on
- *       every partition at once: the group's batch count read in the transaction (a consistent read, which
- *       makes the snapshot now where there was none) and, where the transaction ran a statement before, the
- *       latest committed count too. A difference: a batch committed there after the snapshot, which then
- *       holds the moved rows as they were and another partition's snapshot maybe not; the statement is
- *       refused ({@code 40001}, the transaction rolled back: retry it). No difference: no batch is between
- *       any two of the snapshots, so each moved row is in exactly one. Then the fence is released and the
- *       queries run (the replicated-keys question first, in the same snapshots).
+ *       every partition where the transaction ran a statement before, at once: the group's batch count read
+ *       in the transaction and the latest committed count. A difference: a batch committed there after the
+ *       snapshot, which then holds the moved rows as they were and another partition's snapshot maybe not;
+ *       the statement is refused ({@code 40001}, the transaction rolled back: retry it). Then, still under
+ *       the fence, the replicated-keys question on every partition, in the transaction: a consistent read,
+ *       which starts the snapshot where there was none — under the fence, so with every batch committed
+ *       and none halfway. So no batch is between any two of the snapshots, and each moved row is in exactly
+ *       one. Then the fence is released and the queries run in those snapshots.
  *   <li><b>READ COMMITTED</b>: every statement reads in snapshots of its own, taken as it starts; the
  *       fence is held shared until every query has started (as long as the queries take to answer their
  *       first rows).
@@ -36,15 +37,19 @@ import java.util.Objects;
 final class TransactionScan {
     private TransactionScan() {}
 
+    /**
+     * @param held the group's fence, if the statement took it already (a read through a secondary lookup, whose entries it read
+     *             under it); else taken here. Released here, once the snapshots exist (READ COMMITTED: once the queries started)
+     */
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, Shards shards, String group, List<ShardQuery> queries,
-                                 ReplicaScans.Copies copies) throws SQLException {
+                                 ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
         switch (statement.isolation()) {
             case Connection.TRANSACTION_READ_UNCOMMITTED -> throw Refusal.of("a read of " + copies.table().name()
                     + " over several partitions in a READ UNCOMMITTED transaction would see rows being moved on both partitions;"
                     + " use READ COMMITTED or REPEATABLE READ, or pin the routing column '" + copies.table().partitioning().column() + "'");
             case Connection.TRANSACTION_SERIALIZABLE -> throw new IllegalStateException("a SERIALIZABLE transaction's reads lock: LockingScan reads them");
             case Connection.TRANSACTION_READ_COMMITTED -> {
-                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
                 try {
                     return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement); // each query's snapshot taken under the fence
                 } finally {
@@ -52,13 +57,18 @@ final class TransactionScan {
                 }
             }
             default -> {
-                MoveFence.Held fence = MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                List<ShardQuery> filtered;
                 try {
-                    fanOut.each(queries, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                    // the partitions read before: their snapshots checked. The others: their snapshots start with the
+                    // replicated-keys question below, under the fence, so they have every batch committed and none halfway
+                    var earlier = queries.stream().filter(q -> statement.begun(q.partition())).toList();
+                    if (!earlier.isEmpty()) fanOut.each(earlier, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                    filtered = ReplicaScans.filter(shards, copies, queries);
                 } finally {
                     BackendThreads.later(fence::close);
                 }
-                return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement);
+                return fanOut.query(filtered, statement);
             }
         }
     }

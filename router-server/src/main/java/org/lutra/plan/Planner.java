@@ -485,6 +485,7 @@ public final class Planner {
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
+        boolean rowsProveKey = !inPlace && eachRowFromRows(select);
         Operator scatter = null;
         PlanException refusal = null;
         try {
@@ -504,7 +505,7 @@ public final class Planner {
                 }
             }
         }
-        return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, scatter, refusal), ParamCounter.count(text));
+        return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, scatter, refusal), ParamCounter.count(text));
     }
 
     /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
@@ -582,6 +583,19 @@ public final class Planner {
     }
 
     /** Rows that simply concatenate across partitions: nothing to sort, group, count or skip. */
+    /**
+     * Whether every row the statement returns is made from rows its FROM and JOINs read (so, with its routing key pinned, from
+     * rows of that key): not an aggregate without GROUP BY, which answers a row over no rows ({@code COUNT(*)} is 0).
+     */
+    private static boolean eachRowFromRows(PlainSelect select) {
+        if (select.getGroupBy() != null) return true;
+        if (select.getHaving() != null) return false;
+        for (var item : select.getSelectItems()) {
+            if (item.getExpression() instanceof Expression e && ScatterPlanner.hasAggregate(e)) return false;
+        }
+        return select.getOrderByElements() == null || select.getOrderByElements().stream().noneMatch(o -> ScatterPlanner.hasAggregate(o.getExpression()));
+    }
+
     private static boolean plainRows(PlainSelect select) {
         if (select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null || select.getOffset() != null) return false;
         if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return false;

@@ -66,6 +66,22 @@ class TransactionScanIT {
         }
         var statements = new ArrayList<>(PlacementDifferentialIT.SCANS);
         if (Boolean.parseBoolean(System.getProperty("lutra.txscan.points", "true"))) for (int id = 1; id <= USERS; id += 7) statements.add("SELECT id, name, karma FROM users WHERE id = " + id);
+        if (Boolean.parseBoolean(System.getProperty("lutra.txscan.keyed", "true"))) {
+            // reads of one key validated by their answer (SelectPlan.keyProvenRows), and by a secondary lookup's entries
+            // read under the fence (Target.exact): inside transactions whose snapshots may predate the moves
+            try (var st = differential.lutra.createStatement()) {
+                st.execute("CREATE INDEX users_name ON users (name)");
+                st.execute("CREATE SECONDARY LOOKUP users_by_name ON users (name)");
+            }
+            for (int id = 3; id <= USERS; id += 9) {
+                statements.add("SELECT destination FROM followers WHERE source = " + id + " ORDER BY destination DESC LIMIT 2");
+                statements.add("SELECT u.name, f.destination FROM users u JOIN followers f ON f.source = u.id WHERE u.id = " + id + " ORDER BY f.destination");
+                statements.add("SELECT source, COUNT(*) FROM followers WHERE source = " + id + " GROUP BY source");
+                statements.add("SELECT COUNT(*), MAX(destination) FROM followers WHERE source = " + id);
+                statements.add("SELECT id, karma FROM users WHERE name = 't" + id + "'");
+                statements.add("SELECT id, karma FROM users WHERE name IN ('t" + id + "', 't" + (id + 40) + "') ORDER BY id");
+            }
+        }
         Map<String, List<String>> expected = new LinkedHashMap<>();
         for (String sql : statements) expected.put(sql, PlacementDifferentialIT.outcome(differential.reference, sql));
 
