@@ -99,7 +99,8 @@ class BlockingBackendSocketsIT {
         for (String table : List.of("tcp", "tcp6")) {
             Path file = Path.of("/proc/" + pid + "/net/" + table);
             if (!Files.exists(file)) continue;
-            for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+            var lines = Files.readAllLines(file); // read once: the table changes between two reads
+            for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.trim().split("\\s+");
                 int remotePort = Integer.parseInt(f[2].substring(f[2].indexOf(':') + 1), 16);
                 if (ports.contains(remotePort) && f[3].equals("01")) inodes.add(f[9]); // ESTABLISHED
