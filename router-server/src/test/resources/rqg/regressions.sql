@@ -80,3 +80,4 @@ UPDATE tl SET dt = '2024-06-01', a = DAYOFMONTH(dt) WHERE a IN (SELECT tc.a FROM
 INSERT INTO th (id, k) VALUES (1000.6, 1); -- insert: a decimal into an INT routing column is routed by the 1001 it stores (was 22007 cannot route)
 INSERT INTO fc (id, k) VALUES (1000, 1), (1001, 2), (1002, 3), (1003, 4), (1004, 5); -- foreign-keys: children whose parents are on other partitions are inserted, not refused by their own shard's check (1452)
 INSERT INTO fr (id, k) VALUES (1000, 1), (1001, 2), (1002, 3), (1003, 4), (1004, 5); -- foreign-keys: a REPLICATED child's rows are on every copy whatever partition holds their parent
+REPLACE INTO fr (id, k) VALUES (1, 987654); -- foreign-keys: REPLACE of a row that exists, with no parent for its new value, fails 1452 as MariaDB's does (the repeated key exempted it from the check)

@@ -75,7 +75,10 @@ final class ForeignKeyPlanner {
             keys.add(new Plan.ChildValues(fk, perRow, referencedPerRow));
         }
         var unique = org.lutra.catalog.UniqueKeys.of(table);
-        var primary = unique.stream().filter(org.lutra.catalog.UniqueKeys.Key::primary).findFirst().map(k -> k.parts()).orElse(List.of());
+        // a row repeating the primary key is the partition's to report (1062) or update before any parent is looked for; under
+        // REPLACE it replaces the row it repeats, whose new values need their parent all the same: no row is a duplicate then
+        var primary = replace ? List.<String>of()
+                : unique.stream().filter(org.lutra.catalog.UniqueKeys.Key::primary).findFirst().map(k -> k.parts()).orElse(List.of());
         var primaryPerRow = new ArrayList<List<ValueRef>>();
         for (int r = 0; r < rows.size(); r++) {
             primaryPerRow.add(primary.isEmpty() || primary.stream().anyMatch(part -> table.column(part) == null) ? null
