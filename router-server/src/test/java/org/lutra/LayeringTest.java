@@ -48,8 +48,7 @@ class LayeringTest {
     /** Upward dependencies (from → to) that exist today: known cycles to remove. */
     static final Set<String> KNOWN_UPWARD = Set.of(
             "config → exec",  // RouterConfig checks the backends' TLS options with exec.BackendTls
-            "exec → plan",    // the Executor interprets write plans (Plan.Insert, ...); operators use KeyMatch, SqlTemplate, Guards
-            "exec → txn");    // FailPoints (a test hook) and PartitionCounts
+            "exec → plan");   // the Executor interprets write plans (Plan.Insert, ...); operators use KeyMatch, SqlTemplate, Guards
 
     private static JavaClasses classes;
 
