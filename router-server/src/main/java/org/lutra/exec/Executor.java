@@ -10,6 +10,7 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
 import org.lutra.plan.KeyMatch;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
@@ -50,7 +51,7 @@ public final class Executor {
     }
 
     /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
-    public Result.Rows placement(Plan.ShowPlacement statement, List<Value> params) throws SQLException {
+    public Result.Rows placement(SessionCommand.ShowPlacement statement, List<Value> params) throws SQLException {
         if (params.size() != statement.paramCount()) {
             throw new SQLException("the statement has " + statement.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
@@ -61,7 +62,7 @@ public final class Executor {
      * A session's SET of variables, checked and evaluated on a pooled connection of the first
      * partition: the session's variables after it ({@link SessionSet}).
      */
-    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
+    public SessionState set(SessionCommand.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
             throws SQLException {
         return SessionSet.run(backends.placement(0), plan, params, current, isolation, warnings);
     }
@@ -98,17 +99,7 @@ public final class Executor {
             throw new SQLException("the statement has " + plan.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
         return switch (plan) {
-            case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
-            case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
-            case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
-            case Plan.MoveStatement m -> throw new IllegalArgumentException("a move statement is the session's to run");
-            case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
-            case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
-            case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");
-            case Plan.Ddl d -> throw new IllegalArgumentException("DDL is the session's to run (DdlRunner), not the executor's");
-            case Plan.NamedLock l -> throw new IllegalArgumentException("user-level locks are the session's (SessionLocks)");
             case Plan.Explain explain -> explain(explain, params, connections);
-            case Plan.ShowPlacement show -> placement(show, params);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
             case Plan.Rows rows -> {
                 var columns = rows.labels().stream().map(Executor::textColumn).toList();

@@ -13,6 +13,8 @@ import org.lutra.merge.LimitRows;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
+import org.lutra.plan.SessionCommand;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
@@ -121,7 +123,7 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /** The statement running now: its plan once bound, and its backend time once run (reported to RouterMetrics). */
-    private Plan statementPlan;
+    private Planned statementPlan;
     private long statementBackendNanos;
 
     /** Runs one client statement and reports how it ended, and its times, to the router's metrics. */
@@ -157,58 +159,59 @@ final class TransactionWorker implements AutoCloseable {
             lastWarnings.error(e);
             throw e;
         }
-        var plan = statementPlan = bound.plan();
-        if (plan instanceof Plan.Ddl statement) {
-            var notes = lastWarnings = new Warnings();
-            long count = runDdl(statement, notes);
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(count).addAllWarnings(notes.unsent()));
-        }
-        if (plan instanceof Plan.ShowWarnings show) {
-            return reply(lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit()), request, new Warnings());
+        var planned = statementPlan = bound.plan();
+        if (planned instanceof SessionCommand.ShowWarnings || planned instanceof SessionCommand.Ddl) {
+            // SHOW WARNINGS answers the last statement's and keeps them; DDL's are its notes alone, a failure not among them
+            var notes = planned instanceof SessionCommand.Ddl ? (lastWarnings = new Warnings()) : new Warnings();
+            return reply(command((SessionCommand) planned, bound.params(), request.getSql(), notes), request, notes);
         }
         var warnings = lastWarnings = new Warnings();
         try {
-            return execute(plan, bound, request, requestId, warnings);
+            return switch (planned) {
+                case SessionCommand command -> reply(command(command, bound.params(), request.getSql(), warnings), request, warnings);
+                case Plan plan -> execute(plan, bound, request, requestId, warnings);
+            };
         } catch (SQLException e) {
             warnings.error(e);
             throw e;
         }
     }
 
-    private ServerMessage.Builder execute(Plan plan, Planner.Bound bound, Execute request, long requestId, Warnings warnings) throws SQLException {
-        if (plan instanceof Plan.Control control) {
-            transactions.control(control);
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
-        }
-        if (plan instanceof Plan.SetVariables set) {
-            transactions.variables(executor.set(set, bound.params(), transactions.variables(), transactions.isolation(), warnings));
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().addAllWarnings(warnings.unsent()));
-        }
-        if (plan instanceof Plan.RouterStatus status) {
-            return reply(new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0), request, warnings);
-        }
-        if (plan instanceof Plan.LastInsertId last) {
-            return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
-        }
-        if (plan instanceof Plan.ShowLookupSnapshot && !peer) {
-            // the whole placement map, for a starting router: only the routers' own login gets it (docs/security.md)
-            throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
-                    + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
-        }
-        if (plan instanceof Plan.ShowPlacement show) {
-            // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
-            return reply(executor.placement(show, bound.params()), request, warnings);
-        }
-        if (plan instanceof Plan.Move move) {
-            return reply(move(move, bound.params(), request.getSql()), request, warnings);
-        }
-        if (plan instanceof Plan.MoveStatement statement) {
-            return reply(moveStatement(statement), request, warnings);
-        }
-        if (plan instanceof Plan.NamedLock call) {
+    /**
+     * Runs a statement the session answers itself, the one place every kind of {@link SessionCommand} is
+     * dispatched (a batch's entries too: {@link #update}).
+     */
+    private Result command(SessionCommand command, List<Value> params, String sql, Warnings warnings) throws SQLException {
+        return switch (command) {
+            case SessionCommand.Control control -> {
+                transactions.control(control);
+                yield new Result.Count(0, 0);
+            }
+            case SessionCommand.SetVariables set -> {
+                transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation(), warnings));
+                yield new Result.Count(0, 0);
+            }
+            case SessionCommand.Ddl statement -> new Result.Count(runDdl(statement, warnings), 0);
+            case SessionCommand.ShowWarnings show -> lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit());
+            case SessionCommand.RouterStatus status -> new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0);
+            case SessionCommand.LastInsertId last -> new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0);
+            case SessionCommand.ShowPlacement show -> {
+                if (show instanceof SessionCommand.ShowLookupSnapshot && !peer) {
+                    // the whole placement map, for a starting router: only the routers' own login gets it (docs/security.md)
+                    throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
+                            + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
+                }
+                // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
+                yield executor.placement(show, params);
+            }
+            case SessionCommand.Move move -> move(move, params, sql);
+            case SessionCommand.MoveStatement statement -> moveStatement(statement);
             // not part of the session's transaction: a lock outlives it, as in MySQL
-            return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
-        }
+            case SessionCommand.NamedLock call -> new Result.Rows(locks.run(call, params), 0);
+        };
+    }
+
+    private ServerMessage.Builder execute(Plan plan, Planner.Bound bound, Execute request, long requestId, Warnings warnings) throws SQLException {
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         start(requestId, deadline);
         try (deadline) {
@@ -315,7 +318,7 @@ final class TransactionWorker implements AutoCloseable {
      * implicitly; one that wrote is refused ({@link SessionTransactions#commitBeforeDdl}). Then run
      * on the partitions and recorded.
      */
-    private long runDdl(Plan.Ddl statement, Warnings warnings) throws SQLException {
+    private long runDdl(SessionCommand.Ddl statement, Warnings warnings) throws SQLException {
         if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
         String checks = transactions.variables().values().get("foreign_key_checks");
@@ -348,7 +351,7 @@ final class TransactionWorker implements AutoCloseable {
      * transactions of their own, a batch at a time. Not inside the session's transaction: a move
      * commits as it goes, and the client's transaction could not roll it back.
      */
-    private Result move(Plan.Move move, List<Value> params, String sql) throws SQLException {
+    private Result move(SessionCommand.Move move, List<Value> params, String sql) throws SQLException {
         if (transactions.inTransaction()) {
             throw new SQLException("ALTER TABLE ... SET PARTITION cannot run inside a transaction (it commits batch by batch): commit first", "25000", 1179);
         }
@@ -369,22 +372,22 @@ final class TransactionWorker implements AutoCloseable {
      * LOAD LOOKUP TABLE, SHOW MOVES, PAUSE / RESUME MOVE: the router's own (MoveJobs), outside any
      * transaction (a LOAD commits as it goes, as a move does).
      */
-    private Result moveStatement(Plan.MoveStatement statement) throws SQLException {
-        if (statement instanceof Plan.ShowMoves) return new Result.Rows(moves.show(), 0);
+    private Result moveStatement(SessionCommand.MoveStatement statement) throws SQLException {
+        if (statement instanceof SessionCommand.ShowMoves) return new Result.Rows(moves.show(), 0);
         if (transactions.inTransaction()) {
             throw new SQLException("LOAD LOOKUP TABLE, PAUSE MOVE and RESUME MOVE cannot run inside a transaction: commit first", "25000", 1179);
         }
         return switch (statement) {
-            case Plan.LoadLookup load -> new Result.Rows(moves.load(load), 0);
-            case Plan.PauseMove pause -> {
+            case SessionCommand.LoadLookup load -> new Result.Rows(moves.load(load), 0);
+            case SessionCommand.PauseMove pause -> {
                 moves.pause(pause.id());
                 yield new Result.Count(0, 0);
             }
-            case Plan.ResumeMove resume -> {
+            case SessionCommand.ResumeMove resume -> {
                 moves.resume(resume.id());
                 yield new Result.Count(0, 0);
             }
-            case Plan.ShowMoves show -> throw new IllegalStateException("answered above");
+            case SessionCommand.ShowMoves show -> throw new IllegalStateException("answered above");
         };
     }
 
@@ -550,21 +553,12 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /** One batch entry (or a group of them), run as {@link #execute} runs a statement; it must not return rows. */
-    private Result.Count update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
-        if (plan instanceof Plan.Control control) {
-            transactions.control(control);
-            return new Result.Count(0, 0);
+    private Result.Count update(Planned planned, List<Value> params, String sql, Deadline deadline) throws SQLException {
+        if (!(planned instanceof Plan plan)) {
+            var command = (SessionCommand) planned;
+            if (!command.batchable()) throw batchRows(sql);
+            return (Result.Count) command(command, params, sql, new Warnings());
         }
-        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
-                || plan instanceof Plan.Move || plan instanceof Plan.MoveStatement || plan instanceof Plan.NamedLock) {
-            throw batchRows(sql);
-        }
-        if (plan instanceof Plan.SetVariables set) {
-            transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation(), new Warnings()));
-            return new Result.Count(0, 0);
-        }
-        if (plan instanceof Plan.ShowWarnings) throw batchRows(sql);
-        if (plan instanceof Plan.Ddl statement) return new Result.Count(runDdl(statement, new Warnings()), 0);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {
