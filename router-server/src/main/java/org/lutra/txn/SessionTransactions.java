@@ -389,22 +389,23 @@ public final class SessionTransactions implements AutoCloseable {
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
-            return lease(partition, write, true);
+            return lease(partition, write ? TransactionState.Access.WRITE : TransactionState.Access.READ);
         }
 
         @Override
         public Lease consistentRead(int partition) throws SQLException {
-            return lease(partition, false, false);
+            return lease(partition, TransactionState.Access.CONSISTENT_READ);
         }
 
-        /** @param locks whether the sub-query may lock rows (see {@link TransactionState#lease(int, boolean, boolean, boolean)}) */
-        private Lease lease(int partition, boolean write, boolean locks) throws SQLException {
+        private Lease lease(int partition, TransactionState.Access access) throws SQLException {
+            boolean write = access == TransactionState.Access.WRITE;
             if (write && readOnlyTxn) {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
             if (txn != null) footprint.asks(partition, write);
-            Lease lease = t != null ? t.lease(partition, write, txn != null && plainRead, locks) : pooled.lease(partition, write);
+            var rows = txn != null && plainRead ? TransactionState.Rows.MAY_STREAM : TransactionState.Rows.READ_WHOLE;
+            Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());
