@@ -662,7 +662,7 @@ public record RouterConfig(
             backend(p.backend());
         }
         for (var b : backends) {
-            org.lutra.exec.BackendTls.translate(b.name(), b.url()); // refuses TLS options the router's pools could not honour
+            BackendTls.translate(b.name(), b.url()); // refuses TLS options the router's pools could not honour
         }
         for (var u : users) {
             if (u.passwordSha256() != null) {

@@ -17,6 +17,7 @@ import org.lutra.exec.Backends;
 import org.lutra.exec.Warnings;
 import org.lutra.maintain.Collations;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,7 +83,7 @@ public final class DdlRunner {
     private final SecondaryDdl secondaries;
 
     /** Runs {@code ddl} as a session with foreign_key_checks on would; returns MySQL's update count for DDL (0). */
-    public long run(Plan.Ddl ddl) throws SQLException {
+    public long run(SessionCommand.Ddl ddl) throws SQLException {
         return run(ddl, new Warnings(), true);
     }
 
@@ -91,7 +92,7 @@ public final class DdlRunner {
      * {@code foreignKeyChecks}: the session's foreign_key_checks (off, a table may be dropped or emptied while others
      * reference it, and created before the tables it references).
      */
-    public long run(Plan.Ddl ddl, Warnings warnings, boolean foreignKeyChecks) throws SQLException {
+    public long run(SessionCommand.Ddl ddl, Warnings warnings, boolean foreignKeyChecks) throws SQLException {
         this.foreignKeyChecks = foreignKeyChecks;
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
@@ -106,15 +107,15 @@ public final class DdlRunner {
             try {
                 lease.syncWith(store);
                 return switch (ddl) {
-                    case Plan.CreateTable c -> create(store, c, warnings);
-                    case Plan.DropTables d -> drop(store, d);
-                    case Plan.Truncate t -> truncate(t);
-                    case Plan.AlterTable a -> alter(store, a);
-                    case Plan.CreateSecondary c -> secondaries.create(store, c);
-                    case Plan.DropSecondary d -> secondaries.drop(store, d);
-                    case Plan.CreateSequence c -> sequences.create(store, c);
-                    case Plan.AlterSequence a -> sequences.alter(store, a);
-                    case Plan.DropSequences d -> sequences.drop(store, d);
+                    case SessionCommand.CreateTable c -> create(store, c, warnings);
+                    case SessionCommand.DropTables d -> drop(store, d);
+                    case SessionCommand.Truncate t -> truncate(t);
+                    case SessionCommand.AlterTable a -> alter(store, a);
+                    case SessionCommand.CreateSecondary c -> secondaries.create(store, c);
+                    case SessionCommand.DropSecondary d -> secondaries.drop(store, d);
+                    case SessionCommand.CreateSequence c -> sequences.create(store, c);
+                    case SessionCommand.AlterSequence a -> sequences.alter(store, a);
+                    case SessionCommand.DropSequences d -> sequences.drop(store, d);
                 };
             } finally {
                 CatalogStore.unlock(store);
@@ -122,21 +123,21 @@ public final class DdlRunner {
         }
     }
 
-    private static List<String> tables(Plan.Ddl ddl) {
+    private static List<String> tables(SessionCommand.Ddl ddl) {
         return switch (ddl) {
-            case Plan.CreateTable c -> List.of(c.table());
-            case Plan.DropTables d -> d.tables();
-            case Plan.Truncate t -> List.of(t.table());
-            case Plan.AlterTable a -> List.of(a.table());
-            case Plan.CreateSecondary c -> List.of(c.table());
-            case Plan.DropSecondary d -> List.of();
-            case Plan.CreateSequence c -> List.of(c.name());
-            case Plan.AlterSequence a -> List.of(a.name());
-            case Plan.DropSequences d -> d.names();
+            case SessionCommand.CreateTable c -> List.of(c.table());
+            case SessionCommand.DropTables d -> d.tables();
+            case SessionCommand.Truncate t -> List.of(t.table());
+            case SessionCommand.AlterTable a -> List.of(a.table());
+            case SessionCommand.CreateSecondary c -> List.of(c.table());
+            case SessionCommand.DropSecondary d -> List.of();
+            case SessionCommand.CreateSequence c -> List.of(c.name());
+            case SessionCommand.AlterSequence a -> List.of(a.name());
+            case SessionCommand.DropSequences d -> d.names();
         };
     }
 
-    private long create(Connection store, Plan.CreateTable c, Warnings warnings) throws SQLException {
+    private long create(Connection store, SessionCommand.CreateTable c, Warnings warnings) throws SQLException {
         Catalog catalog = live.current();
         if (catalog.table(c.table()) != null) {
             if (c.ifNotExists()) return 0;
@@ -200,7 +201,7 @@ public final class DdlRunner {
                 : "could not drop it again on " + String.join(", ", failed) + " (DROP TABLE IF EXISTS " + table + " removes it)";
     }
 
-    private long drop(Connection store, Plan.DropTables d) throws SQLException {
+    private long drop(Connection store, SessionCommand.DropTables d) throws SQLException {
         Catalog catalog = live.current();
         var known = new LinkedHashMap<String, TableDef>();
         var unknown = new ArrayList<String>();
@@ -261,7 +262,7 @@ public final class DdlRunner {
         return 0;
     }
 
-    private long truncate(Plan.Truncate tr) throws SQLException {
+    private long truncate(SessionCommand.Truncate tr) throws SQLException {
         TableDef t = requireTable(tr.table());
         refuseSequence(t, "TRUNCATE");
         if (foreignKeyChecks) ForeignKeyDdl.checkTruncate(live.current(), t, config.database());
@@ -278,7 +279,7 @@ public final class DdlRunner {
         return 0;
     }
 
-    private long alter(Connection store, Plan.AlterTable a) throws SQLException {
+    private long alter(Connection store, SessionCommand.AlterTable a) throws SQLException {
         TableDef t = requireTable(a.table());
         refuseSequence(t, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " TABLE/INDEX");
         Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().map(s -> s.column()).toList());

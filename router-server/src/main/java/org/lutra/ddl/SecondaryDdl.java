@@ -11,6 +11,7 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.exec.SecondaryEntries;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +61,7 @@ final class SecondaryDdl {
         this.backends = backends;
     }
 
-    long create(Connection store, Plan.CreateSecondary c) throws SQLException {
+    long create(Connection store, SessionCommand.CreateSecondary c) throws SQLException {
         Catalog catalog = live.current();
         TableDef t = catalog.table(c.table());
         if (t == null) throw new SQLException("Table '" + config.database() + "." + c.table() + "' doesn't exist", "42S02", 1146);
@@ -99,7 +100,7 @@ final class SecondaryDdl {
         return 0;
     }
 
-    long drop(Connection store, Plan.DropSecondary d) throws SQLException {
+    long drop(Connection store, SessionCommand.DropSecondary d) throws SQLException {
         SecondaryLookup s = live.current().secondary(d.name());
         if (s == null) {
             if (d.ifExists()) return 0;

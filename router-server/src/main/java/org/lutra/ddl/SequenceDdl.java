@@ -10,6 +10,7 @@ import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ final class SequenceDdl {
         this.backends = backends;
     }
 
-    long create(Connection store, Plan.CreateSequence c) throws SQLException {
+    long create(Connection store, SessionCommand.CreateSequence c) throws SQLException {
         Catalog catalog = live.current();
         if (catalog.table(c.name()) != null) {
             if (c.ifNotExists()) return 0;
@@ -74,7 +75,7 @@ final class SequenceDdl {
         return 0;
     }
 
-    long alter(Connection store, Plan.AlterSequence a) throws SQLException {
+    long alter(Connection store, SessionCommand.AlterSequence a) throws SQLException {
         TableDef t = live.current().table(a.name());
         if (!Sequences.is(t)) {
             if (t == null && a.ifExists()) return 0;
@@ -104,7 +105,7 @@ final class SequenceDdl {
         return 0;
     }
 
-    long drop(Connection store, Plan.DropSequences d) throws SQLException {
+    long drop(Connection store, SessionCommand.DropSequences d) throws SQLException {
         Catalog catalog = live.current();
         var known = new ArrayList<TableDef>();
         var unknown = new ArrayList<String>();

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
+import org.lutra.config.BackendTls;
 import org.lutra.config.RouterConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -10,6 +10,7 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
 import org.lutra.plan.KeyMatch;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
@@ -50,7 +51,7 @@ public final class Executor {
     }
 
     /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
-    public Result.Rows placement(Plan.ShowPlacement statement, List<Value> params) throws SQLException {
+    public Result.Rows placement(SessionCommand.ShowPlacement statement, List<Value> params) throws SQLException {
         if (params.size() != statement.paramCount()) {
             throw new SQLException("the statement has " + statement.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
@@ -61,9 +62,17 @@ public final class Executor {
      * A session's SET of variables, checked and evaluated on a pooled connection of the first
      * partition: the session's variables after it ({@link SessionSet}).
      */
-    public SessionState set(Plan.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
+    public SessionState set(SessionCommand.SetVariables plan, List<Value> params, SessionState current, int isolation, Warnings warnings)
             throws SQLException {
         return SessionSet.run(backends.placement(0), plan, params, current, isolation, warnings);
+    }
+
+    Backends backends() {
+        return backends;
+    }
+
+    FanOut fanOut() {
+        return fanOut;
     }
 
     public Stats stats() {
@@ -98,27 +107,9 @@ public final class Executor {
             throw new SQLException("the statement has " + plan.paramCount() + " parameter(s) but " + params.size() + " were bound", "07001", 0);
         }
         return switch (plan) {
-            case Plan.Control c -> throw new IllegalArgumentException(c + " is the session's to run, not the executor's");
-            case Plan.RouterStatus s -> throw new IllegalArgumentException("the router's status is the session's to answer");
-            case Plan.Move m -> throw new IllegalArgumentException("a move is the session's to run");
-            case Plan.MoveStatement m -> throw new IllegalArgumentException("a move statement is the session's to run");
-            case Plan.LastInsertId l -> throw new IllegalArgumentException("LAST_INSERT_ID() is the session's to answer");
-            case Plan.SetVariables s -> throw new IllegalArgumentException("a SET of session variables is the session's to run");
-            case Plan.ShowWarnings w -> throw new IllegalArgumentException("the last statement's warnings are the session's to answer");
-            case Plan.Ddl d -> throw new IllegalArgumentException("DDL is the session's to run (DdlRunner), not the executor's");
-            case Plan.NamedLock l -> throw new IllegalArgumentException("user-level locks are the session's (SessionLocks)");
-            case Plan.Explain explain -> explain(explain, params, connections);
-            case Plan.ShowPlacement show -> placement(show, params);
+            case Plan.Explain explain -> ExplainStatement.run(this, explain, params, connections);
             case Plan.NoOp noOp -> new Result.Count(0, 0);
-            case Plan.Rows rows -> {
-                var columns = rows.labels().stream().map(Executor::textColumn).toList();
-                var out = rows.rows().stream().map(r -> {
-                    var b = org.lutra.protocol.Row.newBuilder();
-                    r.forEach(v -> b.addValues(text(v)));
-                    return b.build();
-                }).toList();
-                yield new Result.Rows(new org.lutra.merge.ListRows(columns, out), 0);
-            }
+            case Plan.Rows rows -> ExplainStatement.textRows(rows.labels(), rows.rows());
             // the backend's part; the session puts in the values it keeps itself
             case Plan.SessionVariables v -> execute(new Plan.OnePartition(backends.catalog().partitions().getFirst().id(), v.sql()), params, connections);
             case Plan.OnePartition one -> {
@@ -149,204 +140,7 @@ public final class Executor {
 
     /** The shards as operators see them, over this statement's connections. */
     Shards shards(Connections connections) {
-        return new Shards() {
-            @Override
-            public List<RowSource> query(List<ShardQuery> queries) throws SQLException {
-                return fanOut.query(queries, connections);
-            }
-
-            @Override
-            public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
-                if (held == null && queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
-                if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies, held);
-                return FencedScan.query(fanOut, backends, connections, group, queries, copies, held);
-            }
-
-            @Override
-            public boolean transactional() {
-                return connections.transactional();
-            }
-
-            @Override
-            public int isolation() {
-                return connections.isolation();
-            }
-
-            @Override
-            public List<RowSource> committedAndOwn(List<ShardQuery> queries) throws SQLException {
-                if (!connections.transactional()) return query(queries);
-                var own = queries.stream().filter(q -> connections.begun(q.partition())).toList();
-                var inTransaction = own.isEmpty() ? List.<RowSource>of() : fanOut.query(own, connections);
-                var out = new java.util.ArrayList<RowSource>(queries.size());
-                int next = 0;
-                for (ShardQuery q : queries) {
-                    var rows = new java.util.ArrayList<org.lutra.protocol.Row>();
-                    List<org.lutra.protocol.Column> columns;
-                    try (var latest = new ScratchConnection(backends.placement(q.partition()), connections.deadline(), connections.variables());
-                         RowSource committed = latest.query(q.sql(), q.params())) {
-                        columns = committed.columns();
-                        for (var row = committed.next(); row != null; row = committed.next()) rows.add(row);
-                    }
-                    if (connections.begun(q.partition())) {
-                        try (RowSource mine = inTransaction.get(next++)) {
-                            for (var row = mine.next(); row != null; row = mine.next()) rows.add(row);
-                        }
-                    }
-                    out.add(new org.lutra.merge.ListRows(columns, rows));
-                }
-                return out;
-            }
-
-            @Override
-            public org.lutra.trace.KeyTrace trace() {
-                return connections.trace();
-            }
-
-            @Override
-            public MoveFence.Held holdFence(String group) throws SQLException {
-                return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
-            }
-
-            @Override
-            public MoveFence.Held holdLockingFence(String group) throws SQLException {
-                return MoveFence.locking(backends.placement(0), group, connections.deadline(), connections.variables());
-            }
-
-            @Override
-            public boolean everyReadLocks() {
-                return connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
-            }
-
-            @Override
-            public List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
-                return LockingScan.query(fanOut, backends, connections, queries, copies);
-            }
-
-            @Override
-            public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
-                if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return;
-                var earlier = partitions.stream().filter(connections::begun).map(p -> new ShardQuery(p, "", List.of())).toList();
-                if (!earlier.isEmpty()) fanOut.each(earlier, connections, p -> TransactionScan.sameBatches(backends.placement(p), connections, group), x -> {});
-            }
-
-            @Override
-            public long[] update(List<ShardQuery> queries) throws SQLException {
-                return fanOut.update(queries, connections);
-            }
-
-            @Override
-            public void atomic() throws SQLException {
-                connections.atomic();
-            }
-
-            @Override
-            public Scratch scratch(int partition) throws SQLException {
-                return new ScratchConnection(backends.placement(partition), connections.deadline(), connections.variables());
-            }
-
-            @Override
-            public Scratch locking(int partition) throws SQLException {
-                if (connections.transactional()) return new InTransaction(partition, connections);
-                return ScratchConnection.transaction(backends.placement(partition), connections.deadline(), connections.variables());
-            }
-
-            @Override
-            public String partitionName(int id) {
-                return backends.catalog().partition(id).name();
-            }
-
-            @Override
-            public int partitionNamed(String name) throws SQLException {
-                try {
-                    return backends.catalog().partitionNamed(name).id();
-                } catch (IllegalArgumentException e) {
-                    throw new SQLException("a placement row names partition '" + name + "', which this router does not have", "HY000", 0);
-                }
-            }
-        };
-    }
-
-    /** Statements of the router's own in the statement's transaction: what they lock stays locked until it ends. */
-    private final class InTransaction implements Shards.Scratch {
-        private final int partition;
-        private final Connections connections;
-
-        InTransaction(int partition, Connections connections) {
-            this.partition = partition;
-            this.connections = connections;
-        }
-
-        @Override
-        public void execute(String sql, List<Value> params) throws SQLException {
-            fanOut.update(List.of(new ShardQuery(partition, sql, params)), connections);
-        }
-
-        @Override
-        public RowSource query(String sql, List<Value> params) throws SQLException {
-            return fanOut.query(List.of(new ShardQuery(partition, sql, params)), connections).getFirst();
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    // ---- EXPLAIN -------------------------------------------------------------------------------------
-
-    private Result explain(Plan.Explain plan, List<Value> params, Connections c) throws SQLException {
-        if (!plan.route()) {
-            // plain EXPLAIN: MySQL's own plan, where one partition runs the whole statement
-            if (plan.statement() instanceof Plan.Query q && q.root() instanceof Choice select) {
-                var ctx = new Context(params, shards(c), stats);
-                try {
-                    if (select.chosen(ctx) instanceof Route route) {
-                        var queries = route.shardQueries(ctx);
-                        if (queries.size() == 1) {
-                            var only = queries.getFirst();
-                            var rows = fanOut.query(List.of(new ShardQuery(only.partition(), "EXPLAIN " + only.sql(), only.params())), c);
-                            return new Result.Rows(ctx.releasing(rows.getFirst()), 1);
-                        }
-                    }
-                    ctx.release();
-                } catch (SQLException | RuntimeException e) {
-                    ctx.release();
-                    throw e;
-                }
-            }
-            throw Refusal.of("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan");
-        }
-        var ctx = Context.explain(params, new Stats(backends.placements().size()));
-        List<Explain.Line> lines = switch (plan.statement()) {
-            case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
-            case Plan.Routed r -> writeLines("Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
-            case Plan.CopiesLockedFirst w when w.write() instanceof Plan.Routed r ->
-                    writeLines("Write " + r.table().name() + " (after locking reads of its subqueries' REPLICATED tables)", Routes.primary(ctx.stats(), r, params));
-            case Plan.Insert i -> writeLines("Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
-            default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
-        };
-        var rows = new ArrayList<org.lutra.protocol.Row>();
-        for (var l : lines) {
-            rows.add(org.lutra.protocol.Row.newBuilder().addValues(text(l.operator())).addValues(text(l.partition())).addValues(text(l.sql())).build());
-        }
-        return new Result.Rows(new org.lutra.merge.ListRows(List.of(textColumn("operator"), textColumn("partition"), textColumn("sql")), rows), 0);
-    }
-
-    private List<Explain.Line> writeLines(String head, List<ShardQuery> queries) {
-        var out = new ArrayList<Explain.Line>();
-        out.add(new Explain.Line(head, "", ""));
-        for (var q : queries) {
-            String name = backends.catalog().partition(q.partition()).name();
-            out.add(new Explain.Line("  -> " + name, name, q.sql()));
-        }
-        return out;
-    }
-
-    private static Value text(String s) {
-        return Value.newBuilder().setStringValue(s).build();
-    }
-
-    private static org.lutra.protocol.Column textColumn(String name) {
-        return org.lutra.protocol.Column.newBuilder().setName(name).setLabel(name).setJdbcType(java.sql.Types.VARCHAR).setTypeName("VARCHAR")
-                .setPrecision(1024).setDisplaySize(1024).setNullable(false).build();
+        return new StatementShards(fanOut, backends, connections);
     }
 
     // ---- SELECT / UPDATE / DELETE ---------------------------------------------------------------

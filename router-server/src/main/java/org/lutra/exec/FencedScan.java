@@ -1,7 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
-import org.lutra.txn.FailPoints;
+import org.lutra.exec.FailPoints;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -10,6 +10,7 @@ import org.lutra.lookup.LookupTable;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
@@ -22,7 +23,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The rows of the placement statements ({@link Plan.ShowPlacement}), read from the router's own
+ * The rows of the placement statements ({@link SessionCommand.ShowPlacement}), read from the router's own
  * state when the statement runs: the catalog, the partition pools, the lookup tables and their
  * counters. SHOW LOOKUP says what this router's lookup table holds, a cache that statements validate
  * against the shards (docs/sql.md, "How a statement is routed"); it asks the key's home partition
@@ -37,12 +38,12 @@ final class PlacementReport {
         this.stats = stats;
     }
 
-    RowSource answer(Plan.ShowPlacement statement, List<Value> params) throws SQLException {
+    RowSource answer(SessionCommand.ShowPlacement statement, List<Value> params) throws SQLException {
         return switch (statement) {
-            case Plan.ShowPartitions p -> partitions();
-            case Plan.ShowLookupTables l -> lookupTables();
-            case Plan.ShowLookupSnapshot s -> s.position() ? logPosition() : snapshot();
-            case Plan.ShowLookup l -> lookup(l.table(), l.key().resolve(params, ValueCodec::decode));
+            case SessionCommand.ShowPartitions p -> partitions();
+            case SessionCommand.ShowLookupTables l -> lookupTables();
+            case SessionCommand.ShowLookupSnapshot s -> s.position() ? logPosition() : snapshot();
+            case SessionCommand.ShowLookup l -> lookup(l.table(), l.key().resolve(params, ValueCodec::decode));
         };
     }
 

@@ -1,7 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.catalog.Partitioning;
-import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
@@ -30,7 +30,7 @@ public interface RouterMetrics {
      * @param nanos        its time in the router, from the request to the reply
      * @param backendNanos the part of {@code nanos} during which at least one backend statement of it was running
      */
-    default void statement(Plan plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {}
+    default void statement(Planned plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {}
 
     /** A transaction committed; {@code partitions}: the partitions it used (read or written), {@code twoPhase}: by XA. */
     default void committed(int partitions, boolean twoPhase) {}

@@ -1,6 +1,7 @@
 package org.lutra.exec;
 
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
@@ -19,7 +20,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Runs a session's {@code SET} of variables ({@link Plan.SetVariables}) on one pooled connection that
+ * Runs a session's {@code SET} of variables ({@link SessionCommand.SetVariables}) on one pooled connection that
  * carries the session's variables, so that MySQL evaluates the expressions (including
  * {@code CONCAT(@@sql_mode, ...)} and {@code @x + 1}), checks the values and reports its own errors;
  * then reads every assigned variable back as the server normalized it and turns each into an SQL
@@ -42,7 +43,7 @@ final class SessionSet {
     private SessionSet() {}
 
     /** The session's variables after {@code plan}; {@code current} is what they are before it. */
-    static SessionState run(Backends.Placement placement, Plan.SetVariables plan, List<Value> params, SessionState current, int isolation,
+    static SessionState run(Backends.Placement placement, SessionCommand.SetVariables plan, List<Value> params, SessionState current, int isolation,
                             Warnings warnings) throws SQLException {
         Connection c = placement.borrow(isolation);
         boolean known = false;

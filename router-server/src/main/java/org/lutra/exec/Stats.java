@@ -19,7 +19,7 @@ public final class Stats {
     private final LongAdder secondaryReads = new LongAdder();
     private final LongAdder secondaryPartitions = new LongAdder();
     private final AtomicLongArray perPartition;
-    private final org.lutra.txn.PartitionCounts statementPartitions = new org.lutra.txn.PartitionCounts();
+    private final org.lutra.exec.PartitionCounts statementPartitions = new org.lutra.exec.PartitionCounts();
     /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
     private final ConcurrentHashMap<LookupTable, LookupCounters> lookups = new ConcurrentHashMap<>();
 
@@ -122,7 +122,7 @@ public final class Stats {
     }
 
     /** Statements by the partitions they were sent to (before any fallback). */
-    public org.lutra.txn.PartitionCounts statementPartitions() {
+    public org.lutra.exec.PartitionCounts statementPartitions() {
         return statementPartitions;
     }
 

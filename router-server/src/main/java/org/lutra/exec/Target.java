@@ -240,7 +240,7 @@ public final class Target {
         Object[] values = secondary.lookup().keys(table, raw);
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
-        org.lutra.txn.FailPoints.reach(org.lutra.txn.FailPoints.SECONDARY_ENTRIES_READ);
+        org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ);
         ctx.stats().secondary(partitions.size());
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : table.partitioning().partitions()) {

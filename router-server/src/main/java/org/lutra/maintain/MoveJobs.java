@@ -8,6 +8,7 @@ import org.lutra.exec.Backends;
 import org.lutra.lookup.io.MapFormatException;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,7 @@ public final class MoveJobs implements AutoCloseable {
     }
 
     /** LOAD LOOKUP TABLE: the plan as rows (Action, From, To, Keys, Rows, Move); with APPLY the move runs in the background. */
-    public RowSource load(Plan.LoadLookup load) throws SQLException {
+    public RowSource load(SessionCommand.LoadLookup load) throws SQLException {
         Catalog catalog = catalog();
         var lookup = (Partitioning.LookedUp) load.table().partitioning();
         TableDef owner = catalog.table(lookup.owner());

@@ -104,7 +104,7 @@ public final class Mover {
                 done = moveBatch(batch, targets, t, flagged);
                 var wrote = new java.util.TreeSet<>(flagged);
                 unflag(t, flagged);
-                org.lutra.txn.FailPoints.reach(org.lutra.txn.FailPoints.MOVE_BATCH_LOCKED);
+                org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.MOVE_BATCH_LOCKED);
                 fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
                 try {
                     // counted where it wrote, committing with it: a transaction's scan sees whether its snapshot predates it (MoveFence)

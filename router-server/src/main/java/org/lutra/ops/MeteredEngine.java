@@ -6,7 +6,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.lutra.catalog.Partitioning;
 import org.lutra.exec.RouterMetrics;
-import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
@@ -80,7 +80,7 @@ final class MeteredEngine implements RouterMetrics {
     }
 
     @Override
-    public void statement(Plan plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
+    public void statement(Planned plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
         int outcome = error == null ? 0 : Refusal.is(error) ? 1 : 2;
         statements[StatementKind.of(sql).ordinal()][outcome].inc();
         routerTime.observe(Math.max(0, nanos - backendNanos) / 1e9);

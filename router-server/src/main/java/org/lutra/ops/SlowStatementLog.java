@@ -7,6 +7,7 @@ import org.lutra.exec.Operator;
 import org.lutra.exec.RouterMetrics;
 import org.lutra.exec.ValueCodec;
 import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 import org.slf4j.Logger;
@@ -40,12 +41,12 @@ final class SlowStatementLog implements RouterMetrics {
     }
 
     @Override
-    public void statement(Plan plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
+    public void statement(Planned plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
         if (nanos < thresholdNanos) return;
         log.info(line(plan, sql, params, partitions, error, nanos, backendNanos));
     }
 
-    String line(Plan plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
+    String line(Planned plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {
         var fields = new LinkedHashMap<String, Object>();
         fields.put("event", "slow_statement");
         fields.put("kind", StatementKind.of(sql).label);
@@ -89,7 +90,7 @@ final class SlowStatementLog implements RouterMetrics {
     }
 
     /** What the plan does, in a line: its operator tree for a query, its shape and table otherwise. */
-    static String summary(Plan plan) {
+    static String summary(Planned plan) {
         String s = switch (plan) {
             case null -> "none (a batch, or refused before planning)";
             case Plan.Query q -> tree(q.root());

@@ -37,15 +37,15 @@ final class ControlStatements {
     private ControlStatements() {}
 
     /** Transaction control statements, or null. */
-    static Plan.Control plan(String sql) throws PlanException {
+    static SessionCommand.Control plan(String sql) throws PlanException {
         Matcher m;
         if ((m = BEGIN.matcher(sql)).matches()) {
-            return new Plan.Begin(m.group(1) != null && m.group(1).toUpperCase(Locale.ROOT).matches("(?s).*READ\\s+ONLY.*"));
+            return new SessionCommand.Begin(m.group(1) != null && m.group(1).toUpperCase(Locale.ROOT).matches("(?s).*READ\\s+ONLY.*"));
         }
-        if (COMMIT.matcher(sql).matches()) return new Plan.Commit();
-        if (ROLLBACK.matcher(sql).matches()) return new Plan.Rollback();
+        if (COMMIT.matcher(sql).matches()) return new SessionCommand.Commit();
+        if (ROLLBACK.matcher(sql).matches()) return new SessionCommand.Rollback();
         if ((m = AUTOCOMMIT.matcher(sql)).matches()) {
-            return new Plan.SetAutocommit(m.group(1).matches("(?i)1|ON|TRUE"));
+            return new SessionCommand.SetAutocommit(m.group(1).matches("(?i)1|ON|TRUE"));
         }
         if ((m = ISOLATION.matcher(sql)).matches()) {
             return isolation(m.group(1), m.group(2).replaceAll("\\s+", " "), false);
@@ -60,9 +60,9 @@ final class ControlStatements {
         if ((m = READ_ONLY_VARIABLE.matcher(sql)).matches()) {
             return readOnly(m.group(1) != null ? m.group(1) : m.group(2), m.group(3).matches("(?i)1|ON|TRUE"), true);
         }
-        if ((m = SAVEPOINT.matcher(sql)).matches()) return new Plan.Savepoint(name(m.group(1)));
-        if ((m = ROLLBACK_TO.matcher(sql)).matches()) return new Plan.RollbackToSavepoint(name(m.group(1)));
-        if ((m = RELEASE.matcher(sql)).matches()) return new Plan.ReleaseSavepoint(name(m.group(1)));
+        if ((m = SAVEPOINT.matcher(sql)).matches()) return new SessionCommand.Savepoint(name(m.group(1)));
+        if ((m = ROLLBACK_TO.matcher(sql)).matches()) return new SessionCommand.RollbackToSavepoint(name(m.group(1)));
+        if ((m = RELEASE.matcher(sql)).matches()) return new SessionCommand.ReleaseSavepoint(name(m.group(1)));
         if (SAVEPOINTS.matcher(sql).matches()) {
             throw new PlanException("42000", 1064, "expected SAVEPOINT name, ROLLBACK [WORK] TO [SAVEPOINT] name or RELEASE SAVEPOINT name"
                     + " (a name is a word or `quoted`): " + sql.strip());
@@ -77,14 +77,14 @@ final class ControlStatements {
         return written.startsWith("`") ? written.substring(1, written.length() - 1).replace("``", "`") : written;
     }
 
-    private static Plan.Control readOnly(String scope, boolean readOnly, boolean variable) throws PlanException {
+    private static SessionCommand.Control readOnly(String scope, boolean readOnly, boolean variable) throws PlanException {
         if (scope != null && scope.equalsIgnoreCase("GLOBAL")) {
             throw PlanException.unsupported("SET GLOBAL transaction_read_only: backends' global settings are theirs; use SET SESSION TRANSACTION READ ONLY");
         }
-        return new Plan.SetReadOnly(readOnly, variable || scope != null);
+        return new SessionCommand.SetReadOnly(readOnly, variable || scope != null);
     }
 
-    private static Plan.Control isolation(String scope, String level, boolean variable) throws PlanException {
+    private static SessionCommand.Control isolation(String scope, String level, boolean variable) throws PlanException {
         if (scope != null && scope.equalsIgnoreCase("GLOBAL")) {
             throw PlanException.unsupported("SET GLOBAL isolation: backends' global settings are theirs; use SET SESSION TRANSACTION ISOLATION LEVEL");
         }
@@ -94,7 +94,7 @@ final class ControlStatements {
             case "REPEATABLE READ" -> java.sql.Connection.TRANSACTION_REPEATABLE_READ;
             default -> java.sql.Connection.TRANSACTION_SERIALIZABLE;
         };
-        return new Plan.SetIsolation(jdbc, variable || scope != null);
+        return new SessionCommand.SetIsolation(jdbc, variable || scope != null);
     }
 
 }

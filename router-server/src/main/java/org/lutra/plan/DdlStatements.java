@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Recognizes the DDL the router runs ({@link Plan.Ddl}) from the client's text, before anything else
+ * Recognizes the DDL the router runs ({@link SessionCommand.Ddl}) from the client's text, before anything else
  * touches it: the statement goes to the backends as written, with only the table name made
  * unqualified. Grammar (docs/ddl.md):
  *
@@ -73,7 +73,7 @@ public final class DdlStatements {
     }
 
     /** The DDL plan for {@code sql}, or null when it is not DDL. */
-    public static Plan.Ddl plan(String sql, String database) throws PlanException {
+    public static SessionCommand.Ddl plan(String sql, String database) throws PlanException {
         sql = withoutLeadingComments(sql); // migration tools send a script's statement with the comments above it
         if (SECONDARY.matcher(sql).matches()) return secondary(withoutEnd(sql), database);
         if (!OTHER_DDL.matcher(sql).matches() || SET_PARTITION.matcher(sql).matches()) return null;
@@ -89,10 +89,10 @@ public final class DdlStatements {
             if (!rest.startsWith("(")) {
                 throw PlanException.unsupported("CREATE TABLE ... LIKE / AS SELECT through the router: write the columns out");
             }
-            return new Plan.CreateTable(table, m.group(1) != null, "CREATE TABLE " + quote(table) + " " + rest, sql.strip());
+            return new SessionCommand.CreateTable(table, m.group(1) != null, "CREATE TABLE " + quote(table) + " " + rest, sql.strip());
         }
         if ((m = DROP_TABLE.matcher(sql)).matches()) {
-            return new Plan.DropTables(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
+            return new SessionCommand.DropTables(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
         }
         if ((m = CREATE_SEQUENCE.matcher(sql)).matches()) {
             String options = m.group(6);
@@ -102,33 +102,33 @@ public final class DdlStatements {
                 options = on.group(1);
                 partition = on.group(2);
             }
-            return new Plan.CreateSequence(table(m, 2, database), m.group(1) != null, options.strip(), partition, sql.strip());
+            return new SessionCommand.CreateSequence(table(m, 2, database), m.group(1) != null, options.strip(), partition, sql.strip());
         }
         if ((m = ALTER_SEQUENCE.matcher(sql)).matches()) {
-            return new Plan.AlterSequence(table(m, 2, database), m.group(1) != null, m.group(6).strip(), sql.strip());
+            return new SessionCommand.AlterSequence(table(m, 2, database), m.group(1) != null, m.group(6).strip(), sql.strip());
         }
         if ((m = DROP_SEQUENCE.matcher(sql)).matches()) {
-            return new Plan.DropSequences(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
+            return new SessionCommand.DropSequences(names(m.group(2), database, sql), m.group(1) != null, sql.strip());
         }
         if ((m = TRUNCATE.matcher(sql)).matches()) {
-            return new Plan.Truncate(table(m, 1, database), sql.strip());
+            return new SessionCommand.Truncate(table(m, 1, database), sql.strip());
         }
         if ((m = ALTER.matcher(sql)).matches()) {
             String table = table(m, 2, database);
             String body = m.group(6);
             String flags = m.group(1).isBlank() ? "" : m.group(1).strip().toUpperCase(Locale.ROOT) + " ";
-            return new Plan.AlterTable(table, "ALTER " + flags + "TABLE " + quote(table) + " " + body, org.lutra.catalog.SqlScript.splitTopLevel(body), sql.strip());
+            return new SessionCommand.AlterTable(table, "ALTER " + flags + "TABLE " + quote(table) + " " + body, org.lutra.catalog.SqlScript.splitTopLevel(body), sql.strip());
         }
         if ((m = CREATE_INDEX.matcher(sql)).matches()) {
             String table = table(m, 4, database);
             String head = m.group(1).strip();
-            return new Plan.AlterTable(table, head + " " + quote(table) + " " + m.group(8), List.of(head.replaceFirst("(?is)\\s+ON$", "")), sql.strip());
+            return new SessionCommand.AlterTable(table, head + " " + quote(table) + " " + m.group(8), List.of(head.replaceFirst("(?is)\\s+ON$", "")), sql.strip());
         }
         if ((m = DROP_INDEX.matcher(sql)).matches()) {
             String table = table(m, 4, database);
             String head = m.group(1).strip();
             String index = m.group(2) != null ? m.group(2).replace("``", "`") : m.group(3);
-            return new Plan.AlterTable(table, head + " " + quote(table) + (m.group(8).isBlank() ? "" : " " + m.group(8)),
+            return new SessionCommand.AlterTable(table, head + " " + quote(table) + (m.group(8).isBlank() ? "" : " " + m.group(8)),
                     List.of("DROP INDEX " + quote(index)), sql.strip());
         }
         String what = OTHER_DDL.matcher(original).replaceFirst("$1").replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
@@ -176,15 +176,15 @@ public final class DdlStatements {
      * {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]} and {@code DROP SECONDARY LOOKUP [IF EXISTS] name}.
      * Names are words (they become part of a backend table's name, {@code lutra_sec_<name>}).
      */
-    private static Plan.Ddl secondary(String sql, String database) throws PlanException {
+    private static SessionCommand.Ddl secondary(String sql, String database) throws PlanException {
         Matcher m;
         if ((m = CREATE_SECONDARY.matcher(sql)).matches()) {
             String name = word(m, 1);
             String column = word(m, 7);
-            return new Plan.CreateSecondary(name, table(m, 3, database), column, m.group(9) != null, sql.strip());
+            return new SessionCommand.CreateSecondary(name, table(m, 3, database), column, m.group(9) != null, sql.strip());
         }
         if ((m = DROP_SECONDARY.matcher(sql)).matches()) {
-            return new Plan.DropSecondary(word(m, 2), m.group(1) != null, sql.strip());
+            return new SessionCommand.DropSecondary(word(m, 2), m.group(1) != null, sql.strip());
         }
         throw new PlanException("42000", 1064, "expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE] or DROP SECONDARY LOOKUP [IF EXISTS] name,"
                 + " found: " + sql.strip());

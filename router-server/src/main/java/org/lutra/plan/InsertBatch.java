@@ -20,7 +20,7 @@ public final class InsertBatch {
      * {@code one} (the plan of the batch's statement) for {@code rows} entries whose parameters,
      * {@code paramsPerEntry} each, follow one another; null if it cannot be combined.
      */
-    public static Plan.Insert combine(Plan one, int paramsPerEntry, int rows) {
+    public static Plan.Insert combine(Planned one, int paramsPerEntry, int rows) {
         if (!(one instanceof Plan.Insert insert) || insert.rows().itemCount() != 1 || insert.paramCount() != paramsPerEntry) return null;
         if (!insert.rows().prefix().stripLeading().toUpperCase(Locale.ROOT).startsWith("INSERT") || !insert.rows().suffix().isBlank()) {
             return null;

@@ -29,7 +29,7 @@ final class NamedLocks {
     }
 
     /** The plan, or null when {@code sql} is not such a SELECT. */
-    static Plan plan(String sql) throws PlanException {
+    static SessionCommand plan(String sql) throws PlanException {
         if (sql.length() > 2_000) return null;
         Matcher m = CALL.matcher(sql);
         if (!m.matches()) return null;
@@ -54,6 +54,6 @@ final class NamedLocks {
             throw new PlanException("42000", 1582, "Incorrect parameter count in the call to native function '" + function + "'");
         }
         String label = m.group(4) != null ? KeyFinder.unquote(m.group(4)) : m.group(1);
-        return new Plan.NamedLock(function, List.copyOf(args), label, params);
+        return new SessionCommand.NamedLock(function, List.copyOf(args), label, params);
     }
 }

@@ -37,16 +37,16 @@ final class PlacementStatements {
     private PlacementStatements() {}
 
     /** The plan for a placement statement, or null if {@code sql} is none; {@code planner} plans a move's key query. */
-    static Plan plan(String sql, Catalog catalog, String database, Planner planner) throws PlanException {
+    static SessionCommand plan(String sql, Catalog catalog, String database, Planner planner) throws PlanException {
         Matcher move = SET_PARTITION.matcher(sql);
         if (move.matches()) return move(move, catalog, database, planner);
-        Plan moves = moveStatement(sql, catalog, database);
+        SessionCommand moves = moveStatement(sql, catalog, database);
         if (moves != null) return moves;
         if (!OURS.matcher(sql).matches()) return null;
-        if (SHOW_PARTITIONS.matcher(sql).matches()) return new Plan.ShowPartitions();
-        if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new Plan.ShowLookupTables();
-        if (SHOW_LOOKUP_SNAPSHOT.matcher(sql).matches()) return new Plan.ShowLookupSnapshot(false);
-        if (SHOW_LOOKUP_POSITION.matcher(sql).matches()) return new Plan.ShowLookupSnapshot(true);
+        if (SHOW_PARTITIONS.matcher(sql).matches()) return new SessionCommand.ShowPartitions();
+        if (SHOW_LOOKUP_TABLES.matcher(sql).matches()) return new SessionCommand.ShowLookupTables();
+        if (SHOW_LOOKUP_SNAPSHOT.matcher(sql).matches()) return new SessionCommand.ShowLookupSnapshot(false);
+        if (SHOW_LOOKUP_POSITION.matcher(sql).matches()) return new SessionCommand.ShowLookupSnapshot(true);
         Matcher m = SHOW_LOOKUP.matcher(sql);
         if (!m.matches()) throw syntax(sql);
         if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {
@@ -60,10 +60,10 @@ final class PlacementStatements {
         }
         ValueRef key = key(m.group(3));
         if (key == null) throw syntax(sql);
-        return new Plan.ShowLookup(table, key);
+        return new SessionCommand.ShowLookup(table, key);
     }
 
-    private static Plan move(Matcher m, Catalog catalog, String database, Planner planner) throws PlanException {
+    private static SessionCommand move(Matcher m, Catalog catalog, String database, Planner planner) throws PlanException {
         if (m.group(1) != null && !m.group(1).equalsIgnoreCase(database)) {
             throw new PlanException("42000", 1049, "Unknown database '" + m.group(1) + "'");
         }
@@ -109,11 +109,11 @@ final class PlacementStatements {
             }
         }
         String keysSql = "SELECT DISTINCT `" + lookup.column() + "` FROM `" + table.name() + "` WHERE " + where.group(3);
-        return new Plan.Move(table, targets, keysSql, planner.plan(keysSql));
+        return new SessionCommand.Move(table, targets, keysSql, planner.executable(keysSql));
     }
 
     /** LOAD LOOKUP TABLE, SHOW MOVES, PAUSE MOVE n, RESUME MOVE n; null for anything else. */
-    private static Plan moveStatement(String sql, Catalog catalog, String database) throws PlanException {
+    private static SessionCommand moveStatement(String sql, Catalog catalog, String database) throws PlanException {
         if (LOAD_OURS.matcher(sql).matches()) {
             Matcher m = LOAD.matcher(sql);
             if (!m.matches()) {
@@ -134,16 +134,16 @@ final class PlacementStatements {
                 throw new PlanException("42000", 1064, "You have an error in your SQL syntax: unknown map FORMAT '" + m.group(4)
                         + "' (csv, metis or schism)");
             }
-            return new Plan.LoadLookup(table, Literals.unescape(m.group(3), '\''), format, m.group(5) != null, sql.strip());
+            return new SessionCommand.LoadLookup(table, Literals.unescape(m.group(3), '\''), format, m.group(5) != null, sql.strip());
         }
         if (!MOVE_CONTROL_OURS.matcher(sql).matches()) return null;
-        if (SHOW_MOVES.matcher(sql).matches()) return new Plan.ShowMoves();
+        if (SHOW_MOVES.matcher(sql).matches()) return new SessionCommand.ShowMoves();
         Matcher m = MOVE_CONTROL.matcher(sql);
         if (!m.matches()) {
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: expected SHOW MOVES, PAUSE MOVE id or RESUME MOVE id");
         }
         long id = Long.parseLong(m.group(2));
-        return m.group(1).equalsIgnoreCase("PAUSE") ? new Plan.PauseMove(id) : new Plan.ResumeMove(id);
+        return m.group(1).equalsIgnoreCase("PAUSE") ? new SessionCommand.PauseMove(id) : new SessionCommand.ResumeMove(id);
     }
 
     /**

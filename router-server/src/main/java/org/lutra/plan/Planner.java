@@ -52,7 +52,7 @@ public final class Planner {
 
     private volatile Catalog catalog;
     private final String database;
-    private final Cache<String, Plan> cache;
+    private final Cache<String, Planned> cache;
     /**
      * Statements that have no literal to take out — as prepared statements send them — by their
      * client text: the hot path skips rewriting and normalizing the text it has seen before.
@@ -60,7 +60,7 @@ public final class Planner {
      */
     private final Cache<String, Parameterized> parameterized;
 
-    private record Parameterized(Plan plan, int params) {}
+    private record Parameterized(Planned plan, int params) {}
 
     private final Limits limits;
 
@@ -105,7 +105,7 @@ public final class Planner {
         // Three quarters for plans, the rest for the index of prepared texts (its entries share the plans).
         // Evictions run on the inserting thread (executor), so the bound holds while a client floods the cache.
         this.cache = Caffeine.newBuilder().maximumWeight(limits.cacheBytes() / 4 * 3).executor(Runnable::run)
-                .weigher((String text, Plan plan) -> weight(text)).recordStats().build();
+                .weigher((String text, Planned plan) -> weight(text)).recordStats().build();
         this.parameterized = Caffeine.newBuilder().maximumWeight(limits.cacheBytes() / 4).executor(Runnable::run)
                 .weigher((String text, Parameterized p) -> 256 + 2 * text.length()).build();
         int[] all = catalog.partitions().stream().mapToInt(org.lutra.catalog.Partition::id).toArray();
@@ -128,8 +128,8 @@ public final class Planner {
         return catalog;
     }
 
-    /** A plan and the parameters of one execution (the client's, with the literals the plan took out of the text). */
-    public record Bound(Plan plan, List<org.lutra.protocol.Value> params) {}
+    /** A plan or session command and the parameters of one execution (the client's, with the literals the plan took out of the text). */
+    public record Bound(Planned plan, List<org.lutra.protocol.Value> params) {}
 
     /**
      * The plan for {@code sql} with {@code clientParams} bound: literals in WHERE, SET and VALUES
@@ -151,12 +151,12 @@ public final class Planner {
         if (known != null && known.params() == clientParams.size()) {
             return new Bound(known.plan(), clientParams);
         }
-        Plan.Ddl ddl = DdlStatements.plan(sql, database); // before the literals are taken out: DDL goes to the backends as written
+        SessionCommand.Ddl ddl = DdlStatements.plan(sql, database); // before the literals are taken out: DDL goes to the backends as written
         if (ddl != null) {
             if (!clientParams.isEmpty()) throw new PlanException("HY000", 0, "DDL statements take no parameters");
             return new Bound(ddl, clientParams);
         }
-        Plan lock = NamedLocks.plan(sql); // before the literals are taken out: its label is the client's text
+        SessionCommand lock = NamedLocks.plan(sql); // before the literals are taken out: its label is the client's text
         if (lock != null) {
             if (clientParams.size() != lock.paramCount()) {
                 throw new PlanException("07001", 0, "the statement has " + lock.paramCount() + " parameter(s) but " + clientParams.size() + " were bound");
@@ -189,7 +189,7 @@ public final class Planner {
         // the labels are the client's text, comments included, which the rewrite turned into blanks: such
         // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
         String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
-        Plan plan = cache.getIfPresent(key);
+        Planned plan = cache.getIfPresent(key);
         if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
@@ -208,12 +208,12 @@ public final class Planner {
         return cache.stats();
     }
 
-    /** The plan for {@code sql}, from the cache or built now. Refusals are not cached. */
-    public Plan plan(String sql) throws PlanException {
+    /** The plan or session command for {@code sql}, from the cache or built now. Refusals are not cached. */
+    public Planned plan(String sql) throws PlanException {
         Guards.requireShort(sql, limits.maxStatementChars());
-        Plan.Ddl ddl = DdlStatements.plan(sql, database);
+        SessionCommand.Ddl ddl = DdlStatements.plan(sql, database);
         if (ddl != null) return ddl;
-        Plan plan = cache.getIfPresent(sql);
+        Planned plan = cache.getIfPresent(sql);
         if (plan == null) {
             Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
             try {
@@ -224,6 +224,12 @@ public final class Planner {
             cache.put(sql, plan);
         }
         return plan;
+    }
+
+    /** The executable plan for {@code sql} (a statement the router plans for itself: never a session command). */
+    public Plan executable(String sql) throws PlanException {
+        if (plan(sql) instanceof Plan plan) return plan;
+        throw PlanException.unsupported("this statement here: it is the session's to run");
     }
 
     /** The weight of a cached plan for {@code text}: an estimate of the heap it keeps, in bytes. */
@@ -246,11 +252,11 @@ public final class Planner {
     }
 
     /** @param labels where the client's own text of the select items is, or null when {@code sql} is it */
-    private Plan build(String sql, Labels.Source labels) throws PlanException {
-        Plan.Control control = ControlStatements.plan(sql);
+    private Planned build(String sql, Labels.Source labels) throws PlanException {
+        SessionCommand.Control control = ControlStatements.plan(sql);
         if (control != null) return control;
         var status = ROUTER_STATUS.matcher(sql);
-        if (status.matches()) return new Plan.RouterStatus(!status.group(1).equalsIgnoreCase("STATUS"));
+        if (status.matches()) return new SessionCommand.RouterStatus(!status.group(1).equalsIgnoreCase("STATUS"));
         Guards.requireOneStatement(sql);
         Guards.requireNoUserVariableWrite(sql); // before the parser, which does not read SELECT ... INTO @x
         if (!SequenceCalls.find(sql).isEmpty()) {
@@ -259,19 +265,18 @@ public final class Planner {
                     + " (docs/ids-and-sequences.md)");
         }
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
-        Plan settings = SessionSettings.plan(sql);
+        Planned settings = SessionSettings.plan(sql);
         if (settings != null) return settings;
-        Plan variables = SessionVariables.plan(sql);
+        Planned variables = SessionVariables.plan(sql);
         if (variables != null) return variables;
-        Plan placement = PlacementStatements.plan(sql, catalog, database, this);
+        Planned placement = PlacementStatements.plan(sql, catalog, database, this);
         if (placement != null) return placement;
         Plan introspection = Introspection.plan(sql, catalog, database);
         if (introspection != null) return introspection;
         Matcher explain = EXPLAIN.matcher(sql);
         if (explain.matches()) {
-            Plan inner = build(explain.group(2), null);
-            if (inner instanceof Plan.Control || inner instanceof Plan.RouterStatus || inner instanceof Plan.Explain || inner instanceof Plan.LastInsertId
-                    || inner instanceof Plan.SetVariables || inner instanceof Plan.ShowWarnings) {
+            // a session command has no route to show, and neither has an EXPLAIN
+            if (!(build(explain.group(2), null) instanceof Plan inner) || inner instanceof Plan.Explain) {
                 throw PlanException.unsupported("EXPLAIN of this statement");
             }
             return new Plan.Explain(inner, explain.group(1) != null);
@@ -647,7 +652,7 @@ public final class Planner {
         if (!setsInsertId) Guards.requireNoSessionState(sql);
         String mergeNeed = update.getLimit() != null || update.getOrderByElements() != null ? "UPDATE with ORDER BY or LIMIT" : null;
         var locks = inPlace ? copyLocks(update, table, setValues, update.getWhere()) : List.<Plan.CopyLock>of(); // before keys() too
-        var references = ForeignKeyPlanner.update(catalog, database, table, update, this::plan); // before keys(): it cuts the WHERE's IN list
+        var references = ForeignKeyPlanner.update(catalog, database, table, update, this::executable); // before keys(): it cuts the WHERE's IN list
         KeyMatch keys = keys(table, update.getTable(), update.getWhere(), update);
         Plan write = new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
                 secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId, references);
@@ -667,7 +672,7 @@ public final class Planner {
         Guards.requireNoSessionState(sql);
         String mergeNeed = delete.getLimit() != null || delete.getOrderByElements() != null ? "DELETE with ORDER BY or LIMIT" : null;
         var locks = Guards.selectWords(sql) > 0 ? copyLocks(delete, table, List.of(), delete.getWhere()) : List.<Plan.CopyLock>of();
-        var references = ForeignKeyPlanner.delete(catalog, database, table, delete, this::plan);
+        var references = ForeignKeyPlanner.delete(catalog, database, table, delete, this::executable);
         KeyMatch keys = keys(table, delete.getTable(), delete.getWhere(), delete);
         Plan write = new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
                 secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false, references);
@@ -686,7 +691,7 @@ public final class Planner {
 
     /** An UPDATE or DELETE whose subqueries run first ({@link WriteSubqueries}), each read and the write in one transaction. */
     private Plan subqueriesFirst(Statement write, TableDef table, Table target, List<Expression> setValues, Expression where) throws PlanException {
-        return WriteSubqueries.plan(write, table, target, setValues, where, catalog, this::subquery, this::lockingSubquery, this::plan);
+        return WriteSubqueries.plan(write, table, target, setValues, where, catalog, this::subquery, this::lockingSubquery, this::executable);
     }
 
     /**
@@ -815,7 +820,7 @@ public final class Planner {
             }
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }
-        var references = ForeignKeyPlanner.insert(catalog, database, table, insert, rows, template, replace, this::plan);
+        var references = ForeignKeyPlanner.insert(catalog, database, table, insert, rows, template, replace, this::executable);
         return new Plan.Insert(table, template, keyPerRow, clientParams, ids == null ? null : ids.fill(rows, template), secondaries, references);
     }
 

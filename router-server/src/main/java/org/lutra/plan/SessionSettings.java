@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * {@code SET} of session variables — {@code SET sql_mode = ..., time_zone = '+05:00', @x = 5} —
- * planned as a list of assignments ({@link Plan.SetVariables}). The session checks them on a
+ * planned as a list of assignments ({@link SessionCommand.SetVariables}). The session checks them on a
  * backend, which evaluates each expression and normalizes the value, and from then on every backend
  * connection its statements use carries the values ({@code org.lutra.exec.SessionState}).
  *
@@ -44,12 +44,12 @@ final class SessionSettings {
     private SessionSettings() {}
 
     /** The plan for {@code SET ...} of session variables, or null when {@code sql} is not a SET. */
-    static Plan plan(String sql) throws PlanException {
+    static SessionCommand plan(String sql) throws PlanException {
         String statement = sql.strip();
         if (statement.endsWith(";")) statement = statement.substring(0, statement.length() - 1).stripTrailing();
         Matcher set = SET.matcher(statement);
         if (!set.matches()) return null;
-        var assignments = new ArrayList<Plan.Assignment>();
+        var assignments = new ArrayList<SessionCommand.Assignment>();
         int params = 0;
         for (String item : topLevelItems(set.group(1))) {
             if (UNICODE_NAMES.matcher(item.strip()).matches()) continue;
@@ -82,9 +82,9 @@ final class SessionSettings {
             if (ASSIGNS.matcher(text).find()) throw PlanException.unsupported("assignments (:=) inside a SET expression through the router");
             Guards.requireNoSessionState(expression);
             params += ParamCounter.countOf(expression);
-            assignments.add(new Plan.Assignment(user ? "@" + name : name, expression));
+            assignments.add(new SessionCommand.Assignment(user ? "@" + name : name, expression));
         }
-        return new Plan.SetVariables(List.copyOf(assignments), params);
+        return new SessionCommand.SetVariables(List.copyOf(assignments), params);
     }
 
     private static String excerpt(String item) {

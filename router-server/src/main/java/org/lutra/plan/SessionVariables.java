@@ -47,19 +47,19 @@ public final class SessionVariables {
     }
 
     /** The plan for a read of variables, or null if {@code sql} is none. */
-    static Plan plan(String sql) throws PlanException {
+    static Planned plan(String sql) throws PlanException {
         Matcher m = LAST_INSERT_ID.matcher(sql);
         if (m.matches()) {
             String label = m.group(2) == null ? m.group(1) : m.group(2).startsWith("`") ? m.group(2).substring(1, m.group(2).length() - 1).replace("``", "`") : m.group(2);
-            return new Plan.LastInsertId(label);
+            return new SessionCommand.LastInsertId(label);
         }
         m = WARNINGS.matcher(sql);
         if (m.matches()) {
             boolean errors = m.group(2).equalsIgnoreCase("ERRORS");
-            if (m.group(1) != null) return new Plan.ShowWarnings(errors, true, 0, Long.MAX_VALUE);
-            if (m.group(3) == null) return new Plan.ShowWarnings(errors, false, 0, Long.MAX_VALUE);
-            return m.group(4) == null ? new Plan.ShowWarnings(errors, false, 0, Long.parseLong(m.group(3)))
-                    : new Plan.ShowWarnings(errors, false, Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
+            if (m.group(1) != null) return new SessionCommand.ShowWarnings(errors, true, 0, Long.MAX_VALUE);
+            if (m.group(3) == null) return new SessionCommand.ShowWarnings(errors, false, 0, Long.MAX_VALUE);
+            return m.group(4) == null ? new SessionCommand.ShowWarnings(errors, false, 0, Long.parseLong(m.group(3)))
+                    : new SessionCommand.ShowWarnings(errors, false, Long.parseLong(m.group(3)), Long.parseLong(m.group(4)));
         }
         if (STATUS.matcher(sql).matches()) {
             throw PlanException.unsupported("SHOW STATUS through the router: a backend's counters describe that server, not this session "

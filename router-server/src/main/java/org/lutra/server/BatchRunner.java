@@ -1,7 +1,7 @@
 package org.lutra.server;
 
 import org.lutra.plan.InsertBatch;
-import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.BatchResult;
 import org.lutra.protocol.Error;
@@ -32,7 +32,7 @@ final class BatchRunner {
 
     /** Runs one planned statement as the session would, returning its update count (and the ids of the rows an INSERT made). */
     interface Updates {
-        org.lutra.exec.Result.Count update(Plan plan, List<Value> params, String sql) throws SQLException;
+        org.lutra.exec.Result.Count update(Planned plan, List<Value> params, String sql) throws SQLException;
     }
 
     private final Planner planner;

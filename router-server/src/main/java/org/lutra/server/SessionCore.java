@@ -35,9 +35,7 @@ public final class SessionCore implements AutoCloseable {
         this.id = id;
         this.user = user;
         this.killer = server::kill;
-        this.worker = new TransactionWorker(server.planner(), server.executor(), server.transactions().session(), server::statusRows,
-                server.config().limits()::statementDeadlineMillis, server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(),
-                new SessionLocks(server.lockPlacement()), server.sequenceValues());
+        this.worker = new TransactionWorker(SessionServices.of(server), server.transactions().session(), new SessionLocks(server.lockPlacement()));
         worker.identify(user, address, user.equals(server.config().placement().peerUser()));
     }
 

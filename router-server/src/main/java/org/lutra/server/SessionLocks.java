@@ -4,6 +4,7 @@ import org.lutra.exec.Backends;
 import org.lutra.exec.ValueCodec;
 import org.lutra.merge.ListRows;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
@@ -43,7 +44,7 @@ final class SessionLocks implements AutoCloseable {
         this.placement = placement;
     }
 
-    ListRows run(Plan.NamedLock call, List<Value> params) throws SQLException {
+    ListRows run(SessionCommand.NamedLock call, List<Value> params) throws SQLException {
         Connection c = connection();
         try {
             String sql = switch (call.function()) {

@@ -9,62 +9,41 @@ import org.lutra.exec.Result;
 import org.lutra.exec.ValueCodec;
 import org.lutra.maintain.MoveJobs;
 import org.lutra.exec.Warnings;
-import org.lutra.merge.LimitRows;
-import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
 import org.lutra.plan.Plan;
+import org.lutra.plan.Planned;
+import org.lutra.plan.SessionCommand;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
-import org.lutra.protocol.ResultSet;
 import org.lutra.protocol.Row;
-import org.lutra.protocol.RowBatch;
 import org.lutra.protocol.ServerMessage;
 import org.lutra.protocol.SessionStatus;
-import org.lutra.protocol.UpdateResult;
 import org.lutra.txn.SessionTransactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * Runs one session's statements, one at a time: plan (cached per SQL text), execute inside the
- * session's transaction state, and hand the rows back in batches. Open result sets are cursors the client pulls with Fetch; each holds its
- * backend connections until it is drained or closed.
+ * session's transaction state, and hand the rows back in batches ({@link Cursors}: open result sets the client pulls with Fetch).
  */
 final class TransactionWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TransactionWorker.class);
-    static final int DEFAULT_FETCH_SIZE = 1000;
-    static final int MAX_OPEN_CURSORS = 64;
-    /** A batch stops growing at this size, well under the frame limit, whatever fetch size asks. */
-    private static final int BATCH_BYTES = 4 << 20;
-
-    /** Rows a session may have the router hold for an open result set once it holds its share of backend connections. */
-    static final int BUFFERED_RESULT_BYTES = 16 << 20;
-
-    /**
-     * @param holdsConnections whether its rows may still stream from shards on pooled connections (auto-commit)
-     * @param warnings         its statement's warnings: a partition's are known once its rows are read, sent with the batch that read them
-     */
-    private record Cursor(RowSource rows, int fetchSize, boolean holdsConnections, Warnings warnings) {}
 
     private final Planner planner;
     private final Executor executor;
     private final SessionTransactions transactions;
-    private final Map<Long, Cursor> cursors = new HashMap<>();
-    /** Column lists sent to this session, so that a statement run again is told "same columns" (Execute.known_columns). */
-    private final ColumnsSent columnsSent = new ColumnsSent();
+    /** The session's open result sets. */
+    private final Cursors cursors;
     /** The last statement's warnings (SHOW WARNINGS answers them; it is the one statement that does not replace them). */
     private Warnings lastWarnings = new Warnings();
-    private long nextCursorId = 1;
 
     private final Supplier<RowSource> routerStatus;
     /** A statement's deadline in ms from the client's query timeout (statement_timeout_ms applies when shorter). */
@@ -74,8 +53,6 @@ final class TransactionWorker implements AutoCloseable {
     /** The request id of the statement or batch running now, and the last one a Cancel named ({@link #cancel}). */
     private volatile long runningRequest;
     private volatile long cancelledRequest;
-    /** Open result sets of this session that may hold pooled backend connections, at most ({@link #withinConnectionShare}). */
-    private final int maxStreamingCursors;
     /**
      * LAST_INSERT_ID(): the first id the router generated for the session's last INSERT that
      * generated one (MySQL's rule; statements that generate none leave it); 0 before the first.
@@ -84,7 +61,8 @@ final class TransactionWorker implements AutoCloseable {
 
     private final CatalogLease lease;
     private final DdlRunner ddl;
-    private final MoveJobs moves;
+    /** ALTER TABLE ... SET PARTITION, LOAD LOOKUP TABLE and the other statements about moves. */
+    private final MoveCommands moveCommands;
     /** Who the session is (USER() answers it), once logged in. */
     private volatile String user;
     private volatile String host;
@@ -94,20 +72,19 @@ final class TransactionWorker implements AutoCloseable {
     /** GET_LOCK and friends: the session's own backend connection while it holds a lock. */
     private final SessionLocks locks;
 
-    TransactionWorker(Planner planner, Executor executor, SessionTransactions transactions, Supplier<RowSource> routerStatus,
-                      java.util.function.LongUnaryOperator deadlineMillis, int maxStreamingCursors, CatalogLease lease, DdlRunner ddl,
-                      MoveJobs moves, SessionLocks locks, SequenceValues sequences) {
-        this.sequences = sequences;
-        this.moves = moves;
+    /** @param transactions and {@code locks}: the session's own */
+    TransactionWorker(SessionServices router, SessionTransactions transactions, SessionLocks locks) {
+        this.sequences = router.sequences();
         this.locks = locks;
-        this.lease = lease;
-        this.ddl = ddl;
-        this.maxStreamingCursors = maxStreamingCursors;
-        this.deadlineMillis = deadlineMillis;
-        this.planner = planner;
-        this.executor = executor;
+        this.lease = router.lease();
+        this.ddl = router.ddl();
+        this.deadlineMillis = router.deadlineMillis();
+        this.planner = router.planner();
+        this.executor = router.executor();
         this.transactions = transactions;
-        this.routerStatus = routerStatus;
+        this.moveCommands = new MoveCommands(router.moves(), router.executor(), transactions);
+        this.cursors = new Cursors(router.maxStreamingCursors(), transactions::inTransaction);
+        this.routerStatus = router.routerStatus();
     }
 
     /**
@@ -121,7 +98,7 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /** The statement running now: its plan once bound, and its backend time once run (reported to RouterMetrics). */
-    private Plan statementPlan;
+    private Planned statementPlan;
     private long statementBackendNanos;
 
     /** Runs one client statement and reports how it ended, and its times, to the router's metrics. */
@@ -146,9 +123,7 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     private ServerMessage.Builder answer(Execute request, long requestId) throws SQLException {
-        if (cursors.size() >= MAX_OPEN_CURSORS) {
-            throw new SQLException("too many open result sets on this connection (" + MAX_OPEN_CURSORS + "); close some", "HY000", 0);
-        }
+        cursors.requireRoom();
         Planner.Bound bound;
         try {
             bound = bind(request.getSql(), request.getParamsList());
@@ -157,64 +132,65 @@ final class TransactionWorker implements AutoCloseable {
             lastWarnings.error(e);
             throw e;
         }
-        var plan = statementPlan = bound.plan();
-        if (plan instanceof Plan.Ddl statement) {
-            var notes = lastWarnings = new Warnings();
-            long count = runDdl(statement, notes);
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().setUpdateCount(count).addAllWarnings(notes.unsent()));
-        }
-        if (plan instanceof Plan.ShowWarnings show) {
-            return reply(lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit()), request, new Warnings());
+        var planned = statementPlan = bound.plan();
+        if (planned instanceof SessionCommand.ShowWarnings || planned instanceof SessionCommand.Ddl) {
+            // SHOW WARNINGS answers the last statement's and keeps them; DDL's are its notes alone, a failure not among them
+            var notes = planned instanceof SessionCommand.Ddl ? (lastWarnings = new Warnings()) : new Warnings();
+            return cursors.reply(command((SessionCommand) planned, bound.params(), request.getSql(), notes), request, notes);
         }
         var warnings = lastWarnings = new Warnings();
         try {
-            return execute(plan, bound, request, requestId, warnings);
+            return switch (planned) {
+                case SessionCommand command -> cursors.reply(command(command, bound.params(), request.getSql(), warnings), request, warnings);
+                case Plan plan -> execute(plan, bound, request, requestId, warnings);
+            };
         } catch (SQLException e) {
             warnings.error(e);
             throw e;
         }
     }
 
-    private ServerMessage.Builder execute(Plan plan, Planner.Bound bound, Execute request, long requestId, Warnings warnings) throws SQLException {
-        if (plan instanceof Plan.Control control) {
-            transactions.control(control);
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder());
-        }
-        if (plan instanceof Plan.SetVariables set) {
-            transactions.variables(executor.set(set, bound.params(), transactions.variables(), transactions.isolation(), warnings));
-            return ServerMessage.newBuilder().setUpdateResult(UpdateResult.newBuilder().addAllWarnings(warnings.unsent()));
-        }
-        if (plan instanceof Plan.RouterStatus status) {
-            return reply(new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0), request, warnings);
-        }
-        if (plan instanceof Plan.LastInsertId last) {
-            return reply(new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0), request, warnings);
-        }
-        if (plan instanceof Plan.ShowLookupSnapshot && !peer) {
-            // the whole placement map, for a starting router: only the routers' own login gets it (docs/security.md)
-            throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
-                    + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
-        }
-        if (plan instanceof Plan.ShowPlacement show) {
-            // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
-            return reply(executor.placement(show, bound.params()), request, warnings);
-        }
-        if (plan instanceof Plan.Move move) {
-            return reply(move(move, bound.params(), request.getSql()), request, warnings);
-        }
-        if (plan instanceof Plan.MoveStatement statement) {
-            return reply(moveStatement(statement), request, warnings);
-        }
-        if (plan instanceof Plan.NamedLock call) {
+    /**
+     * Runs a statement the session answers itself, the one place every kind of {@link SessionCommand} is
+     * dispatched (a batch's entries too: {@link #update}).
+     */
+    private Result command(SessionCommand command, List<Value> params, String sql, Warnings warnings) throws SQLException {
+        return switch (command) {
+            case SessionCommand.Control control -> {
+                transactions.control(control);
+                yield new Result.Count(0, 0);
+            }
+            case SessionCommand.SetVariables set -> {
+                transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation(), warnings));
+                yield new Result.Count(0, 0);
+            }
+            case SessionCommand.Ddl statement -> new Result.Count(runDdl(statement, warnings), 0);
+            case SessionCommand.ShowWarnings show -> lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit());
+            case SessionCommand.RouterStatus status -> new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0);
+            case SessionCommand.LastInsertId last -> new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0);
+            case SessionCommand.ShowPlacement show -> {
+                if (show instanceof SessionCommand.ShowLookupSnapshot && !peer) {
+                    // the whole placement map, for a starting router: only the routers' own login gets it (docs/security.md)
+                    throw new SQLException("Access denied; you need (at least one of) the peer login (placement.peer_user) privilege(s) for this operation:"
+                            + " SHOW LOOKUP SNAPSHOT and SHOW LOOKUP LOG POSITION answer only the user routers log in to each other as", "42000", 1227);
+                }
+                // the router's own state: answered alike in and out of a transaction, which it neither starts nor joins
+                yield executor.placement(show, params);
+            }
+            case SessionCommand.Move move -> moveCommands.move(move, params, sql);
+            case SessionCommand.MoveStatement statement -> moveCommands.run(statement);
             // not part of the session's transaction: a lock outlives it, as in MySQL
-            return reply(new Result.Rows(locks.run(call, bound.params()), 0), request, warnings);
-        }
+            case SessionCommand.NamedLock call -> new Result.Rows(locks.run(call, params), 0);
+        };
+    }
+
+    private ServerMessage.Builder execute(Plan plan, Planner.Bound bound, Execute request, long requestId, Warnings warnings) throws SQLException {
         var deadline = Deadline.in(deadlineMillis.applyAsLong(request.getTimeoutMs()));
         start(requestId, deadline);
         try (deadline) {
             for (int attempt = 1; ; attempt++) {
-                var statement = transactions.statement().within(deadline).reporting(warnings).streaming(plainRead(plan))
-                        .neverWaits(() -> neverWaitingRead(plan));
+                var statement = transactions.statement().within(deadline).reporting(warnings).streaming(ReadTraits.plainRead(plan))
+                        .neverWaits(() -> ReadTraits.neverWaitingRead(plan));
                 try {
                     var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
                     statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
@@ -255,46 +231,6 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /**
-     * Whether the plan's rows come from routes that no operator of the router queries again while
-     * they stream (routes merged, limited, projected): inside a transaction such a read streams
-     * from the pinned connections (see SessionTransactions.Statement#streaming).
-     */
-    static boolean plainRead(Plan plan) {
-        return plan instanceof Plan.Query q && plain(q.root());
-    }
-
-    /**
-     * Whether every backend statement of the plan is a locking read that never waits (NOWAIT, SKIP LOCKED): then
-     * its lock wait timeout cannot be part of a deadlock (see SessionTransactions.Statement#neverWaits).
-     */
-    static boolean neverWaitingRead(Plan plan) {
-        if (!(plan instanceof Plan.Query q)) return false;
-        var routes = new java.util.ArrayList<org.lutra.exec.Route>();
-        if (!onlyRoutes(q.root(), routes) || routes.isEmpty()) return false;
-        return routes.stream().allMatch(r -> org.lutra.plan.Guards.neverWaitingLockingRead(r.sql()));
-    }
-
-    /** Collects the plan's routes; false where an operator of it queries backends otherwise (its own SQL). */
-    private static boolean onlyRoutes(org.lutra.exec.Operator op, List<org.lutra.exec.Route> routes) {
-        if (op instanceof org.lutra.exec.Route r) {
-            routes.add(r);
-            return true;
-        }
-        for (var in : op.inputs()) {
-            if (!onlyRoutes(in, routes)) return false;
-        }
-        return true;
-    }
-
-    private static boolean plain(org.lutra.exec.Operator op) {
-        if (op instanceof org.lutra.exec.Route) return true;
-        if (op instanceof org.lutra.exec.SelectPlan select) return select.streamsPlainly(TransactionWorker::plain);
-        boolean passesRows = op instanceof org.lutra.exec.MergeSort || op instanceof org.lutra.exec.Limit
-                || op instanceof org.lutra.exec.ParamLimit || op instanceof org.lutra.exec.Project;
-        return passesRows && op.inputs().stream().allMatch(TransactionWorker::plain);
-    }
-
-    /**
      * The plan; a statement naming a table this router does not know renews the catalog lease first
      * (another router may have just created it) and is planned again if the catalog changed.
      */
@@ -315,7 +251,7 @@ final class TransactionWorker implements AutoCloseable {
      * implicitly; one that wrote is refused ({@link SessionTransactions#commitBeforeDdl}). Then run
      * on the partitions and recorded.
      */
-    private long runDdl(Plan.Ddl statement, Warnings warnings) throws SQLException {
+    private long runDdl(SessionCommand.Ddl statement, Warnings warnings) throws SQLException {
         if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
         String checks = transactions.variables().values().get("foreign_key_checks");
@@ -336,56 +272,11 @@ final class TransactionWorker implements AutoCloseable {
             if (result instanceof Result.Count c && c.generated().length > 0) lastInsertId = c.generated()[0];
             if (result instanceof Result.Count c && c.insertIdSet().isPresent()) lastInsertId = c.insertIdSet().getAsLong();
             if (plan instanceof Plan.SessionVariables variables) result = SessionValues.patch(variables, (Result.Rows) result, transactions);
-            return reply(result, request, warnings);
+            return cursors.reply(result, request, warnings);
         } catch (SQLException | RuntimeException e) {
             deadline.blame(e);
             throw e;
         }
-    }
-
-    /**
-     * ALTER TABLE ... SET PARTITION: the keys its WHERE selects (read as any query), moved in
-     * transactions of their own, a batch at a time. Not inside the session's transaction: a move
-     * commits as it goes, and the client's transaction could not roll it back.
-     */
-    private Result move(Plan.Move move, List<Value> params, String sql) throws SQLException {
-        if (transactions.inTransaction()) {
-            throw new SQLException("ALTER TABLE ... SET PARTITION cannot run inside a transaction (it commits batch by batch): commit first", "25000", 1179);
-        }
-        var keys = new ArrayList<Object>();
-        var statement = transactions.statement().untraced();
-        try (RowSource rows = ((Result.Rows) executor.execute(move.keys(), params, statement)).rows()) {
-            Row row;
-            while ((row = rows.next()) != null) {
-                Object key = move.table().key(ValueCodec.decode(row.getValues(0)));
-                if (key != null) keys.add(key);
-            }
-        }
-        statement.succeeded();
-        return new Result.Count(moves.move(move.table(), sql.strip(), keys, move.targets()), 0);
-    }
-
-    /**
-     * LOAD LOOKUP TABLE, SHOW MOVES, PAUSE / RESUME MOVE: the router's own (MoveJobs), outside any
-     * transaction (a LOAD commits as it goes, as a move does).
-     */
-    private Result moveStatement(Plan.MoveStatement statement) throws SQLException {
-        if (statement instanceof Plan.ShowMoves) return new Result.Rows(moves.show(), 0);
-        if (transactions.inTransaction()) {
-            throw new SQLException("LOAD LOOKUP TABLE, PAUSE MOVE and RESUME MOVE cannot run inside a transaction: commit first", "25000", 1179);
-        }
-        return switch (statement) {
-            case Plan.LoadLookup load -> new Result.Rows(moves.load(load), 0);
-            case Plan.PauseMove pause -> {
-                moves.pause(pause.id());
-                yield new Result.Count(0, 0);
-            }
-            case Plan.ResumeMove resume -> {
-                moves.resume(resume.id());
-                yield new Result.Count(0, 0);
-            }
-            case Plan.ShowMoves show -> throw new IllegalStateException("answered above");
-        };
     }
 
     /** SHOW LUTRA HOT KEYS: (Table, Rank, Key, Count, Count_low, Count_high) rows, hottest first per lookup table. */
@@ -406,107 +297,12 @@ final class TransactionWorker implements AutoCloseable {
                 .setInTransaction(transactions.inTransaction()).setIsolation(transactions.isolation()).build();
     }
 
-    private ServerMessage.Builder reply(Result result, Execute request, Warnings warnings) throws SQLException {
-        return switch (result) {
-            case Result.Count c -> {
-                var update = UpdateResult.newBuilder().setUpdateCount(c.count()).setPartitions(c.partitions()).addAllWarnings(warnings.unsent());
-                if (request.getReturnGeneratedKeys()) for (long key : c.keys()) update.addGeneratedKeys(key);
-                // as Connector/J reads an UPDATE's OK packet: its insert id, when not 0, is the generated key
-                if (request.getReturnGeneratedKeys() && c.insertIdSet().orElse(0) != 0) update.addGeneratedKeys(c.insertIdSet().getAsLong());
-                update.setInsertId(okInsertId(c));
-                yield ServerMessage.newBuilder().setUpdateResult(update);
-            }
-            case Result.Rows r -> {
-                RowSource rows = request.getMaxRows() > 0 ? new LimitRows(r.rows(), request.getMaxRows()) : r.rows();
-                int fetchSize = request.getFetchSize() > 0 ? request.getFetchSize() : DEFAULT_FETCH_SIZE;
-                var cursor = new Cursor(rows, fetchSize, !transactions.inTransaction(), warnings);
-                try {
-                    var first = batch(cursor, fetchSize);
-                    if (!first.getLast()) withinConnectionShare(first.getCursorId(), cursor);
-                    var header = ResultSet.newBuilder().setFirstBatch(first).setPartitions(r.partitions());
-                    columnsSent.describe(header, request.getKnownColumns(), rows.columns());
-                    yield ServerMessage.newBuilder().setResultSet(header);
-                } catch (SQLException | RuntimeException e) {
-                    rows.close();
-                    cursors.values().remove(cursor);
-                    throw e;
-                }
-            }
-        };
-    }
-
-    /**
-     * What MySQL's OK packet says the statement's insert id was (MariaDB's {@code mysql_insert}): the first id
-     * generated, else the argument of LAST_INSERT_ID(expr), else the AUTO_INCREMENT column of the last row
-     * written with an explicit value; 0 if none.
-     */
-    static long okInsertId(Result.Count c) {
-        if (c.generated().length > 0) return c.generated()[0];
-        if (c.insertIdSet().isPresent()) return c.insertIdSet().getAsLong();
-        return c.keys().length > 0 ? c.keys()[c.keys().length - 1] : 0;
-    }
-
-    /**
-     * Keeps one session from taking a partition's pool: an open result set streaming from the
-     * shards holds a pooled connection on each. Past {@link #maxStreamingCursors} of them, the
-     * rest of a new one is read into the router (up to {@link #BUFFERED_RESULT_BYTES}) and its
-     * connections go back to the pools; a larger one is refused, and the session goes on.
-     */
-    private void withinConnectionShare(long id, Cursor cursor) throws SQLException {
-        if (!cursor.holdsConnections() || cursors.values().stream().filter(Cursor::holdsConnections).count() <= maxStreamingCursors) return;
-        var rest = new ArrayList<Row>();
-        long bytes = 0;
-        for (Row row; (row = cursor.rows().next()) != null; ) {
-            bytes += row.getSerializedSize();
-            if (bytes > BUFFERED_RESULT_BYTES) {
-                throw new SQLException("this session already streams " + maxStreamingCursors + " open result sets from the shards (the most one"
-                        + " session may, a quarter of a partition's pool), and the rest of this one is over the " + (BUFFERED_RESULT_BYTES >> 20)
-                        + " MB the router holds instead: close or read to the end another result set first", "HY000", 0);
-            }
-            rest.add(row);
-        }
-        cursor.rows().close();
-        cursors.put(id, new Cursor(new ListRows(cursor.rows().columns(), rest), cursor.fetchSize(), false, cursor.warnings()));
-    }
-
     ServerMessage.Builder fetch(long cursorId, int fetchSize) throws SQLException {
-        Cursor cursor = cursors.get(cursorId);
-        if (cursor == null) {
-            throw new SQLException("no open result set with cursor id " + cursorId + " (closed or never opened)", "24000", 0);
-        }
-        try {
-            return ServerMessage.newBuilder().setRowBatch(batch(cursor, fetchSize > 0 ? fetchSize : cursor.fetchSize()));
-        } catch (SQLException | RuntimeException e) {
-            closeCursor(cursorId);
-            throw e;
-        }
+        return cursors.fetch(cursorId, fetchSize);
     }
 
     void closeCursor(long cursorId) {
-        Cursor cursor = cursors.remove(cursorId);
-        if (cursor != null) cursor.rows().close();
-    }
-
-    /** Up to {@code size} rows; registers the cursor if rows remain, forgets it when done. */
-    private RowBatch batch(Cursor cursor, int size) throws SQLException {
-        var batch = RowBatch.newBuilder();
-        int bytes = 0;
-        while (batch.getRowsCount() < size && bytes < BATCH_BYTES) {
-            var row = cursor.rows().next();
-            if (row == null) {
-                cursor.rows().close();
-                cursors.values().remove(cursor);
-                return batch.setLast(true).addAllWarnings(cursor.warnings().unsent()).build();
-            }
-            batch.addRows(row);
-            bytes += row.getSerializedSize();
-        }
-        long id = cursors.entrySet().stream().filter(e -> e.getValue() == cursor).map(Map.Entry::getKey).findFirst().orElse(0L);
-        if (id == 0) {
-            id = nextCursorId++;
-            cursors.put(id, cursor);
-        }
-        return batch.setCursorId(id).addAllWarnings(cursor.warnings().unsent()).build();
+        cursors.closeCursor(cursorId);
     }
 
     /**
@@ -550,21 +346,12 @@ final class TransactionWorker implements AutoCloseable {
     }
 
     /** One batch entry (or a group of them), run as {@link #execute} runs a statement; it must not return rows. */
-    private Result.Count update(Plan plan, List<Value> params, String sql, Deadline deadline) throws SQLException {
-        if (plan instanceof Plan.Control control) {
-            transactions.control(control);
-            return new Result.Count(0, 0);
+    private Result.Count update(Planned planned, List<Value> params, String sql, Deadline deadline) throws SQLException {
+        if (!(planned instanceof Plan plan)) {
+            var command = (SessionCommand) planned;
+            if (!command.batchable()) throw batchRows(sql);
+            return (Result.Count) command(command, params, sql, new Warnings());
         }
-        if (plan instanceof Plan.RouterStatus || plan instanceof Plan.ShowPlacement || plan instanceof Plan.LastInsertId
-                || plan instanceof Plan.Move || plan instanceof Plan.MoveStatement || plan instanceof Plan.NamedLock) {
-            throw batchRows(sql);
-        }
-        if (plan instanceof Plan.SetVariables set) {
-            transactions.variables(executor.set(set, params, transactions.variables(), transactions.isolation(), new Warnings()));
-            return new Result.Count(0, 0);
-        }
-        if (plan instanceof Plan.ShowWarnings) throw batchRows(sql);
-        if (plan instanceof Plan.Ddl statement) return new Result.Count(runDdl(statement, new Warnings()), 0);
         var statement = transactions.statement().within(deadline);
         Result result;
         try {
@@ -597,8 +384,7 @@ final class TransactionWorker implements AutoCloseable {
     /** The client is gone: close its cursors and roll back its open transaction. */
     @Override
     public void close() {
-        cursors.values().forEach(c -> c.rows().close());
-        cursors.clear();
+        cursors.close();
         transactions.close();
         locks.close();
     }

@@ -6,6 +6,7 @@ import org.lutra.exec.Deadline;
 import org.lutra.exec.SessionState;
 import org.lutra.exec.Warnings;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +69,9 @@ public final class SessionTransactions implements AutoCloseable {
 
     // ---- transaction control ----------------------------------------------------------------------
 
-    public void control(Plan.Control control) throws SQLException {
+    public void control(SessionCommand.Control control) throws SQLException {
         switch (control) {
-            case Plan.Begin b -> {
+            case SessionCommand.Begin b -> {
                 // After a deadlock (1213) MySQL has rolled the whole transaction back and a BEGIN starts the next one, which
                 // is how clients retry (sysbench, frameworks): the application was told it lost the transaction, so nothing
                 // of it can be committed by mistake. Other failures still want the ROLLBACK that says the application knows.
@@ -80,24 +81,24 @@ public final class SessionTransactions implements AutoCloseable {
                 current = open();
                 readOnly = b.readOnly() || readOnly;
             }
-            case Plan.Commit c -> commitCurrent();
-            case Plan.Rollback r -> rollbackCurrent();
-            case Plan.Savepoint s -> {
+            case SessionCommand.Commit c -> commitCurrent();
+            case SessionCommand.Rollback r -> rollbackCurrent();
+            case SessionCommand.Savepoint s -> {
                 requireNotAborted("SAVEPOINT");
                 if (current == null && !autocommit) current = open();
                 if (current != null) onBranches(t -> t.savepoint(s.name())); // in auto-commit mode MySQL accepts it and keeps nothing
             }
-            case Plan.RollbackToSavepoint r -> {
+            case SessionCommand.RollbackToSavepoint r -> {
                 requireNotAborted("ROLLBACK TO SAVEPOINT");
                 if (current == null) throw Savepoints.doesNotExist(r.name());
                 onBranches(t -> t.rollbackTo(r.name()));
             }
-            case Plan.ReleaseSavepoint r -> {
+            case SessionCommand.ReleaseSavepoint r -> {
                 requireNotAborted("RELEASE SAVEPOINT");
                 if (current == null) throw Savepoints.doesNotExist(r.name());
                 onBranches(t -> t.release(r.name()));
             }
-            case Plan.SetAutocommit a -> {
+            case SessionCommand.SetAutocommit a -> {
                 if (a.on() && !autocommit) {
                     try {
                         commitCurrent();
@@ -107,7 +108,7 @@ public final class SessionTransactions implements AutoCloseable {
                 }
                 autocommit = a.on();
             }
-            case Plan.SetReadOnly r -> {
+            case SessionCommand.SetReadOnly r -> {
                 if (r.forSession()) {
                     sessionReadOnly = r.readOnly();
                 } else {
@@ -117,7 +118,7 @@ public final class SessionTransactions implements AutoCloseable {
                     nextReadOnly = r.readOnly();
                 }
             }
-            case Plan.SetIsolation i -> {
+            case SessionCommand.SetIsolation i -> {
                 if (i.forSession()) {
                     sessionIsolation = i.level();
                 } else {
@@ -388,22 +389,23 @@ public final class SessionTransactions implements AutoCloseable {
 
         @Override
         public Lease lease(int partition, boolean write) throws SQLException {
-            return lease(partition, write, true);
+            return lease(partition, write ? TransactionState.Access.WRITE : TransactionState.Access.READ);
         }
 
         @Override
         public Lease consistentRead(int partition) throws SQLException {
-            return lease(partition, false, false);
+            return lease(partition, TransactionState.Access.CONSISTENT_READ);
         }
 
-        /** @param locks whether the sub-query may lock rows (see {@link TransactionState#lease(int, boolean, boolean, boolean)}) */
-        private Lease lease(int partition, boolean write, boolean locks) throws SQLException {
+        private Lease lease(int partition, TransactionState.Access access) throws SQLException {
+            boolean write = access == TransactionState.Access.WRITE;
             if (write && readOnlyTxn) {
                 throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
             }
             TransactionState t = txn != null ? txn : implicit;
             if (txn != null) footprint.asks(partition, write);
-            Lease lease = t != null ? t.lease(partition, write, txn != null && plainRead, locks) : pooled.lease(partition, write);
+            var rows = txn != null && plainRead ? TransactionState.Rows.MAY_STREAM : TransactionState.Rows.READ_WHOLE;
+            Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());

@@ -1,5 +1,6 @@
 package org.lutra.txn;
 
+import org.lutra.exec.FailPoints;
 import org.lutra.exec.Connections;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,22 +70,44 @@ public final class TransactionState implements Connections {
 
     // ---- running statements ---------------------------------------------------------------------
 
+    /** What a sub-query does on the branch it leases. */
+    public enum Access {
+        /** It writes (and locks the rows it writes). */
+        WRITE,
+        /** It reads and may lock rows: a locking read, or any read at SERIALIZABLE. */
+        READ,
+        /** A consistent read, which locks nothing ({@link Connections#consistentRead}). */
+        CONSISTENT_READ;
+
+        /** Whether the partition becomes one where the transaction may hold locks. */
+        boolean locks() {
+            return this != CONSISTENT_READ;
+        }
+    }
+
+    /** Whether a read's rows may stream from the branch while the statement goes on. */
+    public enum Rows {
+        /** A plain read: nothing else of its statement uses the connection while its rows stream. */
+        MAY_STREAM,
+        /** Read whole before the branch serves the statement again. */
+        READ_WHOLE
+    }
+
     @Override
     public Lease lease(int partition, boolean write) throws SQLException {
-        return lease(partition, write, false, true);
+        return lease(partition, write ? Access.WRITE : Access.READ, Rows.READ_WHOLE);
     }
 
     @Override
     public Lease consistentRead(int partition) throws SQLException {
-        return lease(partition, false, false, false);
+        return lease(partition, Access.CONSISTENT_READ, Rows.READ_WHOLE);
     }
 
-    /**
-     * @param streaming whether a read on it may stream (a plain read: nothing else of its statement uses the connection meanwhile)
-     * @param locks whether the sub-query may lock rows (a write, a locking read; false: a consistent read, see
-     *              {@link Connections#consistentRead}), which makes the partition one where the transaction may hold locks
-     */
-    public Lease lease(int partition, boolean write, boolean streaming, boolean locks) throws SQLException {
+    /** @param rows whether a read's rows may stream (a write's never do) */
+    public Lease lease(int partition, Access access, Rows rows) throws SQLException {
+        boolean write = access == Access.WRITE;
+        boolean locks = access.locks();
+        boolean streaming = rows == Rows.MAY_STREAM;
         Branch branch;
         boolean fresh = false;
         List<String> marks = List.of();

@@ -1,5 +1,6 @@
 package org.lutra.txn;
 
+import org.lutra.exec.PartitionCounts;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

@@ -6,6 +6,7 @@ import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.plan.PlanException;
 import org.lutra.plan.Plan;
+import org.lutra.plan.SessionCommand;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
@@ -131,25 +132,25 @@ class RoutesTest {
 
     @Test
     void transactionControlIsTheSessions() throws SQLException {
-        assertEquals(new Plan.Begin(false), planner.plan("BEGIN"));
-        assertEquals(new Plan.Begin(false), planner.plan("begin work;"));
-        assertEquals(new Plan.Begin(false), planner.plan("START TRANSACTION WITH CONSISTENT SNAPSHOT"));
-        assertEquals(new Plan.Begin(true), planner.plan("START TRANSACTION READ ONLY"));
-        assertEquals(new Plan.Commit(), planner.plan("COMMIT WORK"));
-        assertEquals(new Plan.Rollback(), planner.plan(" rollback "));
-        assertEquals(new Plan.Savepoint("sp_1"), planner.plan("SAVEPOINT sp_1"));
-        assertEquals(new Plan.Savepoint("odd`name"), planner.plan("savepoint `odd``name`;"));
-        assertEquals(new Plan.RollbackToSavepoint("s"), planner.plan("ROLLBACK TO s"));
-        assertEquals(new Plan.RollbackToSavepoint("s"), planner.plan("rollback work to savepoint s ;"));
-        assertEquals(new Plan.RollbackToSavepoint("savepoint"), planner.plan("ROLLBACK TO savepoint"));
-        assertEquals(new Plan.ReleaseSavepoint("S 1"), planner.plan("RELEASE SAVEPOINT `S 1`"));
-        assertEquals(new Plan.SetAutocommit(false), planner.plan("SET autocommit = 0"));
-        assertEquals(new Plan.SetAutocommit(true), planner.plan("SET @@session.autocommit=ON"));
-        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_READ_COMMITTED, true),
+        assertEquals(new SessionCommand.Begin(false), planner.plan("BEGIN"));
+        assertEquals(new SessionCommand.Begin(false), planner.plan("begin work;"));
+        assertEquals(new SessionCommand.Begin(false), planner.plan("START TRANSACTION WITH CONSISTENT SNAPSHOT"));
+        assertEquals(new SessionCommand.Begin(true), planner.plan("START TRANSACTION READ ONLY"));
+        assertEquals(new SessionCommand.Commit(), planner.plan("COMMIT WORK"));
+        assertEquals(new SessionCommand.Rollback(), planner.plan(" rollback "));
+        assertEquals(new SessionCommand.Savepoint("sp_1"), planner.plan("SAVEPOINT sp_1"));
+        assertEquals(new SessionCommand.Savepoint("odd`name"), planner.plan("savepoint `odd``name`;"));
+        assertEquals(new SessionCommand.RollbackToSavepoint("s"), planner.plan("ROLLBACK TO s"));
+        assertEquals(new SessionCommand.RollbackToSavepoint("s"), planner.plan("rollback work to savepoint s ;"));
+        assertEquals(new SessionCommand.RollbackToSavepoint("savepoint"), planner.plan("ROLLBACK TO savepoint"));
+        assertEquals(new SessionCommand.ReleaseSavepoint("S 1"), planner.plan("RELEASE SAVEPOINT `S 1`"));
+        assertEquals(new SessionCommand.SetAutocommit(false), planner.plan("SET autocommit = 0"));
+        assertEquals(new SessionCommand.SetAutocommit(true), planner.plan("SET @@session.autocommit=ON"));
+        assertEquals(new SessionCommand.SetIsolation(Connection.TRANSACTION_READ_COMMITTED, true),
                 planner.plan("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED"));
-        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_SERIALIZABLE, false),
+        assertEquals(new SessionCommand.SetIsolation(Connection.TRANSACTION_SERIALIZABLE, false),
                 planner.plan("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"));
-        assertEquals(new Plan.SetIsolation(Connection.TRANSACTION_READ_UNCOMMITTED, true),
+        assertEquals(new SessionCommand.SetIsolation(Connection.TRANSACTION_READ_UNCOMMITTED, true),
                 planner.plan("SET transaction_isolation = 'READ-UNCOMMITTED'"));
     }
 

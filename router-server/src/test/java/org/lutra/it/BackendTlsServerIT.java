@@ -6,7 +6,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.BackendTls;
+import org.lutra.config.BackendTls;
 import org.lutra.exec.Backends;
 import org.lutra.shards.EmbeddedShards;
 

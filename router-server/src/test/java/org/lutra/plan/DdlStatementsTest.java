@@ -10,35 +10,35 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.lutra.Refusals.assertRefusal;
 
 class DdlStatementsTest {
-    private static Plan.Ddl plan(String sql) throws PlanException {
+    private static SessionCommand.Ddl plan(String sql) throws PlanException {
         return DdlStatements.plan(sql, "demo");
     }
 
     @Test
     void createTableLosesTheQualifierAndIfNotExistsAndKeepsTheRest() throws PlanException {
-        var c = (Plan.CreateTable) plan("create table if not exists `demo`.`Users` (id INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x;y')"
+        var c = (SessionCommand.CreateTable) plan("create table if not exists `demo`.`Users` (id INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x;y')"
                 + " PARTITION BY range(id) ON (p0 < 10, p1);");
         assertEquals("Users", c.table());
         assertTrue(c.ifNotExists());
         assertEquals("CREATE TABLE `Users` (id INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x;y') PARTITION BY range(id) ON (p0 < 10, p1)", c.create());
-        var plain = (Plan.CreateTable) plan("CREATE TABLE t (id INT)");
+        var plain = (SessionCommand.CreateTable) plan("CREATE TABLE t (id INT)");
         assertFalse(plain.ifNotExists());
     }
 
     @Test
     void dropTruncateAlterAndIndexes() throws PlanException {
-        var d = (Plan.DropTables) plan("DROP TABLE IF EXISTS a, `b c`, demo.c");
+        var d = (SessionCommand.DropTables) plan("DROP TABLE IF EXISTS a, `b c`, demo.c");
         assertEquals(List.of("a", "b c", "c"), d.tables());
         assertTrue(d.ifExists());
-        assertEquals("t", ((Plan.Truncate) plan("TRUNCATE demo.t")).table());
-        assertEquals("t", ((Plan.Truncate) plan("truncate table `t`;")).table());
-        var alter = (Plan.AlterTable) plan("ALTER TABLE demo.t ADD COLUMN x INT DEFAULT 1, ADD INDEX (a, b), DROP COLUMN `y`");
+        assertEquals("t", ((SessionCommand.Truncate) plan("TRUNCATE demo.t")).table());
+        assertEquals("t", ((SessionCommand.Truncate) plan("truncate table `t`;")).table());
+        var alter = (SessionCommand.AlterTable) plan("ALTER TABLE demo.t ADD COLUMN x INT DEFAULT 1, ADD INDEX (a, b), DROP COLUMN `y`");
         assertEquals("ALTER TABLE `t` ADD COLUMN x INT DEFAULT 1, ADD INDEX (a, b), DROP COLUMN `y`", alter.sql());
         assertEquals(List.of("ADD COLUMN x INT DEFAULT 1", "ADD INDEX (a, b)", "DROP COLUMN `y`"), alter.clauses());
-        var index = (Plan.AlterTable) plan("CREATE UNIQUE INDEX i ON demo.t (a, b)");
+        var index = (SessionCommand.AlterTable) plan("CREATE UNIQUE INDEX i ON demo.t (a, b)");
         assertEquals("t", index.table());
         assertEquals("CREATE UNIQUE INDEX i ON `t` (a, b)", index.sql());
-        var drop = (Plan.AlterTable) plan("DROP INDEX `i` ON t");
+        var drop = (SessionCommand.AlterTable) plan("DROP INDEX `i` ON t");
         assertEquals("DROP INDEX `i` ON `t`", drop.sql());
         assertEquals(List.of("DROP INDEX `i`"), drop.clauses());
     }
@@ -72,15 +72,15 @@ class DdlStatementsTest {
         var planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
         var bound = planner.bind("CREATE TABLE r (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)", List.of());
         assertEquals("CREATE TABLE `r` (k INT PRIMARY KEY, s VARCHAR(3) DEFAULT 'x') PARTITION BY range(k) ON (p0 < 10, p1)",
-                ((Plan.CreateTable) bound.plan()).create());
+                ((SessionCommand.CreateTable) bound.plan()).create());
     }
 
     @Test
     void secondaryLookups() throws PlanException {
-        var c = (Plan.CreateSecondary) plan("create secondary lookup `by_tax` on demo.customers (`tax_id`) unique;");
-        assertEquals(new Plan.CreateSecondary("by_tax", "customers", "tax_id", true, "create secondary lookup `by_tax` on demo.customers (`tax_id`) unique"), c);
-        assertFalse(((Plan.CreateSecondary) plan("CREATE SECONDARY LOOKUP t ON pages(title)")).unique());
-        assertEquals(new Plan.DropSecondary("by_tax", true, "DROP SECONDARY LOOKUP IF EXISTS by_tax"), plan("DROP SECONDARY LOOKUP IF EXISTS by_tax"));
+        var c = (SessionCommand.CreateSecondary) plan("create secondary lookup `by_tax` on demo.customers (`tax_id`) unique;");
+        assertEquals(new SessionCommand.CreateSecondary("by_tax", "customers", "tax_id", true, "create secondary lookup `by_tax` on demo.customers (`tax_id`) unique"), c);
+        assertFalse(((SessionCommand.CreateSecondary) plan("CREATE SECONDARY LOOKUP t ON pages(title)")).unique());
+        assertEquals(new SessionCommand.DropSecondary("by_tax", true, "DROP SECONDARY LOOKUP IF EXISTS by_tax"), plan("DROP SECONDARY LOOKUP IF EXISTS by_tax"));
         for (String bad : List.of("CREATE SECONDARY LOOKUP x ON t (a, b)", "CREATE SECONDARY INDEX x ON t (a)", "DROP SECONDARY LOOKUP",
                 "CREATE SECONDARY LOOKUP `a b` ON t (c)", "CREATE SECONDARY LOOKUP x ON other.t (c)")) {
             var e = assertThrows(PlanException.class, () -> plan(bad), bad);

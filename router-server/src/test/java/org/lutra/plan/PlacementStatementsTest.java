@@ -13,12 +13,12 @@ import static org.junit.jupiter.api.Assertions.*;
 class PlacementStatementsTest {
     private final Planner planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
 
-    private Plan plan(String sql) throws PlanException {
+    private Planned plan(String sql) throws PlanException {
         return planner.bind(sql, List.of()).plan();
     }
 
-    private Plan.ShowLookup lookup(String sql) throws PlanException {
-        return assertInstanceOf(Plan.ShowLookup.class, plan(sql), sql);
+    private SessionCommand.ShowLookup lookup(String sql) throws PlanException {
+        return assertInstanceOf(SessionCommand.ShowLookup.class, plan(sql), sql);
     }
 
     private PlanException refused(String sql, String state, int code) {
@@ -30,10 +30,10 @@ class PlacementStatementsTest {
 
     @Test
     void listingsAreRecognisedInAnyCaseWithATrailingSemicolon() throws PlanException {
-        assertInstanceOf(Plan.ShowPartitions.class, plan("SHOW PARTITIONS"));
-        assertInstanceOf(Plan.ShowPartitions.class, plan("  show   partitions ; "));
-        assertInstanceOf(Plan.ShowLookupTables.class, plan("SHOW LOOKUP TABLES"));
-        assertInstanceOf(Plan.ShowLookupTables.class, plan("show lookup\n tables;"));
+        assertInstanceOf(SessionCommand.ShowPartitions.class, plan("SHOW PARTITIONS"));
+        assertInstanceOf(SessionCommand.ShowPartitions.class, plan("  show   partitions ; "));
+        assertInstanceOf(SessionCommand.ShowLookupTables.class, plan("SHOW LOOKUP TABLES"));
+        assertInstanceOf(SessionCommand.ShowLookupTables.class, plan("show lookup\n tables;"));
     }
 
     @Test
@@ -56,7 +56,7 @@ class PlacementStatementsTest {
     @Test
     void aPlaceholderIsBoundAtExecution() throws PlanException {
         var bound = planner.bind("SHOW LOOKUP users FOR ?", List.of(Value.newBuilder().setIntValue(5).build()));
-        var show = assertInstanceOf(Plan.ShowLookup.class, bound.plan());
+        var show = assertInstanceOf(SessionCommand.ShowLookup.class, bound.plan());
         assertEquals(new ValueRef.Param(0), show.key());
         assertEquals(1, show.paramCount());
         var e = assertThrows(PlanException.class, () -> planner.bind("SHOW LOOKUP users FOR ?", List.of()));
@@ -99,16 +99,16 @@ class PlacementStatementsTest {
 
     @Test
     void loadLookupTableNamesItsFileFormatAndApply() throws PlanException {
-        var load = assertInstanceOf(Plan.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'maps/users.csv' FORMAT csv"));
+        var load = assertInstanceOf(SessionCommand.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'maps/users.csv' FORMAT csv"));
         assertEquals("users", load.table().name());
         assertEquals("maps/users.csv", load.file());
         assertEquals("csv", load.format());
         assertFalse(load.apply());
-        load = assertInstanceOf(Plan.LoadLookup.class, plan(" load lookup table demo.users from 'it''s a\\\\b.part.4' format METIS apply ; "));
+        load = assertInstanceOf(SessionCommand.LoadLookup.class, plan(" load lookup table demo.users from 'it''s a\\\\b.part.4' format METIS apply ; "));
         assertEquals("it's a\\b.part.4", load.file(), "MySQL's string escapes");
         assertEquals("metis", load.format());
         assertTrue(load.apply());
-        assertInstanceOf(Plan.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'x' FORMAT schism"));
+        assertInstanceOf(SessionCommand.LoadLookup.class, plan("LOAD LOOKUP TABLE users FROM 'x' FORMAT schism"));
         refused("LOAD LOOKUP TABLE users FROM 'x' FORMAT parquet", "42000", 1064);
         refused("LOAD LOOKUP TABLE users FROM x.csv FORMAT csv", "42000", 1064);
         refused("LOAD LOOKUP TABLE users FROM 'x' FORMAT csv APPLY NOW", "42000", 1064);
@@ -118,9 +118,9 @@ class PlacementStatementsTest {
 
     @Test
     void moveStatements() throws PlanException {
-        assertInstanceOf(Plan.ShowMoves.class, plan("show moves;"));
-        assertEquals(new Plan.PauseMove(12), plan("PAUSE MOVE 12"));
-        assertEquals(new Plan.ResumeMove(3), plan("resume  move 3 ;"));
+        assertInstanceOf(SessionCommand.ShowMoves.class, plan("show moves;"));
+        assertEquals(new SessionCommand.PauseMove(12), plan("PAUSE MOVE 12"));
+        assertEquals(new SessionCommand.ResumeMove(3), plan("resume  move 3 ;"));
         refused("PAUSE MOVE", "42000", 1064);
         refused("RESUME MOVE x", "42000", 1064);
         refused("SHOW MOVES LIKE 'x'", "42000", 1064);
@@ -128,9 +128,9 @@ class PlacementStatementsTest {
 
     @Test
     void setPartitionTakesOnePartitionOrAListThatReplicates() throws PlanException {
-        var one = assertInstanceOf(Plan.Move.class, plan("ALTER TABLE users SET PARTITION = p2 WHERE id = 7"));
+        var one = assertInstanceOf(SessionCommand.Move.class, plan("ALTER TABLE users SET PARTITION = p2 WHERE id = 7"));
         assertArrayEquals(new int[] {2}, one.targets());
-        var several = assertInstanceOf(Plan.Move.class, plan("alter table users set partition = ( p3 ,`p1` ) where id in (7, 8);"));
+        var several = assertInstanceOf(SessionCommand.Move.class, plan("alter table users set partition = ( p3 ,`p1` ) where id in (7, 8);"));
         assertArrayEquals(new int[] {3, 1}, several.targets(), "the first named is the primary");
         assertEquals("SELECT DISTINCT `id` FROM `users` WHERE id in (7, 8)", several.keysSql());
         refused("ALTER TABLE users SET PARTITION = (p1, p9) WHERE id = 7", "HY000", 1735);

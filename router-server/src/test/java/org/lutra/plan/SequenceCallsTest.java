@@ -55,14 +55,14 @@ class SequenceCallsTest {
 
     @Test
     void createSequenceNamesItsPartition() throws PlanException {
-        var c = (Plan.CreateSequence) DdlStatements.plan("CREATE SEQUENCE IF NOT EXISTS db.s START WITH 5 INCREMENT BY 2 ON p2;", "db");
+        var c = (SessionCommand.CreateSequence) DdlStatements.plan("CREATE SEQUENCE IF NOT EXISTS db.s START WITH 5 INCREMENT BY 2 ON p2;", "db");
         assertEquals("s", c.name());
         assertTrue(c.ifNotExists());
         assertEquals("START WITH 5 INCREMENT BY 2", c.options());
         assertEquals("p2", c.partition());
-        assertNull(((Plan.CreateSequence) DdlStatements.plan("CREATE SEQUENCE s", "db")).partition());
-        assertEquals(List.of("a", "b"), ((Plan.DropSequences) DdlStatements.plan("DROP SEQUENCE IF EXISTS a, b", "db")).names());
-        assertEquals("RESTART WITH 9", ((Plan.AlterSequence) DdlStatements.plan("ALTER SEQUENCE s RESTART WITH 9", "db")).options());
+        assertNull(((SessionCommand.CreateSequence) DdlStatements.plan("CREATE SEQUENCE s", "db")).partition());
+        assertEquals(List.of("a", "b"), ((SessionCommand.DropSequences) DdlStatements.plan("DROP SEQUENCE IF EXISTS a, b", "db")).names());
+        assertEquals("RESTART WITH 9", ((SessionCommand.AlterSequence) DdlStatements.plan("ALTER SEQUENCE s RESTART WITH 9", "db")).options());
         assertThrows(PlanException.class, () -> DdlStatements.plan("CREATE OR REPLACE SEQUENCE s", "db"));
     }
 

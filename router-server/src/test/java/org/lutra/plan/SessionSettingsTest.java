@@ -12,12 +12,12 @@ import static org.lutra.Refusals.assertRefusal;
 class SessionSettingsTest {
     private final Planner planner = new Planner(SchemaParser.parse(GoldenPlanTest.SCHEMA, List.of("p0", "p1", "p2", "p3")), "demo", 10);
 
-    private Plan plan(String sql) throws PlanException {
+    private Planned plan(String sql) throws PlanException {
         return planner.bind(sql, List.of()).plan();
     }
 
-    private Plan.SetVariables set(String sql) throws PlanException {
-        return assertInstanceOf(Plan.SetVariables.class, plan(sql), sql);
+    private SessionCommand.SetVariables set(String sql) throws PlanException {
+        return assertInstanceOf(SessionCommand.SetVariables.class, plan(sql), sql);
     }
 
     private void refused(String sql) {
@@ -29,11 +29,11 @@ class SessionSettingsTest {
     void assignmentsAreSplitAtTopLevelCommasOnly() throws PlanException {
         var s = set("SET sql_mode = CONCAT(@@sql_mode, ',STRICT_ALL_TABLES'), @a := 'x,y', SESSION time_zone='+05:00', @@local.sql_notes = 0, "
                 + "@`b c` = IF(1, 2, 3);");
-        assertEquals(List.of(new Plan.Assignment("sql_mode", "CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')"), new Plan.Assignment("@a", "'x,y'"),
-                new Plan.Assignment("time_zone", "'+05:00'"), new Plan.Assignment("sql_notes", "0"), new Plan.Assignment("@b c", "IF(1, 2, 3)")),
+        assertEquals(List.of(new SessionCommand.Assignment("sql_mode", "CONCAT(@@sql_mode, ',STRICT_ALL_TABLES')"), new SessionCommand.Assignment("@a", "'x,y'"),
+                new SessionCommand.Assignment("time_zone", "'+05:00'"), new SessionCommand.Assignment("sql_notes", "0"), new SessionCommand.Assignment("@b c", "IF(1, 2, 3)")),
                 s.assignments());
         assertEquals(0, s.paramCount());
-        assertEquals(2, assertInstanceOf(Plan.SetVariables.class, planner.plan("SET @p = ?, time_zone = COALESCE(?, 'SYSTEM')")).paramCount());
+        assertEquals(2, assertInstanceOf(SessionCommand.SetVariables.class, planner.plan("SET @p = ?, time_zone = COALESCE(?, 'SYSTEM')")).paramCount());
         assertEquals("SQL_MODE".toLowerCase(), set("SET SQL_MODE = ''").assignments().getFirst().name());
     }
 
@@ -57,10 +57,10 @@ class SessionSettingsTest {
 
     @Test
     void showWarningsForms() throws PlanException {
-        assertEquals(new Plan.ShowWarnings(false, false, 0, Long.MAX_VALUE), plan("SHOW WARNINGS"));
-        assertEquals(new Plan.ShowWarnings(true, false, 0, 5), plan("show errors limit 5;"));
-        assertEquals(new Plan.ShowWarnings(false, false, 2, 3), plan("SHOW WARNINGS LIMIT 2, 3"));
-        assertEquals(new Plan.ShowWarnings(false, true, 0, Long.MAX_VALUE), plan("SHOW COUNT(*) WARNINGS"));
-        assertEquals(new Plan.ShowWarnings(true, true, 0, Long.MAX_VALUE), plan("SHOW COUNT( * ) ERRORS"));
+        assertEquals(new SessionCommand.ShowWarnings(false, false, 0, Long.MAX_VALUE), plan("SHOW WARNINGS"));
+        assertEquals(new SessionCommand.ShowWarnings(true, false, 0, 5), plan("show errors limit 5;"));
+        assertEquals(new SessionCommand.ShowWarnings(false, false, 2, 3), plan("SHOW WARNINGS LIMIT 2, 3"));
+        assertEquals(new SessionCommand.ShowWarnings(false, true, 0, Long.MAX_VALUE), plan("SHOW COUNT(*) WARNINGS"));
+        assertEquals(new SessionCommand.ShowWarnings(true, true, 0, Long.MAX_VALUE), plan("SHOW COUNT( * ) ERRORS"));
     }
 }

@@ -1,6 +1,7 @@
-package org.lutra.exec;
+package org.lutra.config;
 
 import org.junit.jupiter.api.Test;
+import org.lutra.exec.Backends;
 import org.mariadb.jdbc.Configuration;
 import org.mariadb.jdbc.export.SslMode;
 

@@ -1,9 +1,9 @@
-package org.lutra.txn;
+package org.lutra.exec;
 
 import java.util.function.Consumer;
 
 /**
- * Places in the commit protocol where tests inject failures: a crash of the whole router
+ * Places in the commit and placement protocols where tests inject failures: a crash of the whole router
  * (system property {@code lutra.failpoint=<point>} halts the JVM there, as a kill -9 would) or
  * an in-process hook (say, killing a backend between the two phases).
  */

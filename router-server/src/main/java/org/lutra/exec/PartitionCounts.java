@@ -1,4 +1,4 @@
-package org.lutra.txn;
+package org.lutra.exec;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 

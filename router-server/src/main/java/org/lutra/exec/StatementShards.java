@@ -1,0 +1,162 @@
+package org.lutra.exec;
+
+import org.lutra.merge.RowSource;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * The shards as a statement's operators see them ({@link Shards}), over its connections: the pool's, or
+ * its transaction's pinned ones. Scans of a lookup group go through the move fence here
+ * (docs/architecture.md, "Scans and the move fence").
+ */
+final class StatementShards implements Shards {
+    private final FanOut fanOut;
+    private final Backends backends;
+    private final Connections connections;
+
+    StatementShards(FanOut fanOut, Backends backends, Connections connections) {
+        this.fanOut = fanOut;
+        this.backends = backends;
+        this.connections = connections;
+    }
+
+    @Override
+    public List<RowSource> query(List<ShardQuery> queries) throws SQLException {
+        return fanOut.query(queries, connections);
+    }
+
+    @Override
+    public List<RowSource> scan(String group, List<ShardQuery> queries, ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
+        if (held == null && queries.size() < 2) return query(ReplicaScans.filter(this, copies, queries));
+        if (connections.transactional()) return TransactionScan.query(fanOut, backends, connections, this, group, queries, copies, held);
+        return FencedScan.query(fanOut, backends, connections, group, queries, copies, held);
+    }
+
+    @Override
+    public boolean transactional() {
+        return connections.transactional();
+    }
+
+    @Override
+    public int isolation() {
+        return connections.isolation();
+    }
+
+    @Override
+    public List<RowSource> committedAndOwn(List<ShardQuery> queries) throws SQLException {
+        if (!connections.transactional()) return query(queries);
+        var own = queries.stream().filter(q -> connections.begun(q.partition())).toList();
+        var inTransaction = own.isEmpty() ? List.<RowSource>of() : fanOut.query(own, connections);
+        var out = new java.util.ArrayList<RowSource>(queries.size());
+        int next = 0;
+        for (ShardQuery q : queries) {
+            var rows = new java.util.ArrayList<org.lutra.protocol.Row>();
+            List<org.lutra.protocol.Column> columns;
+            try (var latest = new ScratchConnection(backends.placement(q.partition()), connections.deadline(), connections.variables());
+                 RowSource committed = latest.query(q.sql(), q.params())) {
+                columns = committed.columns();
+                for (var row = committed.next(); row != null; row = committed.next()) rows.add(row);
+            }
+            if (connections.begun(q.partition())) {
+                try (RowSource mine = inTransaction.get(next++)) {
+                    for (var row = mine.next(); row != null; row = mine.next()) rows.add(row);
+                }
+            }
+            out.add(new org.lutra.merge.ListRows(columns, rows));
+        }
+        return out;
+    }
+
+    @Override
+    public org.lutra.trace.KeyTrace trace() {
+        return connections.trace();
+    }
+
+    @Override
+    public MoveFence.Held holdFence(String group) throws SQLException {
+        return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public MoveFence.Held holdLockingFence(String group) throws SQLException {
+        return MoveFence.locking(backends.placement(0), group, connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public boolean everyReadLocks() {
+        return connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+    }
+
+    @Override
+    public List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
+        return LockingScan.query(fanOut, backends, connections, queries, copies);
+    }
+
+    @Override
+    public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
+        if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return;
+        var earlier = partitions.stream().filter(connections::begun).map(p -> new ShardQuery(p, "", List.of())).toList();
+        if (!earlier.isEmpty()) fanOut.each(earlier, connections, p -> TransactionScan.sameBatches(backends.placement(p), connections, group), x -> {});
+    }
+
+    @Override
+    public long[] update(List<ShardQuery> queries) throws SQLException {
+        return fanOut.update(queries, connections);
+    }
+
+    @Override
+    public void atomic() throws SQLException {
+        connections.atomic();
+    }
+
+    @Override
+    public Scratch scratch(int partition) throws SQLException {
+        return new ScratchConnection(backends.placement(partition), connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public Scratch locking(int partition) throws SQLException {
+        if (connections.transactional()) return new InTransaction(partition, connections);
+        return ScratchConnection.transaction(backends.placement(partition), connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public String partitionName(int id) {
+        return backends.catalog().partition(id).name();
+    }
+
+    @Override
+    public int partitionNamed(String name) throws SQLException {
+        try {
+            return backends.catalog().partitionNamed(name).id();
+        } catch (IllegalArgumentException e) {
+            throw new SQLException("a placement row names partition '" + name + "', which this router does not have", "HY000", 0);
+        }
+    }
+
+    /** Statements of the router's own in the statement's transaction: what they lock stays locked until it ends. */
+    private final class InTransaction implements Shards.Scratch {
+        private final int partition;
+        private final Connections connections;
+
+        InTransaction(int partition, Connections connections) {
+            this.partition = partition;
+            this.connections = connections;
+        }
+
+        @Override
+        public void execute(String sql, List<Value> params) throws SQLException {
+            fanOut.update(List.of(new ShardQuery(partition, sql, params)), connections);
+        }
+
+        @Override
+        public RowSource query(String sql, List<Value> params) throws SQLException {
+            return fanOut.query(List.of(new ShardQuery(partition, sql, params)), connections).getFirst();
+        }
+
+        @Override
+        public void close() {}
+    }
+}

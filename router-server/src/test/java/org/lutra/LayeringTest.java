@@ -1,0 +1,116 @@
+package org.lutra;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.lutra.server.RouterServer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The router's packages depend on each other one way only, top to bottom (docs/architecture.md,
+ * "Modules and packages"): a class may use classes of its own package and of packages below it.
+ * Read from the compiled classes (ArchUnit), so imports used only by comments do not count and
+ * fully qualified names in code do.
+ *
+ * <p>{@link #KNOWN_UPWARD} lists the dependencies that still run upward: each one closes a cycle
+ * and is to be removed. The list only shrinks: a new upward dependency fails, and so does a listed
+ * one that no longer exists (delete its line).
+ */
+class LayeringTest {
+    /** Top to bottom. {@code server.mysql} is part of {@code server}. */
+    static final List<String> LAYERS = List.of(
+            "ops",       // the HTTP listener, metrics, console: reads the running router
+            "server",    // listeners, sessions, TransactionWorker, session commands
+            "ddl",       // DDL through the router, the stored catalog and its lease
+            "maintain",  // lookup tables at start, the change log, moves
+            "txn",       // TransactionState, two-phase commit, recovery
+            "plan",      // parse, decide partitions, rewrite, choose by cost: builds operator trees
+            "exec",      // operators, backends and connections, the placement protocol
+            "merge",     // row streams, expressions, sort keys
+            "config",    // the YAML
+            "catalog",   // tables and their placement
+            "trace",     // the trace format
+            "log");      // client text made safe for a log line
+
+    /** Upward dependencies (from → to) that exist today: known cycles to remove. */
+    static final Set<String> KNOWN_UPWARD = Set.of(
+            "exec → plan");   // the Executor interprets write plans (Plan.Insert, ...); operators use KeyMatch, SqlTemplate, Guards
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        // the router module's own classes only (other modules' org.lutra packages are not layers of it)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importUrl(RouterServer.class.getProtectionDomain().getCodeSource().getLocation());
+    }
+
+    /** The layer of a class of the router's packages, or null for anything else (JDK, libraries, other modules). */
+    static String layer(JavaClass c) {
+        String name = c.getPackageName();
+        if (!name.startsWith("org.lutra.")) return null;
+        String top = name.substring("org.lutra.".length()).split("\\.")[0];
+        return LAYERS.contains(top) ? top : null;
+    }
+
+    /** Package edge "from → to" to the class dependencies that make it. */
+    static Map<String, Set<String>> edges() {
+        Map<String, Set<String>> edges = new TreeMap<>();
+        for (JavaClass c : classes) {
+            String from = layer(c);
+            if (from == null) continue;
+            for (Dependency d : c.getDirectDependenciesFromSelf()) {
+                String to = layer(d.getTargetClass());
+                if (to == null || to.equals(from)) continue;
+                edges.computeIfAbsent(from + " → " + to, k -> new TreeSet<>())
+                        .add(d.getOriginClass().getName().substring("org.lutra.".length()) + " → " + d.getTargetClass().getName().substring("org.lutra.".length()));
+            }
+        }
+        return edges;
+    }
+
+    static boolean upward(String edge) {
+        String[] ends = edge.split(" → ");
+        return LAYERS.indexOf(ends[0]) > LAYERS.indexOf(ends[1]);
+    }
+
+    @Test
+    void everyPackageHasALayer() {
+        Set<String> unplaced = new TreeSet<>();
+        for (JavaClass c : classes) {
+            String name = c.getPackageName();
+            if (name.startsWith("org.lutra.") && layer(c) == null) unplaced.add(name);
+        }
+        assertTrue(unplaced.isEmpty(), () -> "packages without a layer (add them to LAYERS and docs/architecture.md): " + unplaced);
+    }
+
+    @Test
+    void dependenciesPointDownExceptTheKnownOnes() {
+        List<String> problems = new ArrayList<>();
+        Map<String, Set<String>> edges = edges();
+        edges.forEach((edge, why) -> {
+            if (upward(edge) && !KNOWN_UPWARD.contains(edge)) {
+                problems.add("new upward dependency " + edge + ":\n      " + String.join("\n      ", why));
+            }
+        });
+        for (String known : new TreeSet<>(KNOWN_UPWARD)) {
+            if (!edges.containsKey(known)) problems.add("no longer upward, delete it from KNOWN_UPWARD: " + known);
+            else if (!upward(known)) problems.add("not upward in LAYERS' order, delete it from KNOWN_UPWARD: " + known);
+        }
+        assertEquals(List.of(), problems, () -> String.join("\n", problems));
+    }
+}
