@@ -378,7 +378,7 @@ public final class Executor {
         requireSameSkips(plan, lookup);
         c.atomic();
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
-        var locks = new HomeRows.Locks(shards);
+        var locks = HomeRows.Locks.untilTransactionEnds(shards);
         HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
         // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
@@ -659,7 +659,7 @@ public final class Executor {
         Shards shards = shards(c);
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
-        HomeRows home = HomeRows.lock(new HomeRows.Locks(shards), shards, plan.table(), lookup, rowKeys); // held until the transaction ends
+        HomeRows home = HomeRows.lock(HomeRows.Locks.untilTransactionEnds(shards), shards, plan.table(), lookup, rowKeys);
         var sets = bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
         for (var set : sets) {
             record(set.queries());

@@ -136,6 +136,7 @@ class LockingReadsIT {
     void start(Shards shards) throws Exception {
         var schema = new StringBuilder();
         for (Placement p : Placement.values()) schema.append(p.ddl());
+        schema.append("CREATE TABLE ").append(RACE).append(" (id INT PRIMARY KEY, balance INT NOT NULL) PARTITION BY ").append(Placement.LOOKUP.accounts).append(";\n");
         differential = new Differential(shards, "lockreads", schema.toString(), new RouterConfig.Transactions("lockreads", LOCK_WAIT, 0, 0));
         for (Placement p : Placement.values()) {
             for (int id = 1; id <= ACCOUNTS; id++) {
@@ -143,6 +144,7 @@ class LockingReadsIT {
                 differential.both("INSERT INTO " + p.ledgerTable() + " VALUES (" + id + ", 1, 10), (" + id + ", 2, -3)");
             }
         }
+        for (int id = 1; id <= 2 * RACE_KEYS; id++) differential.both("INSERT INTO " + RACE + " VALUES (" + id + ", 1000)");
         try (var st = differential.lutra.createStatement()) {
             // a replicated key among A's (its copies all written by A) and one beside them
             st.execute("ALTER TABLE " + Placement.REPLICATED_KEYS.table() + " SET PARTITION = (p1, p3) WHERE id = 1");
@@ -198,6 +200,91 @@ class LockingReadsIT {
                 moves.get(), victims.get(), failures.size());
         assertEquals(List.of(), failures);
         assertTrue(moves.get() > 0, "keys moved while the reads ran");
+    }
+
+    /** A lookup-placed table whose keys 1..{@value #RACE_KEYS} each move once, away from home, while a statement reads it. */
+    static final String RACE = "acc_race";
+    static final int RACE_KEYS = 10;
+
+    /**
+     * A statement inside a READ COMMITTED transaction has read the home rows of keys that live at home (no home row: nothing
+     * to lock, and READ COMMITTED takes no gap locks); a move of one of them then starts: it writes the key's home row and
+     * moves its rows. The statement must still find the key's rows once (the move waits for it), whether it reads plainly,
+     * locks, or writes them.
+     */
+    @Test
+    void aStatementAtReadCommittedFindsAKeyWhoseMoveStartsAfterItReadTheHomeRows() throws Exception {
+        var failures = new ArrayList<String>();
+        var statements = List.of(
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id",
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id FOR SHARE",
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id FOR UPDATE",
+                "SELECT SUM(balance), COUNT(*) FROM " + RACE + " WHERE id IN ({k}, {k2}) LOCK IN SHARE MODE",
+                "UPDATE " + RACE + " SET balance = balance + 1 WHERE id IN ({k}, {k2})");
+        var expected = List.of("[{k}, 1000]|[{k2}, 1000]", "[{k}, 1000]|[{k2}, 1000]", "[{k}, 1000]|[{k2}, 1000]", "[2000, 2]", "2 rows");
+        int k = 0;
+        for (Mode mode : List.of(Mode.READ_COMMITTED, Mode.AUTO_COMMIT)) {
+            for (int i = 0; i < statements.size() && k < RACE_KEYS; i++) {
+                k++;
+                String sql = statements.get(i).replace("{k2}", String.valueOf(k + RACE_KEYS)).replace("{k}", String.valueOf(k));
+                String want = expected.get(i).replace("{k2}", String.valueOf(k + RACE_KEYS)).replace("{k}", String.valueOf(k));
+                String got = readWhileAKeyStartsMoving(k, sql, mode);
+                if (!want.equals(got)) failures.add(mode + ": " + sql + ": " + got + ", expected " + want);
+            }
+        }
+        System.out.printf("LockingReadsIT: %d statements whose key's move started after they read its home row; %d failed%n", k, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /** {@code sql} run in {@code mode}; once it holds its home rows, key {@code key} (at home) starts moving away. Its rows or update count. */
+    private String readWhileAKeyStartsMoving(int key, String sql, Mode mode) throws Exception {
+        String home;
+        try (var st = differential.lutra.createStatement(); var rs = st.executeQuery("SHOW LOOKUP " + RACE + " FOR " + key)) {
+            assertTrue(rs.next());
+            home = rs.getString("Partition");
+        }
+        String target = "p" + (Integer.parseInt(home.substring(1)) + 1) % 4;
+        var moved = new java.util.concurrent.CompletableFuture<Integer>();
+        var first = new AtomicBoolean();
+        String answer;
+        try (Connection b = differential.router.connect();
+             var hook = org.lutra.exec.FailPoints.install(point -> {
+                 if (!point.equals(org.lutra.exec.FailPoints.HOME_ROWS_LOCKED) || !first.compareAndSet(false, true)) return;
+                 Thread.ofPlatform().start(() -> {
+                     try (Connection c = differential.router.connect(); var st = c.createStatement()) {
+                         moved.complete(st.executeUpdate("ALTER TABLE " + RACE + " SET PARTITION = " + target + " WHERE id = " + key));
+                     } catch (Exception e) {
+                         moved.completeExceptionally(e);
+                     }
+                 });
+                 try {
+                     moved.get(1500, TimeUnit.MILLISECONDS); // a move the statement's locks do not hold up commits meanwhile
+                 } catch (Exception heldUp) {
+                     // the move waits for the statement
+                 }
+             })) {
+            b.setTransactionIsolation(mode.level);
+            b.setAutoCommit(mode == Mode.AUTO_COMMIT);
+            try (var st = b.createStatement()) {
+                if (sql.startsWith("UPDATE")) {
+                    answer = st.executeUpdate(sql) + " rows";
+                } else {
+                    var rows = new ArrayList<String>();
+                    try (var rs = st.executeQuery(sql)) {
+                        while (rs.next()) rows.add("[" + rs.getString(1) + ", " + rs.getString(2) + "]");
+                    }
+                    answer = String.join("|", rows);
+                }
+            }
+            if (!b.getAutoCommit()) b.rollback();
+        }
+        assertTrue(first.get(), "the statement read home rows: " + sql);
+        try {
+            moved.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof SQLException q) || q.getErrorCode() != 1205) throw e; // a move that gave up waiting is fine
+        }
+        return answer;
     }
 
     /**
