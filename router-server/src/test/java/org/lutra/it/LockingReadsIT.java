@@ -136,6 +136,8 @@ class LockingReadsIT {
     void start(Shards shards) throws Exception {
         var schema = new StringBuilder();
         for (Placement p : Placement.values()) schema.append(p.ddl());
+        schema.append("CREATE TABLE ").append(CHILD).append(" (id INT PRIMARY KEY, account INT, FOREIGN KEY (account) REFERENCES ")
+                .append(Placement.REPLICATED.table()).append(" (id)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
         schema.append("CREATE TABLE ").append(RACE).append(" (id INT PRIMARY KEY, balance INT NOT NULL) PARTITION BY ").append(Placement.LOOKUP.accounts).append(";\n");
         differential = new Differential(shards, "lockreads", schema.toString(), new RouterConfig.Transactions("lockreads", LOCK_WAIT, 0, 0));
         for (Placement p : Placement.values()) {
@@ -200,6 +202,38 @@ class LockingReadsIT {
                 moves.get(), victims.get(), failures.size());
         assertEquals(List.of(), failures);
         assertTrue(moves.get() > 0, "keys moved while the reads ran");
+    }
+
+    /** A hash-placed child of the REPLICATED accounts: a foreign key whose parent has a copy on every partition the child is on. */
+    static final String CHILD = "child_of_replicated";
+
+    /**
+     * A's {@code FOR UPDATE} of REPLICATED parent rows locks their first partition's copy, where every locking read of them
+     * locks; an INSERT or UPDATE of a child row that references one, on any partition, must wait for it, as InnoDB's foreign
+     * key check (a shared lock on the parent row) waits on one MariaDB — not check the copy on its own partition, which A did
+     * not lock.
+     */
+    @Test
+    void aChildRowWaitsForItsReplicatedParentLockedByAnotherTransaction() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        String r = Placement.REPLICATED.table();
+        int cases = 0;
+        for (Mode mode : List.of(Mode.AUTO_COMMIT, Mode.READ_COMMITTED, Mode.REPEATABLE_READ)) {
+            int base = 100 * (1 + mode.ordinal());
+            var writes = new ArrayList<String>();
+            for (int id = base + 1; id <= base + 8; id++) writes.add("INSERT INTO " + CHILD + " VALUES (" + id + ", " + (1 + id % 2) + ")"); // every partition
+            for (int id = base + 1; id <= base + 4; id++) writes.add("UPDATE " + CHILD + " SET account = " + (2 - id % 2) + " WHERE id = " + id);
+            writes.add("INSERT INTO " + CHILD + " (id, account) SELECT id + " + (base + 50) + ", id FROM " + Placement.HASH.table() + " WHERE id IN (1, 2)");
+            for (String write : writes) {
+                String problem = runCase(threads, r, false, write, new Variant("", mode), null);
+                cases++;
+                if (problem != null) failures.add(mode + ": " + write + ": " + problem);
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d writes of child rows whose REPLICATED parent another transaction holds; %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
     }
 
     /** A lookup-placed table whose keys 1..{@value #RACE_KEYS} each move once, away from home, while a statement reads it. */
