@@ -593,7 +593,16 @@ public final class Executor {
      */
     private Result insertSelect(Plan.InsertSelect plan, List<Value> params, Connections c) throws SQLException {
         c.atomic();
-        var rows = SelectedRows.read(plan, new Context(params, shards(c), stats));
+        int isolation = c.isolation();
+        var select = plan.select();
+        if (isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE) {
+            if (plan.locking() == null) {
+                throw Refusal.of("Lutra does not support this INSERT ... SELECT into " + plan.table().name() + " at REPEATABLE READ or SERIALIZABLE: InnoDB"
+                        + " reads its rows with shared locks, and the router cannot read it as one locking read (" + plan.lockRefusal() + ")");
+            }
+            select = plan.locking();
+        }
+        var rows = SelectedRows.read(plan, select, new Context(params, shards(c), stats));
         long count = 0;
         int partitions = 0;
         var keys = new java.util.ArrayList<long[]>();

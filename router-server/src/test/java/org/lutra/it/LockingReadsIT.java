@@ -136,6 +136,8 @@ class LockingReadsIT {
     void start(Shards shards) throws Exception {
         var schema = new StringBuilder();
         for (Placement p : Placement.values()) schema.append(p.ddl());
+        schema.append("CREATE TABLE ").append(COPIES).append(" (run INT NOT NULL, id INT NOT NULL, balance BIGINT, PRIMARY KEY (run, id))"
+                + " PARTITION BY hash(run) ON (p0, p1, p2, p3);\n");
         schema.append("CREATE TABLE ").append(CHILD).append(" (id INT PRIMARY KEY, account INT, FOREIGN KEY (account) REFERENCES ")
                 .append(Placement.REPLICATED.table()).append(" (id)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
         schema.append("CREATE TABLE ").append(RACE).append(" (id INT PRIMARY KEY, balance INT NOT NULL) PARTITION BY ").append(Placement.LOOKUP.accounts).append(";\n");
@@ -233,6 +235,41 @@ class LockingReadsIT {
         }
         threads.shutdown();
         System.out.printf("LockingReadsIT: %d writes of child rows whose REPLICATED parent another transaction holds; %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /** Where the INSERT ... SELECT cases copy rows to: a run number per case. */
+    static final String COPIES = "copied_rows";
+
+    /**
+     * INSERT ... SELECT reads its SELECT's rows with shared locks at REPEATABLE READ and SERIALIZABLE (auto-commit too), as
+     * InnoDB does, so it waits for rows another transaction holds and copies their values as committed; at READ COMMITTED it
+     * reads them consistently (no lock, the values before A's change), as InnoDB does. The copies must equal one MariaDB's.
+     */
+    @Test
+    void anInsertSelectLocksTheRowsItReadsAsInnoDbDoes() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        int cases = 0;
+        int run = 0;
+        for (Placement p : List.of(Placement.HASH, Placement.LOOKUP, Placement.REPLICATED, Placement.REPLICATED_KEYS)) {
+            var selects = List.of(
+                    "SELECT {run}, id, balance FROM " + p.table() + " WHERE id <= 3",
+                    "SELECT {run}, id, balance FROM " + p.table() + " WHERE id = 2",
+                    "SELECT {run}, 0, SUM(balance) FROM " + p.table());
+            for (String select : selects) {
+                for (Mode mode : Mode.values()) {
+                    run++;
+                    String sql = "INSERT INTO " + COPIES + " (run, id, balance) " + select.replace("{run}", String.valueOf(run));
+                    String problem = runCase(threads, p.table(), true, sql, new Variant("", mode), null, mode != Mode.READ_COMMITTED);
+                    if (problem == null) problem = differential.sameRows("the copied rows", "SELECT * FROM " + COPIES + " WHERE run = " + run + " ORDER BY id");
+                    cases++;
+                    if (problem != null) failures.add(p + ", " + mode + ": " + sql + ": " + problem);
+                }
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d INSERT ... SELECTs of rows another transaction holds; %d failed%n", cases, failures.size());
         assertEquals(List.of(), failures);
     }
 
@@ -438,6 +475,11 @@ class LockingReadsIT {
      * else what did not.
      */
     private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v, String refusal) throws Exception {
+        return runCase(threads, locked, change, sql, v, refusal, true);
+    }
+
+    /** {@link #runCase}; {@code waits} false: B reads without a lock on one MariaDB, and must not wait through the router either. */
+    private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v, String refusal, boolean waits) throws Exception {
         try (Connection aL = differential.router.connect(); Connection aM = differential.newReference();
              Connection bL = differential.router.connect(); Connection bM = differential.newReference()) {
             for (Connection a : List.of(aL, aM)) take(a, locked, change);
@@ -465,6 +507,10 @@ class LockingReadsIT {
                 if (!answer.isEmpty() && answer.getFirst().startsWith("error ")) b.rollback(); else b.commit();
             }
             if (!l.isEmpty() && l.getFirst().startsWith("error 1213:")) return DEADLOCK;
+            if (!waits) {
+                if (mariadbWaited) return "the plain MariaDB's statement waited (the case expects it not to): " + m;
+                return lutraWaited ? "waited for the rows, where one MariaDB reads them without a lock: " + l : l.equals(m) ? null : "lutra " + l + " / mariadb " + m;
+            }
             if (!mariadbWaited) return "the plain MariaDB's read did not wait either (a case that tests nothing): " + m;
             if (refusal != null) return l.size() == 1 && l.getFirst().startsWith("refused ") && l.getFirst().contains(refusal) ? null : "not refused: " + l;
             if (!l.equals(m)) return (lutraWaited ? "" : "returned while the rows were locked, ") + "lutra " + l + " / mariadb " + m;
