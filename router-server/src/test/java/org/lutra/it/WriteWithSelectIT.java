@@ -88,11 +88,15 @@ class WriteWithSelectIT {
             String sql = insertSelect(r, target);
             var written = differential.write(lutra, sql);
             String problem = written.problem() != null ? written.problem() : compareTable(target);
-            if (problem != null && problem.contains("cannot read it as one locking read")) {
-                // refused at REPEATABLE READ, where InnoDB would lock what the router cannot (docs/sql.md): compared at READ COMMITTED
-                lockRefused++;
-                written = atReadCommitted(() -> differential.write(lutra, sql));
-                problem = written.problem() != null ? written.problem() : compareTable(target);
+            if (problem != null && problem.startsWith("refused") && problem.contains("lock")) {
+                // refused at REPEATABLE READ, where InnoDB reads the SELECT with locks the router cannot take alike (a SELECT with
+                // subqueries, a REPLICATED table joined with others: docs/sql.md): compared at READ COMMITTED, where it reads without
+                var atReadCommitted = atReadCommitted(() -> differential.write(lutra, sql));
+                String there = atReadCommitted.problem() != null ? atReadCommitted.problem() : compareTable(target);
+                if (there == null || !there.startsWith("refused")) {
+                    lockRefused++;
+                    problem = there;
+                }
             }
             if (problem == null && sql.contains(" ON DUPLICATE KEY UPDATE ")) upserts[written.count() < 0 ? 0 : 1]++;
             if (problem == null) answered++;
@@ -104,8 +108,8 @@ class WriteWithSelectIT {
             if (problem != null) mismatches.add("at the end, " + table + ": " + problem);
         }
         System.out.println("WriteWithSelectIT: " + answered + " answered (ON DUPLICATE KEY UPDATE: " + upserts[1] + " ran, " + upserts[0]
-                + " failed on both), " + refused.size() + " refused; " + lockRefused + " refused at REPEATABLE READ (a SELECT the router cannot read"
-                + " as one locking read) and compared at READ COMMITTED");
+                + " failed on both), " + refused.size() + " refused; " + lockRefused + " refused at REPEATABLE READ only (a SELECT the router cannot"
+                + " read with InnoDB's locks) and compared at READ COMMITTED");
         refused.stream().limit(10).forEach(s -> System.out.println("  refused: " + s));
         assertTrue(mismatches.isEmpty(), "seed " + seed + ":\n" + String.join("\n", mismatches));
         assertTrue(refused.size() * 10 < statements, "too many refused: " + refused.stream().limit(5).toList());
