@@ -27,6 +27,8 @@ final class Errors {
     static final String NUMERIC_OUT_OF_RANGE = "22003";
     static final String INVALID_DATETIME = "22007";
     static final String INVALID_CAST = "22018";
+    /** Connector/J's state for an argument a method does not take (S1009), such as a statement executeQuery will not run. */
+    static final String ILLEGAL_ARGUMENT = "S1009";
     static final String INVALID_CURSOR_STATE = "24000";
     static final String INVALID_COLUMN = "S1009";
     static final String GENERAL = "HY000";

@@ -97,6 +97,12 @@ public class LutraStatement extends UnsupportedStatement {
     }
 
     LutraResultSet runQuery(String sql, List<Value> params) throws SQLException {
+        var kind = SqlText.returnType(sql);
+        if (kind != SqlText.ReturnType.PRODUCES_RESULT_SET && kind != SqlText.ReturnType.MAY_PRODUCE_RESULT_SET) {
+            checkOpen();
+            // Connector/J's check and words, before anything is sent: the statement is not run
+            throw Errors.of("Statement.executeQuery() cannot issue statements that do not produce result sets.", Errors.ILLEGAL_ARGUMENT);
+        }
         if (!run(sql, params)) {
             throw Errors.of("executeQuery: the statement returned an update count (" + updateCount
                     + "), not a result set; it has been executed; use executeUpdate or execute", Errors.GENERAL);

@@ -228,7 +228,18 @@ class ProtocolConversationTest {
         var server = server(rows(10));
         try (Connection c = DriverManager.getConnection(server.url()); Statement s = c.createStatement()) {
             s.setFetchSize(2);
-            assertThrows(SQLException.class, () -> s.executeQuery("UPDATE items SET x = 1"));
+            // as Connector/J: refused before anything is sent, so the UPDATE does not run
+            var refused = assertThrows(SQLException.class, () -> s.executeQuery("UPDATE items SET x = 1"));
+            assertEquals("S1009", refused.getSQLState());
+            assertEquals("Statement.executeQuery() cannot issue statements that do not produce result sets.", refused.getMessage());
+            assertTrue(server.received(ClientMessage.KindCase.EXECUTE).stream().noneMatch(m -> m.getExecute().getSql().startsWith("UPDATE")),
+                    "the UPDATE was not sent");
+            try (var p = c.prepareStatement("INSERT INTO items VALUES (?)")) {
+                p.setInt(1, 1);
+                assertThrows(SQLException.class, p::executeQuery);
+            }
+            assertTrue(server.received(ClientMessage.KindCase.EXECUTE).stream().noneMatch(m -> m.getExecute().getSql().startsWith("INSERT")),
+                    "the INSERT was not sent");
             assertThrows(SQLException.class, () -> s.executeUpdate("SELECT id, name FROM items"));
             assertEquals(1, server.received(ClientMessage.KindCase.CLOSE_CURSOR).size(), "the query's cursor is closed");
             assertTrue(s.execute("SELECT id, name FROM items"));

@@ -111,6 +111,26 @@ public final class ForeignKeys {
         return true;
     }
 
+    /**
+     * Whether the router does {@code fk}'s child-side check (the parent rows read in share mode, the shards' checks off): a
+     * crossing key, or one whose parent is REPLICATED on several partitions while a child row may be written elsewhere than
+     * on the parent's first partition. A shard's own check locks the parent row's copy on the child row's partition, but
+     * every locking read of a REPLICATED table locks its first partition's copy: a parent row another transaction holds
+     * {@code FOR UPDATE} there would not hold up the child, as InnoDB's check (a shared lock on the parent row) is held up
+     * on one MariaDB. The router's check reads the parent where locking reads lock.
+     */
+    public static boolean childCheckedByRouter(Catalog catalog, ForeignKey fk) {
+        if (fk.crossing()) return true;
+        TableDef parent = catalog.table(fk.parent());
+        TableDef child = catalog.table(fk.child());
+        if (parent == null || child == null || !(parent.partitioning() instanceof Partitioning.Replicated p) || p.partitions().length < 2) return false;
+        int first = p.partitions()[0];
+        var c = child.partitioning();
+        boolean writtenOnFirst = c instanceof Partitioning.Replicated ? contains(c.partitions(), new int[] {first})
+                : Arrays.stream(c.partitions()).allMatch(x -> x == first);
+        return !writtenOnFirst;
+    }
+
     private static boolean contains(int[] all, int[] some) {
         for (int x : some) {
             if (Arrays.stream(all).noneMatch(y -> y == x)) return false;

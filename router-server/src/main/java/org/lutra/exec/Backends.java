@@ -246,6 +246,8 @@ public final class Backends implements AutoCloseable {
                 scratch.copyStateTo(locking);
                 locking.setPoolName(hikari.getPoolName() + ":locks");
                 locking.setAutoCommit(false);
+                // gap locks: a home row read that finds none must keep a move from writing one until the statement is done (HomeRows)
+                locking.setTransactionIsolation("TRANSACTION_REPEATABLE_READ");
                 placements.add(new Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
                         new HikariDataSource(locking),
                         backend.pingTimeoutMillis(), config.transactions().lockWaitSeconds(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));

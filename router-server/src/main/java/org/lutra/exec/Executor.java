@@ -378,7 +378,7 @@ public final class Executor {
         requireSameSkips(plan, lookup);
         c.atomic();
         Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
-        var locks = new HomeRows.Locks(shards);
+        var locks = HomeRows.Locks.untilTransactionEnds(shards);
         HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
         // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
         // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
@@ -593,7 +593,16 @@ public final class Executor {
      */
     private Result insertSelect(Plan.InsertSelect plan, List<Value> params, Connections c) throws SQLException {
         c.atomic();
-        var rows = SelectedRows.read(plan, new Context(params, shards(c), stats));
+        int isolation = c.isolation();
+        var select = plan.select();
+        if (isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE) {
+            if (plan.locking() == null) {
+                throw Refusal.of("Lutra does not support this INSERT ... SELECT into " + plan.table().name() + " at REPEATABLE READ or SERIALIZABLE: InnoDB"
+                        + " reads its rows with shared locks, and the router cannot read it as one locking read (" + plan.lockRefusal() + ")");
+            }
+            select = plan.locking();
+        }
+        var rows = SelectedRows.read(plan, select, new Context(params, shards(c), stats));
         long count = 0;
         int partitions = 0;
         var keys = new java.util.ArrayList<long[]>();
@@ -659,7 +668,7 @@ public final class Executor {
         Shards shards = shards(c);
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
-        HomeRows home = HomeRows.lock(new HomeRows.Locks(shards), shards, plan.table(), lookup, rowKeys); // held until the transaction ends
+        HomeRows home = HomeRows.lock(HomeRows.Locks.untilTransactionEnds(shards), shards, plan.table(), lookup, rowKeys);
         var sets = bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
         for (var set : sets) {
             record(set.queries());

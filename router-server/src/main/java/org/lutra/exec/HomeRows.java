@@ -24,8 +24,12 @@ import java.util.Map;
  * key's rows; while the lock is held, no later move of the key gets as far as deleting them. A
  * read of that partition while the lock is held therefore sees the key's rows once, never none.
  *
- * <p>Where the lock lives: in auto-commit, in a short transaction of a scratch connection of
- * each home partition; inside a transaction (the session's, or the statement's own), in that
+ * <p>A key at home has no home row, and a read of a missing row locks it only through a gap lock: a
+ * move that starts after the read must not write the key's home row (and take its rows away) before the
+ * statement has read them. So the lock lives where gap locks are taken: in auto-commit, and inside a
+ * transaction below REPEATABLE READ (which takes none), in a short REPEATABLE READ transaction of a
+ * locking-pool connection of each home partition, until the statement's rows are read or written; inside
+ * a REPEATABLE READ or SERIALIZABLE transaction (the session's, or the statement's own), in that
  * transaction, until it ends.
  *
  * <p>The home rows are the truth for placement: a key without a home row whose rows are not at
@@ -49,18 +53,37 @@ public final class HomeRows {
      */
     public static final class Locks implements AutoCloseable {
         private final Shards shards;
+        private final boolean untilTransactionEnds;
         private final Map<Integer, Shards.Scratch> open = new HashMap<>();
         /** Move fences the statement holds shared (a read through a secondary lookup), by group. */
         private final Map<String, MoveFence.Held> fences = new HashMap<>();
 
+        /**
+         * Locks held until closed ({@link Shards#locking}): with gap locks, so that a key without a home row (at home)
+         * gets none written, by a move that starts meanwhile, before the statement has read or written its rows there —
+         * below REPEATABLE READ in a transaction of their own, since the statement's takes no gap locks.
+         */
         public Locks(Shards shards) {
+            this(shards, false);
+        }
+
+        private Locks(Shards shards, boolean untilTransactionEnds) {
             this.shards = shards;
+            this.untilTransactionEnds = untilTransactionEnds;
+        }
+
+        /**
+         * Locks in the statement's transaction, held until it ends (never closed): for keys that have home rows (replicated
+         * ones), whose set of partitions must stay as the transaction's writes found it.
+         */
+        static Locks untilTransactionEnds(Shards shards) {
+            return new Locks(shards, true);
         }
 
         Shards.Scratch at(int partition) throws SQLException {
             Shards.Scratch s = open.get(partition);
             if (s == null) {
-                s = shards.locking(partition);
+                s = untilTransactionEnds ? shards.inTransaction(partition) : shards.locking(partition);
                 open.put(partition, s);
             }
             return s;
@@ -116,6 +139,7 @@ public final class HomeRows {
                 }
             }
         }
+        FailPoints.reach(FailPoints.HOME_ROWS_LOCKED);
         return new HomeRows(lookup, away);
     }
 

@@ -15,10 +15,14 @@ final class SelectedRows {
 
     private SelectedRows() {}
 
-    static List<Row> read(Plan.InsertSelect plan, Context ctx) throws SQLException {
+    /**
+     * {@code select} (the plan's SELECT, or its locking form) read whole. InnoDB reads an INSERT ... SELECT's rows with shared
+     * locks at REPEATABLE READ and SERIALIZABLE (consistently at READ COMMITTED and below): the caller picks the form.
+     */
+    static List<Row> read(Plan.InsertSelect plan, Plan.Query select, Context ctx) throws SQLException {
         RowSource source;
         try {
-            source = ctx.releasing(plan.select().root().open(ctx));
+            source = ctx.releasing(select.root().open(ctx));
         } catch (SQLException | RuntimeException e) {
             ctx.release();
             throw e;

@@ -118,12 +118,19 @@ public interface Shards {
     }
 
     /**
-     * A connection to {@code partition} whose row locks last until it is closed: the statement's
-     * transaction when it has one (the locks then last until that transaction ends), else a short
-     * transaction of a scratch connection, committed on close.
+     * A connection to {@code partition} whose row locks, gap locks included, last until it is closed: the
+     * statement's transaction when it has one at REPEATABLE READ or SERIALIZABLE (the locks then last until
+     * that transaction ends); in auto-commit, and below REPEATABLE READ (whose locking reads take no gap locks:
+     * a read of a missing row would lock nothing), a short REPEATABLE READ transaction of a locking-pool
+     * connection, committed on close.
      */
     default Scratch locking(int partition) throws SQLException {
         throw Refusal.of("no locking reads here");
+    }
+
+    /** A connection to {@code partition} whose row locks last until the statement's transaction ends (it has one), at its level. */
+    default Scratch inTransaction(int partition) throws SQLException {
+        return locking(partition);
     }
 
     /** The id of the partition named {@code name} (placement rows name partitions). */

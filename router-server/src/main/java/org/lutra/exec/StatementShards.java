@@ -118,8 +118,16 @@ final class StatementShards implements Shards {
 
     @Override
     public Scratch locking(int partition) throws SQLException {
-        if (connections.transactional()) return new InTransaction(partition, connections);
+        if (connections.transactional() && connections.isolation() >= java.sql.Connection.TRANSACTION_REPEATABLE_READ) {
+            return new InTransaction(partition, connections);
+        }
         return ScratchConnection.transaction(backends.placement(partition), connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public Scratch inTransaction(int partition) throws SQLException {
+        if (!connections.transactional()) throw new IllegalStateException("locks until the transaction ends, outside a transaction");
+        return new InTransaction(partition, connections);
     }
 
     @Override

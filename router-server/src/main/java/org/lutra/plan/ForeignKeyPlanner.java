@@ -41,7 +41,7 @@ final class ForeignKeyPlanner {
                                         SqlTemplate template, boolean replace, Plan.Statements statements) throws PlanException {
         var own = catalog.foreignKeysOf(table.name());
         var referencing = catalog.referencing(table.name());
-        boolean childCrossing = own.stream().anyMatch(ForeignKey::crossing);
+        boolean childCrossing = own.stream().anyMatch(fk -> ForeignKeys.childCheckedByRouter(catalog, fk));
         boolean parentCrossing = referencing.stream().anyMatch(ForeignKey::crossing);
         if (replace && !referencing.isEmpty() && (parentCrossing || childCrossing)) {
             // REPLACE deletes the rows its new rows meet on a unique key: which parent rows go, the router cannot tell before
@@ -138,7 +138,9 @@ final class ForeignKeyPlanner {
         var children = catalog.foreignKeysOf(table.name()).stream().filter(fk -> fk.columns().stream().anyMatch(c -> assigned.contains(lower(c)))).toList();
         var parents = catalog.referencing(table.name()).stream().filter(fk -> fk.referenced().stream().anyMatch(c -> assigned.contains(lower(c)))).toList();
         // a crossing key on either side: the shards' checks off for the statement, and the router does every key's part
-        if (children.stream().noneMatch(ForeignKey::crossing) && parents.stream().noneMatch(ForeignKey::crossing)) return null;
+        if (children.stream().noneMatch(fk -> ForeignKeys.childCheckedByRouter(catalog, fk)) && parents.stream().noneMatch(ForeignKey::crossing)) {
+            return null;
+        }
         var childValues = new ArrayList<Plan.ChildValues>();
         {
             for (ForeignKey fk : children) {

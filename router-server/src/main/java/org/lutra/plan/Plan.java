@@ -221,8 +221,13 @@ public sealed interface Plan extends Planned {
      * @param columns    the values each row gives (the INSERT's column list, or the table's columns)
      * @param paramCount the client's parameters, all the SELECT's
      * @param upsert     with ON DUPLICATE KEY UPDATE (a row may update instead of insert)
+     * @param locking    the SELECT as a locking read ({@code LOCK IN SHARE MODE}), as InnoDB reads an INSERT ... SELECT's
+     *                   rows at REPEATABLE READ and SERIALIZABLE; null where the router cannot read it so (a UNION, subqueries:
+     *                   it would lock only part of what it reads), refused at those levels
+     * @param lockRefusal why {@code locking} is null
      */
-    record InsertSelect(TableDef table, Query select, int columns, Batches batches, int paramCount, boolean upsert) implements Plan {
+    record InsertSelect(TableDef table, Query select, Query locking, String lockRefusal, int columns, Batches batches, int paramCount,
+                        boolean upsert) implements Plan {
         /** Rows inserted per statement. */
         public static final int BATCH = 500;
     }

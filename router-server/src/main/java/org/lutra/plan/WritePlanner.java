@@ -276,7 +276,17 @@ final class WritePlanner {
             return one;
         };
         batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
-        return new Plan.InsertSelect(table, select, names.size(), batches, select.paramCount(), !upsert.isEmpty());
+        Plan.Query locking = null;
+        String lockRefusal = null;
+        try {
+            // a SELECT of no table reads no rows to lock
+            boolean readsRows = !(insert.getSelect() instanceof PlainSelect p) || p.getFromItem() != null;
+            locking = readsRows ? lockingSubquery(insert.getSelect()) : select;
+        } catch (PlanException e) {
+            if (!org.lutra.protocol.Refusal.is(e)) throw e;
+            lockRefusal = e.getMessage();
+        }
+        return new Plan.InsertSelect(table, select, locking, lockRefusal, names.size(), batches, select.paramCount(), !upsert.isEmpty());
     }
 
     /**

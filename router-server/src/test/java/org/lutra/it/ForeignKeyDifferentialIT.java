@@ -107,7 +107,9 @@ class ForeignKeyDifferentialIT {
         same("INSERT INTO r_rep VALUES (5, 7)");
         same("INSERT INTO kinds VALUES (1, 'dog'), (2, 'cat')");
         same("INSERT INTO things VALUES (1, 1), (2, 2), (3, 1), (4, NULL)");
-        same("INSERT INTO things VALUES (5, 3)"); // a replicated parent: checked by each shard
+        same("INSERT INTO things VALUES (5, 3)"); // a replicated parent: checked by the router on its first copy, where locking reads lock
+        same("REPLACE INTO things VALUES (3, 7)"); // repeats thing 3 and lacks kind 7: REPLACE deletes 3, then the new row's check fails (1452)
+        same("REPLACE INTO things VALUES (3, 2), (6, 1)");
         same("INSERT INTO pets VALUES (2, 9, 'x') ON DUPLICATE KEY UPDATE name = 'dup'"); // repeats pet 2: updates it, no parent looked for
         same("INSERT INTO pets VALUES (30, 9, 'x') ON DUPLICATE KEY UPDATE name = 'dup'"); // a new row without its parent: 1452
         same("INSERT INTO pets VALUES (7, 1, 'x') ON DUPLICATE KEY UPDATE name = 'kit2'");

@@ -136,6 +136,11 @@ class LockingReadsIT {
     void start(Shards shards) throws Exception {
         var schema = new StringBuilder();
         for (Placement p : Placement.values()) schema.append(p.ddl());
+        schema.append("CREATE TABLE ").append(COPIES).append(" (run INT NOT NULL, id INT NOT NULL, balance BIGINT, PRIMARY KEY (run, id))"
+                + " PARTITION BY hash(run) ON (p0, p1, p2, p3);\n");
+        schema.append("CREATE TABLE ").append(CHILD).append(" (id INT PRIMARY KEY, account INT, FOREIGN KEY (account) REFERENCES ")
+                .append(Placement.REPLICATED.table()).append(" (id)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
+        schema.append("CREATE TABLE ").append(RACE).append(" (id INT PRIMARY KEY, balance INT NOT NULL) PARTITION BY ").append(Placement.LOOKUP.accounts).append(";\n");
         differential = new Differential(shards, "lockreads", schema.toString(), new RouterConfig.Transactions("lockreads", LOCK_WAIT, 0, 0));
         for (Placement p : Placement.values()) {
             for (int id = 1; id <= ACCOUNTS; id++) {
@@ -143,6 +148,7 @@ class LockingReadsIT {
                 differential.both("INSERT INTO " + p.ledgerTable() + " VALUES (" + id + ", 1, 10), (" + id + ", 2, -3)");
             }
         }
+        for (int id = 1; id <= 2 * RACE_KEYS; id++) differential.both("INSERT INTO " + RACE + " VALUES (" + id + ", 1000)");
         try (var st = differential.lutra.createStatement()) {
             // a replicated key among A's (its copies all written by A) and one beside them
             st.execute("ALTER TABLE " + Placement.REPLICATED_KEYS.table() + " SET PARTITION = (p1, p3) WHERE id = 1");
@@ -198,6 +204,158 @@ class LockingReadsIT {
                 moves.get(), victims.get(), failures.size());
         assertEquals(List.of(), failures);
         assertTrue(moves.get() > 0, "keys moved while the reads ran");
+    }
+
+    /** A hash-placed child of the REPLICATED accounts: a foreign key whose parent has a copy on every partition the child is on. */
+    static final String CHILD = "child_of_replicated";
+
+    /**
+     * A's {@code FOR UPDATE} of REPLICATED parent rows locks their first partition's copy, where every locking read of them
+     * locks; an INSERT or UPDATE of a child row that references one, on any partition, must wait for it, as InnoDB's foreign
+     * key check (a shared lock on the parent row) waits on one MariaDB — not check the copy on its own partition, which A did
+     * not lock.
+     */
+    @Test
+    void aChildRowWaitsForItsReplicatedParentLockedByAnotherTransaction() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        String r = Placement.REPLICATED.table();
+        int cases = 0;
+        for (Mode mode : List.of(Mode.AUTO_COMMIT, Mode.READ_COMMITTED, Mode.REPEATABLE_READ)) {
+            int base = 100 * (1 + mode.ordinal());
+            var writes = new ArrayList<String>();
+            for (int id = base + 1; id <= base + 8; id++) writes.add("INSERT INTO " + CHILD + " VALUES (" + id + ", " + (1 + id % 2) + ")"); // every partition
+            for (int id = base + 1; id <= base + 4; id++) writes.add("UPDATE " + CHILD + " SET account = " + (2 - id % 2) + " WHERE id = " + id);
+            writes.add("INSERT INTO " + CHILD + " (id, account) SELECT id + " + (base + 50) + ", id FROM " + Placement.HASH.table() + " WHERE id IN (1, 2)");
+            for (String write : writes) {
+                String problem = runCase(threads, r, false, write, new Variant("", mode), null);
+                cases++;
+                if (problem != null) failures.add(mode + ": " + write + ": " + problem);
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d writes of child rows whose REPLICATED parent another transaction holds; %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /** Where the INSERT ... SELECT cases copy rows to: a run number per case. */
+    static final String COPIES = "copied_rows";
+
+    /**
+     * INSERT ... SELECT reads its SELECT's rows with shared locks at REPEATABLE READ and SERIALIZABLE (auto-commit too), as
+     * InnoDB does, so it waits for rows another transaction holds and copies their values as committed; at READ COMMITTED it
+     * reads them consistently (no lock, the values before A's change), as InnoDB does. The copies must equal one MariaDB's.
+     */
+    @Test
+    void anInsertSelectLocksTheRowsItReadsAsInnoDbDoes() throws Exception {
+        var threads = Executors.newVirtualThreadPerTaskExecutor();
+        var failures = new ArrayList<String>();
+        int cases = 0;
+        int run = 0;
+        for (Placement p : List.of(Placement.HASH, Placement.LOOKUP, Placement.REPLICATED, Placement.REPLICATED_KEYS)) {
+            var selects = List.of(
+                    "SELECT {run}, id, balance FROM " + p.table() + " WHERE id <= 3",
+                    "SELECT {run}, id, balance FROM " + p.table() + " WHERE id = 2",
+                    "SELECT {run}, 0, SUM(balance) FROM " + p.table());
+            for (String select : selects) {
+                for (Mode mode : Mode.values()) {
+                    run++;
+                    String sql = "INSERT INTO " + COPIES + " (run, id, balance) " + select.replace("{run}", String.valueOf(run));
+                    String problem = runCase(threads, p.table(), true, sql, new Variant("", mode), null, mode != Mode.READ_COMMITTED);
+                    if (problem == null) problem = differential.sameRows("the copied rows", "SELECT * FROM " + COPIES + " WHERE run = " + run + " ORDER BY id");
+                    cases++;
+                    if (problem != null) failures.add(p + ", " + mode + ": " + sql + ": " + problem);
+                }
+            }
+        }
+        threads.shutdown();
+        System.out.printf("LockingReadsIT: %d INSERT ... SELECTs of rows another transaction holds; %d failed%n", cases, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /** A lookup-placed table whose keys 1..{@value #RACE_KEYS} each move once, away from home, while a statement reads it. */
+    static final String RACE = "acc_race";
+    static final int RACE_KEYS = 10;
+
+    /**
+     * A statement inside a READ COMMITTED transaction has read the home rows of keys that live at home (no home row: nothing
+     * to lock, and READ COMMITTED takes no gap locks); a move of one of them then starts: it writes the key's home row and
+     * moves its rows. The statement must still find the key's rows once (the move waits for it), whether it reads plainly,
+     * locks, or writes them.
+     */
+    @Test
+    void aStatementAtReadCommittedFindsAKeyWhoseMoveStartsAfterItReadTheHomeRows() throws Exception {
+        var failures = new ArrayList<String>();
+        var statements = List.of(
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id",
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id FOR SHARE",
+                "SELECT id, balance FROM " + RACE + " WHERE id IN ({k}, {k2}) ORDER BY id FOR UPDATE",
+                "SELECT SUM(balance), COUNT(*) FROM " + RACE + " WHERE id IN ({k}, {k2}) LOCK IN SHARE MODE",
+                "UPDATE " + RACE + " SET balance = balance + 1 WHERE id IN ({k}, {k2})");
+        var expected = List.of("[{k}, 1000]|[{k2}, 1000]", "[{k}, 1000]|[{k2}, 1000]", "[{k}, 1000]|[{k2}, 1000]", "[2000, 2]", "2 rows");
+        int k = 0;
+        for (Mode mode : List.of(Mode.READ_COMMITTED, Mode.AUTO_COMMIT)) {
+            for (int i = 0; i < statements.size() && k < RACE_KEYS; i++) {
+                k++;
+                String sql = statements.get(i).replace("{k2}", String.valueOf(k + RACE_KEYS)).replace("{k}", String.valueOf(k));
+                String want = expected.get(i).replace("{k2}", String.valueOf(k + RACE_KEYS)).replace("{k}", String.valueOf(k));
+                String got = readWhileAKeyStartsMoving(k, sql, mode);
+                if (!want.equals(got)) failures.add(mode + ": " + sql + ": " + got + ", expected " + want);
+            }
+        }
+        System.out.printf("LockingReadsIT: %d statements whose key's move started after they read its home row; %d failed%n", k, failures.size());
+        assertEquals(List.of(), failures);
+    }
+
+    /** {@code sql} run in {@code mode}; once it holds its home rows, key {@code key} (at home) starts moving away. Its rows or update count. */
+    private String readWhileAKeyStartsMoving(int key, String sql, Mode mode) throws Exception {
+        String home;
+        try (var st = differential.lutra.createStatement(); var rs = st.executeQuery("SHOW LOOKUP " + RACE + " FOR " + key)) {
+            assertTrue(rs.next());
+            home = rs.getString("Partition");
+        }
+        String target = "p" + (Integer.parseInt(home.substring(1)) + 1) % 4;
+        var moved = new java.util.concurrent.CompletableFuture<Integer>();
+        var first = new AtomicBoolean();
+        String answer;
+        try (Connection b = differential.router.connect();
+             var hook = org.lutra.exec.FailPoints.install(point -> {
+                 if (!point.equals(org.lutra.exec.FailPoints.HOME_ROWS_LOCKED) || !first.compareAndSet(false, true)) return;
+                 Thread.ofPlatform().start(() -> {
+                     try (Connection c = differential.router.connect(); var st = c.createStatement()) {
+                         moved.complete(st.executeUpdate("ALTER TABLE " + RACE + " SET PARTITION = " + target + " WHERE id = " + key));
+                     } catch (Exception e) {
+                         moved.completeExceptionally(e);
+                     }
+                 });
+                 try {
+                     moved.get(1500, TimeUnit.MILLISECONDS); // a move the statement's locks do not hold up commits meanwhile
+                 } catch (Exception heldUp) {
+                     // the move waits for the statement
+                 }
+             })) {
+            b.setTransactionIsolation(mode.level);
+            b.setAutoCommit(mode == Mode.AUTO_COMMIT);
+            try (var st = b.createStatement()) {
+                if (sql.startsWith("UPDATE")) {
+                    answer = st.executeUpdate(sql) + " rows";
+                } else {
+                    var rows = new ArrayList<String>();
+                    try (var rs = st.executeQuery(sql)) {
+                        while (rs.next()) rows.add("[" + rs.getString(1) + ", " + rs.getString(2) + "]");
+                    }
+                    answer = String.join("|", rows);
+                }
+            }
+            if (!b.getAutoCommit()) b.rollback();
+        }
+        assertTrue(first.get(), "the statement read home rows: " + sql);
+        try {
+            moved.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof SQLException q) || q.getErrorCode() != 1205) throw e; // a move that gave up waiting is fine
+        }
+        return answer;
     }
 
     /**
@@ -317,6 +475,11 @@ class LockingReadsIT {
      * else what did not.
      */
     private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v, String refusal) throws Exception {
+        return runCase(threads, locked, change, sql, v, refusal, true);
+    }
+
+    /** {@link #runCase}; {@code waits} false: B reads without a lock on one MariaDB, and must not wait through the router either. */
+    private String runCase(ExecutorService threads, String locked, boolean change, String sql, Variant v, String refusal, boolean waits) throws Exception {
         try (Connection aL = differential.router.connect(); Connection aM = differential.newReference();
              Connection bL = differential.router.connect(); Connection bM = differential.newReference()) {
             for (Connection a : List.of(aL, aM)) take(a, locked, change);
@@ -344,6 +507,10 @@ class LockingReadsIT {
                 if (!answer.isEmpty() && answer.getFirst().startsWith("error ")) b.rollback(); else b.commit();
             }
             if (!l.isEmpty() && l.getFirst().startsWith("error 1213:")) return DEADLOCK;
+            if (!waits) {
+                if (mariadbWaited) return "the plain MariaDB's statement waited (the case expects it not to): " + m;
+                return lutraWaited ? "waited for the rows, where one MariaDB reads them without a lock: " + l : l.equals(m) ? null : "lutra " + l + " / mariadb " + m;
+            }
             if (!mariadbWaited) return "the plain MariaDB's read did not wait either (a case that tests nothing): " + m;
             if (refusal != null) return l.size() == 1 && l.getFirst().startsWith("refused ") && l.getFirst().contains(refusal) ? null : "not refused: " + l;
             if (!l.equals(m)) return (lutraWaited ? "" : "returned while the rows were locked, ") + "lutra " + l + " / mariadb " + m;

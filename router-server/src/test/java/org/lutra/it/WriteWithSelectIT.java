@@ -82,11 +82,22 @@ class WriteWithSelectIT {
         int[] upserts = new int[2]; // ON DUPLICATE KEY UPDATE answered alike: failed on both, ran on both
         var refused = new ArrayList<String>();
         var mismatches = new ArrayList<String>();
+        int lockRefused = 0;
         for (int i = 0; i < statements && mismatches.size() < 3; i++) {
             String target = pick(r, List.of("t_hash", "t_range", "t_lookup", "t_child", "t_rep", "t_auto"));
             String sql = insertSelect(r, target);
             var written = differential.write(lutra, sql);
             String problem = written.problem() != null ? written.problem() : compareTable(target);
+            if (problem != null && problem.startsWith("refused") && problem.contains("lock")) {
+                // refused at REPEATABLE READ, where InnoDB reads the SELECT with locks the router cannot take alike (a SELECT with
+                // subqueries, a REPLICATED table joined with others: docs/sql.md): compared at READ COMMITTED, where it reads without
+                var atReadCommitted = atReadCommitted(() -> differential.write(lutra, sql));
+                String there = atReadCommitted.problem() != null ? atReadCommitted.problem() : compareTable(target);
+                if (there == null || !there.startsWith("refused")) {
+                    lockRefused++;
+                    problem = there;
+                }
+            }
             if (problem == null && sql.contains(" ON DUPLICATE KEY UPDATE ")) upserts[written.count() < 0 ? 0 : 1]++;
             if (problem == null) answered++;
             else if (problem.startsWith("refused")) refused.add(sql + " -- " + problem);
@@ -97,7 +108,8 @@ class WriteWithSelectIT {
             if (problem != null) mismatches.add("at the end, " + table + ": " + problem);
         }
         System.out.println("WriteWithSelectIT: " + answered + " answered (ON DUPLICATE KEY UPDATE: " + upserts[1] + " ran, " + upserts[0]
-                + " failed on both), " + refused.size() + " refused");
+                + " failed on both), " + refused.size() + " refused; " + lockRefused + " refused at REPEATABLE READ only (a SELECT the router cannot"
+                + " read with InnoDB's locks) and compared at READ COMMITTED");
         refused.stream().limit(10).forEach(s -> System.out.println("  refused: " + s));
         assertTrue(mismatches.isEmpty(), "seed " + seed + ":\n" + String.join("\n", mismatches));
         assertTrue(refused.size() * 10 < statements, "too many refused: " + refused.stream().limit(5).toList());
@@ -114,9 +126,39 @@ class WriteWithSelectIT {
         assertNull(compareTable("t_hash"));
     }
 
-    /** JSQLParser reads an ON right after a join's condition as a second condition of the join; MariaDB runs these. */
+    /** {@code write} with both sides at READ COMMITTED, where InnoDB reads an INSERT ... SELECT's rows without locks. */
+    private <T> T atReadCommitted(java.util.concurrent.Callable<T> write) throws SQLException {
+        try {
+            lutra.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+            differential.reference.setTransactionIsolation(java.sql.Connection.TRANSACTION_READ_COMMITTED);
+            return write.call();
+        } catch (SQLException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            lutra.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
+            differential.reference.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
+        }
+    }
+
+    /**
+     * JSQLParser reads an ON right after a join's condition as a second condition of the join; MariaDB runs these. At READ
+     * COMMITTED: at REPEATABLE READ the SELECT would be a locking read of the REPLICATED t_rep joined with t_hash, which the
+     * router refuses (its copies' locks would not meet other locking reads').
+     */
     @Test
     void onDuplicateKeyUpdateRightAfterAJoinsCondition() throws SQLException {
+        atReadCommitted(() -> {
+            onDuplicateKeyUpdateRightAfterAJoinsConditionAtTheLevelSet();
+            return null;
+        });
+        var refused = assertThrows(SQLException.class, () -> lutra.createStatement().executeUpdate(
+                "INSERT INTO t_hash (id, a) SELECT h.id, r.a FROM t_hash h JOIN t_rep r ON r.id = h.id - 200000 ON DUPLICATE KEY UPDATE a = VALUES(a)"));
+        org.lutra.Refusals.assertRefusal(refused);
+    }
+
+    private void onDuplicateKeyUpdateRightAfterAJoinsConditionAtTheLevelSet() throws SQLException {
         differential.both("DELETE FROM t_hash WHERE id >= 200000");
         differential.both("INSERT INTO t_hash SELECT id + 200000, a, b, s FROM t_hash WHERE id < 30");
         for (String sql : List.of(
