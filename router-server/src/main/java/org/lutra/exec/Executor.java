@@ -132,6 +132,7 @@ public final class Executor {
             case Plan.Routed routed when routed.references() != null -> ReferentialWrite.run(this, routed, params, connections);
             case Plan.Routed routed when routed.setsInsertId() -> settingInsertId(routed, params, connections);
             case Plan.InsertSelect insertSelect -> insertSelect(insertSelect, params, connections);
+            case Plan.RowsMoved moved -> MovedRows.run(this, moved, params, connections);
             case Plan.WriteAfterSubqueries write -> writeAfterSubqueries(write, params, connections);
             case Plan.CopiesLockedFirst write -> CopyLockReads.run(this, write, params, connections);
             case Plan.Routed routed -> routed(routed, params, connections);

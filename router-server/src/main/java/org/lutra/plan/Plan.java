@@ -232,6 +232,22 @@ public sealed interface Plan extends Planned {
         public static final int BATCH = 500;
     }
 
+    /**
+     * An UPDATE that sets the routing column ({@code plan/RoutingUpdate}): each row it matches is read with a lock,
+     * deleted where it is and inserted where its new values place it, all in the statement's transaction (the session's,
+     * or one the router starts; two-phase where it spans backends).
+     *
+     * @param read      per matched row: its new values ({@code columns} of them, in the inserts' column order), then its
+     *                  routing column's old value and its primary key, read as a locking read ({@code FOR UPDATE})
+     * @param keyed     deletes one row by its old routing value and primary key (in that parameter order)
+     * @param nullKey   the same for a row whose old routing value is NULL (primary key only)
+     * @param inserts   the INSERT of that many rows
+     * @param checksOff whether the deletes run with the shards' foreign key checks off: keys the router enforces reference
+     *                  the table (their children stay where they are and keep referencing the row, which the UPDATE keeps)
+     */
+    record RowsMoved(TableDef table, Query read, int columns, Plan keyed, Plan nullKey, Batches inserts, boolean checksOff,
+                     int paramCount) implements Plan {}
+
     /** The plan inserting {@code rows} rows of parameters. */
     interface Batches {
         Insert rows(int rows) throws PlanException;

@@ -39,8 +39,7 @@ final class WritePlanner {
         for (UpdateSet set : update.getUpdateSets()) {
             for (Column c : set.getColumns()) {
                 if (routing != null && KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(routing)) {
-                    throw PlanException.unsupported("UPDATE of the routing column " + table.name() + "." + routing
-                            + " (it would move the row to another partition)");
+                    return RoutingUpdate.plan(planner.catalog(), table, update, planner::executable); // the rows move to where the new value places them
                 }
             }
         }
@@ -184,7 +183,7 @@ final class WritePlanner {
         requireNoSubquery(original, "INSERT ... VALUES");
         Guards.requireNoSessionState(original);
         InsertIds ids = InsertIds.prepare(table, insert, rows); // may add the AUTO_INCREMENT column and parameters for its ids
-        int keyIndex = routing == null ? -1 : keyIndex(table, insert, routing);
+        int keyIndex = routing == null ? -1 : columnIndex(table, insert, routing); // -1: the row holds the column's default (RoutingDefault)
         for (var row : rows) {
             if (keyIndex < 0) break;
             if (row.size() <= keyIndex) {
@@ -205,6 +204,7 @@ final class WritePlanner {
         var template = new SqlTemplate(prefix, items, ", ", text.substring(at + marker.length()) + (duplicateUpdate == null ? "" : duplicateUpdate));
         var keyPerRow = new ArrayList<ValueRef>();
         for (int r = 0; keyIndex >= 0 && r < rows.size(); r++) keyPerRow.add(InsertIds.position(rows.get(r), keyIndex, template.firstParamOf(r)));
+        if (routing != null && keyIndex < 0) keyPerRow.addAll(java.util.Collections.nCopies(rows.size(), RoutingDefault.of(table, routing)));
         int clientParams = ParamCounter.count(full) - (ids == null ? 0 : ids.addedCount());
         var secondaries = new ArrayList<Plan.SecondaryValues>();
         for (var s : planner.catalog().secondariesOf(table.name())) {
@@ -356,20 +356,5 @@ final class WritePlanner {
             }
         }
         return -1;
-    }
-
-    private static int keyIndex(TableDef table, Insert insert, String routing) throws PlanException {
-        var columns = insert.getColumns();
-        if (columns == null || columns.isEmpty()) {
-            for (int i = 0; i < table.columns().size(); i++) {
-                if (table.columns().get(i).name().equalsIgnoreCase(routing)) return i;
-            }
-        } else {
-            for (int i = 0; i < columns.size(); i++) {
-                if (KeyFinder.unquote(columns.get(i).getColumnName()).equalsIgnoreCase(routing)) return i;
-            }
-        }
-        throw PlanException.unsupported("INSERT INTO " + table.name() + " without its routing column '" + routing
-                + "' (the router must know the value to place the row; it fills only an AUTO_INCREMENT routing column itself)");
     }
 }

@@ -1,0 +1,74 @@
+package org.lutra.exec;
+
+import org.lutra.plan.Plan;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An UPDATE of the routing column ({@link Plan.RowsMoved}, planned by {@code plan/RoutingUpdate}), in one transaction —
+ * the session's, or one the router starts, committed two-phase where it wrote on several backends:
+ * <ol>
+ *   <li>the matched rows are read with their new values as a locking read: each stays locked until the transaction ends,
+ *       so no other writer changes it between the read and its move;</li>
+ *   <li>each is deleted by its old routing value and primary key (exactly that row, on the partition its old value
+ *       routes to); where foreign keys the router enforces reference the table, with the shards' checks off: their
+ *       children keep referencing the row, which the UPDATE keeps;</li>
+ *   <li>the new rows are inserted through the INSERT path, which places each where its new value places it.</li>
+ * </ol>
+ * All deletes come before the first insert: a row whose new place is its old partition is written back there without
+ * meeting itself on its primary key. A failure anywhere fails the statement's transaction, leaving nothing.
+ */
+final class MovedRows {
+    private MovedRows() {}
+
+    static Result run(Executor executor, Plan.RowsMoved plan, List<Value> params, Connections c) throws SQLException {
+        c.atomic();
+        var ctx = new Context(params, executor.shards(c), executor.stats());
+        List<Row> rows = SelectedRows.read(plan.read(), plan.columns() + 1 + keyColumns(plan), ctx, "an UPDATE of the routing column",
+                "nothing was changed; update in parts (narrower WHERE clauses)");
+        if (rows.isEmpty()) return new Result.Count(0, ctx.partitionsTouched());
+        int partitions = ctx.partitionsTouched();
+        Connections deletes = plan.checksOff() ? ForeignKeyChecks.checksOff(c) : c;
+        for (Row row : rows) {
+            var values = row.getValuesList();
+            Value oldKey = values.get(plan.columns());
+            boolean nullKey = oldKey.getKindCase() == Value.KindCase.KIND_NOT_SET || oldKey.hasIsNull() && oldKey.getIsNull();
+            var deleteParams = new ArrayList<Value>(values.subList(plan.columns() + (nullKey ? 1 : 0), values.size()));
+            Plan delete = write(nullKey ? plan.nullKey() : plan.keyed());
+            var done = (Result.Count) executor.execute(delete, deleteParams, deletes);
+            if (done.count() != 1) {
+                SQLException e = new SQLException("an UPDATE of the routing column of " + plan.table().name() + " found " + done.count()
+                        + " rows to move where it had read and locked one", "HY000", 1105);
+                c.broken(e);
+                throw e;
+            }
+            partitions = Math.max(partitions, done.partitions());
+        }
+        for (int from = 0; from < rows.size(); from += Plan.InsertSelect.BATCH) {
+            var batch = rows.subList(from, Math.min(rows.size(), from + Plan.InsertSelect.BATCH));
+            var values = new ArrayList<Value>(batch.size() * plan.columns());
+            for (Row row : batch) values.addAll(row.getValuesList().subList(0, plan.columns()));
+            try {
+                var done = (Result.Count) executor.execute(plan.inserts().rows(batch.size()), values, c);
+                partitions = Math.max(partitions, done.partitions());
+            } catch (org.lutra.plan.PlanException e) {
+                c.broken(e);
+                throw e;
+            }
+        }
+        return new Result.Count(rows.size(), partitions);
+    }
+
+    /** The delete by key, without the router's own foreign key work: the row comes back, its children keep it. */
+    private static Plan write(Plan delete) {
+        return delete instanceof Plan.Routed routed ? routed.withoutReferences() : delete;
+    }
+
+    private static int keyColumns(Plan.RowsMoved plan) {
+        return plan.keyed().paramCount() - 1;
+    }
+}
