@@ -15,4 +15,12 @@ public interface ClientConnection {
 
     /** Closes the connection from any thread; its session rolls back what it had open. */
     void close();
+
+    /**
+     * After its statement was stopped: waits, at most {@code millis}, until the command the connection runs has ended and
+     * its answer is written to the client, so that a KILL QUERY is answered after the error of the statement it stopped
+     * (a client that reads the two on two connections sees them in that order). Returns at once where the connection runs
+     * no command, and on the connection's own thread (a session killing its own statement).
+     */
+    default void awaitCommandEnd(long millis) {}
 }

@@ -315,18 +315,23 @@ public final class RouterServer implements AutoCloseable {
         return new SessionCore(id, user, address, this);
     }
 
+    private static final long KILL_WAIT_MILLIS = 5_000;
+
     /**
      * KILL [QUERY] {@code target} from a session of {@code user}: stops that session's statement, or closes its
      * connection. MySQL's errors for an id no session has (1094) and for another user's session (1095).
      */
     void kill(String user, long target, boolean queryOnly) throws SQLException {
+        // answered after the stopped statement's error (Connector/J's cancel() reports a 1317 it reads after the KILL's
+        // answer as its own MySQLStatementCancelledException, error 0); a statement slow to stop does not hold the KILL longer
         var found = sessions.stream().filter(s -> s.id() == target).findFirst().orElse(null);
         var core = found == null ? null : found.core();
         if (core == null) throw new SQLException("Unknown thread id: " + target, "HY000", 1094);
         if (!core.user().equals(user)) throw new SQLException("You are not owner of thread " + target, "HY000", 1095);
         log.info("session {}: {} by KILL from a session of its user", target, queryOnly ? "statement stopped" : "connection closed");
         core.cancel(0);
-        if (!queryOnly) found.close();
+        if (queryOnly) found.awaitCommandEnd(KILL_WAIT_MILLIS);
+        else found.close();
     }
 
     /**

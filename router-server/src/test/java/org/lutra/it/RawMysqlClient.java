@@ -26,6 +26,8 @@ final class RawMysqlClient implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    /** The connection id the greeting named. */
+    long connectionId;
 
     /** Connects; {@code receiveBuffer} > 0 makes the socket's receive buffer that small (a client that reads little). */
     RawMysqlClient(int port, int receiveBuffer) throws IOException {
@@ -43,6 +45,7 @@ final class RawMysqlClient implements AutoCloseable {
         if (greeting == null || greeting[0] != 10) throw new IOException("no protocol 10 greeting");
         int p = 1;
         while (greeting[p] != 0) p++; // the server version
+        connectionId = (greeting[p + 1] & 0xFFL) | (greeting[p + 2] & 0xFFL) << 8 | (greeting[p + 3] & 0xFFL) << 16 | (greeting[p + 4] & 0xFFL) << 24;
         p += 1 + 4; // its NUL, the connection id
         byte[] scramble = new byte[20];
         System.arraycopy(greeting, p, scramble, 0, 8);
@@ -93,6 +96,11 @@ final class RawMysqlClient implements AutoCloseable {
         p[3] = (byte) sequence;
         System.arraycopy(payload, 0, p, 4, payload.length);
         return p;
+    }
+
+    /** Bytes the server sent that are in this socket's receive buffer now, unread. */
+    int available() throws IOException {
+        return in.available();
     }
 
     /** One packet's payload, or null at the end of the stream. */

@@ -55,6 +55,9 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
     /** The user counted against its session limit at login; null before. */
     private String countedUser;
     private boolean finished;
+    /** The worker thread draining the queue now, and whether it runs a command (see {@link #awaitCommandEnd}). */
+    private volatile Thread worker;
+    private boolean inCommand;
 
     MysqlConnection(RouterServer server, MysqlListener listener) {
         this.server = server;
@@ -127,6 +130,15 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
 
     /** Handles queued packets in order, on one worker thread at a time. */
     private void drain() {
+        worker = Thread.currentThread();
+        try {
+            drainQueue();
+        } finally {
+            worker = null;
+        }
+    }
+
+    private void drainQueue() {
         while (true) {
             Object msg;
             while ((msg = queue.poll()) != null) {
@@ -162,7 +174,13 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
             } else if (msg instanceof PacketDecoder.Packet packet) {
                 out.sequence(packet.sequence() + 1);
                 if (commands != null) {
-                    if (!commands.handle(packet.payload())) close();
+                    commanding(true);
+                    try {
+                        if (!commands.handle(packet.payload())) close();
+                        send();
+                    } finally {
+                        commanding(false);
+                    }
                 } else {
                     login(packet.payload());
                 }
@@ -221,6 +239,34 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         } finally {
             out.discard();
             if (registered) server.sessionEnded(this, countedUser);
+        }
+    }
+
+    private void commanding(boolean running) {
+        synchronized (writable) {
+            inCommand = running;
+            if (!running) writable.notifyAll();
+        }
+    }
+
+    @Override
+    public void awaitCommandEnd(long millis) {
+        if (Thread.currentThread() == worker) return;
+        long end = System.nanoTime() + millis * 1_000_000L;
+        synchronized (writable) {
+            for (long left = millis; inCommand && left > 0; left = (end - System.nanoTime()) / 1_000_000L) {
+                try {
+                    writable.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+        // the answer was handed to the event loop; a task queued after it runs once it is flushed to the socket
+        var c = channel;
+        if (c != null && c.isActive() && !c.eventLoop().inEventLoop()) {
+            c.eventLoop().submit(() -> {}).awaitUninterruptibly(Math.max(1, (end - System.nanoTime()) / 1_000_000L));
         }
     }
 
