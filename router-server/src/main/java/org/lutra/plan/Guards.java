@@ -338,7 +338,7 @@ public final class Guards {
      * regular expression: Java's regex engine recurses once per character of a quoted string and
      * overflows the stack on a few thousand.
      */
-    static String stripQuoted(String sql) {
+    public static String stripQuoted(String sql) {
         var out = new StringBuilder(sql.length());
         int i = 0;
         while (i < sql.length()) {

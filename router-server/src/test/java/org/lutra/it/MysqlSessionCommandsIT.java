@@ -302,6 +302,59 @@ class MysqlSessionCommandsIT {
         }
     }
 
+    /**
+     * COM_STMT_PREPARE alone changes nothing and takes nothing, as on MariaDB (which runs nothing at prepare time): the
+     * listener learns a prepared SELECT's columns by running it once with NULL parameters in a session of its own, but not
+     * a statement whose run could write, lock or wait. A stored function that writes (created on every partition behind
+     * the router, which refuses routines), a named lock, a sequence, a locking read and SLEEP are prepared with Connector/J's
+     * server-side statements and closed unexecuted; then nothing was written, the lock is free, the sequence unused.
+     */
+    @Test
+    void preparingAStatementRunsNothingThatWritesLocksOrWaits() throws Exception {
+        String effects = "CREATE TABLE IF NOT EXISTS prep_effects (n INT)";
+        String function = "CREATE FUNCTION IF NOT EXISTS prep_bump(x INT) RETURNS INT MODIFIES SQL DATA BEGIN INSERT INTO prep_effects VALUES (1); RETURN 1; END";
+        var onShards = new ArrayList<Connection>();
+        for (int p = 0; p < differential.router.shards.size(); p++) onShards.add(differential.router.partition(p));
+        onShards.add(differential.newReference());
+        try {
+            for (var c : onShards) {
+                try (var st = c.createStatement()) {
+                    st.execute(effects);
+                    st.execute(function);
+                }
+            }
+            for (var c : List.of(differential.lutra, differential.reference)) {
+                try (var st = c.createStatement()) {
+                    st.execute("CREATE SEQUENCE IF NOT EXISTS prep_seq");
+                }
+            }
+            same((side, o) -> {
+                try (var c = side.open("useServerPrepStmts=true"); var other = side.open("")) {
+                    for (String sql : List.of("SELECT prep_bump(?) AS b", "SELECT `prep_bump`(?) AS b", "SELECT prep_bump(1) AS b, id FROM t WHERE id = ?",
+                            "SELECT GET_LOCK('lutra_prep_lock', 0) AS g, ? AS p", "SELECT NEXTVAL(prep_seq) AS n, ? AS p",
+                            "SELECT v FROM t WHERE id = 7 OR ? IS NULL FOR UPDATE", "SELECT SLEEP(1) AS s, ? AS p")) {
+                        try (var ps = c.prepareStatement(sql)) {
+                            o.add("prepared " + sql + ": " + ps.getParameterMetaData().getParameterCount() + " parameter(s)");
+                        }
+                    }
+                    o.add("the named lock is free: " + rows(other.createStatement().executeQuery("SELECT IS_FREE_LOCK('lutra_prep_lock')")));
+                    o.add("the sequence's next value: " + rows(other.createStatement().executeQuery("SELECT NEXTVAL(prep_seq)")));
+                    try (var ps = c.prepareStatement("SELECT prep_bump(?) AS b")) {
+                        ps.setInt(1, 1);
+                        o.add("executed: " + rows(ps.executeQuery()));
+                    }
+                }
+                int written = 0;
+                for (var c : side.name().equals("lutra") ? onShards.subList(0, onShards.size() - 1) : onShards.subList(onShards.size() - 1, onShards.size())) {
+                    written += Integer.parseInt(rows(c.createStatement().executeQuery("SELECT COUNT(*) FROM prep_effects")).getFirst());
+                }
+                o.add("rows the function wrote: " + written);
+            });
+        } finally {
+            for (var c : onShards) c.close();
+        }
+    }
+
     /** Waits until a shard runs {@code sql} (the reference's own statement, or the router's for the listener's session). */
     private void awaitOnAShard(String sql) throws Exception {
         var shards = differential.router.shards;

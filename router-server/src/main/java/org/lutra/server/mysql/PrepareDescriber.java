@@ -18,9 +18,13 @@ import java.util.regex.Pattern;
  * row, in an auto-commit session of the connection's own, outside the client's transaction (a
  * plain read takes no locks and starts no snapshot of the client's). Its columns are those the
  * executions will have, described by the same path. Statements that are not plain SELECTs
- * ({@link PrepareColumns} cannot name their columns), or whose run could change something or wait
- * (locking reads, sequences, named locks, SLEEP), announce no columns, as MySQL does for statements
- * whose columns it cannot tell before execution; their executions carry their columns.
+ * ({@link PrepareColumns} cannot name their columns), or whose run could change something, lock or wait
+ * (locking reads, INTO, assignments to variables, and every call that is not a built-in function that only
+ * computes a value, {@link DescribableCalls}: stored functions, sequences, named locks, SLEEP), announce no
+ * columns, as MySQL does for statements whose columns it cannot tell before execution; their executions carry
+ * their columns. The session runs at the router's default isolation in auto-commit, where a plain read is a
+ * consistent read at every level: it takes no row locks (only the table's metadata lock while it runs, as any
+ * read's, and a lookup group's scan the move fence's shared row briefly, as any scan's).
  */
 final class PrepareDescriber implements AutoCloseable {
     private static final Pattern NOT_SIDE_EFFECT_FREE = Pattern.compile(
@@ -39,7 +43,10 @@ final class PrepareDescriber implements AutoCloseable {
 
     /** The statement's result columns, or an empty list (none, or not to be learnt by running it). */
     List<Column> describe(String sql, int params) {
-        if (PrepareColumns.of(sql, connection.server().catalog()).isEmpty() || NOT_SIDE_EFFECT_FREE.matcher(sql).find()) return List.of();
+        if (PrepareColumns.of(sql, connection.server().catalog()).isEmpty() || NOT_SIDE_EFFECT_FREE.matcher(sql).find()
+                || !DescribableCalls.allKnown(sql)) {
+            return List.of();
+        }
         var columns = run(sql, params, NULL);
         if (columns == null && params > 0) columns = run(sql, params, ZERO);
         return columns == null ? List.of() : columns;
