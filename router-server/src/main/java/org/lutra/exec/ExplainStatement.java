@@ -48,6 +48,13 @@ final class ExplainStatement {
             case Plan.CopiesLockedFirst w when w.write() instanceof Plan.Routed r ->
                     writeLines(backends, "Write " + r.table().name() + " (after locking reads of its subqueries' REPLICATED tables)", Routes.primary(ctx.stats(), r, params));
             case Plan.Insert i -> writeLines(backends, "Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
+            case Plan.RowsMoved m -> {
+                // the rows read with their new values as a locking read; each then deleted by key and inserted where its value places it
+                var move = new ArrayList<>(writeLines(backends, "Move rows of " + m.table().name() + " (UPDATE of its routing column): read locked,"
+                        + " delete each by its old routing value and primary key, insert it where its new value places it", List.of()));
+                for (var l : Explain.of(m.read().root(), ctx, backends.catalog())) move.add(new Explain.Line("  " + l.operator(), l.partition(), l.sql()));
+                yield move;
+            }
             default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
         };
         return textRows(List.of("operator", "partition", "sql"), lines.stream().map(l -> List.of(l.operator(), l.partition(), l.sql())).toList());

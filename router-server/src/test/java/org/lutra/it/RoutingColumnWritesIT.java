@@ -207,6 +207,13 @@ class RoutingColumnWritesIT {
     }
 
     @Test
+    void explainRouteShowsTheMove() throws Exception {
+        var lines = Differential.rows(diff.lutra, "EXPLAIN ROUTE UPDATE pets SET owner_id = 3 WHERE id = 7");
+        assertTrue(lines.getFirst().getFirst().startsWith("Move rows of pets"), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.get(2) != null && l.get(2).contains("FOR UPDATE")), lines.toString());
+    }
+
+    @Test
     void whatCannotMoveExactlyIsRefused() throws Exception {
         for (String sql : List.of(
                 "UPDATE owners SET id = 50 WHERE id = 1", // pets reference owners on their own partition
