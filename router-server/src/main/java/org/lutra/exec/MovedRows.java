@@ -33,10 +33,12 @@ final class MovedRows {
         if (rows.isEmpty()) return new Result.Count(0, ctx.partitionsTouched());
         int partitions = ctx.partitionsTouched();
         Connections deletes = plan.checksOff() ? ForeignKeyChecks.checksOff(c) : c;
-        for (Row row : rows) {
+        var moving = new ArrayList<Row>();
+        var staying = new ArrayList<Row>();
+        for (Row row : rows) (stays(plan, row) ? staying : moving).add(row);
+        for (Row row : moving) {
             var values = row.getValuesList();
-            Value oldKey = values.get(plan.columns());
-            boolean nullKey = oldKey.getKindCase() == Value.KindCase.KIND_NOT_SET || oldKey.hasIsNull() && oldKey.getIsNull();
+            boolean nullKey = isNull(values.get(plan.columns()));
             var deleteParams = new ArrayList<Value>(values.subList(plan.columns() + (nullKey ? 1 : 0), values.size()));
             Plan delete = write(nullKey ? plan.nullKey() : plan.keyed());
             var done = (Result.Count) executor.execute(delete, deleteParams, deletes);
@@ -48,8 +50,25 @@ final class MovedRows {
             }
             partitions = Math.max(partitions, done.partitions());
         }
-        for (int from = 0; from < rows.size(); from += Plan.InsertSelect.BATCH) {
-            var batch = rows.subList(from, Math.min(rows.size(), from + Plan.InsertSelect.BATCH));
+        for (Row row : staying) {
+            if (plan.stays() == null) continue; // the SET assigns the routing column only: nothing changes
+            var values = row.getValuesList();
+            Value oldKey = values.get(plan.columns());
+            boolean nullKey = isNull(oldKey);
+            var updateParams = new ArrayList<Value>();
+            for (int i : plan.stays().assigned()) updateParams.add(values.get(i));
+            updateParams.addAll(values.subList(plan.columns() + (nullKey ? 1 : 0), values.size()));
+            var done = (Result.Count) executor.execute(write(nullKey ? plan.stays().nullKey() : plan.stays().keyed()), updateParams, c);
+            if (done.count() != 1) {
+                SQLException e = new SQLException("an UPDATE of the routing column of " + plan.table().name() + " found " + done.count()
+                        + " rows to update where it had read and locked one", "HY000", 1105);
+                c.broken(e);
+                throw e;
+            }
+            partitions = Math.max(partitions, done.partitions());
+        }
+        for (int from = 0; from < moving.size(); from += Plan.InsertSelect.BATCH) {
+            var batch = moving.subList(from, Math.min(moving.size(), from + Plan.InsertSelect.BATCH));
             var values = new ArrayList<Value>(batch.size() * plan.columns());
             for (Row row : batch) values.addAll(row.getValuesList().subList(0, plan.columns()));
             try {
@@ -61,6 +80,31 @@ final class MovedRows {
             }
         }
         return new Result.Count(rows.size(), partitions);
+    }
+
+    /**
+     * Whether the row's routing column keeps exactly the value it holds: the new value, as the column stores it, equal to
+     * the old one (a string that differs only as its collation compares, 'abc' for 'ABC', is written, so it moves). A
+     * value the router cannot convert moves, and the INSERT path reports it.
+     */
+    private static boolean stays(Plan.RowsMoved plan, Row row) {
+        var table = plan.table();
+        String routing = table.partitioning().column();
+        Value oldValue = row.getValues(plan.columns());
+        Value newValue = row.getValues(plan.routingAt());
+        if (isNull(oldValue) || isNull(newValue)) return isNull(oldValue) && isNull(newValue);
+        try {
+            Object old = ValueCodec.decode(oldValue);
+            Object stored = Executor.inserted(table, routing, ValueCodec.decode(newValue));
+            return old != null && stored != null && (old.equals(stored) || old instanceof Number a && stored instanceof Number b
+                    && new java.math.BigDecimal(a.toString()).compareTo(new java.math.BigDecimal(b.toString())) == 0);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean isNull(Value v) {
+        return v.getKindCase() == Value.KindCase.KIND_NOT_SET || v.hasIsNull() && v.getIsNull();
     }
 
     /** The delete by key, without the router's own foreign key work: the row comes back, its children keep it. */

@@ -239,14 +239,25 @@ public sealed interface Plan extends Planned {
      *
      * @param read      per matched row: its new values ({@code columns} of them, in the inserts' column order), then its
      *                  routing column's old value and its primary key, read as a locking read ({@code FOR UPDATE})
+     * @param routingAt the position of the routing column's new value among them
      * @param keyed     deletes one row by its old routing value and primary key (in that parameter order)
      * @param nullKey   the same for a row whose old routing value is NULL (primary key only)
      * @param inserts   the INSERT of that many rows
      * @param checksOff whether the deletes run with the shards' foreign key checks off: keys the router enforces reference
      *                  the table (their children stay where they are and keep referencing the row, which the UPDATE keeps)
+     * @param stays     for a row whose routing column keeps its value: the UPDATE of its other assigned columns by its routing
+     *                  value and primary key, in place ({@link RowsStaying}); null where the SET assigns the routing column only
      */
-    record RowsMoved(TableDef table, Query read, int columns, Plan keyed, Plan nullKey, Batches inserts, boolean checksOff,
-                     int paramCount) implements Plan {}
+    record RowsMoved(TableDef table, Query read, int columns, int routingAt, Plan keyed, Plan nullKey, Batches inserts, boolean checksOff,
+                     RowsStaying stays, int paramCount) implements Plan {}
+
+    /**
+     * The in-place UPDATE of {@link RowsMoved} for a row that stays: {@code keyed} (parameters: the new values of
+     * {@code assigned}, then the old routing value and the primary key) or {@code nullKey} (the same without the routing value).
+     *
+     * @param assigned positions, among the read row's new values, of the assigned columns other than the routing column
+     */
+    record RowsStaying(Plan keyed, Plan nullKey, int[] assigned) {}
 
     /** The plan inserting {@code rows} rows of parameters. */
     interface Batches {

@@ -39,7 +39,9 @@ import java.util.regex.Pattern;
  *       refused, naming it;</li>
  *   <li>no subquery, ORDER BY, LIMIT or IGNORE.</li>
  * </ul>
- * The count is the rows matched, as the router's backends count an UPDATE (found rows).
+ * A row whose routing column keeps its value exactly (the value it holds, as the column stores the new one) is not
+ * moved: its other assigned columns are updated in place, by its key. The count is the rows matched, as the router's
+ * backends count an UPDATE (found rows).
  */
 final class RoutingUpdate {
     private static final Pattern ON_UPDATE_NOW = Pattern.compile("\\bON\\s+UPDATE\\s+(CURRENT_TIMESTAMP|NOW|LOCALTIME)");
@@ -99,7 +101,29 @@ final class RoutingUpdate {
         };
         inserts.rows(1); // refused when planned, not when run
         boolean checksOff = !catalog.referencing(table.name()).isEmpty();
-        return new Plan.RowsMoved(table, read, columns.size(), keyed, nullKey, inserts, checksOff, read.paramCount());
+        int routingAt = 0;
+        while (!columns.get(routingAt).equalsIgnoreCase(routing)) routingAt++;
+        return new Plan.RowsMoved(table, read, columns.size(), routingAt, keyed, nullKey, inserts, checksOff, staying(table, routing, assigned, byKey, statements),
+                read.paramCount());
+    }
+
+    /**
+     * The UPDATE, by key, of a row whose routing column keeps its value (an ORM writes every column of an entity it saves,
+     * the one it is placed by too): the other assigned columns in place, where one MariaDB's UPDATE writes them.
+     */
+    private static Plan.RowsStaying staying(TableDef table, String routing, List<String> assigned, String byKey, Plan.Statements statements)
+            throws PlanException {
+        var others = new ArrayList<String>();
+        var positions = new ArrayList<Integer>();
+        for (int i = 0; i < assigned.size(); i++) {
+            if (assigned.get(i).equalsIgnoreCase(routing)) continue;
+            others.add(quote(assigned.get(i)) + " = ?");
+            positions.add(i);
+        }
+        if (others.isEmpty()) return null;
+        String head = "UPDATE " + quote(table.name()) + " SET " + String.join(", ", others) + " WHERE ";
+        return new Plan.RowsStaying(statements.plan(head + quote(routing) + " = ? AND " + byKey), statements.plan(head + quote(routing) + " IS NULL AND " + byKey),
+                positions.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static void requireMovable(Catalog catalog, TableDef table, String routing, List<String> assigned) throws PlanException {

@@ -55,6 +55,10 @@ class RoutingColumnPlansTest {
         assertEquals(1, plan.nullKey().paramCount(), "id");
         assertEquals(3, plan.inserts().rows(1).paramCount());
         assertFalse(plan.checksOff());
+        assertEquals(1, plan.routingAt());
+        assertArrayEquals(new int[] {0}, plan.stays().assigned(), "a row whose k stays gets v in place");
+        assertEquals(3, plan.stays().keyed().paramCount(), "v, old k, id");
+        assertNull(((Plan.RowsMoved) planner.plan("UPDATE d SET k = 5 WHERE id = ?")).stays(), "nothing else to write in place");
     }
 
     @Test
