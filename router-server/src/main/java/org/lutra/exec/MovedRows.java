@@ -31,55 +31,58 @@ final class MovedRows {
         List<Row> rows = SelectedRows.read(plan.read(), plan.columns() + 1 + keyColumns(plan), ctx, "an UPDATE of the routing column",
                 "nothing was changed; update in parts (narrower WHERE clauses)");
         if (rows.isEmpty()) return new Result.Count(0, ctx.partitionsTouched());
-        int partitions = ctx.partitionsTouched();
-        Connections deletes = plan.checksOff() ? ForeignKeyChecks.checksOff(c) : c;
         var moving = new ArrayList<Row>();
         var staying = new ArrayList<Row>();
         for (Row row : rows) (stays(plan, row) ? staying : moving).add(row);
+        int partitions = ctx.partitionsTouched();
+        try {
+            partitions = Math.max(partitions, write(executor, plan, moving, staying, c));
+        } catch (SQLException | RuntimeException e) {
+            // rows may be deleted already: whatever failed (a backend, or the router refusing a new row's value), the
+            // statement's writes must not commit without the rest — its transaction is failed, the session's or its own
+            c.broken(e instanceof SQLException s ? s : new SQLException(e.getMessage(), "HY000", 1105, e));
+            throw e;
+        }
+        return new Result.Count(rows.size(), partitions);
+    }
+
+    /** Deletes the moving rows, updates the staying ones in place, inserts the moving ones where they go; the partitions written. */
+    private static int write(Executor executor, Plan.RowsMoved plan, List<Row> moving, List<Row> staying, Connections c) throws SQLException {
+        int partitions = 0;
+        Connections deletes = plan.checksOff() ? ForeignKeyChecks.checksOff(c) : c;
         for (Row row : moving) {
             var values = row.getValuesList();
             boolean nullKey = isNull(values.get(plan.columns()));
             var deleteParams = new ArrayList<Value>(values.subList(plan.columns() + (nullKey ? 1 : 0), values.size()));
-            Plan delete = write(nullKey ? plan.nullKey() : plan.keyed());
-            var done = (Result.Count) executor.execute(delete, deleteParams, deletes);
-            if (done.count() != 1) {
-                SQLException e = new SQLException("an UPDATE of the routing column of " + plan.table().name() + " found " + done.count()
-                        + " rows to move where it had read and locked one", "HY000", 1105);
-                c.broken(e);
-                throw e;
-            }
-            partitions = Math.max(partitions, done.partitions());
+            partitions = Math.max(partitions, one(executor, write(nullKey ? plan.nullKey() : plan.keyed()), deleteParams, deletes, plan, "move"));
         }
         for (Row row : staying) {
             if (plan.stays() == null) continue; // the SET assigns the routing column only: nothing changes
             var values = row.getValuesList();
-            Value oldKey = values.get(plan.columns());
-            boolean nullKey = isNull(oldKey);
+            boolean nullKey = isNull(values.get(plan.columns()));
             var updateParams = new ArrayList<Value>();
             for (int i : plan.stays().assigned()) updateParams.add(values.get(i));
             updateParams.addAll(values.subList(plan.columns() + (nullKey ? 1 : 0), values.size()));
-            var done = (Result.Count) executor.execute(write(nullKey ? plan.stays().nullKey() : plan.stays().keyed()), updateParams, c);
-            if (done.count() != 1) {
-                SQLException e = new SQLException("an UPDATE of the routing column of " + plan.table().name() + " found " + done.count()
-                        + " rows to update where it had read and locked one", "HY000", 1105);
-                c.broken(e);
-                throw e;
-            }
-            partitions = Math.max(partitions, done.partitions());
+            partitions = Math.max(partitions, one(executor, write(nullKey ? plan.stays().nullKey() : plan.stays().keyed()), updateParams, c, plan, "update"));
         }
         for (int from = 0; from < moving.size(); from += Plan.InsertSelect.BATCH) {
             var batch = moving.subList(from, Math.min(moving.size(), from + Plan.InsertSelect.BATCH));
             var values = new ArrayList<Value>(batch.size() * plan.columns());
             for (Row row : batch) values.addAll(row.getValuesList().subList(0, plan.columns()));
-            try {
-                var done = (Result.Count) executor.execute(plan.inserts().rows(batch.size()), values, c);
-                partitions = Math.max(partitions, done.partitions());
-            } catch (org.lutra.plan.PlanException e) {
-                c.broken(e);
-                throw e;
-            }
+            var done = (Result.Count) executor.execute(plan.inserts().rows(batch.size()), values, c);
+            partitions = Math.max(partitions, done.partitions());
         }
-        return new Result.Count(rows.size(), partitions);
+        return partitions;
+    }
+
+    /** Runs a write of one row by its key; it must find that row, which the statement read and locked. */
+    private static int one(Executor executor, Plan write, List<Value> params, Connections c, Plan.RowsMoved plan, String what) throws SQLException {
+        var done = (Result.Count) executor.execute(write, params, c);
+        if (done.count() != 1) {
+            throw new SQLException("an UPDATE of the routing column of " + plan.table().name() + " found " + done.count() + " rows to " + what
+                    + " where it had read and locked one", "HY000", 1105);
+        }
+        return done.partitions();
     }
 
     /**

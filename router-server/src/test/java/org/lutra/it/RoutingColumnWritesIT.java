@@ -43,6 +43,7 @@ class RoutingColumnWritesIT {
               PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE h (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 7, v VARCHAR(20)) PARTITION BY hash(k) ON (p0, p1, p2, p3);
             CREATE TABLE r (id INT PRIMARY KEY, k VARCHAR(10) COLLATE utf8mb4_bin, v INT) PARTITION BY range(k) ON (p0 < 'f', p1 < 'm', p2 < 't', p3);
+            CREATE TABLE u (id INT PRIMARY KEY, k BIGINT UNSIGNED) PARTITION BY hash(k) ON (p0, p1, p2, p3);
             """;
     static final List<String> TABLES = List.of("owners", "pets", "visits", "h", "r");
 
@@ -208,6 +209,31 @@ class RoutingColumnWritesIT {
         }
         assertSame("h");
         assertPlaced();
+    }
+
+    /**
+     * A move that fails after its deletes, in the router (a BIGINT UNSIGNED routing value above 2^63 - 1 is refused when the
+     * new row is routed): inside the client's transaction, that transaction is failed, so the deleted row cannot be committed
+     * gone; rolled back, it is where it was.
+     */
+    @Test
+    void aMoveThatFailsAfterItsDeletesFailsTheTransaction() throws Exception {
+        try (var st = diff.lutra.createStatement()) {
+            st.executeUpdate("INSERT INTO u VALUES (1, 5), (2, 6)");
+            diff.lutra.setAutoCommit(false);
+            try {
+                var e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> st.executeUpdate("UPDATE u SET k = 18446744073709551615 WHERE id IN (1, 2)"));
+                assertEquals(1235, e.getErrorCode(), e.getMessage());
+                var commit = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, diff.lutra::commit, "the failed transaction does not commit");
+                assertTrue(commit.getSQLState() != null, commit.getMessage());
+            } finally {
+                diff.lutra.rollback();
+                diff.lutra.setAutoCommit(true);
+            }
+            assertEquals(List.of(List.of("1", "5"), List.of("2", "6")), Differential.rows(diff.lutra, "SELECT id, k FROM u ORDER BY id"));
+            st.executeUpdate("UPDATE u SET k = 7 WHERE id = 1"); // and a move that succeeds, auto-commit
+            assertEquals(List.of(List.of("1", "7"), List.of("2", "6")), Differential.rows(diff.lutra, "SELECT id, k FROM u ORDER BY id"));
+        }
     }
 
     @Test
