@@ -101,11 +101,12 @@ class BenchBaseSchemasIT {
             for (int i = 1; i <= columns; i++) order.append(i > 1 ? ", " : "").append(i);
             all.add("SELECT * FROM " + t + " ORDER BY " + order);
         }
+        int loaded = all.size(); // the tables the load fills; the queries' tables (recent changes, log) may be empty before the run
         all.addAll(queries);
         for (String q : all) {
             var l = Differential.rows(lutra, q);
             var m = Differential.rows(reference, q);
-            assertTrue(!m.isEmpty(), when + ": rows in " + q);
+            if (all.indexOf(q) < loaded) assertTrue(!m.isEmpty(), when + ": rows in " + q);
             assertEquals(m.size(), l.size(), when + ": " + q);
             for (int i = 0; i < m.size(); i++) assertEquals(m.get(i), l.get(i), when + ": " + q + " row " + i);
         }
