@@ -81,3 +81,6 @@ INSERT INTO th (id, k) VALUES (1000.6, 1); -- insert: a decimal into an INT rout
 INSERT INTO fc (id, k) VALUES (1000, 1), (1001, 2), (1002, 3), (1003, 4), (1004, 5); -- foreign-keys: children whose parents are on other partitions are inserted, not refused by their own shard's check (1452)
 INSERT INTO fr (id, k) VALUES (1000, 1), (1001, 2), (1002, 3), (1003, 4), (1004, 5); -- foreign-keys: a REPLICATED child's rows are on every copy whatever partition holds their parent
 REPLACE INTO fr (id, k) VALUES (1, 987654); -- foreign-keys: REPLACE of a row that exists, with no parent for its new value, fails 1452 as MariaDB's does (the repeated key exempted it from the check)
+SELECT AVG(a) / AVG(-5.5) FROM th; -- merged-aggregate-arithmetic: AVG inside an expression was read as shown (4 more decimals) where MariaDB divides with nine-digit words
+SELECT BIT_AND(NULL) / SUM(d) * 95 FROM th; -- merged-aggregate-arithmetic: a quotient rounded to its shown scale before the product, where MariaDB keeps nine digits and rounds once
+SELECT a, AVG(d) * 3, SUM(a) / COUNT(*) * 7, AVG(a) / 3 FROM th GROUP BY a HAVING AVG(d) * 3 <> 0 OR AVG(a) / 7 > 1; -- merged-aggregate-arithmetic: per group and in HAVING

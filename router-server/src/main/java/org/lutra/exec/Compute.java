@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Select items the router computes from merged groups ({@code COUNT(*) + 1}, {@code SUM(x) / COUNT(x)}):
  * each fills its own column (a placeholder in the shard SQL) from the row's other columns.
- * The column's type follows the first computed value: BIGINT for integers, DECIMAL, or DOUBLE.
+ * The column's type follows the first computed value: BIGINT for integers, DECIMAL (rounded to the
+ * expression's {@link Expr#decimals}), or DOUBLE.
  */
 public final class Compute implements Operator {
     /** Column {@code column} gets {@code expr}'s value. */
@@ -32,6 +33,8 @@ public final class Compute implements Operator {
     public RowSource open(Context ctx) throws SQLException {
         RowSource rows = input.open(ctx);
         var columns = new ArrayList<>(rows.columns());
+        int[] decimals = new int[items.size()];
+        for (int i = 0; i < decimals.length; i++) decimals[i] = Expr.decimals(items.get(i).expr(), rows.columns());
         return new RowSource() {
             private boolean typed;
 
@@ -45,8 +48,9 @@ public final class Compute implements Operator {
                 Row r = rows.next();
                 if (r == null) return null;
                 var out = Row.newBuilder(r);
-                for (Item item : items) {
-                    Value v = item.expr().eval(r);
+                for (int i = 0; i < items.size(); i++) {
+                    Item item = items.get(i);
+                    Value v = shown(item.expr().eval(r), decimals[i]);
                     out.setValues(item.column(), v == null ? Value.newBuilder().setIsNull(true).build() : v);
                     if (!typed && v != null) columns.set(item.column(), typed(columns.get(item.column()), v));
                 }
@@ -59,6 +63,13 @@ public final class Compute implements Operator {
                 rows.close();
             }
         };
+    }
+
+    /** A DECIMAL value as MariaDB shows it: the digits kept inside the expression rounded (half up) to its decimals. */
+    private static Value shown(Value v, int decimals) {
+        if (v == null || v.getKindCase() != Value.KindCase.DECIMAL_VALUE) return v;
+        var d = new java.math.BigDecimal(v.getDecimalValue()).setScale(decimals, java.math.RoundingMode.HALF_UP);
+        return Value.newBuilder().setDecimalValue(d.toPlainString()).build();
     }
 
     private static Column typed(Column c, Value v) {

@@ -12,8 +12,9 @@ import java.util.List;
 /**
  * The few expressions the router evaluates itself, over rows it computed (aggregated groups):
  * HAVING conditions and select items built from aggregates, such as {@code COUNT(*) > 2} or
- * {@code SUM(x) / COUNT(*)}. Arithmetic follows MySQL: exact for integers and decimals (division
- * gives the dividend's scale plus div_precision_increment, 4 digits), double once a double is
+ * {@code SUM(x) / COUNT(*)}. Arithmetic follows MariaDB: exact for integers and decimals, a value
+ * keeping the digits MariaDB keeps inside an expression ({@link MariaDbDecimals}: a quotient is cut after
+ * whole nine-digit words), which {@link #decimals} rounds to for the client; double once a double is
  * involved, NULL in, NULL out; comparisons and logic use SQL's three-valued logic. Text values
  * are refused: comparing them needs the column's collation, which only the shards know.
  */
@@ -65,8 +66,8 @@ public sealed interface Expr {
             BigDecimal r = switch (op) {
                 case ADD -> a.add(b);
                 case SUBTRACT -> a.subtract(b);
-                case MULTIPLY -> a.multiply(b);
-                case DIVIDE -> b.signum() == 0 ? null : a.divide(b, Math.max(a.scale(), 0) + 4, RoundingMode.HALF_UP);
+                case MULTIPLY -> MariaDbDecimals.multiply(a, b);
+                case DIVIDE -> b.signum() == 0 ? null : MariaDbDecimals.divide(a, b);
             };
             if (r == null) return null;
             boolean integers = op != ArithOp.DIVIDE && va.getKindCase() == Value.KindCase.INT_VALUE && vb.getKindCase() == Value.KindCase.INT_VALUE;
@@ -214,6 +215,26 @@ public sealed interface Expr {
                 for (Expr x : in.items()) items.add(bind(x, params));
                 yield new In(bind(in.value(), params), items, in.not());
             }
+        };
+    }
+
+    /**
+     * The scale MariaDB shows {@code e}'s DECIMAL value with (its {@code decimals}), over input columns {@code columns}:
+     * a column's or literal's own, the larger of a sum's or difference's operands', a product's operands' together, a
+     * quotient's dividend's plus div_precision_increment (4), at most 38.
+     */
+    public static int decimals(Expr e, List<org.lutra.protocol.Column> columns) {
+        return switch (e) {
+            case Col c -> Math.max(0, columns.get(c.index()).getScale());
+            case Literal l -> l.value() == null || l.value().getKindCase() != Value.KindCase.DECIMAL_VALUE ? 0
+                    : Math.max(0, new BigDecimal(l.value().getDecimalValue()).scale());
+            case Negate n -> decimals(n.inner(), columns);
+            case Arith a -> Math.min(MariaDbDecimals.MAX_SCALE, switch (a.op()) {
+                case ADD, SUBTRACT -> Math.max(decimals(a.left(), columns), decimals(a.right(), columns));
+                case MULTIPLY -> decimals(a.left(), columns) + decimals(a.right(), columns);
+                case DIVIDE -> decimals(a.left(), columns) + MariaDbDecimals.DIV_PRECISION_INCREMENT;
+            });
+            default -> 0;
         };
     }
 

@@ -106,6 +106,11 @@ final class GroupExprCompiler {
                     // the shards would compute it as a hidden select item: its '?' would move before WHERE's
                     throw PlanException.unsupported("parameters inside aggregates in HAVING or over aggregates over several partitions yet (" + f + ")");
                 }
+                if (f.getName().equalsIgnoreCase("AVG") && f.getParameters() != null && f.getParameters().size() == 1) {
+                    // AVG's value inside an expression keeps the digits of MariaDB's SUM / COUNT (the same division),
+                    // not the AVG as the client is shown it
+                    yield new Expr.Arith(Expr.ArithOp.DIVIDE, aggregate(f, "SUM"), aggregate(f, "COUNT"));
+                }
                 int column = columns.find(f);
                 yield new Expr.Col(column >= 0 ? column : aggregates.hidden(f), f.toString());
             }
@@ -140,6 +145,13 @@ final class GroupExprCompiler {
             }
         }
         throw PlanException.unsupported("the column " + c + " in HAVING or over aggregates over several partitions yet");
+    }
+
+    /** {@code name}(x) for {@code AVG(x)} (DISTINCT as it is), as a hidden aggregate column. */
+    private Expr aggregate(Function avg, String name) throws PlanException {
+        var f = new Function().withName(name).withParameters(avg.getParameters()).withDistinct(avg.isDistinct());
+        int column = columns.find(f);
+        return new Expr.Col(column >= 0 ? column : aggregates.hidden(f), f.toString());
     }
 
     private Expr arith(Expr.ArithOp op, BinaryExpression b) throws PlanException {

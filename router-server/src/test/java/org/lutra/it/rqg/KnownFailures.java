@@ -169,13 +169,6 @@ public final class KnownFailures {
             new Known("name-of-alias-and-column-answered-where-mariadb-finds-it-ambiguous",
                     "SELECT id AS c2, a AS id FROM tc GROUP BY id, 2 HAVING id = 1",
                     f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1052),
-            // the router computes arithmetic over a merged AVG from the AVG as the client sees it (4 more decimals than its
-            // argument), and a division over a merged SUM at the division's displayed scale, where MariaDB computes with all of
-            // its digits (SELECT BIT_AND(NULL) / SUM(d) * 95 FROM th: ...010.3835 for ...010.3825)
-            new Known("arithmetic-over-merged-aggregate-loses-digits",
-                    "SELECT AVG(a) / AVG(-5.5) FROM th",
-                    f -> f.verdict() == Comparer.Verdict.DIFFERENT_ROWS && (f.has("\\bAVG\\s*\\(") || f.has("\\bSUM\\s*\\(") && f.has("/"))
-                            && Signatures.numbersClose(f) && !f.has("\\(\\s*SELECT\\b")),
             // a scalar subquery's value is bound into the outer statement as the client would see it (an AVG with 4 more
             // decimals), where MariaDB computes with all of its digits
             new Known("subquery-value-bound-with-fewer-digits",
@@ -219,8 +212,7 @@ public final class KnownFailures {
      * Known failures whose reproducer meets them only on some rows (the last digits lost depend on the values): a run whose
      * rows answer it right says so instead of calling the class fixed.
      */
-    public static final java.util.Set<String> ROWS_DEPENDENT = java.util.Set.of("arithmetic-over-merged-aggregate-loses-digits",
-            "subquery-value-bound-with-fewer-digits");
+    public static final java.util.Set<String> ROWS_DEPENDENT = java.util.Set.of("subquery-value-bound-with-fewer-digits");
 
     public static final List<Known> ALL = java.util.stream.Stream.of(MARIADBS, ISSUE_29, FOUND).flatMap(List::stream).toList();
 
