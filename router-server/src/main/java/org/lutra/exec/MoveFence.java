@@ -141,10 +141,27 @@ public final class MoveFence {
             }
         }
         if (failed != null) {
-            held.forEach(Held::close);
+            releaseAll(held);
             throw failed;
         }
-        return () -> held.forEach(Held::close);
+        return () -> releaseAll(held);
+    }
+
+    /** Releases every row at once (each a COMMIT on its partition), and returns once they are released. */
+    private static void releaseAll(List<Held> held) {
+        var done = new java.util.ArrayList<java.util.concurrent.Future<?>>();
+        for (Held h : held.subList(1, held.size())) done.add(LOCKERS.submit(h::close));
+        held.getFirst().close();
+        for (var f : done) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                // close() handles its own failures (the connection evicted: the lock goes with it)
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** The threads that lock a batch's fence rows on the partitions after the first, at once. */

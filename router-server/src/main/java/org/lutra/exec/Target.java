@@ -211,8 +211,9 @@ public final class Target {
             // there the read goes to every partition, as a scan of the group (refused over several partitions)
             if (group != null && ctx.shards() != null && ctx.shards().transactional()
                     && ctx.shards().isolation() == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED) return everywhere();
-            if (group != null && ctx.locks() != null) ctx.locks().holdFence(group, fencePartition(ctx, table, secondary));
-            Resolution bySecondary = viaSecondary(ctx, table, secondary);
+            Object[] values = secondaryValues(ctx, table, secondary); // weighed once (a collation may ask a backend)
+            if (group != null && ctx.locks() != null) ctx.locks().holdFence(group, fencePartition(table, secondary, values));
+            Resolution bySecondary = viaSecondary(ctx, table, secondary, values);
             if (bySecondary != null) return bySecondary;
         }
         Resolution guess = guess(ctx);
@@ -234,7 +235,11 @@ public final class Target {
      * exactly (NULL, a value the column would compare otherwise): the statement goes everywhere.
      */
     static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) throws SQLException {
-        Object[] values = secondaryValues(ctx, table, secondary);
+        return viaSecondary(ctx, table, secondary, secondaryValues(ctx, table, secondary));
+    }
+
+    /** {@link #viaSecondary(Context, TableDef, org.lutra.plan.Plan.SecondaryMatch)} for the statement's values, normalized already. */
+    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ);
@@ -261,10 +266,11 @@ public final class Target {
      * do; any of the table's partitions when the values are not looked up.
      */
     static int fencePartition(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) {
-        if (secondary != null) {
-            Object[] values = secondaryValues(ctx, table, secondary);
-            if (values.length > 0 && values[0] != null) return secondary.lookup().home(table, values[0]);
-        }
+        return fencePartition(table, secondary, secondary == null ? null : secondaryValues(ctx, table, secondary));
+    }
+
+    private static int fencePartition(TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) {
+        if (secondary != null && values.length > 0 && values[0] != null) return secondary.lookup().home(table, values[0]);
         return MoveFence.readerPartition(table.partitioning().partitions());
     }
 
