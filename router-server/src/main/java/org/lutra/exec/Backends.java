@@ -184,12 +184,25 @@ public final class Backends implements AutoCloseable {
 
     /**
      * Whether lookup group {@code owner} provably has no replicated keys, for a statement's scans to skip asking each partition:
-     * a table of the group has a secondary lookup in the live catalog (replicating a key of such a group is refused, and so is
-     * a secondary lookup on a group with replicated keys: see {@code maintain.Mover#refuseReplication}).
+     * a table of the group has a built secondary lookup in the live catalog. CREATE SECONDARY LOOKUP records it built only
+     * after it found no replicated key in the group (under the move fence, once every router refused to replicate keys of it),
+     * and from BUILDING on replicating a key of the group is refused ({@link #hasSecondaryLookup}, {@code maintain.Mover}).
+     * A BUILDING one proves nothing: CREATE may still find a replicated key and be refused.
      */
     public boolean noReplicatedKeys(String owner) {
-        for (var s : catalog.secondaries()) {
-            TableDef t = catalog.table(s.table());
+        return secondaryIn(owner, true);
+    }
+
+    /** Whether a table of lookup group {@code owner} has a secondary lookup in the live catalog, BUILDING ones included. */
+    public boolean hasSecondaryLookup(String owner) {
+        return secondaryIn(owner, false);
+    }
+
+    private boolean secondaryIn(String owner, boolean builtOnly) {
+        Catalog c = catalog;
+        for (var s : c.secondaries()) {
+            if (builtOnly && s.building()) continue;
+            TableDef t = c.table(s.table());
             if (t != null && t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l && l.owner().equalsIgnoreCase(owner)) return true;
         }
         return false;

@@ -278,7 +278,7 @@ public final class MoveFence {
      * the question). Asked by a replicating batch while it holds the fence exclusively: see {@code maintain.Mover}.
      */
     public String replicationRefused(String owner, long leaseMillis) {
-        if (backends.noReplicatedKeys(owner)) return "the lookup group '" + owner + "' has a secondary lookup";
+        if (backends.hasSecondaryLookup(owner)) return "the lookup group '" + owner + "' has a secondary lookup";
         Long gone = backends.secondaryGoneAt(owner);
         if (gone != null && System.nanoTime() - gone < leaseMillis * 1_000_000L) {
             return "a secondary lookup of the lookup group '" + owner + "' was dropped less than the catalog lease (" + leaseMillis + " ms) ago; retry";
