@@ -76,6 +76,7 @@ final class SecondaryDdl {
         building = next.secondary(building.name()); // the column as the catalog spells it
         org.lutra.maintain.Collations.learn(next, backends); // a string column's equality, before any of its values is indexed
         int[] partitions = t.partitioning().partitions();
+        refuseReplicatedKeys(t, building);
         requireIndex(partitions[0], t, building);
         String type = columnType(partitions[0], t, building.column());
         for (int p : partitions) {
@@ -87,6 +88,13 @@ final class SecondaryDdl {
         DdlRunner.sleep(lease.waitMillis()); // every router now writes entries for its writes of the table
         long entries = 0;
         try {
+            // again now that every router refuses to replicate keys of the group, under the move fence: a batch that replicates
+            // keys either committed before (and is seen here) or checks the catalog after, and sees the lookup (maintain.Mover)
+            if (t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l) {
+                try (var fenced = new org.lutra.exec.MoveFence(backends).sharedForCheck(l.owner())) {
+                    refuseReplicatedKeys(t, building);
+                }
+            }
             for (int p : partitions) entries += backfill(t, building, p);
         } catch (SQLException | RuntimeException e) {
             takeOut(store, building);
@@ -236,6 +244,26 @@ final class SecondaryDdl {
                 if (!rs.next()) throw new SQLException("Unknown column '" + column + "' in '" + t.name() + "'", "42S22", 1054);
                 String type = rs.getString(1);
                 return rs.getString(2) == null ? type : type + " CHARACTER SET " + rs.getString(2) + " COLLATE " + rs.getString(3);
+            }
+        }
+    }
+
+    /**
+     * Refused where the table's lookup group has a replicated key (a placement row naming several partitions, on any
+     * partition): a secondary lookup's entries name one partition a row, and replicating a key of a group with one is
+     * refused too, so that a group with a secondary lookup has no replicated keys (its scans skip the question).
+     */
+    private void refuseReplicatedKeys(TableDef t, SecondaryLookup s) throws SQLException {
+        if (!(t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp lookup)) return;
+        String sql = "SELECT k FROM " + DdlRunner.quote(org.lutra.exec.PlacementRows.table(lookup.owner())) + " WHERE partitions LIKE '%,%' LIMIT 1";
+        for (int p : lookup.partitions()) {
+            try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                if (rs.next()) {
+                    throw new SQLException("Lutra does not support secondary lookups in a lookup group with replicated keys: " + t.name() + "'s group ('"
+                            + lookup.owner() + "') has keys on several partitions (key " + rs.getString(1) + ", among others maybe); CREATE SECONDARY LOOKUP "
+                            + s.name() + " refused, nothing created (place each key on one partition with SET PARTITION = p first)",
+                            org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
+                }
             }
         }
     }

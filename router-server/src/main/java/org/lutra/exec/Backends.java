@@ -179,6 +179,40 @@ public final class Backends implements AutoCloseable {
         this.fence = fence;
     }
 
+    /** By lookup group (owner, lower case): when this router's catalog last lost a secondary lookup of the group (System.nanoTime). */
+    private final java.util.Map<String, Long> secondaryGone = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Whether lookup group {@code owner} provably has no replicated keys, for a statement's scans to skip asking each partition:
+     * a table of the group has a built secondary lookup in the live catalog. CREATE SECONDARY LOOKUP records it built only
+     * after it found no replicated key in the group (under the move fence, once every router refused to replicate keys of it),
+     * and from BUILDING on replicating a key of the group is refused ({@link #hasSecondaryLookup}, {@code maintain.Mover}).
+     * A BUILDING one proves nothing: CREATE may still find a replicated key and be refused.
+     */
+    public boolean noReplicatedKeys(String owner) {
+        return secondaryIn(owner, true);
+    }
+
+    /** Whether a table of lookup group {@code owner} has a secondary lookup in the live catalog, BUILDING ones included. */
+    public boolean hasSecondaryLookup(String owner) {
+        return secondaryIn(owner, false);
+    }
+
+    private boolean secondaryIn(String owner, boolean builtOnly) {
+        Catalog c = catalog;
+        for (var s : c.secondaries()) {
+            if (builtOnly && s.building()) continue;
+            TableDef t = c.table(s.table());
+            if (t != null && t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l && l.owner().equalsIgnoreCase(owner)) return true;
+        }
+        return false;
+    }
+
+    /** When this router's catalog last lost a secondary lookup of group {@code owner} (System.nanoTime), or null. */
+    public Long secondaryGoneAt(String owner) {
+        return secondaryGone.get(owner.toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** The live catalog (see {@link org.lutra.catalog.LiveCatalog}). */
     public Catalog catalog() {
         return catalog;
@@ -193,6 +227,12 @@ public final class Backends implements AutoCloseable {
     public void catalogChanged(Catalog next) {
         Catalog before = this.catalog;
         this.catalog = next;
+        for (var s : before.secondaries()) {
+            if (next.secondary(s.name()) == null && before.table(s.table()) != null
+                    && before.table(s.table()).partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l) {
+                secondaryGone.put(l.owner().toLowerCase(java.util.Locale.ROOT), System.nanoTime());
+            }
+        }
         boolean changed = before.tables().stream().anyMatch(t -> next.table(t.name()) == null
                 || !java.util.Objects.equals(next.table(t.name()).createText(), t.createText()));
         if (!changed) return;

@@ -233,7 +233,7 @@ public final class Executor {
             // fence is held until they are written (LockingScan). A secondary lookup's entries are the latest committed ones
             // and the transaction's own (SecondaryEntries.partitions), read under that fence: no move batch commits between
             // them and the write, so they name every partition whose latest rows (or the transaction's) have the values
-            try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner())) {
+            try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner(), Target.fencePartition(new Context(params, shards(c), stats), plan.table(), plan.secondary()))) {
                 // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
                 var holding = holdingCopies(lookup, c);
                 if (!holding.isEmpty()) return onEveryCopyUnkeyed(plan, lookup, holding, params, c);
@@ -293,6 +293,7 @@ public final class Executor {
      * triggers, and the write refused).
      */
     private java.util.Set<Integer> holdingCopies(Partitioning.LookedUp lookup, Connections c) throws SQLException {
+        if (backends.noReplicatedKeys(lookup.owner())) return java.util.Set.of(); // nothing to ask: the group has a secondary lookup
         var checks = new ArrayList<ShardQuery>();
         for (int p : lookup.partitions()) {
             checks.add(new ShardQuery(p, PlacementRows.anyReplicatedSql(lookup.owner(), backends.catalog().partition(p).name()), List.of()));

@@ -14,7 +14,7 @@ import java.util.Map;
  * An auto-commit scan of a lookup group over several partitions, read in snapshots that no move
  * of the group straddles ({@link MoveFence}):
  * <ol>
- *   <li>the group's fence row locked shared;
+ *   <li>the group's fence row locked shared, on one of the partitions read ({@link MoveFence#readerPartition});
  *   <li>on every partition at once, a connection of the statement (its session variables carried)
  *       and {@code START TRANSACTION WITH CONSISTENT SNAPSHOT} on it, at REPEATABLE READ (for one
  *       read-only statement every level's consistent read is one snapshot; READ COMMITTED would
@@ -26,7 +26,7 @@ import java.util.Map;
  *   <li>the queries (without the copies, if any partition said yes), each on its partition's
  *       snapshot; each transaction is committed when its rows are read or closed.
  * </ol>
- * Costs: the fence's two statements on partition 0 and one START TRANSACTION per partition (in
+ * Costs: the fence's two statements on one of the partitions read and one START TRANSACTION per partition (in
  * parallel) before the queries, then the replicated-keys question per partition (in parallel; it
  * was asked before the fence until it had to be in the snapshot); the fence's COMMIT and each
  * partition's COMMIT run off the statement's path, on threads of their own.
@@ -39,7 +39,7 @@ final class FencedScan {
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, String group, List<ShardQuery> queries,
                                  ReplicaScans.Copies copies, MoveFence.Held held) throws SQLException {
         List<Connections.Lease> opened;
-        MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+        MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(MoveFence.readerPartition(queries)), group, statement.deadline(), statement.variables());
         try {
             opened = fanOut.each(queries, statement, p -> snapshot(backends.placement(p), statement), lease -> end(lease, null));
         } finally {
@@ -49,7 +49,9 @@ final class FencedScan {
         for (int i = 0; i < queries.size(); i++) unused.put(queries.get(i).partition(), opened.get(i));
         try {
             boolean replicated = false;
-            for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
+            if (!copies.none()) {
+                for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
+            }
             FailPoints.reach(FailPoints.SCAN_ASKED_ABOUT_COPIES);
             return fanOut.query(copies.apply(queries, replicated), on(unused, statement));
         } finally {

@@ -89,18 +89,18 @@ public final class HomeRows {
             return s;
         }
 
-        /** Lookup group {@code group}'s fence, held shared by this statement from now until it ends (or its scan releases it). */
-        void holdFence(String group) throws SQLException {
+        /** Lookup group {@code group}'s fence, held shared on partition {@code at} by this statement from now until it ends (or its scan releases it). */
+        void holdFence(String group, int at) throws SQLException {
             if (fences.containsKey(group)) return;
-            MoveFence.Held held = shards.holdFence(group);
+            MoveFence.Held held = shards.holdFence(group, at);
             if (held != null) fences.put(group, held);
         }
 
         /** Lookup group {@code group}'s locking fence ({@link MoveFence#LOCKING}), held shared by this statement from now until it ends. */
-        void holdLockingFence(String group) throws SQLException {
+        void holdLockingFence(String group, int at) throws SQLException {
             String key = "locking " + group;
             if (fences.containsKey(key)) return;
-            MoveFence.Held held = shards.holdLockingFence(group);
+            MoveFence.Held held = shards.holdLockingFence(group, at);
             if (held != null) fences.put(key, held);
         }
 

@@ -35,7 +35,9 @@ final class LockingScan {
     static List<RowSource> query(FanOut fanOut, Backends backends, Connections statement, List<ShardQuery> queries,
                                  ReplicaScans.Copies copies) throws SQLException {
         boolean replicated = false;
-        for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(backends.placement(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
+        if (!copies.none()) {
+            for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(backends.placement(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
+        }
         return fanOut.query(copies.apply(queries, replicated), statement);
     }
 

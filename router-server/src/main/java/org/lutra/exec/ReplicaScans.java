@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  * others, so that a COUNT, a SUM, a plain list, a co-located join or subquery sees every row once.
  *
  * <p>Per scan, each partition is asked first whether it holds a replicated key's placement row (an
- * indexed-free read of the group's small placement table). None anywhere: the scan runs as written.
+ * indexed-free read of the group's small placement table). None anywhere: the scan runs as written. Not asked at
+ * all where the group provably has none: a table of it has a secondary lookup ({@link Copies#none}; a secondary
+ * lookup and replicated keys exclude each other, {@code maintain.Mover}).
  * Otherwise every reference to a table of the group, wherever it stands in the SELECT (FROM, JOIN,
  * derived tables, subqueries), reads it through a derived table without the copies here. Why that is
  * exact for joins too: a sub-query runs on one partition only when every table of the group in it meets
@@ -54,6 +56,11 @@ final class ReplicaScans {
             return ((org.lutra.catalog.Partitioning.LookedUp) table.partitioning()).owner();
         }
 
+        /** Whether the group provably has no replicated keys ({@link Shards#noReplicatedKeys}): no partition need be asked. */
+        boolean none() {
+            return names.noReplicatedKeys(owner());
+        }
+
         /** Whether partition {@code p} holds rows of a replicated key of the group (SQL, no parameters; a row: yes). */
         String checkSql(int p) throws SQLException {
             return PlacementRows.anyReplicatedSql(owner(), names.partitionName(p));
@@ -70,6 +77,7 @@ final class ReplicaScans {
 
     /** The check and the rewrite on {@code shards}' own connections: exact where those connections are the read's snapshot. */
     static List<ShardQuery> filter(Shards shards, Copies copies, List<ShardQuery> scans) throws SQLException {
+        if (copies.none()) return scans;
         var checks = new ArrayList<ShardQuery>();
         for (var q : scans) checks.add(new ShardQuery(q.partition(), copies.checkSql(q.partition()), List.of()));
         boolean any = false;

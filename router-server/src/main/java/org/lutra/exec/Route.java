@@ -55,7 +55,7 @@ public final class Route implements Operator {
         ctx.stats().statement(ShardQuery.partitions(queries));
         ctx.touched(queries);
         if (group != null && (queries.size() > 1 || held != null) && ctx.locks() != null && ctx.shards().lockingRead(sql)) {
-            ctx.locks().holdLockingFence(group); // until the statement's rows are read: see LockingScan
+            ctx.locks().holdLockingFence(group, MoveFence.readerPartition(queries)); // until the statement's rows are read: see LockingScan
             return ctx.shards().lockingScan(queries, copies(ctx));
         }
         // a scan asks about replicated keys in the snapshots it reads in, not before them (ReplicaScans)

@@ -39,16 +39,28 @@ public interface Shards {
     }
 
     /**
+     * Whether lookup group {@code owner} provably has no replicated keys (a table of the group has a secondary lookup:
+     * {@link Backends#noReplicatedKeys}), so that its scans need not ask each partition ({@link ReplicaScans}).
+     */
+    default boolean noReplicatedKeys(String owner) {
+        return false;
+    }
+
+    /**
      * Lookup group {@code group}'s move fence held shared from now: for a read that finds its partitions
      * first (through a secondary lookup's entries) and must read them before any move of the group
-     * commits; null where there are no partitions to fence.
+     * commits; null where there are no partitions to fence. Taken on partition {@code at}, one the statement uses
+     * anyway ({@link MoveFence#readerPartition}): any partition's row excludes every move batch of the group.
      */
-    default MoveFence.Held holdFence(String group) throws SQLException {
+    default MoveFence.Held holdFence(String group, int at) throws SQLException {
         return null;
     }
 
-    /** Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}); null where there are no partitions to fence. */
-    default MoveFence.Held holdLockingFence(String group) throws SQLException {
+    /**
+     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}),
+     * on partition {@code at}, as {@link #holdFence}; null where there are no partitions to fence.
+     */
+    default MoveFence.Held holdLockingFence(String group, int at) throws SQLException {
         return null;
     }
 

@@ -75,13 +75,18 @@ final class StatementShards implements Shards {
     }
 
     @Override
-    public MoveFence.Held holdFence(String group) throws SQLException {
-        return MoveFence.shared(backends.placement(0), group, connections.deadline(), connections.variables());
+    public boolean noReplicatedKeys(String owner) {
+        return backends.noReplicatedKeys(owner);
     }
 
     @Override
-    public MoveFence.Held holdLockingFence(String group) throws SQLException {
-        return MoveFence.locking(backends.placement(0), group, connections.deadline(), connections.variables());
+    public MoveFence.Held holdFence(String group, int at) throws SQLException {
+        return MoveFence.shared(backends.placement(at), group, connections.deadline(), connections.variables());
+    }
+
+    @Override
+    public MoveFence.Held holdLockingFence(String group, int at) throws SQLException {
+        return MoveFence.locking(backends.placement(at), group, connections.deadline(), connections.variables());
     }
 
     @Override

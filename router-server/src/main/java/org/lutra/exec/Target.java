@@ -211,8 +211,9 @@ public final class Target {
             // there the read goes to every partition, as a scan of the group (refused over several partitions)
             if (group != null && ctx.shards() != null && ctx.shards().transactional()
                     && ctx.shards().isolation() == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED) return everywhere();
-            if (group != null && ctx.locks() != null) ctx.locks().holdFence(group);
-            Resolution bySecondary = viaSecondary(ctx, table, secondary);
+            Object[] values = secondaryValues(ctx, table, secondary); // weighed once (a collation may ask a backend)
+            if (group != null && ctx.locks() != null) ctx.locks().holdFence(group, fencePartition(table, secondary, values));
+            Resolution bySecondary = viaSecondary(ctx, table, secondary, values);
             if (bySecondary != null) return bySecondary;
         }
         Resolution guess = guess(ctx);
@@ -234,10 +235,11 @@ public final class Target {
      * exactly (NULL, a value the column would compare otherwise): the statement goes everywhere.
      */
     static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) throws SQLException {
-        var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
-        var raw = new Object[refs.size()];
-        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(ctx.params(), ValueCodec::decode);
-        Object[] values = secondary.lookup().keys(table, raw);
+        return viaSecondary(ctx, table, secondary, secondaryValues(ctx, table, secondary));
+    }
+
+    /** {@link #viaSecondary(Context, TableDef, org.lutra.plan.Plan.SecondaryMatch)} for the statement's values, normalized already. */
+    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ);
@@ -248,6 +250,28 @@ public final class Target {
         }
         if (out.isEmpty()) out.put(table.partitioning().partitions()[0], List.of());
         return new Resolution(out, null);
+    }
+
+    /** The statement's values of the secondary lookup's column, normalized as its entries hold them (null: not looked up exactly). */
+    private static Object[] secondaryValues(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) {
+        var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
+        var raw = new Object[refs.size()];
+        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(ctx.params(), ValueCodec::decode);
+        return secondary.lookup().keys(table, raw);
+    }
+
+    /**
+     * Where a statement through a secondary lookup takes its group's fence ({@link MoveFence#readerPartition}): the home of
+     * its first value's entries, which it reads there anyway, so that the fences spread over the partitions as the values
+     * do; any of the table's partitions when the values are not looked up.
+     */
+    static int fencePartition(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) {
+        return fencePartition(table, secondary, secondary == null ? null : secondaryValues(ctx, table, secondary));
+    }
+
+    private static int fencePartition(TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) {
+        if (secondary != null && values.length > 0 && values[0] != null) return secondary.lookup().home(table, values[0]);
+        return MoveFence.readerPartition(table.partitioning().partitions());
     }
 
     private Resolution everywhere() {

@@ -26,7 +26,9 @@ import java.util.Objects;
  *       the fence, the replicated-keys question on every partition, in the transaction: a consistent read,
  *       which starts the snapshot where there was none — under the fence, so with every batch committed
  *       and none halfway. So no batch is between any two of the snapshots, and each moved row is in exactly
- *       one. Then the fence is released and the queries run in those snapshots.
+ *       one. Then the fence is released and the queries run in those snapshots. Where the group provably has no
+ *       replicated keys (it has a secondary lookup) the question is not asked: the queries start those snapshots
+ *       themselves, and the fence is released once they have.
  *   <li><b>READ COMMITTED</b>: every statement reads in snapshots of its own, taken as it starts; the
  *       fence is held shared until every query has started (as long as the queries take to answer their
  *       first rows).
@@ -49,7 +51,7 @@ final class TransactionScan {
                     + " use READ COMMITTED or REPEATABLE READ, or pin the routing column '" + copies.table().partitioning().column() + "'");
             case Connection.TRANSACTION_SERIALIZABLE -> throw new IllegalStateException("a SERIALIZABLE transaction's reads lock: LockingScan reads them");
             case Connection.TRANSACTION_READ_COMMITTED -> {
-                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(MoveFence.readerPartition(queries)), group, statement.deadline(), statement.variables());
                 try {
                     return fanOut.query(ReplicaScans.filter(shards, copies, queries), statement); // each query's snapshot taken under the fence
                 } finally {
@@ -57,13 +59,15 @@ final class TransactionScan {
                 }
             }
             default -> {
-                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(0), group, statement.deadline(), statement.variables());
+                MoveFence.Held fence = held != null ? held : MoveFence.shared(backends.placement(MoveFence.readerPartition(queries)), group, statement.deadline(), statement.variables());
                 List<ShardQuery> filtered;
                 try {
                     // the partitions read before: their snapshots checked. The others: their snapshots start with the
                     // replicated-keys question below, under the fence, so they have every batch committed and none halfway
                     var earlier = queries.stream().filter(q -> statement.begun(q.partition())).toList();
                     if (!earlier.isEmpty()) fanOut.each(earlier, statement, p -> sameBatches(backends.placement(p), statement, group), x -> {});
+                    // no replicated keys to ask about: the queries themselves start those snapshots, still under the fence
+                    if (copies.none()) return fanOut.query(queries, statement);
                     filtered = ReplicaScans.filter(shards, copies, queries);
                 } finally {
                     BackendThreads.later(fence::close);

@@ -59,6 +59,7 @@ public final class MoveJobs implements AutoCloseable {
     private final Supplier<Mover.Transaction> begin;
     private final Path mapDir;
     private final long pauseMillis;
+    private final long leaseMillis;
     private volatile boolean closed;
     private final Mover.Copied copied;
     private final org.lutra.exec.MoveFence fence;
@@ -77,6 +78,7 @@ public final class MoveJobs implements AutoCloseable {
         this.begin = begin;
         this.mapDir = settings.mapDir();
         this.pauseMillis = Math.max(0, settings.movePauseMillis());
+        this.leaseMillis = settings.leaseMillis();
     }
 
     /** Creates the move tables and the move fence's if they are missing. */
@@ -281,7 +283,7 @@ public final class MoveJobs implements AutoCloseable {
         long started = System.nanoTime();
         for (int attempt = 1; ; attempt++) {
             try {
-                return new Mover(catalog, lookup, copied, fence).move(keys, targets, begin).rows();
+                return new Mover(catalog, lookup, copied, fence, leaseMillis).move(keys, targets, begin).rows();
             } catch (SQLException e) {
                 boolean contention = e.getErrorCode() == DEADLOCK || e.getErrorCode() == LOCK_WAIT_TIMEOUT || "40001".equals(e.getSQLState())
                         || e.getCause() instanceof SQLException c && c.getErrorCode() == LOCK_WAIT_TIMEOUT;

@@ -58,6 +58,7 @@ public final class Mover {
     private final Partitioning.LookedUp lookup;
     private final Copied copied;
     private final MoveFence fence;
+    private final long leaseMillis;
 
     /**
      * Hears each table's rows copied to the target, inside the batch's transaction, after they left the
@@ -67,12 +68,16 @@ public final class Mover {
         void copied(Connections t, TableDef table, String[] columns, List<Object[]> rows, int to) throws SQLException;
     }
 
-    /** @param fence held exclusively over each batch's commit, so that no scan's snapshots straddle it */
-    public Mover(Catalog catalog, Partitioning.LookedUp lookup, Copied copied, MoveFence fence) {
+    /**
+     * @param fence       held exclusively over each batch's commit, so that no scan's snapshots straddle it
+     * @param leaseMillis the catalog lease: how long after a secondary lookup of the group is dropped replication stays refused
+     */
+    public Mover(Catalog catalog, Partitioning.LookedUp lookup, Copied copied, MoveFence fence, long leaseMillis) {
         this.catalog = catalog;
         this.lookup = lookup;
         this.copied = copied;
         this.fence = fence;
+        this.leaseMillis = leaseMillis;
     }
 
     /** A transaction of the router's own: leases, then commit or rollback. */
@@ -107,6 +112,7 @@ public final class Mover {
                 org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.MOVE_BATCH_LOCKED);
                 fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
                 try {
+                    if (targets.length > 1) refuseReplication();
                     // counted where it wrote, committing with it: a transaction's scan sees whether its snapshot predates it (MoveFence)
                     for (int p : wrote) update(t, p, MoveFence.COUNT_BATCH, List.of(MoveFence.group(lookup.owner())));
                 } catch (SQLException | RuntimeException e) {
@@ -125,6 +131,23 @@ public final class Mover {
             rows += done[1];
         }
         return new Moved(moved, rows);
+    }
+
+    /**
+     * A secondary lookup and replicated keys exclude each other in a lookup group, so that a group with a secondary lookup
+     * provably has no replicated keys and its scans skip asking each partition ({@code exec.ReplicaScans}). Replication is
+     * refused where the statement is planned, and here again, while the batch holds the fence exclusively, with the live
+     * catalog: a batch planned before its router saw a CREATE SECONDARY LOOKUP commits before that statement's check of
+     * the placement rows (which holds the fence shared, after every router has seen the lookup: it then finds the key
+     * replicated and refuses), or sees the lookup here. After a DROP SECONDARY LOOKUP another router may skip the question
+     * until it sees the drop, within one catalog lease: replication waits that long.
+     */
+    private void refuseReplication() throws SQLException {
+        String why = fence.replicationRefused(lookup.owner(), leaseMillis);
+        if (why != null) {
+            throw new SQLException("Lutra does not support replicated keys in a lookup group with secondary lookups: " + why + "; nothing replicated",
+                    org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
+        }
     }
 
     private long[] moveBatch(List<Object> keys, int[] targets, Transaction t, java.util.Set<Integer> flagged) throws SQLException {

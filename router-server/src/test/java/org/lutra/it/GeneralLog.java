@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * (its change-log poll, catalog lease, recovery pass, backend pings) is left out by its text.
  */
 final class GeneralLog {
-    /** One statement a server received. */
-    record Statement(int server, String text) {
+    /** One statement a server received, on the connection its server numbered {@code thread}. */
+    record Statement(int server, long thread, String text) {
         @Override
         public String toString() {
             return "shard" + server + ": " + text;
@@ -57,13 +57,13 @@ final class GeneralLog {
         var out = new ArrayList<Statement>();
         for (int s = 0; s < shards.size(); s++) {
             try (Connection c = shards.connect(s); var st = c.createStatement();
-                 var rs = st.executeQuery("SELECT command_type, CONVERT(argument USING utf8mb4) FROM mysql.general_log ORDER BY event_time")) {
+                 var rs = st.executeQuery("SELECT command_type, CONVERT(argument USING utf8mb4), thread_id FROM mysql.general_log ORDER BY event_time")) {
                 while (rs.next()) {
                     String type = rs.getString(1);
                     String text = rs.getString(2).strip().replaceAll("\\s+", " ");
                     if (!type.equals("Query") && !type.equals("Execute")) continue;
                     if (BACKGROUND.matcher(text).find() || text.toUpperCase(Locale.ROOT).startsWith("SET GLOBAL")) continue;
-                    out.add(new Statement(s, text));
+                    out.add(new Statement(s, rs.getLong(3), text));
                 }
             }
         }

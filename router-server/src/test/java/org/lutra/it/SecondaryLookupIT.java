@@ -47,6 +47,8 @@ class SecondaryLookupIT {
             CREATE TABLE bench_plain (id INT PRIMARY KEY, v INT, KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE bench_multi (id INT PRIMARY KEY, v INT, KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE bench_unique (id INT PRIMARY KEY, v INT, UNIQUE KEY (v)) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE members (id INT PRIMARY KEY, name VARCHAR(64) COLLATE utf8mb4_bin, KEY (name))
+              PARTITION BY lookup(id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(id);
             """;
 
     TestRouter a;
@@ -502,5 +504,45 @@ class SecondaryLookupIT {
             assertEquals(1082, noIndex.getErrorCode(), noIndex.getMessage());
         }
         assertTrue(allOnShards("customers", "id", 9001).isEmpty());
+    }
+
+    /**
+     * A lookup group with a replicated key gets no secondary lookup (its entries name one partition a row; replicating a
+     * key of a group that has one is refused too): refused with nothing created, and accepted once the key is on one
+     * partition again. A group with a secondary lookup therefore has no replicated keys, which its scans rely on.
+     */
+    @Test
+    @Order(11)
+    void aGroupWithReplicatedKeysGetsNoSecondaryLookup() throws Exception {
+        try (Connection lutra = a.connect(); var st = lutra.createStatement()) {
+            for (int id = 1; id <= 8; id++) st.executeUpdate("INSERT INTO members VALUES (" + id + ", 'member" + id + "')");
+            st.execute("ALTER TABLE members SET PARTITION = (p1, p2) WHERE id = 7");
+            var e = assertThrows(SQLException.class, () -> st.execute("CREATE SECONDARY LOOKUP member_name ON members (name)"));
+            assertRefusal(e, "CREATE SECONDARY LOOKUP on a group with a replicated key: " + e.getMessage());
+            assertTrue(e.getMessage().contains("replicated keys"), e.getMessage());
+        }
+        for (int p = 0; p < 4; p++) { // nothing created: no entries' table on any partition
+            try (Connection shard = a.partition(p); var st = shard.createStatement();
+                 var rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = 'lutra_sec_member_name'")) {
+                assertTrue(rs.next());
+                assertEquals(0, rs.getInt(1), "partition " + p);
+            }
+        }
+        try (Connection lutra = b.connect(); var st = lutra.createStatement()) { // another router: the lookup is not in its catalog either
+            try (var rs = st.executeQuery("SELECT id FROM members WHERE name = 'member7'")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+                assertFalse(rs.next(), "the replicated key's row once");
+            }
+            st.execute("ALTER TABLE members SET PARTITION = p2 WHERE id = 7");
+            st.execute("CREATE SECONDARY LOOKUP member_name ON members (name)");
+            try (var rs = st.executeQuery("SELECT id FROM members WHERE name = 'member7'")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+                assertFalse(rs.next());
+            }
+            var e = assertThrows(SQLException.class, () -> st.execute("ALTER TABLE members SET PARTITION = (p1, p3) WHERE id = 3"));
+            assertRefusal(e, "replicating a key of a group with a secondary lookup: " + e.getMessage());
+        }
     }
 }
