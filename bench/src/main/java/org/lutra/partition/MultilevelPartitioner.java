@@ -21,12 +21,17 @@ import java.util.SplittableRandom;
  *       neighbouring part that gains the most cut weight, zero-gain moves only towards balance,
  *       vertices of a part over the limit to the best part that has room.</li>
  * </ol>
+ * The whole scheme runs {@value #CUTS} times from different random choices and the smallest cut within the
+ * balance is kept, as METIS's {@code -ncuts} does: greedy refinement stops in a local minimum, and on a graph
+ * of a few hundred vertices one run in several misses an obvious cut (four communities of 100 users, none
+ * connected to another, cut at 6 edges of 710).
  * Deterministic for a seed: one thread, every random choice drawn from one generator.
  */
 public final class MultilevelPartitioner implements Partitioner {
     static final int INITIAL_TRIES = 4;
     static final int REFINE_PASSES = 12;
     static final int HILL_CLIMBING_PASSES = 4;
+    static final int CUTS = 8;
 
     @Override
     public String description() {
@@ -41,6 +46,30 @@ public final class MultilevelPartitioner implements Partitioner {
         if (k == 1 || n == 0) return new int[n];
         var random = new SplittableRandom(seed);
         long maxPart = maxPartWeight(graph, k, imbalance);
+        int[] best = null;
+        long bestCut = Long.MAX_VALUE;
+        boolean bestBalanced = false;
+        for (int cut = 0; cut < CUTS; cut++) {
+            int[] part = partitionOnce(graph, k, maxPart, random);
+            long edgeCut = graph.edgeCut(part);
+            boolean balanced = heaviestPart(graph, part, k) <= maxPart;
+            if (best == null || balanced && !bestBalanced || balanced == bestBalanced && edgeCut < bestCut) {
+                best = part;
+                bestCut = edgeCut;
+                bestBalanced = balanced;
+            }
+        }
+        return best;
+    }
+
+    private static long heaviestPart(Graph graph, int[] part, int k) {
+        long[] weights = new long[k];
+        for (int v = 0; v < part.length; v++) weights[part[v]] += graph.vertexWeights[v];
+        return Arrays.stream(weights).max().orElse(0);
+    }
+
+    private int[] partitionOnce(Graph graph, int k, long maxPart, SplittableRandom random) {
+        int n = graph.vertices();
         int coarsenTo = Math.max(30 * k, 120);
         long maxVertexWeight = Math.max(1, (long) (1.5 * graph.totalVertexWeight() / coarsenTo));
         var levels = new ArrayList<Level>();
