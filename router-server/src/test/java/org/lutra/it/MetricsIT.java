@@ -166,7 +166,7 @@ class MetricsIT {
     @Test
     void refusalsErrorsAndLockWaitTimeoutsAreCountedByOutcome() throws Exception {
         String before = scrape();
-        var refused = assertThrows(SQLException.class, () -> c.createStatement().executeUpdate("UPDATE users SET id = 1000 WHERE id = 1"));
+        var refused = assertThrows(SQLException.class, () -> c.createStatement().executeUpdate("UPDATE users SET id = id + 1000 WHERE id = 1"));
         assertEquals(1235, refused.getErrorCode(), refused.getMessage());
         assertThrows(SQLException.class, () -> c.createStatement().executeQuery("SELECT nosuch FROM users WHERE id = 1"));
         // a lock wait timeout (lock_wait_timeout_seconds: 1): 40001, the whole transaction rolled back
