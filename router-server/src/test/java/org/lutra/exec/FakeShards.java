@@ -42,7 +42,7 @@ final class FakeShards implements Shards {
         }
     }
 
-    /** Everything asked, in order: "query p0: SQL [params]", "update p1: ...", "atomic", "p2: ..." (scratch), "locking fence users". */
+    /** Everything asked, in order: "query p0: SQL [params]", "update p1: ...", "atomic", "p2: ..." (scratch), "locking fence users at p0". */
     final List<String> log = new ArrayList<>();
     /** Rows a write changes, by partition. */
     final Map<Integer, Long> changes = new HashMap<>();
@@ -154,14 +154,14 @@ final class FakeShards implements Shards {
     }
 
     @Override
-    public MoveFence.Held holdFence(String group) {
-        log.add("fence " + group);
+    public MoveFence.Held holdFence(String group, int at) {
+        log.add("fence " + group + " at p" + at);
         return null;
     }
 
     @Override
-    public MoveFence.Held holdLockingFence(String group) {
-        log.add("locking fence " + group);
+    public MoveFence.Held holdLockingFence(String group, int at) {
+        log.add("locking fence " + group + " at p" + at);
         return null;
     }
 
