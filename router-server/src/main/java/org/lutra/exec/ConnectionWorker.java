@@ -29,7 +29,7 @@ final class ConnectionWorker {
 
     long update(ShardQuery q) throws SQLException {
         if (connections.foreignKeyChecksOff()) q = ForeignKeyChecks.withoutShardChecks(q);
-        Connections.Lease lease = lease(true);
+        Connections.Lease lease = lease(Connections.Use.WRITE);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = deadline.run(ps, ps::executeLargeUpdate);
             lease.changed(count);
@@ -56,7 +56,7 @@ final class ConnectionWorker {
         // a transaction counts the partitions where it may hold locks (a lock wait timeout is a suspected deadlock only over
         // several of them): a consistent read locks nothing. Outside one it does not matter, and the text is not scanned
         boolean consistent = connections.transactional() && !org.lutra.plan.Guards.lockingRead(q.sql());
-        Connections.Lease lease = consistent ? connections.consistentRead(placement.partition()) : lease(false);
+        Connections.Lease lease = consistent ? connections.consistentRead(placement.partition()) : lease(Connections.Use.READ);
         PreparedStatement ps = null;
         try {
             ps = prepare(lease.connection(), q);
@@ -90,8 +90,8 @@ final class ConnectionWorker {
         if (to != null) to.read(placement, c, ps.getWarnings());
     }
 
-    private Connections.Lease lease(boolean write) throws SQLException {
-        return connections.lease(placement.partition(), write); // its errors name the partition already
+    private Connections.Lease lease(Connections.Use use) throws SQLException {
+        return connections.lease(placement.partition(), use); // its errors name the partition already
     }
 
     private static PreparedStatement prepare(Connection c, ShardQuery q) throws SQLException {

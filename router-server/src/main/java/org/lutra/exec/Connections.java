@@ -9,17 +9,25 @@ import java.sql.SQLException;
  * for its whole life.
  */
 public interface Connections {
-    /** A connection to {@code partition} for one sub-query; {@code write} if the sub-query may change rows (see {@link Lease#changed}). */
-    Lease lease(int partition, boolean write) throws SQLException;
+    /** What a sub-query does with the connection it leases ({@link #lease}); a consistent read leases by {@link #consistentRead}. */
+    enum Use {
+        /** It may change rows (see {@link Lease#changed}). */
+        WRITE,
+        /** It reads, and may lock what it reads (a locking read, any read at SERIALIZABLE). */
+        READ
+    }
+
+    /** A connection to {@code partition} for one sub-query that does what {@code use} says. */
+    Lease lease(int partition, Use use) throws SQLException;
 
     /**
      * A connection to {@code partition} for a sub-query that only reads, and locks nothing: a consistent read (no
      * {@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE MODE}). A transaction that only read so on a
      * partition holds no locks there (unless it is SERIALIZABLE, where InnoDB locks every read), so that partition
-     * cannot be part of a deadlock across shards; {@link #lease} with {@code write} false is any other read, which may lock.
+     * cannot be part of a deadlock across shards; {@link #lease} for {@link Use#READ} is any other read, which may lock.
      */
     default Lease consistentRead(int partition) throws SQLException {
-        return lease(partition, false);
+        return lease(partition, Use.READ);
     }
 
     /**
@@ -104,8 +112,8 @@ public interface Connections {
         }
 
         @Override
-        public Lease lease(int partition, boolean write) throws SQLException {
-            return inner.lease(partition, write);
+        public Lease lease(int partition, Use use) throws SQLException {
+            return inner.lease(partition, use);
         }
 
         @Override
@@ -265,7 +273,7 @@ public interface Connections {
 
     /** Auto-commit: every sub-query borrows a pooled connection and returns it when done. */
     static Connections pooled(Backends backends, int isolation) {
-        return (partition, write) -> {
+        return (partition, use) -> {
             var placement = backends.placement(partition);
             Connection c;
             try {

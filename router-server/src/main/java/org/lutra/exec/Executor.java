@@ -1,14 +1,9 @@
 package org.lutra.exec;
 
-import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.lookup.LookupTable;
-import org.lutra.merge.FallbackRows;
-import org.lutra.merge.LimitRows;
 import org.lutra.merge.RowSource;
-import org.lutra.merge.UnionRows;
-import org.lutra.plan.KeyMatch;
 import org.lutra.plan.Plan;
 import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
@@ -22,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs plans: decides the partitions from the parameter values, cuts the SQL per partition, fans
- * the sub-queries out, and composes the results. Lookup tables are caches, so reads and writes
- * routed by a lookup follow the validation protocol (paper §3.2): run where the lookup table
- * points; if fewer rows than keys answer, read the keys' home rows under a shared lock, run again
- * where they say, and learn where the rows really are (docs/architecture.md).
+ * Runs plans: a dispatcher. A read's plan is an operator tree ({@link Operator}) it opens; a write's plan goes to the write
+ * operator of its kind: {@link KeyedWrite} (the rows' routing keys named: validated as the paper's §3.2 protocol says),
+ * {@link UnkeyedWrite} (no keys: a secondary lookup's partitions, or every partition), {@link ReplicaWrite} (every copy of
+ * replicated rows), {@link ReferentialWrite}, {@link CopyLockReads}; INSERT with placement and INSERT ... SELECT are run here.
+ * Lookup tables are caches (docs/architecture.md, "The validation protocol").
  */
 public final class Executor {
     private final Backends backends;
@@ -35,6 +30,9 @@ public final class Executor {
     private final RouterMetrics metrics;
     private final PlacementReport placementReport;
     private final AutoIncrement autoIncrement;
+    private final ReplicaWrite replicas;
+    private final KeyedWrite keyed;
+    private final UnkeyedWrite unkeyed;
 
     public Executor(Backends backends) {
         this(backends, RouterMetrics.NONE);
@@ -48,6 +46,9 @@ public final class Executor {
         this.stats = new Stats(backends.placements().size(), metrics);
         this.placementReport = new PlacementReport(backends, stats);
         this.autoIncrement = new AutoIncrement(new IdBlocks(backends));
+        this.replicas = new ReplicaWrite(stats, backends, fanOut);
+        this.keyed = new KeyedWrite(stats, replicas);
+        this.unkeyed = new UnkeyedWrite(stats, replicas);
     }
 
     /** SHOW PARTITIONS, SHOW LOOKUP TABLES, SHOW LOOKUP t FOR key: rows from the router's own state, no connection needed. */
@@ -219,203 +220,9 @@ public final class Executor {
         }
     }
 
-    private Result routedRows(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
-        var partitioning = plan.table().partitioning();
-        if (partitioning instanceof Partitioning.Replicated r) {
-            var queries = onEveryCopy(plan.table(), plan.sql(), Routes.wholeOn(plan, r.partitions(), params));
-            record(queries);
-            return new Result.Count(copiesAlike(plan.table(), queries, c), queries.size()); // every replica changes the same rows
-        }
-        Object[] keys = Routes.keys(plan, params);
-        c.trace().write(plan.table().name(), keys);
-        if (keys == null && partitioning instanceof Partitioning.LookedUp lookup) {
-            // it writes the latest rows of every partition it runs on, as a locking scan reads them: the group's locking
-            // fence is held until they are written (LockingScan). A secondary lookup's entries are the latest committed ones
-            // and the transaction's own (SecondaryEntries.partitions), read under that fence: no move batch commits between
-            // them and the write, so they name every partition whose latest rows (or the transaction's) have the values
-            try (MoveFence.Held fence = shards(c).holdLockingFence(lookup.owner(), Target.fencePartition(new Context(params, shards(c), stats), plan.table(), plan.secondary()))) {
-                // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
-                var holding = holdingCopies(lookup, c);
-                if (!holding.isEmpty()) return onEveryCopyUnkeyed(plan, lookup, holding, params, c);
-                return unkeyed(plan, params, c, true);
-            }
-        }
-        if (keys == null) return unkeyed(plan, params, c, true);
-        var byPartition = Routes.byPartition(stats, partitioning, keys);
-        if (!partitioning.needsValidation()) {
-            return run(plan, Routes.cut(plan, byPartition, params), c);
-        }
-        var lookup = (Partitioning.LookedUp) partitioning;
-        long distinct = Arrays.stream(keys).distinct().count();
-        if (plan.mergeNeed() != null) {
-            if (distinct > 1) {
-                throw mergeRefusal(plan, lookup.partitions().length);
-            }
-            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
-        }
-        if (distinct > 1) {
-            // Counting cannot tell which of several keys a first try at the cache's partitions missed
-            // (and a key changed there may have moved since): where they live first, under lock.
-            c.atomic();
-            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, c);
-        }
-        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, c);
-    }
-
     /** A write that names no keys: where a secondary lookup's entries say ({@code bySecondary}), else on every partition. */
-    private Result unkeyed(Plan.Routed plan, List<Value> params, Connections c, boolean bySecondary) throws SQLException {
-        if (bySecondary && plan.secondary() != null) {
-            var partitions = Target.viaSecondary(new Context(params, shards(c), stats), plan.table(), plan.secondary());
-            if (partitions != null) return run(plan, Routes.wholeOn(plan, partitions.partitions(), params), c);
-        }
-        stats.broadcast(plan.table().partitioning());
-        return run(plan, Routes.wholeOn(plan, plan.table().partitioning().partitions(), params), c);
-    }
-
     /** Runs the write for {@code keys} where their home rows say they live, while those rows are locked ({@link HomeRows}). */
-    private Result.Count whereHomeRowsSay(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> guessed,
-                                          List<Value> params, Connections c)
-            throws SQLException {
-        Shards shards = shards(c);
-        try (var locks = new HomeRows.Locks(shards)) {
-            HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
-            home.learn(keys, stats);
-            var located = home.byPartition(keys);
-            if (!located.equals(guessed)) stats.fallback(lookup, new int[0]); // not where the cache pointed
-            if (home.anyReplicated(keys)) return onEveryReplica(plan, lookup, keys, params, c);
-            return run(plan, Routes.cut(plan, located, params), c);
-        }
-    }
-
-    /**
-     * The partitions of {@code lookup}'s group that hold rows of a replicated key (a copy, or the primary), as {@code c}
-     * reads them (inside a REPEATABLE READ transaction, its snapshot: one committed since is caught by the placement
-     * triggers, and the write refused).
-     */
-    private java.util.Set<Integer> holdingCopies(Partitioning.LookedUp lookup, Connections c) throws SQLException {
-        if (backends.noReplicatedKeys(lookup.owner())) return java.util.Set.of(); // nothing to ask: the group has a secondary lookup
-        var checks = new ArrayList<ShardQuery>();
-        for (int p : lookup.partitions()) {
-            checks.add(new ShardQuery(p, PlacementRows.anyReplicatedSql(lookup.owner(), backends.catalog().partition(p).name()), List.of()));
-        }
-        var holding = new java.util.TreeSet<Integer>();
-        var answers = shards(c).query(checks);
-        for (int i = 0; i < answers.size(); i++) {
-            try (RowSource rows = answers.get(i)) {
-                if (rows.next() != null) holding.add(checks.get(i).partition());
-            }
-        }
-        return holding;
-    }
-
-    /**
-     * An UPDATE or DELETE that names no keys while keys of its group are replicated ({@code holding}: the partitions with
-     * their rows): split there into the rows counted and the copies kept for another primary ({@link CopySplit}), in the
-     * statement's transaction with those partitions marked ({@link ReplicaWrites}), at one time for every copy
-     * ({@link SameOnEveryCopy}); as written on the other partitions, which hold no such rows.
-     */
-    private Result.Count onEveryCopyUnkeyed(Plan.Routed plan, Partitioning.LookedUp lookup, java.util.Set<Integer> holding, List<Value> params,
-                                            Connections c) throws SQLException {
-        if (plan.mergeNeed() != null) throw mergeRefusal(plan, lookup.partitions().length);
-        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
-        return splitOnEveryPartition(plan, lookup, holding, params, c);
-    }
-
     /** {@link #onEveryCopyUnkeyed} once the statement is checked (ORDER BY/LIMIT, {@link SameOnEveryCopy}). */
-    private Result.Count splitOnEveryPartition(Plan.Routed plan, Partitioning.LookedUp lookup, java.util.Set<Integer> holding, List<Value> params,
-                                               Connections c) throws SQLException {
-        if (plan.setsInsertId() || !plan.sets().isEmpty()) {
-            throw Refusal.of("Lutra does not support " + (plan.setsInsertId() ? "LAST_INSERT_ID(expr)" : "setting a secondary lookup's column")
-                    + " in an UPDATE of " + plan.table().name() + " over several partitions while keys of " + lookup.owner() + " are replicated");
-        }
-        if (IGNORING.matcher(plan.sql()).lookingAt()) {
-            // each partition runs it on different keys' rows (those counted there, and copies kept for other primaries): a row one
-            // copy skips and another changes could not be told
-            throw Refusal.of("Lutra does not support UPDATE IGNORE or DELETE IGNORE of " + plan.table().name() + " rows over several partitions"
-                    + " while keys of " + lookup.owner() + " are replicated (SET PARTITION = (p1, p2)): each partition writes other keys' rows"
-                    + " besides the copies, so whether the copies skip the same rows could not be told; name the keys, or leave IGNORE out");
-        }
-        var plain = new ArrayList<ShardQuery>();
-        var counting = new ArrayList<ShardQuery>();
-        var copies = new ArrayList<ShardQuery>();
-        for (int p : lookup.partitions()) {
-            if (!holding.contains(p)) { // no rows of a replicated key here: no mark, no split (a mark makes the partition a writer)
-                plain.add(Routes.whole(plan, p, params));
-                continue;
-            }
-            String name = backends.catalog().partition(p).name();
-            counting.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, false), params));
-            copies.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, true), params));
-        }
-        c.atomic();
-        stats.broadcast(plan.table().partitioning());
-        record(plain);
-        record(counting);
-        record(copies);
-        long rows = 0;
-        try {
-            if (!plain.isEmpty()) {
-                rows += sum(fanOut.update(SameOnEveryCopy.readsClock(plan.sql(), plan.table()) && backends.mariaDb()
-                        ? SameOnEveryCopy.atOneTime(plain, SameOnEveryCopy.nowMicros()) : plain, c));
-            }
-            if (!counting.isEmpty()) rows += sum(splitOnEveryCopy(plan.table(), plan.sql(), counting, copies, c));
-        } catch (SQLException e) {
-            throw copiesRefusal(plan, e); // a partition that held no copies in the statement's snapshot holds some now
-        }
-        return new Result.Count(rows, plain.size() + counting.size() + copies.size());
-    }
-
-    /**
-     * A write of keys of which one (or more) lives on several partitions: on all of them, in the statement's
-     * transaction, with the home rows locked in it until it ends ({@link ReplicaWrites}). The count is the rows
-     * matched at one partition per key, as one database would count them.
-     */
-    private Result.Count onEveryReplica(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, List<Value> params, Connections c)
-            throws SQLException {
-        if (plan.mergeNeed() != null) {
-            throw new SQLException("Lutra does not support " + plan.mergeNeed() + " in a write of " + plan.table().name() + " rows whose key is"
-                    + " replicated (SET PARTITION = (p1, p2)): the copies could pick different rows", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
-        }
-        SameOnEveryCopy.check(plan.sql(), plan.table(), backends.mariaDb());
-        requireSameSkips(plan, lookup);
-        c.atomic();
-        Shards shards = shards(c); // transactional now: the locks below last until the statement's transaction ends
-        var locks = HomeRows.Locks.untilTransactionEnds(shards);
-        HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
-        // a range's statement goes whole to each partition, where it would also match copies kept for other keys' primaries:
-        // split there instead, or an UPDATE ... WHERE id BETWEEN would run twice on a copy (once for its own key, once as the copy)
-        if (plan.keys() instanceof KeyMatch.Range) return splitOnEveryPartition(plan, lookup, holdingCopies(lookup, c), params, c);
-        var sets = bySet(home, keys, (p, indexes) -> Routes.cut(plan, Map.of(p, indexes), params).getFirst());
-        int statements = 0;
-        for (var set : sets) {
-            record(set.queries());
-            statements += set.queries().size();
-        }
-        return new Result.Count(ReplicaWrites.sum(runOnEveryCopy(plan.table(), plan.sql(), sets, c)), statements);
-    }
-
-    /**
-     * One key: runs where the lookup table points; if no row matched there (nothing changed), runs
-     * again where the key's home row says it lives, under that row's lock ({@link HomeRows}).
-     */
-    private Result validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
-                             long expected, List<Value> params, Connections c) throws SQLException {
-        var first = Routes.cut(plan, primary, params);
-        record(first);
-        long count;
-        try {
-            count = sum(fanOut.update(first, c));
-        } catch (SQLException e) {
-            if (PlacementRows.misplaced(e) == null) throw e;
-            count = -1; // the trigger refused: the key is replicated (its copies change together) — where its home row says
-        }
-        if (count >= expected) {
-            return new Result.Count(count, first.size());
-        }
-        Result.Count second = whereHomeRowsSay(plan, lookup, keys, primary, params, c);
-        return new Result.Count(second.count(), first.size() + second.partitions());
-    }
-
     /**
      * Finds the partition that holds {@code key}'s owner row: where the lookup table points if the
      * row is there, else where the key's home row says (learned), else where a new key would go.
@@ -435,33 +242,13 @@ public final class Executor {
         return learned == LookupTable.MISSING ? lookup.placeNew(key) : learned;
     }
 
-    private Result.Count run(Plan.Routed plan, List<ShardQuery> queries, Connections c) throws SQLException {
-        if (queries.size() > 1 && plan.mergeNeed() != null) {
-            throw mergeRefusal(plan, queries.size());
-        }
-        if (queries.size() > 1 && plan.setsInsertId()) {
-            // MySQL's LAST_INSERT_ID() is the value of the last row it updated: which partition's is last is unknown
-            throw Refusal.of("Lutra does not support LAST_INSERT_ID(expr) in an UPDATE over " + queries.size() + " partitions of table "
-                    + plan.table().name() + "; pin the routing column '" + plan.table().partitioning().column() + "' to one value");
-        }
-        record(queries);
-        if (queries.size() > 1) c.atomic();
-        try {
-            return new Result.Count(sum(fanOut.update(queries, c)), queries.size());
-        } catch (SQLException e) {
-            throw copiesRefusal(plan, e);
-        }
-    }
-
-    /**
-     * {@code e}, or, where the placement triggers refused a write of one copy of a replicated key's rows (a replication
-     * committed after the statement's snapshot told it where copies are), the refusal that says so.
-     */
-    private static SQLException copiesRefusal(Plan.Routed plan, SQLException e) {
-        if (PlacementRows.misplaced(e) == null || !(plan.table().partitioning() instanceof Partitioning.LookedUp)) return e;
-        return new SQLException("Lutra does not support this UPDATE or DELETE of " + plan.table().name() + " rows of a replicated key"
-                + " (SET PARTITION = (p1, p2)) replicated after this transaction's snapshot: run it again in a new transaction ("
-                + e.getMessage() + ")", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE, e);
+    private Result routedRows(Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
+        if (plan.table().partitioning() instanceof Partitioning.Replicated r) return replicas.onReplicatedTable(plan, r, params, c);
+        Shards shards = shards(c);
+        Object[] keys = Routes.keys(plan, params);
+        c.trace().write(plan.table().name(), keys);
+        if (keys == null) return unkeyed.run(plan, params, shards, c);
+        return keyed.run(plan, keys, params, shards, c);
     }
 
     // ---- INSERT ---------------------------------------------------------------------------------
@@ -491,9 +278,9 @@ public final class Executor {
             if (all.length == 0) return ids.result(0, 0);
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
-            queries = new ArrayList<>(onEveryCopy(table, plan.rows().render(all), queries));
+            queries = new ArrayList<>(replicas.onEveryCopy(table, plan.rows().render(all), queries));
             record(queries);
-            return ids.result(copiesAlike(table, queries, c), queries.size());
+            return ids.result(replicas.copiesAlike(table, queries, c), queries.size());
         }
         if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
@@ -671,88 +458,20 @@ public final class Executor {
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
         HomeRows home = HomeRows.lock(HomeRows.Locks.untilTransactionEnds(shards), shards, plan.table(), lookup, rowKeys);
-        var sets = bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
+        var sets = ReplicaWrite.bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
         for (var set : sets) {
             record(set.queries());
             set.queries().forEach(q -> touched.add(q.partition()));
         }
-        return sum(runOnEveryCopy(plan.table(), text, sets, c));
-    }
-
-    /**
-     * {@code queries}, one statement {@code sql} for each partition of a REPLICATED table, as every copy must run it
-     * ({@link SameOnEveryCopy}): refused where the copies would differ, else at one time for all.
-     */
-    private List<ShardQuery> onEveryCopy(TableDef table, String sql, List<ShardQuery> queries) throws SQLException {
-        if (queries.size() < 2) return queries;
-        boolean mariaDb = backends.mariaDb();
-        SameOnEveryCopy.check(sql, table, mariaDb);
-        return mariaDb && SameOnEveryCopy.readsClock(sql, table) ? SameOnEveryCopy.atOneTime(queries, SameOnEveryCopy.nowMicros()) : queries;
+        return Writes.sum(replicas.runOnEveryCopy(plan.table(), text, sets, c));
     }
 
     /** Runs {@code queries}, one statement on each copy of a REPLICATED table, alike everywhere ({@link SameEffect}); the rows one copy counts. */
-    private long copiesAlike(TableDef table, List<ShardQuery> queries, Connections c) throws SQLException {
-        if (queries.size() < 2) return fanOut.update(queries, c)[0];
-        c.atomic();
-        return SameEffect.run(fanOut, c, table, List.of(new SameEffect.Copies(queries)))[0];
-    }
-
     /** {@link ReplicaWrites#runSplit}, at one time for every copy where {@code sql} reads the clock. */
-    private long[] splitOnEveryCopy(TableDef table, String sql, List<ShardQuery> counting, List<ShardQuery> copies, Connections c) throws SQLException {
-        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.runSplit(fanOut, c, counting, copies);
-        long now = SameOnEveryCopy.nowMicros();
-        return ReplicaWrites.runSplit(fanOut, c, SameOnEveryCopy.atOneTime(counting, now), SameOnEveryCopy.atOneTime(copies, now));
-    }
-
-    /**
-     * {@link ReplicaWrites#run} of {@code sets}, at one time for every copy where {@code sql} reads the clock ({@link SameOnEveryCopy};
-     * the statement was checked before).
-     */
-    private long[] runOnEveryCopy(TableDef table, String sql, List<SameEffect.Copies> sets, Connections c) throws SQLException {
-        if (!backends.mariaDb() || !SameOnEveryCopy.readsClock(sql, table)) return ReplicaWrites.run(fanOut, c, table, sets);
-        long now = SameOnEveryCopy.nowMicros();
-        var timed = new ArrayList<SameEffect.Copies>();
-        for (var set : sets) timed.add(new SameEffect.Copies(SameOnEveryCopy.atOneTime(set.queries(), now)));
-        return ReplicaWrites.run(fanOut, c, table, timed);
-    }
-
-    /**
-     * The statements of a write of {@code keys} where their home rows say they live: for the keys of each set of partitions
-     * (one for a key that is not replicated), the statement on each partition of the set, the primary's first ({@link SameEffect}).
-     */
-    private static List<SameEffect.Copies> bySet(HomeRows home, Object[] keys, java.util.function.BiFunction<Integer, List<Integer>, ShardQuery> statement) {
-        var sets = new ArrayList<SameEffect.Copies>();
-        for (var e : home.byReplicaSet(keys).entrySet()) {
-            var queries = new ArrayList<ShardQuery>();
-            for (int p : e.getKey()) queries.add(statement.apply(p, e.getValue()));
-            sets.add(new SameEffect.Copies(queries));
-        }
-        return sets;
-    }
-
     private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
         int[] chosen = indexes.stream().mapToInt(rows::get).toArray();
         return new ShardQuery(partition, plan.rows().render(chosen), plan.rows().params(params, chosen));
     }
-
-    /**
-     * Refuses an UPDATE IGNORE of a replicated key's rows on a table with a unique key that does not hold the routing column:
-     * on one copy the new value may meet another key's row that only that partition holds, and MariaDB then skips the row
-     * without a warning, counting it as found — the copies would differ with nothing to tell ({@link SameEffect}).
-     */
-    private static void requireSameSkips(Plan.Routed plan, Partitioning.LookedUp lookup) throws SQLException {
-        if (!IGNORING.matcher(plan.sql()).lookingAt() || !plan.sql().stripLeading().regionMatches(true, 0, "UPDATE", 0, 6)) return;
-        for (var key : org.lutra.catalog.UniqueKeys.of(plan.table())) {
-            if (!key.holds(lookup.column())) {
-                throw Refusal.of("UPDATE IGNORE of " + plan.table().name() + " rows whose key is replicated (SET PARTITION = (p1, p2)), with the unique key ("
-                        + String.join(", ", key.parts()) + "): a copy could skip a row another copy changes, and the copies must stay identical;"
-                        + " leave IGNORE out");
-            }
-        }
-    }
-
-    private static final java.util.regex.Pattern IGNORING = java.util.regex.Pattern.compile(
-            "(?is)\\s*(?:UPDATE|DELETE)\\s+(?:LOW_PRIORITY\\s+)?(?:QUICK\\s+)?IGNORE\\b");
 
     /** Tries of an insert whose rows the placement trigger keeps redirecting (keys moving meanwhile). */
     private static final int MAX_PLACEMENT_TRIES = 4;
@@ -818,14 +537,8 @@ public final class Executor {
 
     // ---- helpers --------------------------------------------------------------------------------
 
-    private static SQLException mergeRefusal(Plan.Routed plan, int partitions) {
-        return Refusal.of("Lutra does not support " + plan.mergeNeed() + " over " + partitions + " partitions of table "
-                + plan.table().name() + " yet (router-side merging); pin the routing column '" + plan.table().partitioning().column()
-                + "' to one value");
-    }
-
     private void record(List<ShardQuery> queries) {
-        if (!queries.isEmpty()) stats.statement(ShardQuery.partitions(queries));
+        Writes.record(stats, queries);
     }
 
     /** The rows not left out. */
@@ -843,9 +556,4 @@ public final class Executor {
         return all;
     }
 
-    private static long sum(long[] counts) {
-        long sum = 0;
-        for (long c : counts) sum += c;
-        return sum;
-    }
 }

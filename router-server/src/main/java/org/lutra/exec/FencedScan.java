@@ -63,7 +63,7 @@ final class FencedScan {
     private static Connections on(Map<Integer, Connections.Lease> snapshots, Connections statement) {
         return new Connections() {
             @Override
-            public Lease lease(int partition, boolean write) throws SQLException {
+            public Lease lease(int partition, Use use) throws SQLException {
                 Lease lease;
                 synchronized (snapshots) {
                     lease = snapshots.remove(partition);
@@ -90,7 +90,7 @@ final class FencedScan {
     }
 
     private static Connections.Lease snapshot(Backends.Placement placement, Connections statement) throws SQLException {
-        Connections.Lease lease = statement.lease(placement.partition(), false);
+        Connections.Lease lease = statement.lease(placement.partition(), Connections.Use.READ);
         Connection c = lease.connection();
         try (Statement st = c.createStatement()) {
             if (c.getTransactionIsolation() != Connection.TRANSACTION_REPEATABLE_READ) st.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ");

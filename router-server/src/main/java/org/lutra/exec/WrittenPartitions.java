@@ -17,9 +17,9 @@ final class WrittenPartitions extends Connections.Forwarding {
     }
 
     @Override
-    public Lease lease(int partition, boolean write) throws SQLException {
-        Lease lease = inner.lease(partition, write);
-        if (!write) return lease;
+    public Lease lease(int partition, Use use) throws SQLException {
+        Lease lease = inner.lease(partition, use);
+        if (use != Use.WRITE) return lease;
         return new ForwardingLease(lease) {
             @Override
             public void changed(long rows) {

@@ -157,7 +157,7 @@ public final class Mover {
         // 1. the targets first: the first coordinates, and so commits before the sources (their placement rows locked now, written below)
         for (int target : targets) {
             flag(t, target, flagged);
-            try (var lease = new Lease(t, target, true);
+            try (var lease = new Lease(t, target, Connections.Use.WRITE);
                  PreparedStatement ps = lease.prepare("SELECT k FROM " + place + " WHERE k IN (" + marks(keys.size()) + ") FOR UPDATE", keys)) {
                 ps.executeQuery().close();
             }
@@ -169,7 +169,7 @@ public final class Mover {
         for (var home : byHome.entrySet()) {
             flag(t, home.getKey(), flagged);
             var away = new java.util.HashMap<Object, int[]>();
-            try (var lease = new Lease(t, home.getKey(), true);
+            try (var lease = new Lease(t, home.getKey(), Connections.Use.WRITE);
                  PreparedStatement ps = lease.prepare("SELECT k, partitions FROM " + place + " WHERE k IN (" + marks(home.getValue().size()) + ") FOR UPDATE",
                          home.getValue());
                  ResultSet rs = ps.executeQuery()) {
@@ -266,7 +266,7 @@ public final class Mover {
         var rows = new ArrayList<Object[]>();
         String[] columns;
         int[] types;
-        try (var lease = new Lease(t, from, true);
+        try (var lease = new Lease(t, from, Connections.Use.WRITE);
              PreparedStatement ps = lease.prepare("SELECT * FROM `" + table.name() + "`" + where + " FOR UPDATE", keys);
              ResultSet rs = ps.executeQuery()) {
             var md = rs.getMetaData();
@@ -344,7 +344,7 @@ public final class Mover {
     }
 
     private static long update(Transaction t, int partition, String sql, List<Object> params) throws SQLException {
-        try (var lease = new Lease(t, partition, true); PreparedStatement ps = lease.prepare(sql, params)) {
+        try (var lease = new Lease(t, partition, Connections.Use.WRITE); PreparedStatement ps = lease.prepare(sql, params)) {
             long n = ps.executeLargeUpdate();
             lease.changed(n);
             return n;
@@ -366,8 +366,8 @@ public final class Mover {
         private final Connections.Lease lease;
         private SQLException failure;
 
-        Lease(Connections c, int partition, boolean write) throws SQLException {
-            this.lease = c.lease(partition, write);
+        Lease(Connections c, int partition, Connections.Use use) throws SQLException {
+            this.lease = c.lease(partition, use);
         }
 
         PreparedStatement prepare(String sql, List<Object> params) throws SQLException {

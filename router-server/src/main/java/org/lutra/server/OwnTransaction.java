@@ -21,8 +21,8 @@ final class OwnTransaction implements Mover.Transaction {
     }
 
     @Override
-    public Connections.Lease lease(int partition, boolean write) throws SQLException {
-        return t.lease(partition, write);
+    public Connections.Lease lease(int partition, Connections.Use use) throws SQLException {
+        return t.lease(partition, use);
     }
 
     @Override

@@ -388,8 +388,8 @@ public final class SessionTransactions implements AutoCloseable {
         }
 
         @Override
-        public Lease lease(int partition, boolean write) throws SQLException {
-            return lease(partition, write ? TransactionState.Access.WRITE : TransactionState.Access.READ);
+        public Lease lease(int partition, Use use) throws SQLException {
+            return lease(partition, use == Use.WRITE ? TransactionState.Access.WRITE : TransactionState.Access.READ);
         }
 
         @Override
@@ -405,7 +405,7 @@ public final class SessionTransactions implements AutoCloseable {
             TransactionState t = txn != null ? txn : implicit;
             if (txn != null) footprint.asks(partition, write);
             var rows = txn != null && plainRead ? TransactionState.Rows.MAY_STREAM : TransactionState.Rows.READ_WHOLE;
-            Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write);
+            Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write ? Use.WRITE : Use.READ);
             var placement = service.backends().placement(partition);
             try {
                 placement.carry(lease.connection(), carry, placement.pool());

@@ -94,8 +94,8 @@ public final class TransactionState implements Connections {
     }
 
     @Override
-    public Lease lease(int partition, boolean write) throws SQLException {
-        return lease(partition, write ? Access.WRITE : Access.READ, Rows.READ_WHOLE);
+    public Lease lease(int partition, Use use) throws SQLException {
+        return lease(partition, use == Use.WRITE ? Access.WRITE : Access.READ, Rows.READ_WHOLE);
     }
 
     @Override

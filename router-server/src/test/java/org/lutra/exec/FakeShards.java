@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Shards for operator tests: each partition answers every query with rows written as text,
  * {@code "1|ann|0041"} under columns declared as {@code "id:INT", "name:VARCHAR", "w:VARBINARY"};
- * {@code \N} is NULL. Records what it was asked and which answers were closed.
+ * {@code \N} is NULL; a write on a partition changes as many rows as {@link #changes} says (none unless told).
+ * Records what it was asked and which answers were closed, and in {@link #log} everything it was asked, in order.
  */
 final class FakeShards implements Shards {
     final Map<Integer, List<String>> rows = new HashMap<>();
@@ -41,6 +42,18 @@ final class FakeShards implements Shards {
         }
     }
 
+    /** Everything asked, in order: "query p0: SQL [params]", "update p1: ...", "atomic", "p2: ..." (scratch), "locking fence users at p0". */
+    final List<String> log = new ArrayList<>();
+    /** Rows a write changes, by partition. */
+    final Map<Integer, Long> changes = new HashMap<>();
+    boolean transactional;
+    int isolation = java.sql.Connection.TRANSACTION_REPEATABLE_READ;
+
+    FakeShards changes(int partition, long rows) {
+        changes.put(partition, rows);
+        return this;
+    }
+
     FakeShards on(int partition, String... rows) {
         this.rows.put(partition, List.of(rows));
         return this;
@@ -51,6 +64,7 @@ final class FakeShards implements Shards {
         var out = new ArrayList<RowSource>();
         for (ShardQuery q : queries) {
             asked.add(q);
+            log.add("query " + text(q));
             var parsed = new ArrayList<Row>();
             for (String line : rows.getOrDefault(q.partition(), List.of())) parsed.add(row(line));
             int partition = q.partition();
@@ -105,12 +119,12 @@ final class FakeShards implements Shards {
         return new Scratch() {
             @Override
             public void execute(String sql, List<Value> params) {
-                scratchLog.add("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
+                ran("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
             }
 
             @Override
             public RowSource query(String sql, List<Value> params) {
-                scratchLog.add("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
+                ran("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
                 var parsed = new ArrayList<Row>();
                 for (String line : rows.getOrDefault(partition, List.of())) parsed.add(row(line));
                 return new ListRows(columns.stream().map(c -> c.toBuilder().setTable(scratchTable).build()).toList(), parsed);
@@ -118,9 +132,68 @@ final class FakeShards implements Shards {
 
             @Override
             public void close() {
-                scratchLog.add("p" + partition + ": closed");
+                ran("p" + partition + ": closed");
             }
         };
+    }
+
+    private void ran(String line) {
+        scratchLog.add(line);
+        log.add(line);
+    }
+
+    /** As {@link #scratch}: the fake keeps no locks, it records the statements. */
+    @Override
+    public Scratch locking(int partition) {
+        return scratch(partition);
+    }
+
+    @Override
+    public Scratch inTransaction(int partition) {
+        return scratch(partition);
+    }
+
+    @Override
+    public MoveFence.Held holdFence(String group, int at) {
+        log.add("fence " + group + " at p" + at);
+        return null;
+    }
+
+    @Override
+    public MoveFence.Held holdLockingFence(String group, int at) {
+        log.add("locking fence " + group + " at p" + at);
+        return null;
+    }
+
+    @Override
+    public boolean transactional() {
+        return transactional;
+    }
+
+    @Override
+    public int isolation() {
+        return isolation;
+    }
+
+    @Override
+    public boolean everyReadLocks() {
+        return transactional && isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
+    }
+
+    @Override
+    public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) {
+        log.add("no move since snapshot " + group + " " + partitions);
+    }
+
+    /** Partition {@code i} is named {@code "p" + i}. */
+    @Override
+    public String partitionName(int id) {
+        return "p" + id;
+    }
+
+    @Override
+    public int partitionNamed(String name) {
+        return Integer.parseInt(name.substring(1));
     }
 
     private static String cells(List<Value> values) {
@@ -131,11 +204,21 @@ final class FakeShards implements Shards {
 
     @Override
     public long[] update(List<ShardQuery> queries) {
-        throw new UnsupportedOperationException("reads only");
+        long[] counts = new long[queries.size()];
+        for (int i = 0; i < counts.length; i++) {
+            log.add("update " + text(queries.get(i)));
+            counts[i] = changes.getOrDefault(queries.get(i).partition(), 0L);
+        }
+        return counts;
     }
 
     @Override
     public void atomic() {
+        log.add("atomic");
+    }
+
+    private static String text(ShardQuery q) {
+        return "p" + q.partition() + ": " + q.sql() + (q.params().isEmpty() ? "" : " " + cells(q.params()));
     }
 
     /** Every row of {@code rows} as text, cells joined by '|'. */

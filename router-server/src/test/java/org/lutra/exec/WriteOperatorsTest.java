@@ -1,0 +1,159 @@
+package org.lutra.exec;
+
+import org.junit.jupiter.api.Test;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.Partitioning;
+import org.lutra.catalog.SchemaParser;
+import org.lutra.plan.Plan;
+import org.lutra.plan.Planner;
+import org.lutra.protocol.Refusal;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The write operators' routing decisions against {@link FakeShards}: which partitions, which statements, in what order.
+ * The paths that write every copy of replicated rows run over the statement's connections ({@link ReplicaWrite}) and are
+ * covered by the integration tests (ReplicatedKeysIT); here no key is replicated, so no connections are needed (null).
+ */
+class WriteOperatorsTest {
+    private static final String SCHEMA = """
+            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1, p2, p3);
+            CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            """;
+
+    private final Catalog catalog = SchemaParser.parse(SCHEMA, List.of("p0", "p1", "p2", "p3"));
+    private final Planner planner = new Planner(catalog, "demo", 100);
+    private final Stats stats = new Stats(4);
+    private final ReplicaWrite replicas = new ReplicaWrite(stats, null, null); // reached only where keys are replicated
+    private final KeyedWrite keyed = new KeyedWrite(stats, replicas);
+    private final UnkeyedWrite unkeyed = new UnkeyedWrite(stats, replicas);
+    private final Partitioning.LookedUp users = (Partitioning.LookedUp) catalog.table("users").partitioning();
+
+    @Test
+    void aHashedKeyIsWrittenOnItsPartitionOnceWithoutValidation() throws SQLException {
+        var shards = new FakeShards().changes(3, 1);
+        var done = keyed(shards, "UPDATE text SET body = ? WHERE id = ?", s("x"), i(7));
+        assertEquals(List.of("update p3: UPDATE text SET body = ? WHERE id = ? [x, 7]"), shards.log);
+        assertEquals(1, done.count());
+        assertEquals(1, done.partitions());
+    }
+
+    @Test
+    void aLookupKeyFoundWhereTheCachePointsIsWrittenThereAlone() throws SQLException {
+        users.table().put(5L, 1);
+        var shards = new FakeShards().changes(1, 1);
+        var done = keyed(shards, "UPDATE users SET name = ? WHERE id = ?", s("x"), i(5));
+        assertEquals(List.of("update p1: UPDATE users SET name = ? WHERE id = ? [x, 5]"), shards.log, "no home row read when a row matched");
+        assertEquals(1, done.count());
+        assertEquals(0, stats.lookup(users).fallbacks());
+    }
+
+    @Test
+    void aStaleCacheEntryIsCorrectedByTheKeysHomeRowUnderItsLockAndWrittenThere() throws SQLException {
+        users.table().put(5L, 1); // stale: the key lives on p2
+        int home = users.placeNew(5L);
+        var shards = new FakeShards("k:INT", "partitions:VARCHAR").on(home, "5|p2").changes(2, 1);
+        var done = keyed(shards, "UPDATE users SET name = ? WHERE id = ?", s("x"), i(5));
+        assertEquals(List.of(
+                "update p1: UPDATE users SET name = ? WHERE id = ? [x, 5]", // where the cache points: nothing matched
+                "p" + home + ": " + PlacementRows.resolveSql("users", 1) + " LOCK IN SHARE MODE [5]", // the home row, locked
+                "update p2: UPDATE users SET name = ? WHERE id = ? [x, 5]", // where it says, while locked
+                "p" + home + ": closed"), shards.log);
+        assertEquals(1, done.count());
+        assertEquals(2, done.partitions(), "both tries count");
+        assertEquals(2, users.table().get(5L), "the entry is learned");
+        assertEquals(1, stats.lookup(users).fallbacks());
+    }
+
+    @Test
+    void aKeyFoundNowhereRunsAgainAtItsHomeAndChangesNothing() throws SQLException {
+        users.table().put(6L, 3);
+        int home = users.placeNew(6L);
+        var shards = new FakeShards("k:INT", "partitions:VARCHAR"); // no home row: the key is at home
+        var done = keyed(shards, "DELETE FROM users WHERE id = ?", i(6));
+        assertEquals(List.of(
+                "update p3: DELETE FROM users WHERE id = ? [6]",
+                "p" + home + ": " + PlacementRows.resolveSql("users", 1) + " LOCK IN SHARE MODE [6]",
+                "update p" + home + ": DELETE FROM users WHERE id = ? [6]",
+                "p" + home + ": closed"), shards.log);
+        assertEquals(0, done.count());
+        assertEquals(home, users.table().get(6L));
+    }
+
+    @Test
+    void severalLookupKeysAreLocatedByTheirHomeRowsFirstInOneTransaction() throws SQLException {
+        users.table().put(5L, 1);
+        users.table().put(6L, 1);
+        var shards = new FakeShards("k:INT", "partitions:VARCHAR");
+        keyed(shards, "DELETE FROM users WHERE id IN (?, ?)", i(5), i(6));
+        assertEquals("atomic", shards.log.getFirst(), "a first try could not be taken back: no update before the home rows are read");
+        var updates = shards.log.stream().filter(l -> l.startsWith("update ")).toList();
+        var homes = shards.log.stream().filter(l -> l.contains("LOCK IN SHARE MODE")).toList();
+        assertFalse(homes.isEmpty());
+        assertTrue(shards.log.indexOf(homes.getLast()) < shards.log.indexOf(updates.getFirst()), "every home row read before any write: " + shards.log);
+        var expected = new java.util.TreeSet<String>();
+        for (long k : new long[]{5, 6}) expected.add("p" + users.placeNew(k));
+        assertEquals(expected, new java.util.TreeSet<>(updates.stream().map(u -> u.substring("update ".length(), u.indexOf(':'))).toList()),
+                "at their homes (no home rows): " + shards.log);
+    }
+
+    @Test
+    void anOrderedWriteOfSeveralKeysIsRefusedBeforeAnythingRuns() {
+        var shards = new FakeShards();
+        var e = assertThrows(SQLException.class, () -> keyed(shards, "UPDATE users SET name = ? WHERE id IN (?, ?) ORDER BY name LIMIT 1", s("x"), i(5), i(6)));
+        assertTrue(Refusal.is(e), e.getMessage());
+        assertEquals(List.of(), shards.log);
+    }
+
+    @Test
+    void anUnkeyedWriteOfALookupGroupHoldsTheLockingFenceAsksForCopiesAndWritesEveryPartitionAtomically() throws SQLException {
+        var shards = new FakeShards("x:INT").changes(0, 1).changes(2, 2);
+        var done = unkeyed.run(plan("UPDATE users SET name = ? WHERE name = ?"), List.of(s("x"), s("y")), shards, null);
+        assertTrue(shards.log.getFirst().matches("locking fence users at p[0-3]"), shards.log.getFirst()); // any partition (no secondary lookup)
+        for (int p = 0; p < 4; p++) {
+            assertEquals("query p" + p + ": " + PlacementRows.anyReplicatedSql("users", "p" + p), shards.log.get(1 + p), "no partition holds copies");
+        }
+        assertEquals(List.of("atomic",
+                "update p0: UPDATE users SET name = ? WHERE name = ? [x, y]",
+                "update p1: UPDATE users SET name = ? WHERE name = ? [x, y]",
+                "update p2: UPDATE users SET name = ? WHERE name = ? [x, y]",
+                "update p3: UPDATE users SET name = ? WHERE name = ? [x, y]"), shards.log.subList(5, shards.log.size()));
+        assertEquals(3, done.count());
+        assertEquals(4, done.partitions());
+        assertEquals(1, stats.lookup(users).broadcasts());
+    }
+
+    @Test
+    void anUnkeyedWriteOfAHashedTableGoesEverywhereWithoutFence() throws SQLException {
+        var shards = new FakeShards();
+        unkeyed.run(plan("DELETE FROM text WHERE body = ?"), List.of(s("x")), shards, null);
+        assertEquals(List.of("atomic",
+                "update p0: DELETE FROM text WHERE body = ? [x]",
+                "update p1: DELETE FROM text WHERE body = ? [x]",
+                "update p2: DELETE FROM text WHERE body = ? [x]",
+                "update p3: DELETE FROM text WHERE body = ? [x]"), shards.log);
+    }
+
+    private Result.Count keyed(FakeShards shards, String sql, Value... params) throws SQLException {
+        var plan = plan(sql);
+        Object[] keys = Routes.keys(plan, List.of(params));
+        assertNotNull(keys, "names its keys: " + sql);
+        return keyed.run(plan, keys, List.of(params), shards, null);
+    }
+
+    private Plan.Routed plan(String sql) throws SQLException {
+        return (Plan.Routed) planner.plan(sql);
+    }
+
+    private static Value i(long v) {
+        return Value.newBuilder().setIntValue(v).build();
+    }
+
+    private static Value s(String v) {
+        return Value.newBuilder().setStringValue(v).build();
+    }
+}
