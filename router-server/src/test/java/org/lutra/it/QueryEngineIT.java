@@ -543,7 +543,11 @@ class QueryEngineIT {
                 "SELECT LAST_INSERT_ID() + 1",
                 "SELECT CONCAT(DATABASE(), 'x')",
                 "UPDATE users SET karma = (SELECT COUNT(*) FROM tweets WHERE tweets.author = users.id) WHERE id = 1" /* correlated, tables not co-located */)) {
-            var e = assertThrows(SQLException.class, () -> rows(lutra, sql, true), sql);
+            var e = assertThrows(SQLException.class, () -> {
+                try (var st = lutra.createStatement()) {
+                    st.execute(sql); // execute: executeQuery refuses the UPDATE in the driver, as Connector/J does
+                }
+            }, sql);
             assertRefusal(e, sql + ": " + e.getMessage());
         }
     }
