@@ -87,19 +87,6 @@ public final class KnownFailures {
     private static final String GROUP_BY = "\\bGROUP\\s+BY\\b";
 
 
-    /** Issue 29's list: being fixed beside this generator. */
-    private static final List<Known> ISSUE_29 = List.of(
-            new Known("group-by-column-ambiguous-on-shard",
-                    s -> null, // the generator finds its shapes; no fixed statement showed it on every schema
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraError().matches("(?s).*Column '.*' in (GROUP BY|group statement) is ambiguous.*")),
-            new Known("many-table-join-times-out",
-                    s -> null, // joins of all twenty 10-row tables that can be joined, chained on aN = bM, answered in time on these schemas
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraTimedOut() && Signatures.joinedTables(f.sql()) >= 5),
-            new Known("distinct-scalar-subquery-raises-1242",
-                    s -> null, // the earlier generator's statement (seed 62245930696994) answers right on these schemas
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1242 && f.referenceAnswered()
-                            && f.has("SELECT\\s+DISTINCT\\b.*\\(SELECT")));
-
     /** Found by this generator, not fixed here (reported with their minimal statements). */
     private static final List<Known> FOUND = List.of(
             // ORDER BY a column not selected puts it in the shards' select list as a hidden item, where a HAVING (without
@@ -214,7 +201,7 @@ public final class KnownFailures {
      */
     public static final java.util.Set<String> ROWS_DEPENDENT = java.util.Set.of("subquery-value-bound-with-fewer-digits");
 
-    public static final List<Known> ALL = java.util.stream.Stream.of(MARIADBS, ISSUE_29, FOUND).flatMap(List::stream).toList();
+    public static final List<Known> ALL = java.util.stream.Stream.of(MARIADBS, FOUND).flatMap(List::stream).toList();
 
     /** The known class of a failure the oracles found on both sides ({@link Shared}), or null. */
     public static Shared classifyShared(String report) {
