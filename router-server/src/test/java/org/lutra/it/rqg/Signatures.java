@@ -177,11 +177,4 @@ final class Signatures {
         var m = DISTINCT_TEXT.matcher(sql.strip());
         return m.matches() ? "SELECT DISTINCT * FROM (SELECT " + m.group(1) + MATERIALIZED + ") AS d0" + m.group(2) : null;
     }
-
-    static int joinedTables(String sql) {
-        var m = Pattern.compile("\\bj\\d+\\b").matcher(sql);
-        var names = new HashSet<String>();
-        while (m.find()) names.add(m.group());
-        return names.size();
-    }
 }
