@@ -23,6 +23,9 @@ import java.util.concurrent.Executor;
  * JDBC calls send MySQL's transaction SQL, and the state they report is what the router last
  * said ({@link TransactionStatus}). Closing with a transaction open leaves it to the router,
  * which rolls it back when the session ends.
+ *
+ * <p>Its length is java.sql.Connection's (47 overrides): transaction state, metadata, savepoints
+ * and the factories of statements, each a few lines over {@link Session}.
  */
 public final class LutraConnection extends UnsupportedConnection {
     private final Session session;

@@ -23,6 +23,9 @@ import java.util.List;
  * A statement whose '?' parameters are kept here as protocol Values and sent with every Execute;
  * the router binds them on the shards, so values never become part of SQL text. Nothing is
  * prepared on the router: it caches plans per SQL text instead.
+ *
+ * <p>Its length is java.sql.PreparedStatement's: one short method per setter of the interface (68
+ * overrides), each turning its argument into a protocol Value ({@link Values}).
  */
 public final class LutraPreparedStatement extends UnsupportedPreparedStatement {
     private final String sql;

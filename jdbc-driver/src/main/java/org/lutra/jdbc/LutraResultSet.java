@@ -26,6 +26,9 @@ import java.util.List;
  * {@code last}, it sends Fetch(cursor_id) for the next one. A batch marked {@code last} means the
  * router has already closed the cursor; otherwise {@link #close} sends CloseCursor, so that a
  * result abandoned half-way does not pin rows or shard connections on the router.
+ *
+ * <p>Its length is java.sql.ResultSet's cursor half (39 overrides: movement, metadata, updates
+ * handed to {@link UpdatableRows}); the getters are {@link ResultSetGetters}.
  */
 public final class LutraResultSet extends ResultSetUpdaters {
     private final LutraStatement statement;

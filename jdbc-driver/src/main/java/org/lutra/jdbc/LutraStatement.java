@@ -19,6 +19,9 @@ import java.util.List;
 /**
  * Sends SQL text to the router and holds the one result the statement has at a time: an update
  * count or a streaming {@link LutraResultSet}. Executing again, or closing, closes that result.
+ *
+ * <p>Its length is java.sql.Statement's (51 overrides: execute variants, batches, generated keys,
+ * limits and timeouts), each a few lines over {@link Session}.
  */
 public class LutraStatement extends UnsupportedStatement {
     final LutraConnection connection;

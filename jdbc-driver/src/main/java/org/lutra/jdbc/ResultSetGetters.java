@@ -30,6 +30,10 @@ import java.util.UUID;
  * The getters of a ResultSet, by index and by label, over the current row's protocol values.
  * Conversions live in {@link Conversions}; this class adds wasNull and the Calendar variants.
  * The streaming cursor itself is {@link LutraResultSet}.
+ *
+ * <p>Its length is java.sql.ResultSet's getters: each type by index and by label, with and without a
+ * Calendar (57 overrides of one or two lines); splitting them would scatter one interface's
+ * surface over several files.
  */
 abstract class ResultSetGetters extends UnsupportedResultSet {
     private boolean wasNull;
