@@ -34,8 +34,9 @@ import java.util.Set;
  * partitions when the statement runs, each table's rows where its first partition keeps it
  * ({@link PartitionSchemaRows}), all their columns but STATISTICS.CARDINALITY. Of the others only the columns the catalog knows exactly are there. A column each partition's copy answers
  * differently (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CREATE_TIME, ...), a column the catalog does
- * not hold (ENGINE, TABLE_COMMENT, ...), {@code *}, another information_schema table, or a table of
- * the logical database in the same statement is refused.
+ * not hold (the database's defaults, ...), {@code *}, another information_schema table, or a table of
+ * the logical database in the same statement is refused. A statement naming a column of TABLES that
+ * the table's definition decides ({@link #DEFINED}: TABLE_COMMENT, ENGINE, ...) reads TABLES from the partitions too.
  */
 final class InformationSchema {
     private static final String SCHEMA = "information_schema";
@@ -56,10 +57,15 @@ final class InformationSchema {
             "KEY_COLUMN_USAGE", "TABLE_SCHEMA", "TABLE_CONSTRAINTS", "TABLE_SCHEMA", "REFERENTIAL_CONSTRAINTS", "CONSTRAINT_SCHEMA");
     // Views, triggers, routines and events cannot be created in the logical database (the router refuses
     // the DDL; the triggers it keeps on lookup tables are its own, as its lutra_ tables are): those are empty.
-    /** The other columns of those tables (MariaDB 11 and MySQL 8), refused by name. */
-    private static final Set<String> NOT_GIVEN = Set.of("ENGINE", "VERSION", "ROW_FORMAT", "TABLE_ROWS", "AVG_ROW_LENGTH",
+    /**
+     * Columns of TABLES that the table's definition decides, the same on every copy (the DDL ran on each): a statement
+     * naming one reads TABLES from the partitions, as {@link #FROM_PARTITIONS} (Connector/J's getTables asks TABLE_COMMENT).
+     */
+    private static final Set<String> DEFINED = Set.of("ENGINE", "ROW_FORMAT", "TABLE_COLLATION", "CREATE_OPTIONS", "TABLE_COMMENT");
+    /** The other columns of those tables (MariaDB 11 and MySQL 8), refused by name: each copy has its own, or the catalog's database does. */
+    private static final Set<String> NOT_GIVEN = Set.of("VERSION", "TABLE_ROWS", "AVG_ROW_LENGTH",
             "DATA_LENGTH", "MAX_DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CREATE_TIME", "UPDATE_TIME",
-            "CHECK_TIME", "TABLE_COLLATION", "CHECKSUM", "CREATE_OPTIONS", "TABLE_COMMENT", "MAX_INDEX_LENGTH", "TEMPORARY",
+            "CHECK_TIME", "CHECKSUM", "MAX_INDEX_LENGTH", "TEMPORARY",
             "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT", "DEFAULT_ENCRYPTION",
             "CARDINALITY" /* STATISTICS: each partition's own estimate of its own rows */);
 
@@ -103,11 +109,13 @@ final class InformationSchema {
         var reads = new java.util.LinkedHashMap<String, PartitionSchemaRows.Read>();
         for (Table t : found.schemaTables) {
             String alias = t.getAlias() != null ? t.getAlias().getName() : "`" + name(t) + "`";
+            boolean definitions = found.columns.stream().anyMatch(DEFINED::contains);
             String rows = switch (name(t)) {
-                case "TABLES" -> tables(catalog, database);
+                case "TABLES" -> definitions ? reads.computeIfAbsent("TABLES", x -> new PartitionSchemaRows.Read(nonce("lutra_schema_"),
+                        "TABLES", "TABLE_SCHEMA")).marker() : tables(catalog, database);
                 case "SCHEMATA" -> schemata(database);
-                case String n when FROM_PARTITIONS.containsKey(n) -> reads.computeIfAbsent(n, x -> new PartitionSchemaRows.Read("lutra_schema_"
-                        + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62), n, FROM_PARTITIONS.get(n))).marker();
+                case String n when FROM_PARTITIONS.containsKey(n) -> reads.computeIfAbsent(n, x -> new PartitionSchemaRows.Read(nonce("lutra_schema_"),
+                        n, FROM_PARTITIONS.get(n))).marker();
                 default -> empty(GIVEN.get(name(t)));
             };
             // the deparser prints a table's name as given: the derived table takes its place, under its name or alias
@@ -117,7 +125,7 @@ final class InformationSchema {
         }
         labelAsWritten(statement);
         // DATABASE() is a function call in the tree: marked there, replaced in the text (a nonce no client text holds)
-        String marker = "lutra_database_" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
+        String marker = nonce("lutra_database_");
         found.databaseCalls.forEach(f -> f.setName(marker));
         String text = statement.toString().replace(marker + "()", text(database));
         Guards.requireNoSessionState(text);
@@ -157,6 +165,11 @@ final class InformationSchema {
                     + " AS TABLE_NAME, " + text(org.lutra.catalog.Sequences.is(t) ? "SEQUENCE" : "BASE TABLE") + " AS TABLE_TYPE");
         }
         return rows.isEmpty() ? empty(GIVEN.get("TABLES")) : "(" + String.join(" UNION ALL ", rows) + ")";
+    }
+
+    /** A name no client text holds, to mark a place in the printed statement. */
+    private static String nonce(String prefix) {
+        return prefix + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong() | 1L << 62);
     }
 
     private static String empty(List<String> columns) {

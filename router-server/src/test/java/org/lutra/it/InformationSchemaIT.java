@@ -47,7 +47,8 @@ class InformationSchemaIT {
     static final String FAR = """
             CREATE TABLE country_id (id INT PRIMARY KEY, name VARCHAR(8) DEFAULT 'n/a') PARTITION BY hash(id) ON (p2, p3);
             CREATE TABLE far (id BIGINT UNSIGNED NOT NULL, owner INT, note TEXT, PRIMARY KEY (id), KEY by_owner (owner, id),
-              CONSTRAINT fk_owner FOREIGN KEY (owner) REFERENCES country_id (id)) PARTITION BY hash(id) ON (p2, p3);
+              CONSTRAINT fk_owner FOREIGN KEY (owner) REFERENCES country_id (id)) COMMENT = 'far away: it''s \\\\ far'
+              PARTITION BY hash(id) ON (p2, p3);
             """;
 
     /** Statements with a '?' for the database, and '?' for a table where {@code perTable}. */
@@ -67,6 +68,17 @@ class InformationSchemaIT {
             new Query("SELECT c.TABLE_NAME, c.COLUMN_NAME, c.DATA_TYPE FROM information_schema.TABLES t JOIN information_schema.COLUMNS c"
                     + " ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME WHERE t.TABLE_SCHEMA = ? AND t.TABLE_TYPE = 'BASE TABLE'"
                     + " ORDER BY c.TABLE_NAME, c.ORDINAL_POSITION", false),
+            // tables with what their definitions decide (Connector/J's DatabaseMetaData.getTables asks TABLE_COMMENT)
+            new Query("SELECT TABLE_SCHEMA AS TABLE_CAT, NULL AS TABLE_SCHEM, TABLE_NAME, CASE WHEN TABLE_TYPE='BASE TABLE' THEN CASE WHEN"
+                    + " TABLE_SCHEMA = 'mysql' OR TABLE_SCHEMA = 'performance_schema' THEN 'SYSTEM TABLE' ELSE 'TABLE' END WHEN TABLE_TYPE='TEMPORARY'"
+                    + " THEN 'LOCAL_TEMPORARY' ELSE TABLE_TYPE END AS TABLE_TYPE, TABLE_COMMENT AS REMARKS, NULL AS TYPE_CAT, NULL AS TYPE_SCHEM,"
+                    + " NULL AS TYPE_NAME, NULL AS SELF_REFERENCING_COL_NAME, NULL AS REF_GENERATION FROM INFORMATION_SCHEMA.TABLES"
+                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME LIKE ? HAVING TABLE_TYPE IN ('TABLE','VIEW',null,null,null)"
+                    + " ORDER BY TABLE_TYPE, TABLE_SCHEMA, TABLE_NAME", true),
+            new Query("SELECT TABLE_NAME, TABLE_TYPE, ENGINE, ROW_FORMAT, TABLE_COLLATION, CREATE_OPTIONS, TABLE_COMMENT FROM information_schema.TABLES"
+                    + " WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME", false),
+            new Query("SELECT t.TABLE_NAME, t.TABLE_COMMENT, COUNT(*) FROM information_schema.TABLES t JOIN information_schema.COLUMNS c"
+                    + " ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME WHERE t.TABLE_SCHEMA = ? GROUP BY 1, 2 ORDER BY 1", false),
             // indexes (DBeaver, Liquibase's snapshot)
             new Query("SELECT TABLE_SCHEMA, TABLE_NAME, NON_UNIQUE, INDEX_SCHEMA, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, COLLATION, SUB_PART,"
                     + " PACKED, NULLABLE, INDEX_TYPE, COMMENT, INDEX_COMMENT FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"

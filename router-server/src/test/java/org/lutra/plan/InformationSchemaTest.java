@@ -58,7 +58,8 @@ class InformationSchemaTest {
         for (String sql : List.of("SELECT * FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION",
                 "SELECT k.column_name FROM information_schema.key_column_usage k JOIN information_schema.referential_constraints r"
                         + " ON r.constraint_name = k.constraint_name WHERE k.table_schema = database()",
-                "SELECT index_name, column_name FROM information_schema.statistics WHERE table_name = 'users'")) {
+                "SELECT index_name, column_name FROM information_schema.statistics WHERE table_name = 'users'",
+                "SELECT table_name, table_comment, engine FROM information_schema.tables WHERE table_schema = database()")) {
             var query = assertInstanceOf(Plan.Query.class, PlannerLimitsTest.planner().plan(sql));
             var root = assertInstanceOf(org.lutra.exec.PartitionSchemaRows.class, query.root());
             assertFalse(root.describe().isEmpty());
