@@ -58,6 +58,8 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
     /** The worker thread draining the queue now, and whether it runs a command (see {@link #awaitCommandEnd}). */
     private volatile Thread worker;
     private boolean inCommand;
+    /** The socket as the worker reads and writes it itself, for a plaintext connection after its login; null before and with TLS. */
+    private volatile DirectSocket direct;
 
     MysqlConnection(RouterServer server, MysqlListener listener) {
         this.server = server;
@@ -123,7 +125,12 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
 
     private void enqueue(Object msg) {
         queue.add(msg);
-        if (draining.compareAndSet(false, true)) listener.workers().execute(this::drain);
+        if (draining.compareAndSet(false, true)) {
+            listener.workers().execute(this::drain);
+        } else {
+            var d = direct;
+            if (d != null) d.wakeup(); // the worker may be waiting on the socket: this comes first
+        }
     }
 
     // ---- worker ----------------------------------------------------------------------------
@@ -148,11 +155,37 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
                     release(msg);
                 }
             }
+            if (direct != null && !finished && readDirectly()) continue;
             if (core != null && !finished) waitingSince.compareAndSet(0, System.nanoTime());
             if (channel != null && !channel.config().isAutoRead() && !finished) channel.config().setAutoRead(true);
             draining.set(false);
             if (queue.isEmpty() || !draining.compareAndSet(false, true)) return;
         }
+    }
+
+    /**
+     * After a command, keeps reading the client's socket on this worker for a while ({@link DirectSocket}); true when
+     * packets (or the loop's news of a close) were queued, false when the client stayed idle and the event loop reads again.
+     */
+    private boolean readDirectly() {
+        var d = direct;
+        if (!d.reading() && !d.take()) return false;
+        waitingSince.compareAndSet(0, System.nanoTime());
+        return switch (d.read(queue, this::acceptRead)) {
+            case PACKETS -> true;
+            case IDLE -> {
+                d.giveBack();
+                yield false;
+            }
+            case GONE -> false;
+        };
+    }
+
+    /** Packets the worker read itself: dropped when the idle sweep has claimed the connection, as {@link #channelRead} does. */
+    private boolean acceptRead(java.util.List<Object> packets) {
+        if (waitingSince.getAndSet(0) != CLOSING) return true;
+        packets.forEach(MysqlConnection::release);
+        return false;
     }
 
     private void handle(Object msg) {
@@ -212,6 +245,9 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
                 core = server.openSession(id, in.user(), address);
                 commands = new MysqlCommands(this, in.hello(), ClientCharset.of(in.hello().collation()));
                 listener.decoder(channel).maxPayload(server.config().maxFrameBytes());
+                if (channel instanceof ClientSockets.Client c && channel.pipeline().get("tls") == null) {
+                    direct = new DirectSocket(c, listener.decoder(channel));
+                }
                 login = null;
                 Packets.ok(out, 0, 0, MysqlWire.SERVER_STATUS_AUTOCOMMIT, 0, "");
             }
@@ -232,6 +268,8 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         if (loginTimedOut) log.info("session {}: login timed out", id);
         else if (waitingSince.get() == CLOSING) log.info("session {}: closed after idling past idle_timeout_seconds", id);
         try {
+            var d = direct;
+            if (d != null) d.release();
             if (commands != null) commands.close();
             if (core != null) core.close();
         } catch (RuntimeException e) {
@@ -273,7 +311,10 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
     /** Writes what the writer holds. */
     void send() {
         ByteBuf b = out.take();
-        if (b != null) channel.writeAndFlush(b, channel.voidPromise());
+        if (b == null) return;
+        var d = direct;
+        if (d != null && Thread.currentThread() == worker) d.write(b);
+        else channel.writeAndFlush(b, channel.voidPromise());
     }
 
     /** Writes what the writer holds and waits while the client is slower than the result (the outbound buffer over its high mark). */

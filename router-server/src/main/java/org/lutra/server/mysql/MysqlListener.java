@@ -7,12 +7,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslHandler;
 import org.lutra.server.RouterServer;
 import org.slf4j.Logger;
@@ -28,9 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The router's MySQL-protocol listener (router config {@code mysql: { listen: HOST:PORT }}): any
  * MySQL client reaches the same sessions, planner and transactions as the Lutra driver. Netty's
- * event loops (epoll where the native transport loads, else NIO) own the sockets, so an idle
- * connection costs no thread; a connection's packets run on a pooled worker thread while it has
- * work ({@link MysqlConnection}).
+ * NIO event loops own the sockets, so an idle connection costs no thread; a connection's packets
+ * run on a pooled worker thread while it has work ({@link MysqlConnection}), which reads and writes
+ * a busy plaintext connection's socket itself ({@link DirectSocket}).
  */
 public final class MysqlListener implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MysqlListener.class);
@@ -63,13 +59,13 @@ public final class MysqlListener implements AutoCloseable {
         // a worker runs a connection's statements: planning recurses per nesting level, as on a Lutra session's thread
         this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> Thread.ofPlatform().daemon().name("lutra-mysql-" + threads.incrementAndGet()).stackSize(4 << 20).unstarted(r));
-        boolean epoll = Epoll.isAvailable();
-        var factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        // NIO, not epoll: a worker reads and writes a busy connection's JDK socket itself (DirectSocket, ClientSockets)
+        var factory = NioIoHandler.newFactory();
         this.boss = new MultiThreadIoEventLoopGroup(1, factory);
         this.loops = new MultiThreadIoEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()), factory);
         int maxLogin = Math.min(server.config().limits().maxLoginFrameBytes(), server.config().maxFrameBytes());
         var bootstrap = new ServerBootstrap().group(boss, loops)
-                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .channelFactory((io.netty.channel.ChannelFactory<ClientSockets.Server>) ClientSockets.Server::new)
                 .option(ChannelOption.SO_BACKLOG, 256)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -82,7 +78,7 @@ public final class MysqlListener implements AutoCloseable {
                     }
                 });
         this.channel = bootstrap.bind(new InetSocketAddress(host, port)).sync().channel();
-        log.info("MySQL protocol listening on {}:{} ({}, {})", host, port(), epoll ? "epoll" : "nio",
+        log.info("MySQL protocol listening on {}:{} ({})", host, port(),
                 tls == null ? "plaintext; caching_sha2_password full authentication by RSA" : "TLS required (CLIENT_SSL)");
     }
 

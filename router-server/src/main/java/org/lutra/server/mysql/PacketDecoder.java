@@ -47,6 +47,24 @@ final class PacketDecoder extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        decode(ctx, ctx.alloc(), in, out);
+    }
+
+    /**
+     * The same cutting for bytes a connection's worker read from the socket itself ({@link DirectSocket}), after the
+     * login: the event loop does not read meanwhile, so this decoder's state passes between the two with the socket.
+     */
+    void cut(io.netty.buffer.ByteBufAllocator alloc, ByteBuf in, List<Object> out) {
+        if (first) throw new IllegalStateException("the first packet is cut on the event loop");
+        decode(null, alloc, in, out);
+    }
+
+    /** Whether bytes of a packet not whole yet wait in this decoder's buffer (read on the event loop only). */
+    boolean holdsBytes() {
+        return internalBuffer().isReadable();
+    }
+
+    private void decode(ChannelHandlerContext ctx, io.netty.buffer.ByteBufAllocator alloc, ByteBuf in, List<Object> out) {
         while (!refused && in.readableBytes() >= 4) {
             int length = in.getUnsignedMediumLE(in.readerIndex());
             int sequence = in.getUnsignedByte(in.readerIndex() + 3);
@@ -62,7 +80,7 @@ final class PacketDecoder extends ByteToMessageDecoder {
             in.skipBytes(4);
             ByteBuf piece = in.readRetainedSlice(length);
             if (length == MysqlWire.MAX_PACKET_PAYLOAD) {
-                if (pending == null) pending = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+                if (pending == null) pending = alloc.compositeBuffer(Integer.MAX_VALUE);
                 ((io.netty.buffer.CompositeByteBuf) pending).addComponent(true, piece);
                 continue;
             }
@@ -71,7 +89,7 @@ final class PacketDecoder extends ByteToMessageDecoder {
                 piece = pending;
                 pending = null;
             }
-            if (first && tls != null && length == SSL_REQUEST_LENGTH && (piece.getIntLE(piece.readerIndex()) & MysqlWire.CLIENT_SSL) != 0) {
+            if (first && ctx != null && tls != null && length == SSL_REQUEST_LENGTH && (piece.getIntLE(piece.readerIndex()) & MysqlWire.CLIENT_SSL) != 0) {
                 // The client's next bytes are its TLS ClientHello, possibly read already: TLS goes in before this decoder,
                 // and whatever was read after the request goes through it, before any later read can.
                 first = false;
