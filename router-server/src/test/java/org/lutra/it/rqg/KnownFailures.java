@@ -131,12 +131,6 @@ public final class KnownFailures {
                     s -> null, // needs a statement the router materializes: the generator finds them
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered()
                             && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] Data truncation: Truncated incorrect.*")),
-            // UNION's duplicates are told by each branch's weight strings, in the branch's collation: a literal's (the
-            // connection's) and a column's (utf8mb4_general_ci) differ for equal text, where MariaDB compares in the
-            // union column's collation
-            new Known("union-compares-text-in-each-branchs-collation",
-                    "SELECT 'kiwi' COLLATE utf8mb4_general_ci FROM tl UNION SELECT 'KIWI' FROM tp", // the rows' own texts may not meet
-                    f -> f.verdict() == Comparer.Verdict.DIFFERENT_ROWS && f.has("\\bUNION\\s+(?!ALL\\b)") && Signatures.sameTextIgnoringCase(f)),
             // an UPDATE whose subquery was bound first: WHERE (s) AND FALSE no longer evaluates (s), which MariaDB does for
             // each row, failing in strict mode with 1292 (a text that is no number)
             new Known("write-with-bound-subquery-skips-mariadbs-strict-error",
