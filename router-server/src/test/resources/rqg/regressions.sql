@@ -90,3 +90,4 @@ SELECT 'KIWI' FROM tp UNION SELECT s FROM th UNION SELECT 'kiwi' FROM te; -- uni
 SELECT 'kiwi' COLLATE utf8mb4_bin FROM tl UNION SELECT s FROM tp; -- union-collation: an explicit COLLATE wins over the column: 'kiwi' and 'Kiwi' are two rows
 SELECT 'b' FROM tr UNION ALL SELECT s FROM tl ORDER BY 1 DESC LIMIT 2; -- union-collation: ORDER BY on a UNION ALL sorts a literal and a column in one collation [ordered]
 SELECT s FROM tl UNION SELECT 'APPLE' FROM tr ORDER BY 1 LIMIT 3; -- union-collation: the literal is a duplicate of the column's 'apple' [ordered]
+SELECT 1 FROM tl UNION ALL SELECT id FROM tp WHERE (SELECT MAX(sq.a) FROM tl AS sq) ORDER BY 1 DESC; -- union-collation: a branch with a subquery runs in rounds and is planned again from its text, which held WEIGHT_STRING(x AS CHAR(512)) the parser does not read (1064); the weights are now spelled WEIGHT_STRING(x, 0, 512, 64) [ordered]

@@ -127,9 +127,22 @@ final class UnionPlanner {
             if (item.getExpression() instanceof AllColumns) {
                 throw PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns");
             }
-            weights.add(new WeightString((Expression) item.getExpression(), ShardColumns.EXPRESSION_TEXT_LENGTH));
+            weights.add(weightString((Expression) item.getExpression()));
         }
         for (Expression w : weights) select.addSelectItems(w);
+    }
+
+    /**
+     * {@code WEIGHT_STRING(e AS CHAR(512))} in the server's other spelling, {@code WEIGHT_STRING(e, 0, 512, 64)} (result length
+     * 0: as long as needed; 512 characters; flag 64, MY_STRXFRM_PAD_WITH_SPACE, the padding AS CHAR asks for), which the SQL
+     * parser reads: a branch that runs in rounds (its subqueries first) is planned again from its text.
+     */
+    private static Expression weightString(Expression e) {
+        var f = new net.sf.jsqlparser.expression.Function();
+        f.setName("WEIGHT_STRING");
+        f.setParameters(new net.sf.jsqlparser.expression.operators.relational.ExpressionList<>(e, new LongValue(0),
+                new LongValue(ShardColumns.EXPRESSION_TEXT_LENGTH), new LongValue(64)));
+        return f;
     }
 
     private static int column(Expression e, List<String> names, int visible) throws PlanException {

@@ -108,12 +108,6 @@ public final class KnownFailures {
                     f -> f.has("\\bUNION\\b") && (Signatures.branchTypesDiffer(f) || f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered()
                             && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] (Duplicate column name|Incorrect column name|Illegal mix of collations"
                             + "|Data truncation: Out of range value).*"))),
-            // a UNION branch with a subquery: the rounds re-plan the branch's text after the router added
-            // WEIGHT_STRING(x AS CHAR(n)) to it, which the parser does not read (as weight-string-of-expression-internal-error)
-            new Known("union-branch-with-subquery-reparses-weight-string",
-                    "SELECT 1 FROM tl UNION ALL SELECT id FROM tp WHERE (SELECT MAX(sq.a) FROM tl AS sq) ORDER BY 1 DESC",
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1064 && f.lutraError().contains("<K_AS>")
-                            && f.has("\\bUNION\\b") && f.has("\\(\\s*SELECT\\b")),
             // documented (docs/sql.md, uncorrelated subqueries): over joins, with LIMIT, or beside IN/EXISTS subqueries, a scalar of
             // several rows raises 1242 at once; one MariaDB that evaluates it for no row answers
             // and the other way: MariaDB evaluates an uncorrelated scalar of several rows that orders or groups rows even when
