@@ -84,3 +84,10 @@ REPLACE INTO fr (id, k) VALUES (1, 987654); -- foreign-keys: REPLACE of a row th
 SELECT AVG(a) / AVG(-5.5) FROM th; -- merged-aggregate-arithmetic: AVG inside an expression was read as shown (4 more decimals) where MariaDB divides with nine-digit words
 SELECT BIT_AND(NULL) / SUM(d) * 95 FROM th; -- merged-aggregate-arithmetic: a quotient rounded to its shown scale before the product, where MariaDB keeps nine digits and rounds once
 SELECT a, AVG(d) * 3, SUM(a) / COUNT(*) * 7, AVG(a) / 3 FROM th GROUP BY a HAVING AVG(d) * 3 <> 0 OR AVG(a) / 7 > 1; -- merged-aggregate-arithmetic: per group and in HAVING
+(SELECT 'apple' FROM tr) UNION (SELECT s FROM tl) ORDER BY 1 DESC LIMIT 3; -- union-collation: a literal's weights (the connection's collation) and a column's (utf8mb4_general_ci) differed for equal text, so 'apple' came twice; MariaDB compares in the union column's collation [ordered]
+(SELECT DISTINCT 'apple' FROM tr) UNION (SELECT CONCAT(s, a) FROM tl) ORDER BY 1 DESC LIMIT 3; -- union-collation: an expression's collation (CONCAT of a column) against a literal's [ordered]
+SELECT 'KIWI' FROM tp UNION SELECT s FROM th UNION SELECT 'kiwi' FROM te; -- union-collation: literals deduplicated against each other and a column in the column's collation (case-insensitive), over tables that may share no partition
+SELECT 'kiwi' COLLATE utf8mb4_bin FROM tl UNION SELECT s FROM tp; -- union-collation: an explicit COLLATE wins over the column: 'kiwi' and 'Kiwi' are two rows
+SELECT 'b' FROM tr UNION ALL SELECT s FROM tl ORDER BY 1 DESC LIMIT 2; -- union-collation: ORDER BY on a UNION ALL sorts a literal and a column in one collation [ordered]
+SELECT s FROM tl UNION SELECT 'APPLE' FROM tr ORDER BY 1 LIMIT 3; -- union-collation: the literal is a duplicate of the column's 'apple' [ordered]
+SELECT 1 FROM tl UNION ALL SELECT id FROM tp WHERE (SELECT MAX(sq.a) FROM tl AS sq) ORDER BY 1 DESC; -- union-collation: a branch with a subquery runs in rounds and is planned again from its text, which held WEIGHT_STRING(x AS CHAR(512)) the parser does not read (1064); the weights are now spelled WEIGHT_STRING(x, 0, 512, 64) [ordered]

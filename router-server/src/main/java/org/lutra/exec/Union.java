@@ -8,6 +8,7 @@ import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -28,17 +29,25 @@ public final class Union implements Operator {
     private final int[] paramCounts;
     private final boolean distinct;
     private final int visible;
+    private final UnionCollations collations;
+
+    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible) {
+        this(branches, paramCounts, distinct, visible, null);
+    }
 
     /**
      * @param paramCounts how many of the statement's parameters each branch takes, in order
      * @param visible     columns per branch the client sees, or -1 (as many as the first branch has);
      *                    when set, each branch returns as many weight columns after them
+     * @param collations  where the weights are compared (visible set): the probe of the union's text collations, or null
+     *                    where none can run (a union that compares text is then refused)
      */
-    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible) {
+    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible, UnionCollations collations) {
         this.branches = List.copyOf(branches);
         this.paramCounts = paramCounts.clone();
         this.distinct = distinct;
         this.visible = visible;
+        this.collations = collations;
     }
 
     @Override
@@ -53,7 +62,7 @@ public final class Union implements Operator {
             }
             List<Column> columns = new ArrayList<>(sources.getFirst().columns());
             for (int i = 1; i < sources.size(); i++) merge(columns, sources.get(i).columns(), i + 1);
-            return new Rows(sources, columns);
+            return new Rows(ctx, sources, columns, reweighing(ctx, columns));
         } catch (SQLException | RuntimeException e) {
             sources.forEach(RowSource::close);
             throw e;
@@ -98,6 +107,34 @@ public final class Union implements Operator {
         }
     }
 
+    /**
+     * For each branch and text column whose item's collation is not the union column's, what weighs its values again in
+     * the union column's (null where none is); null where no text is compared.
+     */
+    private TextWeights[][] reweighing(Context ctx, List<Column> columns) throws SQLException {
+        if (visible < 0) return null;
+        boolean text = false;
+        for (int c = 0; c < visible; c++) text |= Values.needsWeight(columns.get(c));
+        if (!text) return null;
+        if (collations == null) {
+            throw Refusal.of("Lutra does not support a UNION that compares text (UNION or ORDER BY) here: it learns the union's collations from a"
+                    + " backend holding the tables it reads, or copies of them, and cannot for this one");
+        }
+        var found = collations.probe(ctx, ctx.params());
+        var out = new TextWeights[branches.size()][];
+        for (int c = 0; c < visible; c++) {
+            if (!Values.needsWeight(columns.get(c))) continue;
+            TextWeights weights = null;
+            for (int b = 0; b < branches.size(); b++) {
+                if (!found.differs(b, c)) continue;
+                if (weights == null) weights = collations.weights(found, c);
+                if (out[b] == null) out[b] = new TextWeights[visible];
+                out[b][c] = weights;
+            }
+        }
+        return out;
+    }
+
     private static int integerWidth(int jdbcType) {
         return switch (jdbcType) {
             case java.sql.Types.TINYINT -> 1;
@@ -119,14 +156,20 @@ public final class Union implements Operator {
     }
 
     private final class Rows implements RowSource {
+        private final Context ctx;
         private final List<RowSource> sources;
         private final List<Column> columns;
+        /** Per branch, per column, what weighs its text again, or null (see {@link #reweighing}). */
+        private final TextWeights[][] reweigh;
+        private final ArrayDeque<Row> ready = new ArrayDeque<>();
         private final Set<String> seen = distinct ? new HashSet<>() : null;
         private int current;
 
-        Rows(List<RowSource> sources, List<Column> columns) {
+        Rows(Context ctx, List<RowSource> sources, List<Column> columns, TextWeights[][] reweigh) {
+            this.ctx = ctx;
             this.sources = sources;
             this.columns = columns;
+            this.reweigh = reweigh;
         }
 
         @Override
@@ -137,7 +180,7 @@ public final class Union implements Operator {
         @Override
         public Row next() throws SQLException {
             while (current < sources.size()) {
-                Row r = sources.get(current).next();
+                Row r = nextOfBranch();
                 if (r == null) {
                     sources.get(current++).close();
                     continue;
@@ -152,6 +195,38 @@ public final class Union implements Operator {
                 }
             }
             return null;
+        }
+
+        /** The current branch's next row, its text weighed again where it must be, a batch of rows at a time. */
+        private Row nextOfBranch() throws SQLException {
+            if (!ready.isEmpty()) return ready.poll();
+            TextWeights[] weights = reweigh == null ? null : reweigh[current];
+            RowSource source = sources.get(current);
+            if (weights == null) return source.next();
+            var batch = new ArrayList<Row>();
+            for (Row r; batch.size() < TextWeights.BATCH && (r = source.next()) != null; ) batch.add(r);
+            for (int c = 0; c < weights.length; c++) {
+                if (weights[c] == null) continue;
+                var values = new ArrayList<String>(batch.size());
+                for (Row r : batch) values.add(text(r.getValues(c)));
+                weights[c].weigh(ctx, values);
+            }
+            for (Row r : batch) {
+                var b = r.toBuilder();
+                for (int c = 0; c < weights.length; c++) {
+                    String v = weights[c] == null ? null : text(r.getValues(c));
+                    if (v != null) b.setValues(visible + c, Value.newBuilder().setBytesValue(weights[c].weight(v)).build());
+                }
+                ready.add(b.build());
+            }
+            return ready.poll();
+        }
+
+        /** A text value as the router holds it, or null. */
+        private static String text(Value v) throws SQLException {
+            if (v.getKindCase() == Value.KindCase.STRING_VALUE) return v.getStringValue();
+            if (Values.isNull(v)) return null;
+            throw Refusal.of("Lutra does not support a UNION whose text column holds " + v.getKindCase() + " values to compare");
         }
 
         /** Equal rows (by MySQL's equality: numbers by value, text by weight) have equal keys. */

@@ -369,7 +369,7 @@ public final class Planner {
         String original = list.toString();
         Plan.Query merged;
         try {
-            merged = UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, sql));
+            merged = UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, sql));
         } catch (PlanException refused) {
             if (!Refusal.is(refused) || wholeOnOnePartition(list) >= 0) throw refused;
             int branches = list.getSelects().size();
@@ -587,7 +587,7 @@ public final class Planner {
     Plan.Query subquery(Select select) throws PlanException {
         return switch (alone(select)) {
             case PlainSelect p -> (Plan.Query) select(p, p.toString());
-            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, branch -> (Plan.Query) select(branch, branch.toString()));
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, branch.toString()));
             default -> throw PlanException.unsupported("this kind of subquery yet (" + select + ")");
         };
     }

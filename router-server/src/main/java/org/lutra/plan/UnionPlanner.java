@@ -11,6 +11,7 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
+import org.lutra.catalog.Catalog;
 import org.lutra.exec.Limit;
 import org.lutra.exec.Operator;
 import org.lutra.exec.Project;
@@ -25,8 +26,10 @@ import java.util.List;
  * Plans {@code SELECT ... UNION [ALL] SELECT ...}: every branch gets its own plan (one partition
  * or several, as it needs), a {@link Union} runs them in turn, and an ORDER BY / LIMIT on the
  * whole union is applied by the router. For UNION (distinct) and for ORDER BY, each branch also
- * returns {@code WEIGHT_STRING(item AS CHAR(512))} per select item, so text is deduplicated and
- * ordered in its own collation.
+ * returns {@code WEIGHT_STRING(item AS CHAR(512))} per select item; MySQL compares a union's text
+ * in the collation it derives across the branches, which a probe asks of a backend when the union
+ * runs ({@link UnionProbes}), and text of a branch whose item has another collation is weighed
+ * again in the union's.
  */
 final class UnionPlanner {
     /** Plans one branch: a plain SELECT, through the planner's usual path. */
@@ -36,7 +39,7 @@ final class UnionPlanner {
 
     private UnionPlanner() {}
 
-    static Plan.Query plan(SetOperationList list, BranchPlanner branches) throws PlanException {
+    static Plan.Query plan(SetOperationList list, Catalog catalog, BranchPlanner branches) throws PlanException {
         boolean distinct = false;
         boolean all = false;
         for (SetOperation op : list.getOperations()) {
@@ -51,6 +54,7 @@ final class UnionPlanner {
         var paramCounts = new ArrayList<Integer>();
         int visible = -1;
         List<String> names = null;
+        var probed = new ArrayList<String>();
         for (Select branch : list.getSelects()) {
             PlainSelect select = plainOf(branch);
             if (weighted) {
@@ -60,13 +64,15 @@ final class UnionPlanner {
                 }
                 visible = n;
                 if (names == null) names = names(select);
+                probed.add(UnionProbes.branch(select));
                 addWeights(select);
             }
             Plan.Query q = branches.plan(select);
             plans.add(q.root());
             paramCounts.add(q.paramCount());
         }
-        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct, weighted ? visible : -1);
+        var collations = weighted ? UnionProbes.of(list, probed, all, visible, catalog) : null;
+        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct, weighted ? visible : -1, collations);
         if (ordered) {
             var keys = new ArrayList<SortKey>();
             for (OrderByElement o : list.getOrderByElements()) {
@@ -121,9 +127,22 @@ final class UnionPlanner {
             if (item.getExpression() instanceof AllColumns) {
                 throw PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns");
             }
-            weights.add(new WeightString((Expression) item.getExpression(), ShardColumns.EXPRESSION_TEXT_LENGTH));
+            weights.add(weightString((Expression) item.getExpression()));
         }
         for (Expression w : weights) select.addSelectItems(w);
+    }
+
+    /**
+     * {@code WEIGHT_STRING(e AS CHAR(512))} in the server's other spelling, {@code WEIGHT_STRING(e, 0, 512, 64)} (result length
+     * 0: as long as needed; 512 characters; flag 64, MY_STRXFRM_PAD_WITH_SPACE, the padding AS CHAR asks for), which the SQL
+     * parser reads: a branch that runs in rounds (its subqueries first) is planned again from its text.
+     */
+    private static Expression weightString(Expression e) {
+        var f = new net.sf.jsqlparser.expression.Function();
+        f.setName("WEIGHT_STRING");
+        f.setParameters(new net.sf.jsqlparser.expression.operators.relational.ExpressionList<>(e, new LongValue(0),
+                new LongValue(ShardColumns.EXPRESSION_TEXT_LENGTH), new LongValue(64)));
+        return f;
     }
 
     private static int column(Expression e, List<String> names, int visible) throws PlanException {

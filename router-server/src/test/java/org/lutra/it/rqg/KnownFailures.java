@@ -108,12 +108,6 @@ public final class KnownFailures {
                     f -> f.has("\\bUNION\\b") && (Signatures.branchTypesDiffer(f) || f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered()
                             && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] (Duplicate column name|Incorrect column name|Illegal mix of collations"
                             + "|Data truncation: Out of range value).*"))),
-            // a UNION branch with a subquery: the rounds re-plan the branch's text after the router added
-            // WEIGHT_STRING(x AS CHAR(n)) to it, which the parser does not read (as weight-string-of-expression-internal-error)
-            new Known("union-branch-with-subquery-reparses-weight-string",
-                    "SELECT 1 FROM tl UNION ALL SELECT id FROM tp WHERE (SELECT MAX(sq.a) FROM tl AS sq) ORDER BY 1 DESC",
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1064 && f.lutraError().contains("<K_AS>")
-                            && f.has("\\bUNION\\b") && f.has("\\(\\s*SELECT\\b")),
             // documented (docs/sql.md, uncorrelated subqueries): over joins, with LIMIT, or beside IN/EXISTS subqueries, a scalar of
             // several rows raises 1242 at once; one MariaDB that evaluates it for no row answers
             // and the other way: MariaDB evaluates an uncorrelated scalar of several rows that orders or groups rows even when
@@ -131,12 +125,6 @@ public final class KnownFailures {
                     s -> null, // needs a statement the router materializes: the generator finds them
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered()
                             && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] Data truncation: Truncated incorrect.*")),
-            // UNION's duplicates are told by each branch's weight strings, in the branch's collation: a literal's (the
-            // connection's) and a column's (utf8mb4_general_ci) differ for equal text, where MariaDB compares in the
-            // union column's collation
-            new Known("union-compares-text-in-each-branchs-collation",
-                    "SELECT 'kiwi' COLLATE utf8mb4_general_ci FROM tl UNION SELECT 'KIWI' FROM tp", // the rows' own texts may not meet
-                    f -> f.verdict() == Comparer.Verdict.DIFFERENT_ROWS && f.has("\\bUNION\\s+(?!ALL\\b)") && Signatures.sameTextIgnoringCase(f)),
             // an UPDATE whose subquery was bound first: WHERE (s) AND FALSE no longer evaluates (s), which MariaDB does for
             // each row, failing in strict mode with 1292 (a text that is no number)
             new Known("write-with-bound-subquery-skips-mariadbs-strict-error",

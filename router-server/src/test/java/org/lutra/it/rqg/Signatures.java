@@ -13,16 +13,6 @@ final class Signatures {
 
     private Signatures() {}
 
-    /** Lutra answered more rows, the same ones as MariaDB's when text compares case-insensitively. */
-    static boolean sameTextIgnoringCase(Failure f) {
-        var l = f.lutraRows();
-        var r = f.referenceRows();
-        if (l == null || r == null || l.rows().size() <= r.rows().size()) return false;
-        java.util.function.Function<List<String>, String> key = row -> String.valueOf(row).toLowerCase(Locale.ROOT);
-        return l.rows().stream().map(key).collect(java.util.stream.Collectors.toSet())
-                .equals(r.rows().stream().map(key).collect(java.util.stream.Collectors.toSet()));
-    }
-
     /** As many rows, and every value that differs is a number within a thousandth (relative) of MariaDB's. */
     static boolean numbersClose(Failure f) {
         var l = f.lutraRows();

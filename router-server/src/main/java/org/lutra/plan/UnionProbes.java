@@ -1,0 +1,126 @@
+package org.lutra.plan;
+
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import org.lutra.catalog.Catalog;
+import org.lutra.catalog.TableDef;
+import org.lutra.exec.UnionCollations;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the {@link UnionCollations} probe of a UNION: the statement that asks a backend which
+ * collation each branch's items and each union column compare in. It runs where the tables the
+ * union reads are: on the partition holding most of them, the others copied there as empty
+ * temporary tables of the same definitions (a column's collation is all the probe reads).
+ */
+final class UnionProbes {
+    private UnionProbes() {}
+
+    /**
+     * A branch's text as the probe runs it: the same SELECT, with {@code LIMIT 0} (MySQL then reads no row); null where that
+     * takes parameters out (a {@code LIMIT ?}: the probe binds the branch's parameters as the branch does).
+     */
+    static String branch(PlainSelect select) throws PlanException {
+        PlainSelect copy = Planner.alone(select);
+        copy.setLimit(new Limit().withRowCount(new LongValue(0)));
+        copy.setOffset(null);
+        copy.setFetch(null);
+        copy.setForMode(null);
+        copy.setForUpdateTable(null);
+        copy.setIntoTables(null);
+        String text = copy.toString();
+        return ParamCounter.count(text) == ParamCounter.count(select.toString()) ? text : null;
+    }
+
+    /**
+     * The probe of a union of {@code branches} (each as {@link #branch} gave it) of {@code columns} columns each, or null
+     * where it cannot run: a table the catalog does not know, or one no temporary table can copy.
+     */
+    static UnionCollations of(SetOperationList list, List<String> branches, boolean all, int columns, Catalog catalog) {
+        if (branches.contains(null)) return null;
+        var tables = new LinkedHashMap<String, TableDef>();
+        try {
+            for (String name : new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) list)) {
+                TableDef t = catalog.table(KeyFinder.unquote(name));
+                if (t == null) return null;
+                tables.put(t.name(), t);
+            }
+        } catch (RuntimeException e) {
+            return null;
+        }
+        int partition = partitionOfMost(tables.values(), catalog);
+        var setup = new ArrayList<String>();
+        var teardown = new ArrayList<String>();
+        for (TableDef t : tables.values()) {
+            if (holds(t, partition)) continue;
+            try {
+                setup.add(TemporaryCopy.of(t).definition(t.name()));
+            } catch (PlanException cannot) {
+                return null;
+            }
+            teardown.add("DROP TEMPORARY TABLE IF EXISTS " + TemporaryCopy.quote(t.name()));
+        }
+        return new UnionCollations(partition, setup, sql(branches, all, columns), teardown, branches.size(), columns,
+                ShardColumns.EXPRESSION_TEXT_LENGTH);
+    }
+
+    /**
+     * {@code WITH b0 (c1, ...) AS (branch 0), ..., u (c1, ...) AS ((branch 0) UNION (branch 1) ...) SELECT COLLATION(b0.c1),
+     * ..., COLLATION(u.c1), ..., CHARSET(u.c1), ... FROM (SELECT 1) LEFT JOIN b0 ON TRUE ...}: the common table expressions
+     * have no rows, the outer join gives one row of NULLs whose columns keep their types. A common table expression's
+     * column has its item's collation; the union's columns, MySQL's derivation across the branches.
+     */
+    private static String sql(List<String> branches, boolean all, int columns) {
+        var names = new ArrayList<String>();
+        for (int c = 1; c <= columns; c++) names.add("c" + c);
+        String list = " (" + String.join(", ", names) + ") AS (";
+        var sql = new StringBuilder("WITH ");
+        for (int b = 0; b < branches.size(); b++) sql.append(cte(b)).append(list).append(branches.get(b)).append("), ");
+        sql.append(UNION).append(list);
+        for (int b = 0; b < branches.size(); b++) {
+            if (b > 0) sql.append(all ? " UNION ALL " : " UNION ");
+            sql.append('(').append(branches.get(b)).append(')');
+        }
+        sql.append(") SELECT ");
+        var items = new ArrayList<String>();
+        for (int b = 0; b < branches.size(); b++) for (String c : names) items.add("COLLATION(" + cte(b) + "." + c + ")");
+        for (String c : names) items.add("COLLATION(" + UNION + "." + c + ")");
+        for (String c : names) items.add("CHARSET(" + UNION + "." + c + ")");
+        sql.append(String.join(", ", items)).append(" FROM (SELECT 1) AS `lutra_one`");
+        for (int b = 0; b < branches.size(); b++) sql.append(" LEFT JOIN ").append(cte(b)).append(" ON TRUE");
+        return sql.append(" LEFT JOIN ").append(UNION).append(" ON TRUE").toString();
+    }
+
+    private static final String UNION = "`lutra_union`";
+
+    private static String cte(int branch) {
+        return "`lutra_branch_" + branch + "`";
+    }
+
+    /** The partition holding most of {@code tables} (the lowest of equals); with no tables, the first. */
+    private static int partitionOfMost(Iterable<TableDef> tables, Catalog catalog) {
+        Map<Integer, Integer> count = new HashMap<>();
+        for (TableDef t : tables) for (int p : t.partitioning().partitions()) count.merge(p, 1, Integer::sum);
+        int best = catalog.partitions().getFirst().id();
+        int most = 0;
+        for (var e : count.entrySet()) {
+            if (e.getValue() > most || e.getValue() == most && e.getKey() < best) {
+                best = e.getKey();
+                most = e.getValue();
+            }
+        }
+        return best;
+    }
+
+    private static boolean holds(TableDef t, int partition) {
+        for (int p : t.partitioning().partitions()) if (p == partition) return true;
+        return false;
+    }
+}
