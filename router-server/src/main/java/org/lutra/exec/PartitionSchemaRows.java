@@ -16,7 +16,9 @@ import java.util.Map;
  * partitions know them ({@code COLUMNS}, {@code STATISTICS}, {@code KEY_COLUMN_USAGE},
  * {@code TABLE_CONSTRAINTS}, {@code REFERENTIAL_CONSTRAINTS}: ORMs, migration tools and database
  * browsers ask them). Each table's rows are read where its first partition keeps it (every copy
- * of a table has the same definition), its partition database's name becoming the logical one;
+ * of a table has the same definition), its partition database's name becoming the logical one
+ * (STATISTICS.CARDINALITY, the server's estimate of an index's distinct keys, is the sum over the partitions
+ * holding the table's rows, every row then a literal);
  * then the client's statement runs on partition {@code answer} with each reference ({@link Read#marker}
  * in {@code sql}) replaced by a derived table of those rows, as {@code plan.InformationSchema} does
  * for the catalog's tables.
@@ -37,13 +39,17 @@ public final class PartitionSchemaRows implements Operator {
     private final String database;
     /** Per partition, the tables whose rows are read there. */
     private final Map<Integer, List<String>> tablesAt;
+    /** Per partition, the tables whose rows it holds (one copy of a replicated table): where STATISTICS.CARDINALITY is summed. */
+    private final Map<Integer, List<String>> rowsAt;
     private final Target answer;
 
-    public PartitionSchemaRows(String sql, List<Read> reads, String database, Map<Integer, List<String>> tablesAt, Target answer) {
+    public PartitionSchemaRows(String sql, List<Read> reads, String database, Map<Integer, List<String>> tablesAt,
+                               Map<Integer, List<String>> rowsAt, Target answer) {
         this.sql = sql;
         this.reads = List.copyOf(reads);
         this.database = database;
         this.tablesAt = tablesAt;
+        this.rowsAt = rowsAt;
         this.answer = answer;
     }
 
@@ -57,13 +63,13 @@ public final class PartitionSchemaRows implements Operator {
     private String derived(Read read, Context ctx) throws SQLException {
         int here = answer.table().partitioning().partitions()[0];
         String from = " FROM information_schema." + read.table() + " WHERE ";
+        // with summed cardinalities every row is a literal, the answering partition's own too
+        Map<String, Long> cardinalities = read.table().equals("STATISTICS") ? cardinalities(ctx) : null;
         var queries = new ArrayList<ShardQuery>();
         queries.add(new ShardQuery(here, "SELECT *" + from + "FALSE", List.of())); // the columns, as the answering server has them
         for (var e : tablesAt.entrySet()) {
-            if (e.getKey() == here) continue;
-            var names = e.getValue().stream().map(n -> Value.newBuilder().setStringValue(n).build()).toList();
-            queries.add(new ShardQuery(e.getKey(), "SELECT *" + from + read.schemaColumn() + " = DATABASE() AND TABLE_NAME IN ("
-                    + String.join(", ", names.stream().map(n -> "?").toList()) + ")", names));
+            if (e.getKey() == here && cardinalities == null) continue;
+            queries.add(tablesOf(e.getKey(), "SELECT *" + from + read.schemaColumn(), e.getValue()));
         }
         ctx.touched(queries);
         var rows = new ArrayList<String>();
@@ -72,7 +78,9 @@ public final class PartitionSchemaRows implements Operator {
             try (source) {
                 if (columns == null) columns = source.columns();
                 int schema = indexOf(source.columns(), read.schemaColumn());
-                for (Row r = source.next(); r != null; r = source.next()) rows.add(literalRow(source.columns(), r, schema));
+                for (Row r = source.next(); r != null; r = source.next()) {
+                    rows.add(literalRow(source.columns(), cardinalities == null ? r : withCardinality(source.columns(), r, cardinalities), schema));
+                }
             }
         }
         // the answering partition's own tables straight from its information_schema: its types exactly, the database renamed
@@ -81,10 +89,56 @@ public final class PartitionSchemaRows implements Operator {
             String name = "`" + c.getLabel().replace("`", "``") + "`";
             items.add(isSchema(c) ? "IF(" + name + " = DATABASE(), " + text(database) + ", " + name + ") AS " + name : name);
         }
-        List<String> local = tablesAt.getOrDefault(here, List.of());
+        List<String> local = cardinalities != null ? List.of() : tablesAt.getOrDefault(here, List.of());
         String own = "SELECT " + String.join(", ", items) + from + (local.isEmpty() ? "FALSE"
                 : read.schemaColumn() + " = DATABASE() AND TABLE_NAME IN (" + String.join(", ", local.stream().map(PartitionSchemaRows::text).toList()) + ")");
         return "(" + own + (rows.isEmpty() ? "" : " UNION ALL " + String.join(" UNION ALL ", rows)) + ")";
+    }
+
+    /** {@code sql} (ending in a schema column) for {@code tables} of the partition's database, their names bound. */
+    private static ShardQuery tablesOf(int partition, String sql, List<String> tables) {
+        var names = tables.stream().map(n -> Value.newBuilder().setStringValue(n).build()).toList();
+        return new ShardQuery(partition, sql + " = DATABASE() AND TABLE_NAME IN (" + String.join(", ", names.stream().map(n -> "?").toList())
+                + ")", names);
+    }
+
+    /** Each index column's CARDINALITY summed over the partitions holding the table's rows (null where none knows it), by {@link #key}. */
+    private Map<String, Long> cardinalities(Context ctx) throws SQLException {
+        var queries = new ArrayList<ShardQuery>();
+        for (var e : rowsAt.entrySet()) {
+            queries.add(tablesOf(e.getKey(), "SELECT TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, CARDINALITY FROM information_schema.STATISTICS WHERE TABLE_SCHEMA",
+                    e.getValue()));
+        }
+        ctx.touched(queries);
+        var sums = new java.util.HashMap<String, Long>();
+        for (RowSource source : ctx.shards().query(queries)) {
+            try (source) {
+                for (Row r = source.next(); r != null; r = source.next()) {
+                    String key = key(r.getValues(0).getStringValue(), r.getValues(1).getStringValue(), integer(r.getValues(2)));
+                    Value n = r.getValues(3);
+                    if (n.getKindCase() == Value.KindCase.IS_NULL || n.getKindCase() == Value.KindCase.KIND_NOT_SET) sums.putIfAbsent(key, null);
+                    else sums.merge(key, integer(n), (a, b) -> a == null ? b : b == null ? a : a + b);
+                }
+            }
+        }
+        return sums;
+    }
+
+    private static String key(String table, String index, long seq) {
+        return table + "\0" + index + "\0" + seq;
+    }
+
+    private static long integer(Value v) {
+        return v.getKindCase() == Value.KindCase.DECIMAL_VALUE ? new java.math.BigDecimal(v.getDecimalValue()).longValueExact() : v.getIntValue();
+    }
+
+    /** {@code row} of STATISTICS with its CARDINALITY the whole table's. */
+    private static Row withCardinality(List<Column> columns, Row row, Map<String, Long> sums) throws SQLException {
+        int table = indexOf(columns, "TABLE_NAME"), index = indexOf(columns, "INDEX_NAME"), seq = indexOf(columns, "SEQ_IN_INDEX");
+        int cardinality = indexOf(columns, "CARDINALITY");
+        Long sum = sums.get(key(row.getValues(table).getStringValue(), row.getValues(index).getStringValue(), integer(row.getValues(seq))));
+        Value v = sum == null ? Value.newBuilder().setIsNull(true).build() : Value.newBuilder().setIntValue(sum).build();
+        return row.toBuilder().setValues(cardinality, v).build();
     }
 
     private static boolean isSchema(Column c) {

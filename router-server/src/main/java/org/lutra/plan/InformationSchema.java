@@ -32,7 +32,7 @@ import java.util.Set;
  *
  * <p>COLUMNS, STATISTICS, KEY_COLUMN_USAGE, TABLE_CONSTRAINTS and REFERENTIAL_CONSTRAINTS are read from the
  * partitions when the statement runs, each table's rows where its first partition keeps it
- * ({@link PartitionSchemaRows}), all their columns but STATISTICS.CARDINALITY. Of the others only the columns the catalog knows exactly are there. A column each partition's copy answers
+ * ({@link PartitionSchemaRows}), all their columns (STATISTICS.CARDINALITY, an estimate, summed over the table's partitions). Of the others only the columns the catalog knows exactly are there. A column each partition's copy answers
  * differently (TABLE_ROWS, DATA_LENGTH, AUTO_INCREMENT, CREATE_TIME, ...), a column the catalog does
  * not hold (the database's defaults, ...), {@code *}, another information_schema table, or a table of
  * the logical database in the same statement is refused. A statement naming a column of TABLES that
@@ -66,8 +66,7 @@ final class InformationSchema {
     private static final Set<String> NOT_GIVEN = Set.of("VERSION", "TABLE_ROWS", "AVG_ROW_LENGTH",
             "DATA_LENGTH", "MAX_DATA_LENGTH", "INDEX_LENGTH", "DATA_FREE", "AUTO_INCREMENT", "CREATE_TIME", "UPDATE_TIME",
             "CHECK_TIME", "CHECKSUM", "MAX_INDEX_LENGTH", "TEMPORARY",
-            "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT", "DEFAULT_ENCRYPTION",
-            "CARDINALITY" /* STATISTICS: each partition's own estimate of its own rows */);
+            "DEFAULT_CHARACTER_SET_NAME", "DEFAULT_COLLATION_NAME", "SQL_PATH", "SCHEMA_COMMENT", "DEFAULT_ENCRYPTION");
 
     private InformationSchema() {}
 
@@ -92,7 +91,7 @@ final class InformationSchema {
                 throw PlanException.unsupported("information_schema." + name(t) + " through the router (" + String.join(", ", answered)
                         + " are answered for the logical database)");
             }
-            starRefused |= !FROM_PARTITIONS.containsKey(name(t)) || name(t).equals("STATISTICS");
+            starRefused |= !FROM_PARTITIONS.containsKey(name(t));
         }
         if (found.star && starRefused) {
             throw PlanException.unsupported("SELECT * on information_schema through the router: name the columns (of TABLES: "
@@ -134,9 +133,16 @@ final class InformationSchema {
         var tablesAt = new java.util.TreeMap<Integer, List<String>>();
         for (TableDef t : catalog.tables()) tablesAt.computeIfAbsent(t.partitioning().partitions()[0], p -> new ArrayList<>()).add(t.name());
         tablesAt.replaceAll((p, names) -> List.copyOf(names));
+        // STATISTICS.CARDINALITY is an estimate of the rows' distinct keys: the whole table's is the sum over its partitions (a copy's alone for replicated)
+        var rowsAt = new java.util.TreeMap<Integer, List<String>>();
+        for (TableDef t : catalog.tables()) {
+            int[] holding = t.partitioning() instanceof Partitioning.Replicated r ? new int[] {r.partitions()[0]} : t.partitioning().partitions();
+            for (int p : holding) rowsAt.computeIfAbsent(p, x -> new ArrayList<>()).add(t.name());
+        }
+        rowsAt.replaceAll((p, names) -> List.copyOf(names));
         String counted = text;
         for (var read : reads.values()) counted = counted.replace(read.marker(), "");
-        return new Plan.Query(new PartitionSchemaRows(text, List.copyOf(reads.values()), database, tablesAt, anywhere), ParamCounter.count(counted));
+        return new Plan.Query(new PartitionSchemaRows(text, List.copyOf(reads.values()), database, tablesAt, rowsAt, anywhere), ParamCounter.count(counted));
     }
 
     /**
