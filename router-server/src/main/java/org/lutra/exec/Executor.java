@@ -282,7 +282,9 @@ public final class Executor {
             record(queries);
             return ids.result(replicas.copiesAlike(table, queries, c), queries.size());
         }
-        if (!secondaryKeys.isEmpty()) c.atomic(); // the rows and their entries (at their values' homes) commit together
+        // the rows in a transaction: their entries, committed aside or in it (SecondaryEntries.writeForWrittenRows), name
+        // their partitions while the rows are written and not yet committed
+        if (!secondaryKeys.isEmpty()) c.atomic();
         Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
         var raws = new Object[rowCount]; // each row's value of the routing column as the column will hold it
         for (int row = 0; row < rowCount; row++) raws[row] = inserted(table, partitioning.column(), plan.keyPerRow().get(row).resolve(params, ValueCodec::decode));
@@ -349,7 +351,7 @@ public final class Executor {
         }
         for (int i = 0; i < secondaryKeys.size(); i++) {
             Object[] values = secondaryKeys.get(i);
-            SecondaryEntries.write(shards(c), table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
+            SecondaryEntries.writeForWrittenRows(shards(c), table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
         }
         return ids.result(count, touched.size());
     }

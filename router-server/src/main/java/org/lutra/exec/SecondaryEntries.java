@@ -9,6 +9,7 @@ import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,10 +25,11 @@ import java.util.TreeMap;
  * partition p". Non-unique: one entry per (v, p), key (v, p). UNIQUE: one entry per v, key (v).
  *
  * <p><b>Invariant: the entries are a superset.</b> Every committed row with value v on partition p has a
- * committed entry (v, p). Entries are written in the same transaction as the rows that need them (an
- * insert, an update setting the column, a move's copy to its target; {@link #write}), so they commit
- * together: a statement that writes indexed rows is made atomic over the partitions it touches (two-phase
- * when the home is another partition). Entries are never deleted with rows: an entry whose rows are
+ * committed entry (v, p). An insert's entries are committed aside, after its rows are written and before
+ * they commit ({@link #writeForWrittenRows}: the insert commits on its rows' partitions alone); where that
+ * cannot settle them, and for an update setting the column and a move's copy to its target ({@link #write}),
+ * they are written in the same transaction as the rows, which is made atomic over the partitions it touches
+ * (two-phase when the home is another partition). Entries are never deleted with rows: an entry whose rows are
  * gone (a delete, an update to another value, a move's source) stays, costing a reader a visit to a
  * partition with no such rows. A reader ({@link #partitions}) reads the committed entries of its values,
  * then runs the statement on the partitions they name: a row committed before the read began has its
@@ -66,6 +68,19 @@ public final class SecondaryEntries {
      * UNIQUE: {@link #claim} each, failing with 1062 on a live row elsewhere.
      */
     public static void write(Shards shards, TableDef table, SecondaryLookup lookup, List<Entry> entries) throws SQLException {
+        write(shards, table, lookup, entries, false);
+    }
+
+    /**
+     * As {@link #write}, for rows the statement has just written (uncommitted, in its transaction) on the partitions
+     * the entries name: each home's entries first settled aside ({@link #aside}), so that a statement whose rows are on
+     * one partition commits there alone; the entries not settled so are written in the statement's transaction.
+     */
+    public static void writeForWrittenRows(Shards shards, TableDef table, SecondaryLookup lookup, List<Entry> entries) throws SQLException {
+        write(shards, table, lookup, entries, true);
+    }
+
+    private static void write(Shards shards, TableDef table, SecondaryLookup lookup, List<Entry> entries, boolean asideFirst) throws SQLException {
         if (entries.isEmpty()) return;
         // one order for every writer (by home, then value): two statements writing the same entries never wait on each other in a cycle
         var byHome = new TreeMap<Integer, Set<Entry>>();
@@ -76,18 +91,65 @@ public final class SecondaryEntries {
         });
         for (Entry e : sorted) byHome.computeIfAbsent(lookup.home(table, e.key()), h -> new LinkedHashSet<>()).add(e);
         for (var home : byHome.entrySet()) {
+            Collection<Entry> left = asideFirst ? aside(shards, table, lookup, home.getKey(), home.getValue()) : home.getValue();
+            if (left.isEmpty()) continue;
             if (lookup.unique()) {
-                for (Entry e : home.getValue()) claim(shards, table, lookup, home.getKey(), e);
+                for (Entry e : left) claim(shards, table, lookup, home.getKey(), e);
             } else {
                 var params = new ArrayList<Value>();
-                for (Entry e : home.getValue()) {
+                for (Entry e : left) {
                     params.add(KeyParams.toValue(e.key()));
                     params.add(partitionValue(e.partition()));
                 }
-                String values = String.join(", ", Collections.nCopies(home.getValue().size(), "(?, ?)"));
+                String values = String.join(", ", Collections.nCopies(left.size(), "(?, ?)"));
                 shards.update(List.of(new ShardQuery(home.getKey(), "INSERT IGNORE INTO " + quote(lookup.indexTable()) + " (v, p) VALUES " + values, params)));
             }
         }
+    }
+
+    /**
+     * Settles {@code entries} (all at {@code home}) in a short transaction of their own ({@link Shards#aside}), committed
+     * before the writing statement's: an entry that was missing is inserted; an entry there already settles a non-unique
+     * value, and a UNIQUE one if it names the row's own partition (whose unique index then decides, as in {@link #claim}).
+     * The entries it cannot settle so are returned, all of them when a lock wait there ended it (one second at most:
+     * another writer of the value holds its entry), to be written in the statement's transaction.
+     *
+     * <p>Why committing an entry ahead of its rows is exact: the rows are written (uncommitted, locked) before their entry
+     * names their partition, and the entry is committed before they are, so the entries stay a superset; a claimer of the
+     * same value on another partition that finds the entry naming this one reads it with a locking read, which waits for
+     * these rows' transaction and then finds them (1062), or finds them gone (rolled back: the entry is stale). An entry
+     * naming a partition leaves it only after such a read found no row of the value there.
+     */
+    private static Collection<Entry> aside(Shards shards, TableDef table, SecondaryLookup lookup, int home, Collection<Entry> entries) throws SQLException {
+        Shards.Aside t = shards.aside(home);
+        if (t == null) return entries;
+        String index = quote(lookup.indexTable());
+        var left = new ArrayList<Entry>();
+        try (t) {
+            for (Entry e : entries) {
+                if (t.update("INSERT IGNORE INTO " + index + " (v, p) VALUES (?, ?)", List.of(KeyParams.toValue(e.key()), partitionValue(e.partition()))) > 0
+                        || !lookup.unique()) {
+                    continue;
+                }
+                try (RowSource rows = t.query("SELECT p FROM " + index + " WHERE v = ? LOCK IN SHARE MODE", List.of(KeyParams.toValue(e.key())))) {
+                    Row row = rows.next();
+                    if (row == null || ((Number) ValueCodec.decode(row.getValues(0))).intValue() != e.partition()) left.add(e);
+                }
+            }
+            t.commit();
+        } catch (SQLException e) {
+            if (!lockConflict(e)) throw e;
+            return entries; // rolled back (the statement's lock wait, or the whole transaction as a shard's deadlock victim)
+        }
+        return left;
+    }
+
+    /** A lock wait timeout (1205) or a shard's deadlock (1213), perhaps wrapped by the router's location of it. */
+    private static boolean lockConflict(SQLException e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof SQLException s && (s.getErrorCode() == 1205 || s.getErrorCode() == 1213)) return true;
+        }
+        return false;
     }
 
     private static void claim(Shards shards, TableDef table, SecondaryLookup lookup, int home, Entry e) throws SQLException {

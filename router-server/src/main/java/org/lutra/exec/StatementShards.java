@@ -135,6 +135,12 @@ final class StatementShards implements Shards {
     }
 
     @Override
+    public Aside aside(int partition) throws SQLException {
+        if (!backends.mariaDb()) return null; // the one-second wait is MariaDB's SET STATEMENT
+        return ScratchConnection.aside(backends.placement(partition), connections.deadline(), connections.variables());
+    }
+
+    @Override
     public Scratch inTransaction(int partition) throws SQLException {
         if (!connections.transactional()) throw new IllegalStateException("locks until the transaction ends, outside a transaction");
         return new InTransaction(partition, connections);
