@@ -22,7 +22,7 @@ import java.util.Set;
 
 /**
  * SELECTs over {@code information_schema.TABLES}, {@code SCHEMATA} (and the empty VIEWS, TRIGGERS,
- * ROUTINES, EVENTS: see {@link #GIVEN}) and the tables of {@link #FROM_PARTITIONS}, answered
+ * ROUTINES, EVENTS: see {@link #GIVEN}), the tables of {@link #FROM_PARTITIONS} and of {@link #SERVER_WIDE}, answered
  * for the logical database as one server holding it would (ORMs and migration tools ask them:
  * Hibernate's sequence lookup, Flyway's schema checks). Each reference becomes a derived table of
  * literal rows built from the catalog — the logical database and its tables, with
@@ -58,6 +58,12 @@ final class InformationSchema {
     // Views, triggers, routines and events cannot be created in the logical database (the router refuses
     // the DDL; the triggers it keeps on lookup tables are its own, as its lutra_ tables are): those are empty.
     /**
+     * Tables that describe the server, not a database (Connector/J's getSQLKeywords reads KEYWORDS, which Hibernate
+     * asks): every partition's server answers them alike, so the partition the statement runs on does.
+     */
+    private static final Set<String> SERVER_WIDE = Set.of("KEYWORDS", "SQL_FUNCTIONS", "CHARACTER_SETS", "COLLATIONS",
+            "COLLATION_CHARACTER_SET_APPLICABILITY");
+    /**
      * Columns of TABLES that the table's definition decides, the same on every copy (the DDL ran on each): a statement
      * naming one reads TABLES from the partitions, as {@link #FROM_PARTITIONS} (Connector/J's getTables asks TABLE_COMMENT).
      */
@@ -85,9 +91,11 @@ final class InformationSchema {
         }
         boolean starRefused = false;
         for (Table t : found.schemaTables) {
+            if (SERVER_WIDE.contains(name(t))) continue;
             if (!GIVEN.containsKey(name(t)) && !FROM_PARTITIONS.containsKey(name(t))) {
                 var answered = new java.util.TreeSet<>(GIVEN.keySet());
                 answered.addAll(FROM_PARTITIONS.keySet());
+                answered.addAll(SERVER_WIDE);
                 throw PlanException.unsupported("information_schema." + name(t) + " through the router (" + String.join(", ", answered)
                         + " are answered for the logical database)");
             }
@@ -107,6 +115,7 @@ final class InformationSchema {
         // the tables only the partitions know are read when the statement runs (exec.PartitionSchemaRows)
         var reads = new java.util.LinkedHashMap<String, PartitionSchemaRows.Read>();
         for (Table t : found.schemaTables) {
+            if (SERVER_WIDE.contains(name(t))) continue; // read where the statement runs, as it is
             String alias = t.getAlias() != null ? t.getAlias().getName() : "`" + name(t) + "`";
             boolean definitions = found.columns.stream().anyMatch(DEFINED::contains);
             String rows = switch (name(t)) {

@@ -80,6 +80,12 @@ class InformationSchemaIT {
                     + " WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME", false),
             new Query("SELECT t.TABLE_NAME, t.TABLE_COMMENT, COUNT(*) FROM information_schema.TABLES t JOIN information_schema.COLUMNS c"
                     + " ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME WHERE t.TABLE_SCHEMA = ? GROUP BY 1, 2 ORDER BY 1", false),
+            // the server's own tables (Connector/J's getSQLKeywords reads KEYWORDS; character sets)
+            new Query("SELECT WORD FROM INFORMATION_SCHEMA.KEYWORDS ORDER BY WORD", false), // MariaDB has no RESERVED column (MySQL 8 has)
+            new Query("SELECT c.COLLATION_NAME, c.ID, s.MAXLEN FROM information_schema.COLLATIONS c JOIN information_schema.CHARACTER_SETS s"
+                    + " USING (CHARACTER_SET_NAME) WHERE c.IS_DEFAULT = 'Yes' ORDER BY c.ID", false),
+            new Query("SELECT t.TABLE_NAME, s.CHARACTER_SET_NAME FROM information_schema.TABLES t JOIN information_schema.COLLATION_CHARACTER_SET_APPLICABILITY s"
+                    + " ON s.COLLATION_NAME = 'utf8mb4_bin' WHERE t.TABLE_SCHEMA = ? ORDER BY 1", false),
             // indexes (DBeaver, Liquibase's snapshot)
             new Query("SELECT TABLE_SCHEMA, TABLE_NAME, NON_UNIQUE, INDEX_SCHEMA, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME, COLLATION, SUB_PART,"
                     + " PACKED, NULLABLE, INDEX_TYPE, COMMENT, INDEX_COMMENT FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?"

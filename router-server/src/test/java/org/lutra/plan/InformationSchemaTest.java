@@ -34,6 +34,14 @@ class InformationSchemaTest {
     }
 
     @Test
+    void theServersOwnTablesAreReadAsTheyAre() throws PlanException {
+        String sql = sent("SELECT WORD FROM INFORMATION_SCHEMA.KEYWORDS WHERE RESERVED=1 ORDER BY WORD");
+        assertTrue(sql.contains("FROM INFORMATION_SCHEMA.KEYWORDS"), sql);
+        sql = sent("SELECT c.collation_name, t.table_name FROM information_schema.collations c JOIN information_schema.tables t ON t.table_name = c.collation_name");
+        assertTrue(sql.contains("information_schema.collations c"), sql);
+    }
+
+    @Test
     void aliasesJoinsAndSchemataKeepTheirNames() throws PlanException {
         String sql = sent("SELECT COUNT(1) FROM information_schema.schemata s WHERE s.schema_name='demo' LIMIT 1");
         assertTrue(sql.contains("AS CATALOG_NAME") && sql.contains(" AS s "), sql);
@@ -48,6 +56,7 @@ class InformationSchemaTest {
         refused("SELECT t.* FROM information_schema.tables t");
         refused("SELECT auto_increment FROM information_schema.tables WHERE table_name = 'users'");
         assertTrue(refused("SELECT id FROM information_schema.processlist").getMessage().contains("PROCESSLIST"));
+        refused("SELECT u.name FROM users u JOIN information_schema.keywords k ON k.word = u.name");
         refused("SELECT u.name FROM users u JOIN information_schema.tables t ON t.table_name = u.name");
     }
 
