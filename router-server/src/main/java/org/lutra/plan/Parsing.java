@@ -74,6 +74,7 @@ final class Parsing {
      */
     private static Statement parse(String sql, long deadline, long timeoutMillis) throws PlanException {
         if (sql.isBlank()) throw new PlanException("42000", 1065, "Query was empty"); // MySQL's answer; the parser has no rule for empty text
+        sql = DoubledQuotes.asBackslashEscapes(sql);
         // both spellings name SHARE: a statement without the word is read as it stands (no scan, no deparse)
         boolean share = mentionsShare(sql);
         String shareMode = share ? LockInShareMode.forParser(sql) : null;

@@ -2,6 +2,7 @@ package org.lutra.it;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,7 +60,8 @@ class MysqlProtocolIT {
     @BeforeAll
     void start(Shards shards) throws Exception {
         differential = new Differential(shards, "mysqlit", ValuesIT.SCHEMA
-                + "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
+                + "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n"
+                + "CREATE TABLE texts (id INT PRIMARY KEY, s VARCHAR(40)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
         for (String row : ValuesIT.ROWS) differential.both("INSERT INTO v VALUES " + row);
         differential.both("INSERT INTO e2 VALUES (1, 'alpha', 'a'), (2, 'zeta', 'z'), (3, 'mid', 'z,a'), (4, NULL, '')");
         try (var st = differential.reference.createStatement(); var rs = st.executeQuery("SELECT DATABASE()")) {
@@ -98,6 +100,44 @@ class MysqlProtocolIT {
             }
         }
         assertEquals(List.of(), problems, driver);
+    }
+
+    /**
+     * Random printable text (every ASCII character from space to '~', quotes and backslashes among them) written by
+     * Connector/J's client-side prepared statements, which escape it into the statement's text (a value {@code a\'b} as
+     * {@code 'a\\''b'}), in batches rewritten as multi-row INSERTs, as BenchBase's loaders write: every value reads back
+     * as written, through the listener and from one MariaDB given the same statements.
+     */
+    @Test
+    void randomTextSurvivesClientSideEscaping() throws Exception {
+        long seed = System.nanoTime() % 1_000_000_000L;
+        var random = new java.util.Random(seed);
+        var values = new ArrayList<String>();
+        for (int i = 0; i < 600; i++) {
+            char[] text = new char[random.nextInt(0, 40)];
+            for (int k = 0; k < text.length; k++) text[k] = (char) (32 + random.nextInt(95));
+            values.add(new String(text));
+        }
+        String options = "useServerPrepStmts=false&rewriteBatchedStatements=true";
+        String refUrl = referenceUrl + (referenceUrl.contains("?") ? "&" : "?") + options;
+        try (Connection lutra = DriverManager.getConnection(differential.router.mysqlUrl("mysql", options), TestRouter.USER, TestRouter.PASSWORD);
+             Connection ref = DriverManager.getConnection(refUrl, differential.router.shards.user(), differential.router.shards.password())) {
+            for (Connection c : List.of(lutra, ref)) {
+                try (var ps = c.prepareStatement("INSERT INTO texts VALUES (?, ?)")) {
+                    for (int i = 0; i < values.size(); i++) {
+                        ps.setInt(1, i);
+                        ps.setString(2, values.get(i));
+                        if (i % 2 == 0) ps.executeUpdate(); else ps.addBatch(); // one at a time, and multi-row INSERTs
+                    }
+                    ps.executeBatch();
+                }
+                try (var st = c.createStatement(); var rs = st.executeQuery("SELECT id, s FROM texts ORDER BY id")) {
+                    var read = new ArrayList<String>();
+                    while (rs.next()) read.add(rs.getString(2));
+                    assertEquals(values, read, (c == lutra ? "lutra" : "reference") + ", seed " + seed);
+                }
+            }
+        }
     }
 
     private void compare(List<String> problems, String what, List<String> lutra, List<String> ref) {
