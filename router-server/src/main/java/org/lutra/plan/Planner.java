@@ -272,7 +272,7 @@ public final class Planner {
         if (CharacterSets.acknowledged(sql)) return new Plan.NoOp();
         Planned settings = SessionSettings.plan(sql);
         if (settings != null) return settings;
-        Planned variables = SessionVariables.plan(sql);
+        Planned variables = SessionVariables.plan(sql, limits.maxStatementChars());
         if (variables != null) return variables;
         Planned placement = PlacementStatements.plan(sql, catalog, database, this);
         if (placement != null) return placement;

@@ -46,8 +46,11 @@ public final class SessionVariables {
         return MANAGED.contains(variable.toLowerCase(Locale.ROOT));
     }
 
-    /** The plan for a read of variables, or null if {@code sql} is none. */
-    static Planned plan(String sql) throws PlanException {
+    /**
+     * The plan for a read of variables, or null if {@code sql} is none. {@code maxStatement}: the longest statement the
+     * router takes, which {@code @@max_allowed_packet} never exceeds (Connector/J sizes rewritten batches by it).
+     */
+    static Planned plan(String sql, int maxStatement) throws PlanException {
         Matcher m = LAST_INSERT_ID.matcher(sql);
         if (m.matches()) {
             String label = m.group(2) == null ? m.group(1) : m.group(2).startsWith("`") ? m.group(2).substring(1, m.group(2).length() - 1).replace("``", "`") : m.group(2);
@@ -66,7 +69,7 @@ public final class SessionVariables {
                     + "or the logical database; SHOW LUTRA STATUS gives the router's");
         }
         m = SELECT.matcher(sql);
-        if (m.matches()) return select(m.group(1));
+        if (m.matches()) return select(m.group(1), maxStatement);
         m = SHOW.matcher(sql);
         if (m.matches()) {
             boolean global = m.group(1) != null && m.group(1).equalsIgnoreCase("GLOBAL");
@@ -76,7 +79,7 @@ public final class SessionVariables {
         return null;
     }
 
-    private static Plan select(String items) throws PlanException {
+    private static Plan select(String items, int maxStatement) throws PlanException {
         var backend = new StringBuilder("SELECT ");
         var managed = new ArrayList<String>();
         Matcher item = ONE.matcher(items);
@@ -94,8 +97,9 @@ public final class SessionVariables {
             boolean ours = !global && MANAGED.contains(name);
             managed.add(ours ? name : null);
             // the router's own variables: a typed placeholder the session's value replaces
+            String variable = "@@" + (scope.isEmpty() ? "" : scope + ".") + name;
             String expression = ours ? (name.endsWith("isolation") ? "CAST(NULL AS CHAR)" : "CAST(NULL AS SIGNED)")
-                    : "@@" + (scope.isEmpty() ? "" : scope + ".") + name;
+                    : name.equals("max_allowed_packet") ? "LEAST(" + variable + ", " + maxStatement + ")" : variable;
             backend.append(expression).append(" AS ").append(quoteLabel(label));
         }
         return new Plan.SessionVariables(backend.toString(), managed, false);

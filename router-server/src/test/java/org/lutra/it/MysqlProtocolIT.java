@@ -61,7 +61,8 @@ class MysqlProtocolIT {
     void start(Shards shards) throws Exception {
         differential = new Differential(shards, "mysqlit", ValuesIT.SCHEMA
                 + "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n"
-                + "CREATE TABLE texts (id INT PRIMARY KEY, s VARCHAR(40)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
+                + "CREATE TABLE texts (id INT PRIMARY KEY, s VARCHAR(40)) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n"
+                + "CREATE TABLE wide (id INT PRIMARY KEY, s TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);\n");
         for (String row : ValuesIT.ROWS) differential.both("INSERT INTO v VALUES " + row);
         differential.both("INSERT INTO e2 VALUES (1, 'alpha', 'a'), (2, 'zeta', 'z'), (3, 'mid', 'z,a'), (4, NULL, '')");
         try (var st = differential.reference.createStatement(); var rs = st.executeQuery("SELECT DATABASE()")) {
@@ -136,6 +137,26 @@ class MysqlProtocolIT {
                     while (rs.next()) read.add(rs.getString(2));
                     assertEquals(values, read, (c == lutra ? "lutra" : "reference") + ", seed " + seed);
                 }
+            }
+        }
+    }
+
+    /** A rewritten batch longer than the router takes in one statement: Connector/J splits it by @@max_allowed_packet, which says so. */
+    @Test
+    void batchesLargerThanOneStatementAreSplitByTheClient() throws Exception {
+        String text = "x".repeat(3000);
+        try (Connection lutra = differential.router.connectMysql("useServerPrepStmts=false&rewriteBatchedStatements=true");
+             var ps = lutra.prepareStatement("INSERT INTO wide VALUES (?, ?)")) {
+            for (int i = 0; i < 2000; i++) { // about 6 MB of statement text, the router's limit 4 MiB
+                ps.setInt(1, i);
+                ps.setString(2, text);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+            try (var st = lutra.createStatement(); var rs = st.executeQuery("SELECT COUNT(*), SUM(LENGTH(s)) FROM wide")) {
+                assertTrue(rs.next());
+                assertEquals(2000, rs.getInt(1));
+                assertEquals(6_000_000, rs.getLong(2));
             }
         }
     }
