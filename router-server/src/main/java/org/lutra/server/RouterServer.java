@@ -104,7 +104,9 @@ public final class RouterServer implements AutoCloseable {
             this.transactions = txns = new Transactions(backends, config.transactions(), metrics);
             org.lutra.maintain.Collations.learn(start, backends); // before any key is routed or loaded
             var limits = config.limits();
-            this.planner = new Planner(start, config.database(), new Planner.Limits(limits.maxStatementBytes(), limits.maxNestingDepth(),
+            // no statement longer than a frame arrives: the shorter bounds what @@max_allowed_packet tells clients
+            int longest = Math.min(limits.maxStatementBytes(), config.maxFrameBytes());
+            this.planner = new Planner(start, config.database(), new Planner.Limits(longest, limits.maxNestingDepth(),
                     limits.maxOperatorChain(), limits.parseTimeoutMillis(), limits.planCacheBytes()));
             this.executor = new Executor(backends, metrics);
             this.tailer = new org.lutra.maintain.PlacementTailer(catalog, backends, executor.stats(), config.placement().logKeepSeconds());

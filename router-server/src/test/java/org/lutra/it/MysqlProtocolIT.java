@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Connector/J and MariaDB Connector/J straight at the router's MySQL listener, text protocol and
@@ -147,7 +148,7 @@ class MysqlProtocolIT {
         String text = "x".repeat(3000);
         try (Connection lutra = differential.router.connectMysql("useServerPrepStmts=false&rewriteBatchedStatements=true");
              var ps = lutra.prepareStatement("INSERT INTO wide VALUES (?, ?)")) {
-            for (int i = 0; i < 2000; i++) { // about 6 MB of statement text, the router's limit 4 MiB
+            for (int i = 0; i < 2000; i++) { // about 6 MB of statement text, frames of 1 MiB at test routers
                 ps.setInt(1, i);
                 ps.setString(2, text);
                 ps.addBatch();

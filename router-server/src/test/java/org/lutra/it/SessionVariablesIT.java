@@ -89,7 +89,7 @@ class SessionVariablesIT {
         try (var l = lutra.createStatement(); var lr = l.executeQuery("SELECT @@max_allowed_packet AS `packet`");
              var r = reference.createStatement(); var rr = r.executeQuery("SELECT @@max_allowed_packet AS `packet`")) {
             assertTrue(lr.next() && rr.next());
-            assertEquals(Math.min(rr.getLong(1), 4_194_304), lr.getLong(1));
+            assertEquals(Math.min(rr.getLong(1), 1 << 20), lr.getLong(1)); // test routers take frames of 1 MiB
             assertEquals(rr.getMetaData().getColumnLabel(1), lr.getMetaData().getColumnLabel(1));
         }
         same("SHOW VARIABLES LIKE 'autocommit'");
