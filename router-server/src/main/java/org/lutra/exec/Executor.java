@@ -4,8 +4,6 @@ import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.lookup.LookupTable;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
@@ -398,8 +396,8 @@ public final class Executor {
         int partitions = 0;
         var keys = new java.util.ArrayList<long[]>();
         var generated = new java.util.ArrayList<long[]>();
-        for (int from = 0; from < rows.size(); from += org.lutra.plan.Plan.InsertSelect.BATCH) {
-            var batch = rows.subList(from, Math.min(rows.size(), from + org.lutra.plan.Plan.InsertSelect.BATCH));
+        for (int from = 0; from < rows.size(); from += org.lutra.exec.Plan.InsertSelect.BATCH) {
+            var batch = rows.subList(from, Math.min(rows.size(), from + org.lutra.exec.Plan.InsertSelect.BATCH));
             var values = new ArrayList<Value>(batch.size() * plan.columns());
             for (var row : batch) values.addAll(row.getValuesList());
             var done = (Result.Count) insert(plan.batches().rows(batch.size()), values, c);

@@ -70,7 +70,7 @@ public interface Shards {
      * committed rows, not a snapshot.
      */
     default boolean lockingRead(String sql) {
-        return org.lutra.plan.Guards.lockingRead(sql) || everyReadLocks();
+        return org.lutra.sql.Guards.lockingRead(sql) || everyReadLocks();
     }
 
     /** Whether the statement runs in a SERIALIZABLE transaction, where InnoDB reads every row with a shared lock. */

@@ -17,6 +17,11 @@ import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.ForeignKeys;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Plan;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
 
 import java.util.ArrayList;
 import java.util.HashMap;

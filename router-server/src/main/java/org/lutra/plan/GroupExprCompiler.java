@@ -31,6 +31,8 @@ import net.sf.jsqlparser.schema.Column;
 import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
 import org.lutra.protocol.Value;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

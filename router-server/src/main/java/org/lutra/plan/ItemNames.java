@@ -8,6 +8,8 @@ import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 
+import org.lutra.sql.PlanException;
+
 import java.math.BigInteger;
 import java.util.List;
 

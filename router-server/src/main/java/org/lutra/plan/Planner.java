@@ -15,10 +15,18 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Operator;
+import org.lutra.exec.Plan;
+import org.lutra.exec.Planned;
 import org.lutra.exec.Route;
 import org.lutra.exec.SelectPlan;
+import org.lutra.exec.SessionCommand;
 import org.lutra.exec.Target;
 import org.lutra.protocol.Refusal;
+import org.lutra.sql.Guards;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -312,7 +320,7 @@ public final class Planner {
             String text = select.toString();
             Guards.requireNoSessionState(text);
             var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
-            var target = new Target(stand, null).withReplicaLocks(LockedTables.replicas(select, catalog));
+            var target = new Target(stand, null).withReplicaLocks(LockedReplicas.of(select, catalog));
             return new Plan.Query(new Route(target, text, null), ParamCounter.count(text));
         }
     }
@@ -491,7 +499,7 @@ public final class Planner {
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
                 : secondaryMatch(table, driving.alias(), select.getWhere(), select);
-        var target = new Target(table, keys, secondary, groupColumns(table)).withReplicaLocks(LockedTables.replicas(select, catalog));
+        var target = new Target(table, keys, secondary, groupColumns(table)).withReplicaLocks(LockedReplicas.of(select, catalog));
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;

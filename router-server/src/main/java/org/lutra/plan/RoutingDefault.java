@@ -7,6 +7,8 @@ import net.sf.jsqlparser.statement.create.table.CreateTable;
 import org.lutra.catalog.ColumnType;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.util.List;
 import java.util.Locale;

@@ -30,6 +30,9 @@ import org.lutra.exec.Sort;
 import org.lutra.exec.Target;
 import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;
