@@ -16,7 +16,6 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.exec.Warnings;
 import org.lutra.maintain.Collations;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.slf4j.Logger;

@@ -10,7 +10,6 @@ import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.exec.SecondaryEntries;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

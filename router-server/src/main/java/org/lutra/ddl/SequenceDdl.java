@@ -9,7 +9,6 @@ import org.lutra.catalog.Sequences;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

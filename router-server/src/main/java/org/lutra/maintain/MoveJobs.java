@@ -7,7 +7,6 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.lookup.io.MapFormatException;
 import org.lutra.merge.RowSource;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,7 +3,6 @@ package org.lutra.server;
 import org.lutra.exec.Backends;
 import org.lutra.exec.ValueCodec;
 import org.lutra.merge.ListRows;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

@@ -5,7 +5,6 @@ import org.lutra.exec.Connections;
 import org.lutra.exec.Deadline;
 import org.lutra.exec.SessionState;
 import org.lutra.exec.Warnings;
-import org.lutra.exec.Plan;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
