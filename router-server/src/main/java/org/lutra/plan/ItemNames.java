@@ -70,7 +70,7 @@ final class ItemNames {
         } else {
             return new Resolved(e, -1);
         }
-        if (ScatterPlanner.hasAggregate(r.expression())) {
+        if (AggregateFunctions.hasAggregate(r.expression())) {
             throw new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'");
         }
         return r;
