@@ -361,7 +361,7 @@ public final class DdlRunner {
     private static String originalColumn(TableDef t, String column) {
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(t.ddl());
-            for (ColumnDefinition c : org.lutra.catalog.SchemaParser.columnList(create)) {
+            for (ColumnDefinition c : org.lutra.catalog.CreateTableColumns.columnList(create)) {
                 if (c.getColumnName().replace("`", "").equalsIgnoreCase(column)) return c.toString();
             }
         } catch (JSQLParserException | ClassCastException e) {

@@ -15,7 +15,7 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.ForeignKeys;
-import org.lutra.catalog.SchemaParser;
+import org.lutra.catalog.CreateTableColumns;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Plan;
 import org.lutra.sql.ParamCounter;
@@ -214,7 +214,7 @@ final class ForeignKeyPlanner {
     private static boolean nullByDefault(TableDef table, String column) {
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(table.ddl());
-            for (ColumnDefinition c : SchemaParser.columnList(create)) {
+            for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
                 if (!KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(column)) continue;
                 String specs = c.getColumnSpecs() == null ? "" : " " + String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT) + " ";
                 if (specs.contains(" NOT NULL ") || specs.contains(" PRIMARY ") || specs.contains(" AUTO_INCREMENT ")) return false;
