@@ -25,7 +25,7 @@ public final class AutoIncrementColumn {
         } catch (JSQLParserException | ClassCastException e) {
             return null; // the schema parser read this text already; a text it cannot read has no column to fill
         }
-        for (ColumnDefinition c : SchemaParser.columnList(create)) {
+        for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
             if (c.getColumnSpecs() == null) continue;
             for (String spec : c.getColumnSpecs()) {
                 if (spec.equalsIgnoreCase("AUTO_INCREMENT")) {

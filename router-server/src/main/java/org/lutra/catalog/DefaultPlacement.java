@@ -63,7 +63,7 @@ public enum DefaultPlacement {
     }
 
     private static Choice byKeys(CreateTable create, String all, Catalog catalog) {
-        List<ColumnDef> columns = SchemaParser.columns(create);
+        List<ColumnDef> columns = CreateTableColumns.of(create);
         var keys = UniqueKeys.of(new TableDef(SchemaParser.unquote(create.getTable().getName()), columns, null, create.toString()));
         var foreign = ForeignKeyPlacement.of(create, columns, keys, catalog);
         Choice chosen = foreign.choice() != null ? foreign.choice() : byOwnKeys(create, columns, keys, all);
@@ -73,7 +73,7 @@ public enum DefaultPlacement {
     }
 
     private static Choice byOwnKeys(CreateTable create, List<ColumnDef> columns, List<UniqueKeys.Key> keys, String all) {
-        List<String> primary = SchemaParser.primaryKey(create);
+        List<String> primary = CreateTableColumns.primaryKey(create);
         if (!primary.isEmpty()) {
             return new Choice("PARTITION BY hash(`" + primary.getFirst() + "`)" + all, "its primary key's first column");
         }
@@ -102,7 +102,7 @@ public enum DefaultPlacement {
     private static boolean routableNotNull(CreateTable create, List<ColumnDef> columns, String column) {
         ColumnDef c = ForeignKeyPlacement.find(columns, column);
         if (c == null || c.keyType() == null) return false;
-        for (ColumnDefinition d : SchemaParser.columnList(create)) {
+        for (ColumnDefinition d : CreateTableColumns.columnList(create)) {
             if (SchemaParser.unquote(d.getColumnName()).equalsIgnoreCase(column) && d.getColumnSpecs() != null) {
                 return String.join(" ", d.getColumnSpecs()).toUpperCase(Locale.ROOT).matches("(.*\\s)?NOT\\s+NULL(\\s.*)?");
             }

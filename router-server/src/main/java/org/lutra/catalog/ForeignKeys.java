@@ -54,7 +54,7 @@ public final class ForeignKeys {
         }
         var out = new ArrayList<ForeignKey>();
         int unnamed = 0;
-        for (ColumnDefinition c : SchemaParser.columnList(create)) {
+        for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
             if (c.getColumnSpecs() == null) continue;
             var inline = INLINE.matcher(String.join(" ", c.getColumnSpecs()));
             if (!inline.find()) continue;

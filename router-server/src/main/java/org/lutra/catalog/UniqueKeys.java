@@ -43,7 +43,7 @@ public final class UniqueKeys {
             throw new SchemaException("cannot read the keys of " + table.name() + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
         var keys = new ArrayList<Key>();
-        for (ColumnDefinition c : SchemaParser.columnList(create)) {
+        for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
             if (c.getColumnSpecs() == null) continue;
             // column attributes [UNIQUE [KEY]] [[PRIMARY] KEY]; quoted words (DEFAULT 'key', COMMENT) are not attributes
             for (String spec : c.getColumnSpecs()) {

@@ -16,8 +16,7 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.exec.Warnings;
 import org.lutra.maintain.Collations;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -362,7 +361,7 @@ public final class DdlRunner {
     private static String originalColumn(TableDef t, String column) {
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(t.ddl());
-            for (ColumnDefinition c : org.lutra.catalog.SchemaParser.columnList(create)) {
+            for (ColumnDefinition c : org.lutra.catalog.CreateTableColumns.columnList(create)) {
                 if (c.getColumnName().replace("`", "").equalsIgnoreCase(column)) return c.toString();
             }
         } catch (JSQLParserException | ClassCastException e) {

@@ -10,8 +10,7 @@ import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.exec.SecondaryEntries;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

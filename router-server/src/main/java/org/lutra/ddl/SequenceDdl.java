@@ -9,8 +9,7 @@ import org.lutra.catalog.Sequences;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

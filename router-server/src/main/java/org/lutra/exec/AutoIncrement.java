@@ -1,8 +1,7 @@
 package org.lutra.exec;
 
-import org.lutra.plan.AutoFill;
-import org.lutra.plan.Plan;
-import org.lutra.plan.ValueRef;
+import org.lutra.sql.AutoFill;
+import org.lutra.sql.ValueRef;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

@@ -55,7 +55,7 @@ final class ConnectionWorker {
     RowSource query(ShardQuery q) throws SQLException {
         // a transaction counts the partitions where it may hold locks (a lock wait timeout is a suspected deadlock only over
         // several of them): a consistent read locks nothing. Outside one it does not matter, and the text is not scanned
-        boolean consistent = connections.transactional() && !org.lutra.plan.Guards.lockingRead(q.sql());
+        boolean consistent = connections.transactional() && !org.lutra.sql.Guards.lockingRead(q.sql());
         Connections.Lease lease = consistent ? connections.consistentRead(placement.partition()) : lease(Connections.Use.READ);
         PreparedStatement ps = null;
         try {

@@ -1,7 +1,6 @@
 package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
-import org.lutra.plan.Plan;
 import org.lutra.protocol.Value;
 
 import java.sql.Connection;

@@ -1,6 +1,5 @@
 package org.lutra.exec;
 
-import org.lutra.plan.Plan;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
@@ -98,7 +97,7 @@ final class MovedRows {
         if (isNull(oldValue) || isNull(newValue)) return isNull(oldValue) && isNull(newValue);
         try {
             Object old = ValueCodec.decode(oldValue);
-            Object stored = Executor.inserted(table, routing, ValueCodec.decode(newValue));
+            Object stored = InsertWrite.inserted(table, routing, ValueCodec.decode(newValue));
             return old != null && stored != null && (old.equals(stored) || old instanceof Number a && stored instanceof Number b
                     && new java.math.BigDecimal(a.toString()).compareTo(new java.math.BigDecimal(b.toString())) == 0);
         } catch (RuntimeException e) {

@@ -9,8 +9,6 @@ import org.lutra.lookup.AdaptiveLookupTable;
 import org.lutra.lookup.LookupTable;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;

@@ -2,7 +2,6 @@ package org.lutra.exec;
 
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.TableDef;
-import org.lutra.plan.Plan;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

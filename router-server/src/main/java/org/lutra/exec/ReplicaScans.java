@@ -7,7 +7,7 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.TableFinder;
+import org.lutra.sql.TableFinder;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -136,7 +136,7 @@ final class ReplicaScans {
         var references = new ArrayList<int[]>(); // [begin, end) of each reference in sql, and the index of its replacement
         var replacements = new ArrayList<String>();
         try {
-            String parseable = org.lutra.plan.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE; same length)
+            String parseable = org.lutra.sql.LockInShareMode.forParser(sql); // (the parser reads it as FOR SHARE; same length)
             if (parseable == null) parseable = sql;
             var blanked = new StringBuilder(parseable);
             blankWeightStringTypes(blanked);
@@ -147,9 +147,9 @@ final class ReplicaScans {
                 @Override
                 public <S> Void visit(PlainSelect plain, S context) {
                     try {
-                        String clause = org.lutra.plan.LockInShareMode.clause(plain);
-                        org.lutra.plan.LockedTables.of(plain, t -> locked.put(t, clause));
-                    } catch (org.lutra.plan.PlanException e) {
+                        String clause = org.lutra.sql.LockInShareMode.clause(plain);
+                        org.lutra.sql.LockedTables.of(plain, t -> locked.put(t, clause));
+                    } catch (org.lutra.sql.PlanException e) {
                         throw new IllegalStateException(e); // refused below
                     }
                     return super.visit(plain, context); // (its tables are visited after this)

@@ -3,8 +3,7 @@ package org.lutra.exec;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.KeyMatch;
-import org.lutra.plan.Plan;
+import org.lutra.sql.KeyMatch;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

@@ -2,7 +2,7 @@ package org.lutra.exec;
 
 import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
-import org.lutra.plan.SqlTemplate;
+import org.lutra.sql.SqlTemplate;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -69,7 +69,7 @@ public final class Route implements Operator {
         if (r.keys() == null && !ctx.explaining() && target.table().partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp) {
             return ReplicaScans.filter(ctx.shards(), copies(ctx), queries); // no key named: each replicated key's rows once
         }
-        if (r.copies() && target.keys() instanceof org.lutra.plan.KeyMatch.Range) {
+        if (r.copies() && target.keys() instanceof org.lutra.sql.KeyMatch.Range) {
             // a range's statement, whole on each partition, would also read the copies kept there for keys whose primary is
             // elsewhere, counting a replicated key's rows once per copy; the keys' home rows are locked: no replication in between
             return copies(ctx).apply(queries, true);

@@ -2,8 +2,7 @@ package org.lutra.exec;
 
 import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
-import org.lutra.plan.KeyMatch;
-import org.lutra.plan.Plan;
+import org.lutra.sql.KeyMatch;
 import org.lutra.protocol.Value;
 
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import org.lutra.merge.FallbackRows;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
-import org.lutra.plan.PlanException;
+import org.lutra.sql.PlanException;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -82,7 +82,7 @@ public final class SelectPlan implements Choice {
      * only the missing keys could not tell which ones were seen.
      */
     private RowSource validatedRows(Context ctx) throws SQLException {
-        if (target.keys() instanceof org.lutra.plan.KeyMatch.Range) return null; // keys of a range need not exist: counting cannot validate
+        if (target.keys() instanceof org.lutra.sql.KeyMatch.Range) return null; // keys of a range need not exist: counting cannot validate
         Object[] keys = target.keyValues(ctx.params());
         if (keys == null || keys.length == 0) return null;
         var lookup = (Partitioning.LookedUp) target.table().partitioning();
@@ -120,7 +120,7 @@ public final class SelectPlan implements Choice {
      * elsewhere (or have no rows that match), which only the home row can tell.
      */
     private RowSource keyProvenRows(Context ctx) throws SQLException {
-        if (target.keys() instanceof org.lutra.plan.KeyMatch.Range) return null;
+        if (target.keys() instanceof org.lutra.sql.KeyMatch.Range) return null;
         if (ctx.shards().lockingRead(pushdown.sql())) return null; // reads the latest rows and locks them: the home row's protocol
         Object[] keys = target.keyValues(ctx.params());
         if (keys == null || keys.length == 0 || Arrays.stream(keys).distinct().count() != 1) return null;
@@ -140,7 +140,7 @@ public final class SelectPlan implements Choice {
      * guess). Null where the probe does not apply (no keys, a range, a locking read, other levels, auto-commit).
      */
     private Target.Resolution provenInSnapshot(Context ctx) throws SQLException {
-        if (!target.guesses() || target.keys() instanceof org.lutra.plan.KeyMatch.Range || !OwnerRowsProbe.applies(ctx, pushdown.sql())) return null;
+        if (!target.guesses() || target.keys() instanceof org.lutra.sql.KeyMatch.Range || !OwnerRowsProbe.applies(ctx, pushdown.sql())) return null;
         if (target.keyValues(ctx.params()) == null) return null;
         target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
         Target.Resolution guess = target.guess(ctx);

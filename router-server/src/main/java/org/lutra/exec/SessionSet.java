@@ -1,7 +1,5 @@
 package org.lutra.exec;
 
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

@@ -70,7 +70,7 @@ public interface Shards {
      * committed rows, not a snapshot.
      */
     default boolean lockingRead(String sql) {
-        return org.lutra.plan.Guards.lockingRead(sql) || everyReadLocks();
+        return org.lutra.sql.Guards.lockingRead(sql) || everyReadLocks();
     }
 
     /** Whether the statement runs in a SERIALIZABLE transaction, where InnoDB reads every row with a shared lock. */
@@ -122,6 +122,26 @@ public interface Shards {
 
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
     long[] update(List<ShardQuery> queries) throws SQLException;
+
+    /** {@link #insert}'s count for a sub-insert the placement trigger refused: its rows' keys live elsewhere. */
+    long MISPLACED = FanOut.MISPLACED;
+
+    /** As {@link #update}, for INSERTs: a sub-insert the placement trigger refused counts {@link #MISPLACED}. Without placement triggers: {@link #update}. */
+    default long[] insert(List<ShardQuery> queries) throws SQLException {
+        return update(queries);
+    }
+
+    /** For each query, whether it returned at least one row. */
+    default boolean[] exists(List<ShardQuery> queries) throws SQLException {
+        var found = new boolean[queries.size()];
+        var answers = query(queries);
+        for (int i = 0; i < found.length; i++) {
+            try (RowSource rows = answers.get(i)) {
+                found[i] = rows.next() != null;
+            }
+        }
+        return found;
+    }
 
     /** The statement is about to change rows on several partitions: make it all-or-nothing. */
     void atomic() throws SQLException;

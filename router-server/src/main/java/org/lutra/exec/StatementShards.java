@@ -117,6 +117,16 @@ final class StatementShards implements Shards {
     }
 
     @Override
+    public long[] insert(List<ShardQuery> queries) throws SQLException {
+        return fanOut.insert(queries, connections);
+    }
+
+    @Override
+    public boolean[] exists(List<ShardQuery> queries) throws SQLException {
+        return fanOut.exists(queries, connections);
+    }
+
+    @Override
     public void atomic() throws SQLException {
         connections.atomic();
     }

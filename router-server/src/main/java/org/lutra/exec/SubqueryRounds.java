@@ -122,7 +122,7 @@ public final class SubqueryRounds implements Operator {
         int next = 0; // the next of the statement's parameters
         for (int i = 0; i < subqueries.size(); i++) {
             String piece = pieces.get(i);
-            int n = org.lutra.plan.ParamCounter.countOf(piece);
+            int n = org.lutra.sql.ParamCounter.countOf(piece);
             params.addAll(ctx.params().subList(next, next + n));
             next += n;
             sql.append(piece);
@@ -165,7 +165,7 @@ public final class SubqueryRounds implements Operator {
             }
         }
         String last = pieces.getLast();
-        int n = org.lutra.plan.ParamCounter.countOf(last);
+        int n = org.lutra.sql.ParamCounter.countOf(last);
         params.addAll(ctx.params().subList(next, next + n));
         sql.append(last);
         return new Bound(sql.toString(), params, filled, failOnFirstRow);

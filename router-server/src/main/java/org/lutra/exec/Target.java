@@ -3,7 +3,7 @@ package org.lutra.exec;
 import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.plan.KeyMatch;
+import org.lutra.sql.KeyMatch;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
@@ -45,7 +45,7 @@ public final class Target {
 
     private final TableDef table;
     private final KeyMatch keys;
-    private final org.lutra.plan.Plan.SecondaryMatch secondary;
+    private final org.lutra.exec.Plan.SecondaryMatch secondary;
     private final Map<String, String> groupColumns;
     private final ReplicaLocks replicaLocks;
 
@@ -58,11 +58,11 @@ public final class Target {
      * @param groupColumns the routing column of every table of {@code table}'s lookup group, by lower-case name (empty for other
      *                     placements): where a scan leaves out the copies of replicated keys ({@link ReplicaScans})
      */
-    public Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary, Map<String, String> groupColumns) {
+    public Target(TableDef table, KeyMatch keys, org.lutra.exec.Plan.SecondaryMatch secondary, Map<String, String> groupColumns) {
         this(table, table.partitioning() instanceof Partitioning.Replicated ? null : keys, secondary, groupColumns, ReplicaLocks.NONE);
     }
 
-    private Target(TableDef table, KeyMatch keys, org.lutra.plan.Plan.SecondaryMatch secondary, Map<String, String> groupColumns,
+    private Target(TableDef table, KeyMatch keys, org.lutra.exec.Plan.SecondaryMatch secondary, Map<String, String> groupColumns,
                    ReplicaLocks replicaLocks) {
         this.table = table;
         this.groupColumns = groupColumns;
@@ -239,12 +239,12 @@ public final class Target {
      * nothing (the client gets MySQL's columns and empty aggregates). Null when a value cannot be looked up
      * exactly (NULL, a value the column would compare otherwise): the statement goes everywhere.
      */
-    static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) throws SQLException {
+    static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) throws SQLException {
         return viaSecondary(ctx, table, secondary, secondaryValues(ctx, table, secondary));
     }
 
-    /** {@link #viaSecondary(Context, TableDef, org.lutra.plan.Plan.SecondaryMatch)} for the statement's values, normalized already. */
-    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
+    /** {@link #viaSecondary(Context, TableDef, org.lutra.exec.Plan.SecondaryMatch)} for the statement's values, normalized already. */
+    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ);
@@ -258,7 +258,7 @@ public final class Target {
     }
 
     /** The statement's values of the secondary lookup's column, normalized as its entries hold them (null: not looked up exactly). */
-    private static Object[] secondaryValues(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) {
+    private static Object[] secondaryValues(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) {
         var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
         var raw = new Object[refs.size()];
         for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(ctx.params(), ValueCodec::decode);
@@ -270,11 +270,11 @@ public final class Target {
      * its first value's entries, which it reads there anyway, so that the fences spread over the partitions as the values
      * do; any of the table's partitions when the values are not looked up.
      */
-    static int fencePartition(Context ctx, TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary) {
+    static int fencePartition(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) {
         return fencePartition(table, secondary, secondary == null ? null : secondaryValues(ctx, table, secondary));
     }
 
-    private static int fencePartition(TableDef table, org.lutra.plan.Plan.SecondaryMatch secondary, Object[] values) {
+    private static int fencePartition(TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary, Object[] values) {
         if (secondary != null && values.length > 0 && values[0] != null) return secondary.lookup().home(table, values[0]);
         return MoveFence.readerPartition(table.partitioning().partitions());
     }
@@ -297,7 +297,7 @@ public final class Target {
     }
 
     /** The sub-query for each resolved partition: the whole statement, or its IN list cut to that partition's items. */
-    public List<ShardQuery> cut(Resolution r, String sql, org.lutra.plan.SqlTemplate template, List<Value> params) {
+    public List<ShardQuery> cut(Resolution r, String sql, org.lutra.sql.SqlTemplate template, List<Value> params) {
         var out = new ArrayList<ShardQuery>(r.size());
         for (var e : r.byPartition().entrySet()) {
             if (template != null && keys instanceof KeyMatch.In && !e.getValue().isEmpty()) {

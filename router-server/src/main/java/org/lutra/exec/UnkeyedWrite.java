@@ -1,7 +1,6 @@
 package org.lutra.exec;
 
 import org.lutra.catalog.Partitioning;
-import org.lutra.plan.Plan;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;

@@ -7,8 +7,7 @@ import org.lutra.config.RouterConfig;
 import org.lutra.exec.Backends;
 import org.lutra.lookup.io.MapFormatException;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

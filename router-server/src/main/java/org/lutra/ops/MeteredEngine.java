@@ -6,7 +6,7 @@ import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import org.lutra.catalog.Partitioning;
 import org.lutra.exec.RouterMetrics;
-import org.lutra.plan.Planned;
+import org.lutra.exec.Planned;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

@@ -6,6 +6,8 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 
+import org.lutra.sql.PlanException;
+
 import java.util.HashSet;
 import java.util.Locale;
 

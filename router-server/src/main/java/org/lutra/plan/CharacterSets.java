@@ -1,5 +1,7 @@
 package org.lutra.plan;
 
+import org.lutra.sql.PlanException;
+
 import java.util.Locale;
 import java.util.regex.Pattern;
 

@@ -87,7 +87,7 @@ final class Constants {
         var visitor = new ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(Function f, S context) {
-                if (!ScatterPlanner.isAggregate(f)) found[0] = true;
+                if (!AggregateFunctions.isAggregate(f)) found[0] = true;
                 return super.visit(f, context);
             }
         };

@@ -1,5 +1,8 @@
 package org.lutra.plan;
 
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
+
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

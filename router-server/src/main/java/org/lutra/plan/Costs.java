@@ -3,6 +3,9 @@ package org.lutra.plan;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.catalog.UniqueKeys;
+import org.lutra.exec.Plan;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,8 @@
 package org.lutra.plan;
 
 import org.lutra.catalog.SqlScript;
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

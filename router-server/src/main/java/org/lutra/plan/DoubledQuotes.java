@@ -1,5 +1,7 @@
 package org.lutra.plan;
 
+import org.lutra.sql.SqlSpans;
+
 /**
  * Rewrites a doubled quote inside a string literal ({@code 'it''s'}) as its backslash escape ({@code 'it\'s'}),
  * which MySQL reads alike (the router refuses NO_BACKSLASH_ESCAPES). JSQLParser 5.4, reading backslash escapes,

@@ -11,6 +11,11 @@ import net.sf.jsqlparser.statement.select.WithItem;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Materialize;
+import org.lutra.exec.Plan;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayList;
 import java.util.Collections;

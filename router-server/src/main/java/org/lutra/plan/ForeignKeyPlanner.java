@@ -15,8 +15,13 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.ForeignKeys;
-import org.lutra.catalog.SchemaParser;
+import org.lutra.catalog.CreateTableColumns;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Plan;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -209,7 +214,7 @@ final class ForeignKeyPlanner {
     private static boolean nullByDefault(TableDef table, String column) {
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(table.ddl());
-            for (ColumnDefinition c : SchemaParser.columnList(create)) {
+            for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
                 if (!KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(column)) continue;
                 String specs = c.getColumnSpecs() == null ? "" : " " + String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT) + " ";
                 if (specs.contains(" NOT NULL ") || specs.contains(" PRIMARY ") || specs.contains(" AUTO_INCREMENT ")) return false;

@@ -31,6 +31,8 @@ import net.sf.jsqlparser.schema.Column;
 import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
 import org.lutra.protocol.Value;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -101,7 +103,7 @@ final class GroupExprCompiler {
                 for (Object x : list) items.add(compile((Expression) x));
                 yield new Expr.In(compile(in.getLeftExpression()), items, in.isNot());
             }
-            case Function f when ScatterPlanner.isAggregate(f) -> {
+            case Function f when AggregateFunctions.isAggregate(f) -> {
                 if (ParamCounter.count(f.toString()) > 0) {
                     // the shards would compute it as a hidden select item: its '?' would move before WHERE's
                     throw PlanException.unsupported("parameters inside aggregates in HAVING or over aggregates over several partitions yet (" + f + ")");
@@ -119,7 +121,7 @@ final class GroupExprCompiler {
                 // an item found among the select items is its shard column; one over aggregates (a function of them,
                 // COALESCE(SUM(a), 0)) has no shard column to read: its item's place holds NULL, the router computes it
                 int column = columns.find(e);
-                if (column < 0 || ScatterPlanner.hasAggregate(e)) {
+                if (column < 0 || AggregateFunctions.hasAggregate(e)) {
                     throw PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet");
                 }
                 yield new Expr.Col(column, e.toString());

@@ -11,8 +11,13 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.PartitionSchemaRows;
+import org.lutra.exec.Plan;
 import org.lutra.exec.Route;
 import org.lutra.exec.Target;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayList;
 import java.util.List;

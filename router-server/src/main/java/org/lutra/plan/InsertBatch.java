@@ -1,5 +1,11 @@
 package org.lutra.plan;
 
+import org.lutra.exec.Plan;
+import org.lutra.exec.Planned;
+import org.lutra.sql.AutoFill;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
+
 import java.util.ArrayList;
 import java.util.Locale;
 

@@ -5,6 +5,9 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 
+import org.lutra.sql.Guards;
+import org.lutra.sql.PlanException;
+
 import java.util.ArrayList;
 import java.util.List;
 

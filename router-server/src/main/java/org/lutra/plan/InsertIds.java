@@ -9,6 +9,11 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.insert.Insert;
 import org.lutra.catalog.AutoIncrementColumn;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.AutoFill;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -14,6 +14,7 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,6 +2,8 @@ package org.lutra.plan;
 
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Plan;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -8,6 +8,8 @@ import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 
+import org.lutra.sql.PlanException;
+
 import java.math.BigInteger;
 import java.util.List;
 
@@ -68,7 +70,7 @@ final class ItemNames {
         } else {
             return new Resolved(e, -1);
         }
-        if (ScatterPlanner.hasAggregate(r.expression())) {
+        if (AggregateFunctions.hasAggregate(r.expression())) {
             throw new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'");
         }
         return r;

@@ -10,6 +10,7 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.Arrays;

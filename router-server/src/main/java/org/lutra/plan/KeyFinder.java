@@ -23,6 +23,10 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.expression.Parenthesis;
 
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
+
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

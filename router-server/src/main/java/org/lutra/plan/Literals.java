@@ -1,6 +1,7 @@
 package org.lutra.plan;
 
 import org.lutra.protocol.Value;
+import org.lutra.sql.ParamCounter;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

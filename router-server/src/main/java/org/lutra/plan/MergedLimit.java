@@ -7,6 +7,8 @@ import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import org.lutra.exec.Operator;
 import org.lutra.exec.ParamLimit;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 /**
  * LIMIT over several partitions: the bounds the router applies once to the merged rows (literals

@@ -1,5 +1,8 @@
 package org.lutra.plan;
 
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -6,6 +6,10 @@ import net.sf.jsqlparser.parser.ParseException;
 import net.sf.jsqlparser.parser.feature.Feature;
 import net.sf.jsqlparser.statement.Statement;
 
+import org.lutra.sql.Guards;
+import org.lutra.sql.LockInShareMode;
+import org.lutra.sql.PlanException;
+
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.concurrent.Executors;

@@ -6,6 +6,7 @@ import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.MySQLGroupConcat;
 import net.sf.jsqlparser.expression.UserVariable;
 import org.lutra.exec.Aggregate;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

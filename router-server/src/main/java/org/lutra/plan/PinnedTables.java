@@ -9,6 +9,9 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Target;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

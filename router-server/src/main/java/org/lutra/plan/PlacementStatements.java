@@ -3,6 +3,9 @@ package org.lutra.plan;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.math.BigDecimal;
 import java.util.regex.Matcher;

@@ -1,9 +1,6 @@
 package org.lutra.plan;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import net.sf.jsqlparser.expression.Expression;
-import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
@@ -14,13 +11,18 @@ import net.sf.jsqlparser.statement.update.Update;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Operator;
+import org.lutra.exec.Plan;
+import org.lutra.exec.Planned;
 import org.lutra.exec.Route;
-import org.lutra.exec.SelectPlan;
+import org.lutra.exec.SessionCommand;
 import org.lutra.exec.Target;
 import org.lutra.protocol.Refusal;
+import org.lutra.sql.Guards;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,25 +42,16 @@ public final class Planner {
     static final java.util.function.Consumer<net.sf.jsqlparser.parser.CCJSqlParser> MYSQL = p -> p.withBackslashEscapeCharacter(true);
     private static final Pattern REPLACE_MODIFIER = Pattern.compile("(?is)\\s*REPLACE\\s+(LOW_PRIORITY|DELAYED)\\b");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(?:EXPLAIN|DESCRIBE|DESC)\\s+(ROUTE\\s+|FORMAT\\s*=\\s*LUTRA\\s+)?((?:SELECT|WITH|INSERT|UPDATE|DELETE|REPLACE|\\().*)");
-    private static final Pattern WINDOW = Pattern.compile("(?i)\\bOVER\\s*(\\(|`?\\w)");
-    /** Stands in for the table of a SELECT without FROM: one replica, anywhere. */
-    private final TableDef NO_TABLE;
 
     private volatile Catalog catalog;
     private final String database;
-    private final Cache<String, Planned> cache;
-    /**
-     * Statements that have no literal to take out — as prepared statements send them — by their
-     * client text: the hot path skips rewriting and normalizing the text it has seen before.
-     * Texts with literals are left out, so this holds about one entry per prepared statement.
-     */
-    private final Cache<String, Parameterized> parameterized;
-
-    private record Parameterized(Planned plan, int params) {}
-
     private final Limits limits;
+    /** The plans by statement text. */
+    private final PlanCache cache;
     /** INSERT, REPLACE, UPDATE and DELETE. */
     private final WritePlanner writes = new WritePlanner(this);
+    /** SELECT without UNION. */
+    private final SelectPlanner selects;
 
     /**
      * What one statement may cost the planner.
@@ -67,7 +60,7 @@ public final class Planner {
      * @param maxNestingDepth   deepest nesting planned (max_nesting_depth, see {@link Guards#requireShallow})
      * @param maxOperatorChain  most binary operators in one expression (max_operator_chain, see {@link Guards#requireShallow})
      * @param parseTimeoutMillis the parser's deadline per statement
-     * @param cacheBytes        the plan cache's budget, plans weighed by {@link #weight}
+     * @param cacheBytes        the plan cache's budget, plans weighed by {@link PlanCache#weight}
      */
     public record Limits(int maxStatementChars, int maxNestingDepth, int maxOperatorChain, long parseTimeoutMillis, long cacheBytes) {
         public static Limits defaults() {
@@ -75,37 +68,18 @@ public final class Planner {
         }
     }
 
-    /*
-     * A cached plan's weight estimates the heap it keeps from its statement text: its syntax tree,
-     * the text and the SQL cut for the partitions. Measured (PlannerLimitsTest, 40 plans a shape):
-     * a long string literal keeps 3.1 bytes per character, a multi-row INSERT 10.7 and an IN list
-     * 34 (about 100 bytes per item: a parameter node, list entries, each partition's share), an
-     * OR chain 2.9. So: 4 bytes a character plus 96 a placeholder, plus a fixed cost per plan —
-     * over the measurement for all shapes but the IN list, where it is within 15%.
-     */
-    static final int BYTES_PER_CHAR = 4;
-    static final int BYTES_PER_PLACEHOLDER = 96;
-    static final int BYTES_PER_PLAN = 2_048;
-
     /** With the default limits and a cache for about {@code cacheEntries} plans of 5,000-character statements. */
     public Planner(Catalog catalog, String database, int cacheEntries) {
         this(catalog, database, new Limits(Limits.defaults().maxStatementChars(), Limits.defaults().maxNestingDepth(),
-                Limits.defaults().maxOperatorChain(), Limits.defaults().parseTimeoutMillis(), (long) cacheEntries * weight("x".repeat(5_000)) * 4 / 3));
+                Limits.defaults().maxOperatorChain(), Limits.defaults().parseTimeoutMillis(), (long) cacheEntries * PlanCache.weight("x".repeat(5_000)) * 4 / 3));
     }
 
     public Planner(Catalog catalog, String database, Limits limits) {
         this.catalog = catalog;
         this.database = database;
         this.limits = limits;
-        // Weighed by bytes, not counted: 400 distinct 1 MB statements in a cache of 10,000 entries took 850 MB.
-        // Three quarters for plans, the rest for the index of prepared texts (its entries share the plans).
-        // Evictions run on the inserting thread (executor), so the bound holds while a client floods the cache.
-        this.cache = Caffeine.newBuilder().maximumWeight(limits.cacheBytes() / 4 * 3).executor(Runnable::run)
-                .weigher((String text, Planned plan) -> weight(text)).recordStats().build();
-        this.parameterized = Caffeine.newBuilder().maximumWeight(limits.cacheBytes() / 4).executor(Runnable::run)
-                .weigher((String text, Parameterized p) -> 256 + 2 * text.length()).build();
-        int[] all = catalog.partitions().stream().mapToInt(org.lutra.catalog.Partition::id).toArray();
-        this.NO_TABLE = new TableDef("(no table)", List.of(), new Partitioning.Replicated(all), "");
+        this.cache = new PlanCache(this);
+        this.selects = new SelectPlanner(this);
     }
 
     /**
@@ -116,7 +90,6 @@ public final class Planner {
     public void catalogChanged(Catalog next) {
         this.catalog = next;
         cache.invalidateAll();
-        parameterized.invalidateAll();
     }
 
     /** The catalog this planner plans with now. */
@@ -150,62 +123,7 @@ public final class Planner {
      * for one execution, such as one holding a NEXTVAL's value, would only push other plans out).
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean cache) throws PlanException {
-        Guards.requireShort(sql, limits.maxStatementChars());
-        // a text planned before (what a prepared statement sends) is neither DDL nor a named lock: those are never cached here
-        Parameterized known = parameterized.getIfPresent(sql);
-        if (known != null && known.params() == clientParams.size()) {
-            return new Bound(known.plan(), clientParams);
-        }
-        SessionCommand.Ddl ddl = DdlStatements.plan(sql, database); // before the literals are taken out: DDL goes to the backends as written
-        if (ddl != null) {
-            if (!clientParams.isEmpty()) throw new PlanException("HY000", 0, "DDL statements take no parameters");
-            return new Bound(ddl, clientParams);
-        }
-        SessionCommand lock = NamedLocks.plan(sql); // before the literals are taken out: its label is the client's text
-        if (lock != null) {
-            if (clientParams.size() != lock.paramCount()) {
-                throw new PlanException("07001", 0, "the statement has " + lock.paramCount() + " parameter(s) but " + clientParams.size() + " were bound");
-            }
-            return new Bound(lock, clientParams);
-        }
-        Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
-        try {
-            return Parsing.within(limits.parseTimeoutMillis(), () -> bindNew(sql, clientParams, cache));
-        } catch (StackOverflowError deep) {
-            // the last resort: an expression nested past what the parser and printer's recursion can take
-            // (NOT NOT NOT ..., a + a + a + ...); nothing is cached, the session goes on
-            throw Guards.tooDeep();
-        }
-    }
-
-    private Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
-        Catalog planned = catalog;
-        Bound bound = bindNewOn(sql, clientParams, keep);
-        if (catalog != planned) { // the catalog changed while this plan was built: it must not stay cached
-            cache.invalidateAll();
-            parameterized.invalidateAll();
-        }
-        return bound;
-    }
-
-    private Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
-        Dialect.Rewritten rewritten = Dialect.rewrite(sql);
-        Literals.Normalized normalized = Literals.normalize(rewritten.text());
-        // the labels are the client's text, comments included, which the rewrite turned into blanks: such
-        // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
-        String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
-        Planned plan = cache.getIfPresent(key);
-        if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
-        if (clientParams.size() != normalized.clientParams()) {
-            throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
-                    + clientParams.size() + " were bound");
-        }
-        if (plan == null) {
-            plan = build(normalized.text(), new Labels.Source(sql, rewritten));
-            if (keep) cache.put(key, plan);
-        }
-        if (keep && normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
-        return new Bound(plan, normalized.bind(clientParams));
+        return this.cache.bind(sql, clientParams, cache);
     }
 
     /** Plan cache hits and misses since the router started. */
@@ -215,20 +133,7 @@ public final class Planner {
 
     /** The plan or session command for {@code sql}, from the cache or built now. Refusals are not cached. */
     public Planned plan(String sql) throws PlanException {
-        Guards.requireShort(sql, limits.maxStatementChars());
-        SessionCommand.Ddl ddl = DdlStatements.plan(sql, database);
-        if (ddl != null) return ddl;
-        Planned plan = cache.getIfPresent(sql);
-        if (plan == null) {
-            Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
-            try {
-                plan = Parsing.within(limits.parseTimeoutMillis(), () -> build(sql, null));
-            } catch (StackOverflowError deep) {
-                throw Guards.tooDeep();
-            }
-            cache.put(sql, plan);
-        }
-        return plan;
+        return cache.plan(sql);
     }
 
     /** The executable plan for {@code sql} (a statement the router plans for itself: never a session command). */
@@ -237,27 +142,18 @@ public final class Planner {
         throw PlanException.unsupported("this statement here: it is the session's to run");
     }
 
-    /** The weight of a cached plan for {@code text}: an estimate of the heap it keeps, in bytes. */
-    static int weight(String text) {
-        long placeholders = 0;
-        for (int i = 0; i < text.length(); i++) if (text.charAt(i) == '?') placeholders++;
-        return (int) Math.min(Integer.MAX_VALUE, BYTES_PER_PLAN + (long) BYTES_PER_CHAR * text.length() + BYTES_PER_PLACEHOLDER * placeholders);
-    }
 
     /** The estimated heap the cached plans keep, within the budget the limits give. */
     public long cachedPlanBytes() {
-        cache.cleanUp();
-        parameterized.cleanUp();
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L)
-                + parameterized.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+        return cache.weighedBytes();
     }
 
     public long cachedPlans() {
-        return cache.estimatedSize();
+        return cache.size();
     }
 
     /** @param labels where the client's own text of the select items is, or null when {@code sql} is it */
-    private Planned build(String sql, Labels.Source labels) throws PlanException {
+    Planned build(String sql, Labels.Source labels) throws PlanException {
         SessionCommand.Control control = ControlStatements.plan(sql);
         if (control != null) return control;
         var status = ROUTER_STATUS.matcher(sql);
@@ -312,7 +208,7 @@ public final class Planner {
             String text = select.toString();
             Guards.requireNoSessionState(text);
             var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
-            var target = new Target(stand, null).withReplicaLocks(LockedTables.replicas(select, catalog));
+            var target = new Target(stand, null).withReplicaLocks(LockedReplicas.of(select, catalog));
             return new Plan.Query(new Route(target, text, null), ParamCounter.count(text));
         }
     }
@@ -321,7 +217,7 @@ public final class Planner {
      * The partition holding every row the SELECT can read, or -1: each table it names is replicated
      * there or placed on that partition alone. Qualified or unknown names give -1.
      */
-    private int wholeOnOnePartition(Select select) {
+    int wholeOnOnePartition(Select select) {
         java.util.Set<String> names;
         try {
             names = new TableFinder().getTables((Statement) select);
@@ -403,123 +299,13 @@ public final class Planner {
         }
     }
 
-    /** The routing column of every table in {@code table}'s lookup group, by lower-case name; empty for other placements. */
-    private Map<String, String> groupColumns(TableDef table) {
-        if (!(table.partitioning() instanceof Partitioning.LookedUp lookup)) return Map.of();
-        var columns = new java.util.HashMap<String, String>();
-        for (TableDef t : catalog.tables()) {
-            if (t.partitioning() instanceof Partitioning.LookedUp l && l.owner().equalsIgnoreCase(lookup.owner())) {
-                columns.put(t.name().toLowerCase(java.util.Locale.ROOT), l.column());
-            }
-        }
-        return Map.copyOf(columns);
-    }
-
+    /** A SELECT without UNION ({@link SelectPlanner}). */
     private Plan select(PlainSelect select, String sql) throws PlanException {
-        String original = select.toString();
-        if (DerivedTables.applies(select)) {
-            // on one partition MySQL answers the whole statement (build() sends it there); else the router materializes
-            if (wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
-            int items = 1 + (select.getJoins() == null ? 0 : select.getJoins().size());
-            return onOnePartition(original, new Costs.Choice()
-                    .consider(() -> Costs.materialized("derived tables materialized", DerivedTables.plan(original, catalog, this::subquery, true), items))
-                    .consider(() -> fallback(original)));
-        }
-        boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
-                && CoLocatedSubqueries.all(select, Sources.single(table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
-        if (inPlace && select.getLimit() != null && wholeOnOnePartition(select) < 0) {
-            // each partition evaluates the rows of its own LIMIT (offset + count), more than the merged LIMIT returns: a
-            // scalar subquery of more than one row would give MySQL's 1242 for rows MySQL never evaluates (LIMIT 6
-            // OFFSET 3 over three rows returns none). Uncorrelated ones run first instead, and raise it only
-            // once a row is returned; correlated ones would need the rows first.
-            int scalars = SubqueryPlanner.scalars(select, catalog);
-            if (scalars == 2) {
-                return onOnePartition(original, new Costs.Choice()
-                        .refused(PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition"
-                                + " would evaluate rows the LIMIT drops)"))
-                        .consider(() -> fallback(original)));
-            }
-            if (scalars == 1) inPlace = false;
-        }
-        if (!inPlace && SubqueryPlanner.hasSubquery(select)) {
-            if (select.getFromItem() instanceof Table t) table(t); // strip the schema qualifier, refuse unknown tables
-            var reads = new ArrayList<Double>(java.util.Collections.nCopies(Guards.selectWords(original) - 1, Costs.TABLE_ROWS));
-            reads.add(Costs.TABLE_ROWS);
-            return onOnePartition(original, new Costs.Choice()
-                    .consider(() -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, this::subquery,
-                            outer -> ((Plan.Query) plan(outer)).root()), Costs.reads(reads)))
-                    .consider(() -> fallback(original)));
-        }
-        String text = select.toString();
-        if (select.getFromItem() == null) {
-            Guards.requireNoSubquery(text, 1);
-            Guards.requireNoSessionState(text);
-            // no table: any one partition computes it; a replicated "table" of no rows stands in for routing
-            return new Plan.Query(new Route(new Target(NO_TABLE, null), text, null), ParamCounter.count(text));
-        }
-        if (!(select.getFromItem() instanceof Table from)) {
-            throw PlanException.unsupported("derived tables (a subquery in FROM) yet");
-        }
-        Sources sources;
-        if (select.getJoins() != null && !select.getJoins().isEmpty()) {
-            try {
-                sources = JoinPlacement.place(select, this::table);
-            } catch (PlanException notColocated) {
-                // not co-located: the cheaper of a join in rounds (where the statement's shape allows) and its tables
-                // copied to one partition; else the reason it is not co-located
-                if (!Refusal.is(notColocated)) throw notColocated;
-                return onOnePartition(original, new Costs.Choice()
-                        .refused(notColocated)
-                        .consider(() -> roundsJoin(select))
-                        .consider(() -> fallback(original)));
-            }
-        } else {
-            sources = Sources.single(table(from), alias(from));
-        }
-        text = select.toString();
-        if (!inPlace && Guards.selectWords(text) > 1) {
-            // subqueries where the subquery planner does not look (ORDER BY, GROUP BY, ON): over copies of the tables, where
-            // the statement's keys do not put them all on one partition (co-located ones run inside each partition instead)
-            return onOnePartition(original, new Costs.Choice()
-                    .refused(PlanException.unsupported("subqueries in ORDER BY, GROUP BY or ON over several partitions yet"))
-                    .consider(() -> fallback(original)));
-        }
-        Guards.requireNoSessionState(text);
-        var driving = sources.drivingSource();
-        TableDef table = driving.table();
-        KeyMatch keys = table.partitioning() instanceof Partitioning.Replicated ? null
-                : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
-        var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
-                : secondaryMatch(table, driving.alias(), select.getWhere(), select);
-        var target = new Target(table, keys, secondary, groupColumns(table)).withReplicaLocks(LockedTables.replicas(select, catalog));
-        var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
-        boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
-        long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
-        boolean rowsProveKey = !inPlace && eachRowFromRows(select);
-        Operator scatter = null;
-        PlanException refusal = null;
-        try {
-            if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
-                throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
-            }
-            scatter = new ScatterPlanner(select, sources, target, catalog).build();
-        } catch (PlanException e) {
-            refusal = e;
-            if (Refusal.is(e) && !sources.isJoin() && !inPlace) {
-                // what the merging operators cannot answer: the table's rows its WHERE selects copied to one partition
-                try {
-                    scatter = fallback(original).plan().root();
-                    refusal = null;
-                } catch (PlanException cannot) {
-                    if (!Refusal.is(cannot)) throw cannot;
-                }
-            }
-        }
-        return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, scatter, refusal), ParamCounter.count(text));
+        return selects.plan(select, sql);
     }
 
     /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
-    private Costs.Candidate fallback(String text) throws PlanException {
+    Costs.Candidate fallback(String text) throws PlanException {
         return Fallback.plan(text, catalog, database, this::subquery);
     }
 
@@ -527,7 +313,7 @@ public final class Planner {
      * The cheapest of {@code choice}'s plans, run whole on one partition instead where each execution's keys put every
      * table's rows there ({@link PinnedTables}); its refusal where it has no plan and the tables are not all pinned.
      */
-    private Plan.Query onOnePartition(String text, Costs.Choice choice) throws PlanException {
+    Plan.Query onOnePartition(String text, Costs.Choice choice) throws PlanException {
         PinnedTables pinned = PinnedTables.of(text, catalog, database);
         if (pinned == null) return choice.cheapest();
         int everywhere = pinned.commonPartition();
@@ -559,30 +345,6 @@ public final class Planner {
         return (T) Parsing.parse(part.toString(), Limits.defaults().parseTimeoutMillis());
     }
 
-    /** A join of two tables in rounds ({@link RoundsJoinPlanner}) with its cost, or null where its shape does not allow one. */
-    private Costs.Candidate roundsJoin(PlainSelect select) throws PlanException {
-        var tables = new ArrayList<Sources.Source>();
-        var items = new ArrayList<Object>();
-        items.add(select.getFromItem());
-        for (var j : select.getJoins()) items.add(j.getRightItem());
-        for (Object item : items) {
-            if (!(item instanceof Table t)) return null;
-            tables.add(new Sources.Source(table(t), t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName())));
-        }
-        Guards.requireNoSessionState(select.toString());
-        var rows = new ArrayList<Double>();
-        for (var s : tables) {
-            String column = s.table().partitioning().column();
-            rows.add(Costs.rows(s.table(), column == null ? null : new KeyFinder(column, s.table().name(), s.alias()).find(select.getWhere(), null)));
-        }
-        Plan.Query plan = RoundsJoinPlanner.plan(select, new Sources(tables, 0), sql -> (Plan.Query) plan(sql));
-        return plan == null ? null : new Costs.Candidate("join in rounds", plan, Costs.rounds(rows.getFirst(), 1, rows.getLast()));
-    }
-
-    private static String alias(Table t) {
-        return t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName());
-    }
-
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */
     Plan.Query subquery(Select select) throws PlanException {
         return switch (alone(select)) {
@@ -590,31 +352,6 @@ public final class Planner {
             case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, branch.toString()));
             default -> throw PlanException.unsupported("this kind of subquery yet (" + select + ")");
         };
-    }
-
-    /** Rows that simply concatenate across partitions: nothing to sort, group, count or skip. */
-    /**
-     * Whether every row the statement returns is made from rows its FROM and JOINs read (so, with its routing key pinned, from
-     * rows of that key): not an aggregate without GROUP BY, which answers a row over no rows ({@code COUNT(*)} is 0).
-     */
-    private static boolean eachRowFromRows(PlainSelect select) {
-        if (select.getGroupBy() != null) return true;
-        if (select.getHaving() != null) return false;
-        for (var item : select.getSelectItems()) {
-            if (item.getExpression() instanceof Expression e && ScatterPlanner.hasAggregate(e)) return false;
-        }
-        return select.getOrderByElements() == null || select.getOrderByElements().stream().noneMatch(o -> ScatterPlanner.hasAggregate(o.getExpression()));
-    }
-
-    private static boolean plainRows(PlainSelect select) {
-        if (select.getDistinct() != null || select.getGroupBy() != null || select.getHaving() != null || select.getOffset() != null) return false;
-        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) return false;
-        if (select.getLimit() != null && (select.getLimit().getOffset() != null || !(select.getLimit().getRowCount() instanceof LongValue))) return false;
-        if (WINDOW.matcher(Guards.stripQuoted(select.toString())).find()) return false;
-        for (var item : select.getSelectItems()) {
-            if (item.getExpression() instanceof Expression e && ScatterPlanner.hasAggregate(e)) return false;
-        }
-        return true;
     }
 
     KeyMatch keys(TableDef table, Table from, Expression where, Statement statement) {
@@ -642,7 +379,7 @@ public final class Planner {
     }
 
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
-    private TableDef table(Table t) throws PlanException {
+    TableDef table(Table t) throws PlanException {
         if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ...", which names no table
             throw new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table");
         }

@@ -5,6 +5,7 @@ import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaException;
 import org.lutra.catalog.TableDef;
 import org.lutra.catalog.UniqueKeys;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 import java.util.Locale;

@@ -18,8 +18,12 @@ import org.lutra.catalog.KeyType;
 import org.lutra.exec.JoinInRounds;
 import org.lutra.exec.Limit;
 import org.lutra.exec.Operator;
+import org.lutra.exec.Plan;
 import org.lutra.exec.Sort;
 import org.lutra.merge.SortKey;
+import org.lutra.sql.LockInShareMode;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,8 +5,10 @@ import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import org.lutra.catalog.ColumnType;
-import org.lutra.catalog.SchemaParser;
+import org.lutra.catalog.CreateTableColumns;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.util.List;
 import java.util.Locale;
@@ -67,7 +69,7 @@ final class RoutingDefault {
         if (table.ddl() == null) return null;
         try {
             var create = (CreateTable) CCJSqlParserUtil.parse(table.ddl());
-            for (ColumnDefinition c : SchemaParser.columnList(create)) {
+            for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
                 if (KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(column)) return c;
             }
         } catch (JSQLParserException | RuntimeException e) {

@@ -9,6 +9,10 @@ import org.lutra.catalog.ForeignKeys;
 import org.lutra.catalog.SchemaException;
 import org.lutra.catalog.TableDef;
 import org.lutra.catalog.UniqueKeys;
+import org.lutra.exec.Plan;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.Collections;

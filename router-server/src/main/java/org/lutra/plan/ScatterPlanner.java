@@ -30,11 +30,13 @@ import org.lutra.exec.Sort;
 import org.lutra.exec.Target;
 import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * Builds the plan of a single-table SELECT over several partitions: rewrites the statement
@@ -59,9 +61,6 @@ import java.util.Set;
  * {@link PlanException} naming the construct.
  */
 final class ScatterPlanner {
-    private static final Set<String> AGGREGATES = Set.of("COUNT", "SUM", "MIN", "MAX", "AVG", "BIT_AND", "BIT_OR", "BIT_XOR",
-            "GROUP_CONCAT", "STD", "STDDEV", "STDDEV_POP", "STDDEV_SAMP", "VARIANCE", "VAR_POP", "VAR_SAMP", "JSON_ARRAYAGG",
-            "JSON_OBJECTAGG");
 
     private final PlainSelect select;
     private final Sources sources;
@@ -88,9 +87,9 @@ final class ScatterPlanner {
         columns = new ShardColumns(select, sources);
         names = new ItemNames(columns.visible(), columns.aliases(), sources);
         // aggregates anywhere make one group of all rows; HAVING alone filters rows (MySQL's extension)
-        boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() instanceof Expression x && hasAggregate(x))
-                || select.getHaving() != null && hasAggregate(select.getHaving())
-                || select.getOrderByElements() != null && select.getOrderByElements().stream().anyMatch(o -> hasAggregate(o.getExpression()));
+        boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() instanceof Expression x && AggregateFunctions.hasAggregate(x))
+                || select.getHaving() != null && AggregateFunctions.hasAggregate(select.getHaving())
+                || select.getOrderByElements() != null && select.getOrderByElements().stream().anyMatch(o -> AggregateFunctions.hasAggregate(o.getExpression()));
         if ((select.getGroupBy() != null || aggregates) && !partitionLocalGroups()) return groups();
         if (select.getDistinct() != null && !holdsRoutingColumn(columns.visible())) return distinctRows();
         return rows();
@@ -211,8 +210,8 @@ final class ScatterPlanner {
             keys.add(k.toString().toLowerCase(Locale.ROOT));
         }
         for (Expression e : columns.visible()) {
-            if (hasAggregate(e)) {
-                if (hasColumnOutsideAggregates(e)) {
+            if (AggregateFunctions.hasAggregate(e)) {
+                if (AggregateFunctions.hasColumnOutsideAggregates(e)) {
                     throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which mixes columns and aggregates, over several partitions yet");
                 }
                 continue;
@@ -243,11 +242,11 @@ final class ScatterPlanner {
         var computed = new ArrayList<Compute.Item>();
         for (int i = 0; i < columns.visible().size(); i++) {
             Expression e = columns.visible().get(i);
-            if (!hasAggregate(e)) continue;
+            if (!AggregateFunctions.hasAggregate(e)) continue;
             if (e instanceof Function f && f.getName().equalsIgnoreCase("GROUP_CONCAT") && !f.isDistinct()
                     && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
                 aggregates.groupConcat(f, i);
-            } else if (e instanceof Function f && isAggregate(f)) {
+            } else if (e instanceof Function f && AggregateFunctions.isAggregate(f)) {
                 aggregates.inPlace(f, i);
             } else if (e instanceof MySQLGroupConcat gc) {
                 aggregates.groupConcat(gc, i);
@@ -269,15 +268,15 @@ final class ScatterPlanner {
                 ItemNames.Resolved r = names.order(o.getExpression());
                 Expression e = r.expression();
                 int column = r.item() >= 0 ? r.item() : columns.find(e);
-                if (column < 0 && e instanceof Function f && isAggregate(f)) {
+                if (column < 0 && e instanceof Function f && AggregateFunctions.isAggregate(f)) {
                     column = aggregates.hidden(f);
                 } else if (column < 0) {
-                    if (hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
+                    if (AggregateFunctions.hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
                     column = columns.columnOf(e); // a non-aggregated expression: its value in the group's first row
                 }
                 var key = new SortKey(column, !o.isAsc(), weightOf(column, aggregates));
                 Expression value = columns.expressionOf(column);
-                if (key.weightColumn() < 0 && !isGroupKey(column) && aggregates.at(column) == null && !hasAggregate(value)) {
+                if (key.weightColumn() < 0 && !isGroupKey(column) && aggregates.at(column) == null && !AggregateFunctions.hasAggregate(value)) {
                     key = columns.withWeight(key, value); // a value of the group's first row: text by its weight too
                 }
                 orderKeys.add(key);
@@ -304,7 +303,7 @@ final class ScatterPlanner {
         select.setOffset(null);
         // without group keys every partition answers one row, where none matches too (its items over a row of NULLs):
         // select items outside aggregates are taken from a row that counts rows
-        int rowCount = mergeKeys.isEmpty() && columns.visible().stream().anyMatch(e -> !hasAggregate(e)) ? countAll() : -1;
+        int rowCount = mergeKeys.isEmpty() && columns.visible().stream().anyMatch(e -> !AggregateFunctions.hasAggregate(e)) ? countAll() : -1;
         Route route = route();
         Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
         if (rollup && (distinctKey != null || aggregates.all().stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
@@ -358,7 +357,7 @@ final class ScatterPlanner {
                 throw PlanException.unsupported("SELECT DISTINCT over GROUP_CONCAT over several partitions yet");
             } else if (aggregation != null) {
                 keys.add(new SortKey(i, false, aggregation.weight()));
-            } else if (hasAggregate(columns.visible().get(i))) {
+            } else if (AggregateFunctions.hasAggregate(columns.visible().get(i))) {
                 keys.add(SortKey.asc(i)); // computed by the router from numbers: a number
             } else {
                 keys.add(columns.withWeight(SortKey.asc(i), columns.visible().get(i))); // a value of the group's first row
@@ -433,50 +432,5 @@ final class ScatterPlanner {
         int[] keep = new int[columns.visible().size()];
         for (int i = 0; i < keep.length; i++) keep[i] = i;
         return new Project(root, keep, null);
-    }
-
-    static boolean hasAggregate(Expression e) {
-        var found = new boolean[1];
-        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
-            @Override
-            public <S> Void visit(Function f, S context) {
-                if (isAggregate(f)) found[0] = true;
-                return super.visit(f, context);
-            }
-
-            @Override
-            public <S> Void visit(net.sf.jsqlparser.expression.MySQLGroupConcat groupConcat, S context) {
-                found[0] = true;
-                return null;
-            }
-        }, null);
-        return found[0];
-    }
-
-    /** Whether {@code e} reads a column other than inside an aggregate's argument. */
-    static boolean hasColumnOutsideAggregates(Expression e) {
-        var found = new boolean[1];
-        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
-            @Override
-            public <S> Void visit(Function f, S context) {
-                return isAggregate(f) ? null : super.visit(f, context);
-            }
-
-            @Override
-            public <S> Void visit(net.sf.jsqlparser.expression.MySQLGroupConcat groupConcat, S context) {
-                return null;
-            }
-
-            @Override
-            public <S> Void visit(Column column, S context) {
-                found[0] = true;
-                return null;
-            }
-        }, null);
-        return found[0];
-    }
-
-    static boolean isAggregate(Function f) {
-        return f.getMultipartName().size() == 1 && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT));
     }
 }

@@ -1,5 +1,7 @@
 package org.lutra.plan;
 
+import org.lutra.sql.SqlSpans;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,7 @@
 package org.lutra.plan;
 
+import org.lutra.sql.SqlSpans;
+
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

@@ -1,5 +1,10 @@
 package org.lutra.plan;
 
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -11,6 +11,8 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.catalog.ColumnDef;
 import org.lutra.merge.SortKey;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

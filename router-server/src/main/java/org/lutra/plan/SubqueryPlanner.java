@@ -13,7 +13,11 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import org.lutra.catalog.Catalog;
+import org.lutra.exec.Plan;
 import org.lutra.exec.SubqueryRounds;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.HashSet;

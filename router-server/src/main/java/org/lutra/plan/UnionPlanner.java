@@ -14,10 +14,12 @@ import net.sf.jsqlparser.statement.select.UnionOp;
 import org.lutra.catalog.Catalog;
 import org.lutra.exec.Limit;
 import org.lutra.exec.Operator;
+import org.lutra.exec.Plan;
 import org.lutra.exec.Project;
 import org.lutra.exec.Sort;
 import org.lutra.exec.Union;
 import org.lutra.merge.SortKey;
+import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,9 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.UnionCollations;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -6,6 +6,8 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 
+import org.lutra.sql.LockInShareMode;
+
 import java.util.List;
 
 /**

@@ -14,6 +14,13 @@ import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Plan;
+import org.lutra.sql.Guards;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,12 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Plan;
 import org.lutra.exec.SubqueryRounds;
+import org.lutra.sql.Guards;
+import org.lutra.sql.ParamCounter;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package org.lutra.server;
 
 import org.lutra.plan.InsertBatch;
-import org.lutra.plan.Planned;
+import org.lutra.exec.Planned;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.BatchResult;
 import org.lutra.protocol.Error;

@@ -5,7 +5,7 @@ import org.lutra.exec.Result;
 import org.lutra.exec.ValueCodec;
 import org.lutra.maintain.MoveJobs;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 import org.lutra.txn.SessionTransactions;

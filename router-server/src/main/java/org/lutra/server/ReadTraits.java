@@ -1,6 +1,6 @@
 package org.lutra.server;
 
-import org.lutra.plan.Plan;
+import org.lutra.exec.Plan;
 
 import java.util.List;
 
@@ -25,7 +25,7 @@ final class ReadTraits {
         if (!(plan instanceof Plan.Query q)) return false;
         var routes = new java.util.ArrayList<org.lutra.exec.Route>();
         if (!onlyRoutes(q.root(), routes) || routes.isEmpty()) return false;
-        return routes.stream().allMatch(r -> org.lutra.plan.Guards.neverWaitingLockingRead(r.sql()));
+        return routes.stream().allMatch(r -> org.lutra.sql.Guards.neverWaitingLockingRead(r.sql()));
     }
 
     /** Collects the plan's routes; false where an operator of it queries backends otherwise (its own SQL). */

@@ -1,7 +1,7 @@
 package org.lutra.server;
 
 import org.lutra.log.LogText;
-import org.lutra.plan.PlanException;
+import org.lutra.sql.PlanException;
 import org.lutra.protocol.ClientMessage;
 import org.lutra.protocol.Error;
 import org.lutra.protocol.Frames;

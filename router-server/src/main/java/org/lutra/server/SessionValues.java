@@ -2,7 +2,7 @@ package org.lutra.server;
 
 import org.lutra.exec.Result;
 import org.lutra.merge.ListRows;
-import org.lutra.plan.Plan;
+import org.lutra.exec.Plan;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 import org.lutra.txn.SessionTransactions;

@@ -10,9 +10,9 @@ import org.lutra.exec.ValueCodec;
 import org.lutra.maintain.MoveJobs;
 import org.lutra.exec.Warnings;
 import org.lutra.merge.RowSource;
-import org.lutra.plan.Plan;
-import org.lutra.plan.Planned;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.Plan;
+import org.lutra.exec.Planned;
+import org.lutra.exec.SessionCommand;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Execute;
 import org.lutra.protocol.ExecuteBatch;
@@ -240,7 +240,7 @@ final class TransactionWorker implements AutoCloseable {
         boolean keep = substituted.sql().equals(sql); // a text holding sequence values serves one execution: its plan is not cached
         try {
             return planner.bind(substituted.sql(), substituted.params(), keep);
-        } catch (org.lutra.plan.PlanException e) {
+        } catch (org.lutra.sql.PlanException e) {
             if (e.getErrorCode() != 1146 || lease == null || !lease.refresh()) throw e;
             return planner.bind(substituted.sql(), substituted.params(), keep);
         }

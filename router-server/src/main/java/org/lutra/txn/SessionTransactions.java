@@ -5,8 +5,7 @@ import org.lutra.exec.Connections;
 import org.lutra.exec.Deadline;
 import org.lutra.exec.SessionState;
 import org.lutra.exec.Warnings;
-import org.lutra.plan.Plan;
-import org.lutra.plan.SessionCommand;
+import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Shards for operator tests: each partition answers every query with rows written as text,
  * {@code "1|ann|0041"} under columns declared as {@code "id:INT", "name:VARCHAR", "w:VARBINARY"};
- * {@code \N} is NULL; a write on a partition changes as many rows as {@link #changes} says (none unless told).
+ * {@code \N} is NULL; a write on a partition changes as many rows as {@link #changes} says (none unless told), and an
+ * insert on a partition {@link #misplaces} names is refused as the placement trigger refuses it.
  * Records what it was asked and which answers were closed, and in {@link #log} everything it was asked, in order.
  */
 final class FakeShards implements Shards {
@@ -42,7 +43,7 @@ final class FakeShards implements Shards {
         }
     }
 
-    /** Everything asked, in order: "query p0: SQL [params]", "update p1: ...", "atomic", "p2: ..." (scratch), "locking fence users at p0". */
+    /** Everything asked, in order: "query p0: SQL [params]", "update p1: ...", "insert p1: ...", "atomic", "p2: ..." (scratch), "locking fence users at p0". */
     final List<String> log = new ArrayList<>();
     /** Rows a write changes, by partition. */
     final Map<Integer, Long> changes = new HashMap<>();
@@ -51,6 +52,14 @@ final class FakeShards implements Shards {
 
     FakeShards changes(int partition, long rows) {
         changes.put(partition, rows);
+        return this;
+    }
+
+    /** Partitions whose placement trigger refuses every insert ({@link Shards#MISPLACED}): the rows' keys live elsewhere. */
+    final java.util.Set<Integer> refusingInserts = new java.util.HashSet<>();
+
+    FakeShards misplaces(int partition) {
+        refusingInserts.add(partition);
         return this;
     }
 
@@ -208,6 +217,17 @@ final class FakeShards implements Shards {
         for (int i = 0; i < counts.length; i++) {
             log.add("update " + text(queries.get(i)));
             counts[i] = changes.getOrDefault(queries.get(i).partition(), 0L);
+        }
+        return counts;
+    }
+
+    @Override
+    public long[] insert(List<ShardQuery> queries) {
+        long[] counts = new long[queries.size()];
+        for (int i = 0; i < counts.length; i++) {
+            int partition = queries.get(i).partition();
+            log.add("insert " + text(queries.get(i)) + (refusingInserts.contains(partition) ? " (refused: misplaced)" : ""));
+            counts[i] = refusingInserts.contains(partition) ? MISPLACED : changes.getOrDefault(partition, 0L);
         }
         return counts;
     }

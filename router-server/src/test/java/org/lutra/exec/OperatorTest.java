@@ -176,7 +176,7 @@ class OperatorTest {
         var planner = new org.lutra.plan.Planner(catalog, "db", 10);
         var bound = planner.bind("SELECT id FROM t WHERE id IN (3, 4, 6)", List.of());
         var shards = new FakeShards("id:INT").on(0, "3", "6").on(1, "4");
-        var rows = FakeShards.text(((org.lutra.plan.Plan.Query) bound.plan()).root().open(new Context(bound.params(), shards, new Stats(3))));
+        var rows = FakeShards.text(((org.lutra.exec.Plan.Query) bound.plan()).root().open(new Context(bound.params(), shards, new Stats(3))));
         assertEquals(List.of("3", "6", "4"), rows);
         assertEquals(2, shards.asked.size());
         assertEquals("SELECT id FROM t WHERE id IN (?, ?)", shards.asked.getFirst().sql());

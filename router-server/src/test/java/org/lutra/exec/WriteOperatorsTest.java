@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaParser;
-import org.lutra.plan.Plan;
 import org.lutra.plan.Planner;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;

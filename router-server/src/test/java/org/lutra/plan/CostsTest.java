@@ -7,7 +7,11 @@ import org.lutra.exec.JoinInRounds;
 import org.lutra.exec.Materialize;
 import org.lutra.exec.OnePartition;
 import org.lutra.exec.Operator;
+import org.lutra.exec.Plan;
 import org.lutra.exec.SelectPlan;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.util.Collections;
 import java.util.List;

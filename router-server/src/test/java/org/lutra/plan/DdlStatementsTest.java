@@ -2,6 +2,8 @@ package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.SchemaParser;
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
 
 import java.sql.SQLException;
 import java.util.List;

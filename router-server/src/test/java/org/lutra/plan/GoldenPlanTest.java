@@ -6,6 +6,7 @@ import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.exec.Context;
 import org.lutra.exec.Explain;
+import org.lutra.exec.Plan;
 import org.lutra.exec.Stats;
 
 import java.io.IOException;

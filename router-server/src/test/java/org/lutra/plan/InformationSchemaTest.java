@@ -1,7 +1,9 @@
 package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
+import org.lutra.exec.Plan;
 import org.lutra.exec.Route;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 

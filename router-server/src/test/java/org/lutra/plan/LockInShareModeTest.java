@@ -1,6 +1,9 @@
 package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
+import org.lutra.sql.Guards;
+import org.lutra.sql.LockInShareMode;
+import org.lutra.sql.PlanException;
 
 import static org.junit.jupiter.api.Assertions.*;
 

@@ -2,7 +2,11 @@ package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.SchemaParser;
+import org.lutra.exec.Planned;
+import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Value;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.math.BigDecimal;
 import java.util.List;

@@ -3,6 +3,9 @@ package org.lutra.plan;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.SchemaParser;
+import org.lutra.exec.Plan;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.ValueRef;
 
 import java.util.List;
 

@@ -2,6 +2,9 @@ package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
 
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
+
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;

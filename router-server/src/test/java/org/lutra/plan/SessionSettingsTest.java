@@ -2,6 +2,10 @@ package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.SchemaParser;
+import org.lutra.exec.Plan;
+import org.lutra.exec.Planned;
+import org.lutra.exec.SessionCommand;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 

@@ -3,6 +3,7 @@ package org.lutra.plan;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package org.lutra.plan;
 
 import org.junit.jupiter.api.Test;
+import org.lutra.sql.PlanException;
 
 import static org.junit.jupiter.api.Assertions.*;
 

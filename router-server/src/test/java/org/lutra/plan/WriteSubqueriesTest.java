@@ -3,6 +3,8 @@ package org.lutra.plan;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.SchemaParser;
+import org.lutra.exec.Plan;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 

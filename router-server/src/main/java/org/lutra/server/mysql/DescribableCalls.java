@@ -1,6 +1,6 @@
 package org.lutra.server.mysql;
 
-import org.lutra.plan.Guards;
+import org.lutra.sql.Guards;
 
 import java.util.Locale;
 import java.util.Set;

@@ -1,6 +1,7 @@
-package org.lutra.plan;
+package org.lutra.exec;
 
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.ValueRef;
 
 import java.util.List;
 
@@ -9,8 +10,8 @@ import java.util.List;
  * session variables, SHOW WARNINGS, the router's own SHOW statements, named locks, moves and DDL.
  * The planner recognizes them (and caches them with the plans) and the session
  * ({@code org.lutra.server.TransactionWorker}) dispatches them in one place. They live here,
- * next to {@link Plan}, because the planner makes them and {@code org.lutra.txn} runs the
- * transaction-control ones: a type of the server's could be made and read only above both.
+ * next to {@link Plan}, below the planner that makes them and {@code org.lutra.txn} that runs the
+ * transaction-control ones; {@link Planned} is sealed over both, which Java allows within one package.
  */
 public sealed interface SessionCommand extends Planned {
     /** Whether a JDBC batch may hold it: only commands that answer an update count and change no placement. */
@@ -20,7 +21,7 @@ public sealed interface SessionCommand extends Planned {
 
 
     /**
-     * SET of session variables (sql_mode, time_zone, @x, ...: {@link SessionSettings}): a backend
+     * SET of session variables (sql_mode, time_zone, @x, ...: {@code org.lutra.plan.SessionSettings}): a backend
      * evaluates the expressions and normalizes the values, which the session then carries to every
      * backend connection its statements use.
      */
@@ -51,7 +52,7 @@ public sealed interface SessionCommand extends Planned {
 
     /**
      * {@code SELECT GET_LOCK(name, timeout)}, {@code RELEASE_LOCK(name)}, {@code IS_FREE_LOCK(name)} or
-     * {@code RELEASE_ALL_LOCKS()} alone: run on the session's own lock connection ({@link NamedLocks}).
+     * {@code RELEASE_ALL_LOCKS()} alone: run on the session's own lock connection ({@code org.lutra.plan.NamedLocks}).
      *
      * @param args each the index of a bound parameter (an Integer) or a literal's value (a protocol Value)
      */
@@ -133,7 +134,7 @@ public sealed interface SessionCommand extends Planned {
     }
 
     /**
-     * The administrator's statements about moves ({@link PlacementStatements}), run by the session
+     * The administrator's statements about moves ({@code org.lutra.plan.PlacementStatements}), run by the session
      * through {@code org.lutra.maintain.MoveJobs}: none takes parameters, none joins a transaction.
      */
     sealed interface MoveStatement extends SessionCommand {
@@ -160,7 +161,7 @@ public sealed interface SessionCommand extends Planned {
     record ResumeMove(long id) implements MoveStatement {}
 
     /**
-     * DDL through the router ({@link DdlStatements}): run by {@code org.lutra.ddl.DdlRunner} on every
+     * DDL through the router ({@code org.lutra.plan.DdlStatements}): run by {@code org.lutra.ddl.DdlRunner} on every
      * partition holding the table, recorded in the stored catalog. Table names are unqualified, as the
      * client wrote them (the catalog decides their case on the backends).
      */

@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.insert.Insert;
@@ -28,7 +28,7 @@ public final class LockInShareMode {
     private LockInShareMode() {}
 
     /** A word (letters, digits, _ and $), a quoted string or name ({@code "'"}), or one other character, outside comments. */
-    record Token(String upper, int start, int end) {}
+    public record Token(String upper, int start, int end) {}
 
     /**
      * The text for the parser: {@code sql} with its trailing {@code LOCK IN SHARE MODE} clause spelled {@code FOR SHARE},
@@ -45,7 +45,7 @@ public final class LockInShareMode {
     }
 
     /** {@code sql} with its trailing clause blanked, option and all (each other character where it was); null without one. */
-    static String withoutClause(String sql) {
+    public static String withoutClause(String sql) {
         List<Token> clause = trailingClause(sql);
         if (clause == null) return null;
         var text = new StringBuilder(sql);
@@ -67,7 +67,7 @@ public final class LockInShareMode {
     }
 
     /** Whether the words LOCK IN SHARE MODE follow each other anywhere in {@code sql} (outside strings, names and comments). */
-    static boolean named(String sql) {
+    public static boolean named(String sql) {
         List<Token> tokens = tokens(sql);
         for (int i = 3; i < tokens.size(); i++) {
             if (is(tokens, i - 3, "LOCK") && is(tokens, i - 2, "IN") && is(tokens, i - 1, "SHARE") && is(tokens, i, "MODE")) return true;
@@ -88,7 +88,7 @@ public final class LockInShareMode {
      * {@code LOCK IN SHARE MODE} and its option. False when no select in the statement's tail carries one (the clause
      * stood where the parser would not take it: read the client's text as written, for its error).
      */
-    static boolean restore(Statement statement) {
+    public static boolean restore(Statement statement) {
         Select holder = holder(statement instanceof Insert insert ? insert.getSelect() : statement);
         if (holder == null || holder.getIsolation() != null || (holder.getForUpdateTables() != null && !holder.getForUpdateTables().isEmpty())) return false;
         String option = holder.isNoWait() ? " NOWAIT" : holder.isSkipLocked() ? " SKIP LOCKED" : holder.getWait() != null ? " WAIT " + holder.getWait().getTimeout() : "";
@@ -153,7 +153,7 @@ public final class LockInShareMode {
      * inside a transaction ends the client's transaction (the router rolls back after a backend error), where one
      * server would keep it open.
      */
-    static Statement forShareSpelledForMariaDb(Statement statement) throws PlanException {
+    public static Statement forShareSpelledForMariaDb(Statement statement) throws PlanException {
         restore(statement);
         for (Token t : pairs(statement.toString(), "FOR", "SHARE")) {
             throw PlanException.unsupported("FOR SHARE other than at the end of a SELECT (or of a UNION's last SELECT), or with OF tables"
@@ -185,7 +185,7 @@ public final class LockInShareMode {
     }
 
     /** The statement's tokens, MariaDB's comments skipped: {@code #} and {@code -- } to the line's end, {@code /* ... * /}. */
-    static List<Token> tokens(String sql) {
+    public static List<Token> tokens(String sql) {
         var out = new ArrayList<Token>();
         int i = 0;
         int n = sql.length();

@@ -2,44 +2,27 @@ package org.lutra.plan;
 
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.select.FromItem;
-import net.sf.jsqlparser.statement.select.Join;
-import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.ReplicaLocks;
+import org.lutra.sql.Guards;
+import org.lutra.sql.LockInShareMode;
+import org.lutra.sql.LockedTables;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.TableFinder;
 
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.function.Consumer;
 
-/**
- * Which tables a locking read locks, as MariaDB decides it: a SELECT's {@code FOR UPDATE} or {@code LOCK IN SHARE MODE}
- * locks the rows of the tables in its own FROM and JOINs (nested joins in parentheses too), not those of a derived table or
- * a subquery there, which are read without locks unless they carry a clause of their own; a UNION's clause belongs to its
- * last SELECT. (Checked on MariaDB 11.4: with another transaction holding a row FOR UPDATE, {@code SELECT SUM(b) FROM (SELECT
- * * FROM t) d FOR UPDATE}, {@code ... WHERE x IN (SELECT id FROM t) FOR UPDATE} and the UNION's first SELECT answer at once.)
- * In a SERIALIZABLE transaction InnoDB locks every read, wherever it stands.
- */
-public final class LockedTables {
-    private LockedTables() {}
-
-    /** Each table whose rows {@code select}'s own locking clause locks; none for a plain read. */
-    public static void of(PlainSelect select, Consumer<Table> each) throws PlanException {
-        if (LockInShareMode.clause(select) != null) readDirectly(select.getFromItem(), select.getJoins(), each);
-    }
-
-    private static void readDirectly(FromItem from, List<Join> joins, Consumer<Table> each) {
-        if (from instanceof Table t) each.accept(t);
-        if (from instanceof ParenthesedFromItem nested) readDirectly(nested.getFromItem(), nested.getJoins(), each);
-        if (joins != null) for (Join j : joins) readDirectly(j.getFromItem(), null, each);
-    }
+/** The REPLICATED tables a read locks and reads, for {@link ReplicaLocks}; which tables a clause locks is {@link LockedTables}' rule. */
+final class LockedReplicas {
+    private LockedReplicas() {}
 
     /** The REPLICATED tables {@code statement} locks with its clauses, and those it reads anywhere ({@link ReplicaLocks}). */
-    static ReplicaLocks replicas(Select statement, Catalog catalog) {
+    static ReplicaLocks of(Select statement, Catalog catalog) {
         var locked = new LinkedHashSet<TableDef>();
         var read = new LinkedHashSet<TableDef>();
         try {
@@ -69,7 +52,7 @@ public final class LockedTables {
                 } catch (PlanException notMariaDbs) {
                     locking = true; // a clause MariaDB does not read (its backend answers it): counted as one, never fewer checks
                 }
-                if (locking) readDirectly(plain.getFromItem(), plain.getJoins(), t -> add(t, locked));
+                if (locking) LockedTables.readDirectly(plain.getFromItem(), plain.getJoins(), t -> add(t, locked));
                 return super.visit(plain, context);
             }
 

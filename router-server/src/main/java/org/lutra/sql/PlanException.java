@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import org.lutra.protocol.Refusal;
 
@@ -11,7 +11,7 @@ public final class PlanException extends SQLException {
     }
 
     /** Valid SQL the router cannot run correctly (yet): a {@link Refusal}. */
-    static PlanException unsupported(String what) {
+    public static PlanException unsupported(String what) {
         return new PlanException(Refusal.SQL_STATE, Refusal.VENDOR_CODE, "Lutra does not support " + what);
     }
 }

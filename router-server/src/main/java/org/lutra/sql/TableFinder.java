@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import net.sf.jsqlparser.expression.operators.relational.IsUnknownExpression;
 import net.sf.jsqlparser.util.TablesNamesFinder;

@@ -5,13 +5,15 @@ import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.LockInShareMode;
+import org.lutra.sql.PlanException;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 /** Which REPLICATED tables a statement locks with its clauses (MariaDB: its SELECT's own FROM and JOINs), and which it reads at all. */
-class LockedTablesTest {
+class LockedReplicasTest {
     static final Catalog CATALOG = SchemaParser.parse("""
             CREATE TABLE users (id INT PRIMARY KEY, karma INT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             CREATE TABLE country (code INT PRIMARY KEY, name VARCHAR(9)) REPLICATED;
@@ -19,7 +21,7 @@ class LockedTablesTest {
             """, List.of("p0", "p1", "p2", "p3"));
 
     private static List<List<String>> replicas(String sql) throws PlanException {
-        var locks = LockedTables.replicas((Select) Parsing.parse(sql, 1000), CATALOG);
+        var locks = LockedReplicas.of((Select) Parsing.parse(sql, 1000), CATALOG);
         return List.of(locks.locked().stream().map(TableDef::name).toList(), locks.read().stream().map(TableDef::name).toList());
     }
 

@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import java.util.List;
 

@@ -1,6 +1,11 @@
-package org.lutra.plan;
+package org.lutra.exec;
 
 import org.lutra.catalog.TableDef;
+import org.lutra.sql.AutoFill;
+import org.lutra.sql.KeyMatch;
+import org.lutra.sql.PlanException;
+import org.lutra.sql.SqlTemplate;
+import org.lutra.sql.ValueRef;
 
 import java.util.List;
 
@@ -50,7 +55,7 @@ public sealed interface Plan extends Planned {
     }
 
     /**
-     * A read of system variables ({@link SessionVariables}): {@code sql} runs on a partition, then
+     * A read of system variables ({@code org.lutra.plan.SessionVariables}): {@code sql} runs on a partition, then
      * the session puts in the values it keeps itself — in the columns whose {@code managed} entry
      * names a variable (SELECT @@...), or, for SHOW VARIABLES ({@code show}), in the rows of those
      * variables, leaving out the rows no pooled connection can answer for this session.

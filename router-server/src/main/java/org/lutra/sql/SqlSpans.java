@@ -1,7 +1,7 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 /** Where quoted text and line comments end in a statement's text, for the small scanners that must skip them. */
-final class SqlSpans {
+public final class SqlSpans {
     private SqlSpans() {}
 
     /**
@@ -9,7 +9,7 @@ final class SqlSpans {
      * stands for itself, a backslash escapes the next character except between back-quotes; the text's end if
      * it never closes.
      */
-    static int quoted(String sql, int open, char quote) {
+    public static int quoted(String sql, int open, char quote) {
         for (int i = open + 1; i < sql.length(); i++) {
             char c = sql.charAt(i);
             if (c == '\\' && quote != '`') i++;
@@ -22,7 +22,7 @@ final class SqlSpans {
     }
 
     /** The index after the line that {@code from} is on (a {@code #} or {@code -- } comment ends there). */
-    static int lineEnd(String sql, int from) {
+    public static int lineEnd(String sql, int from) {
         int nl = sql.indexOf('\n', from);
         return nl < 0 ? sql.length() : nl + 1;
     }

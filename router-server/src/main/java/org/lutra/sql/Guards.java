@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import java.util.regex.Pattern;
 
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  */
 public final class Guards {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
-    /** Session variables every backend connection of the session carries ({@link SessionSettings#CARRIED}): reading them is exact. */
+    /** Session variables every backend connection of the session carries ({@code org.lutra.plan.SessionSettings#CARRIED}): reading them is exact. */
     private static final String CARRIED = "(?!(?:sql_mode|time_zone|lc_time_names|default_week_format|foreign_key_checks|unique_checks|sql_notes|sql_safe_updates)\\b)";
     private static final Pattern SESSION_STATE = Pattern.compile("(?i)\\b(LAST_INSERT_ID|FOUND_ROWS|ROW_COUNT|CONNECTION_ID|GET_LOCK|RELEASE_LOCK"
             + "|RELEASE_ALL_LOCKS|IS_FREE_LOCK|IS_USED_LOCK|LASTVAL|NEXTVAL|SETVAL|DATABASE|SCHEMA|USER|CURRENT_USER|SESSION_USER|SYSTEM_USER"
@@ -31,7 +31,7 @@ public final class Guards {
      * One statement per text, as MySQL without multi-statements takes it: the parser would read
      * "UPDATE ...; DELETE ..." as the UPDATE alone and drop the rest without a word.
      */
-    static void requireOneStatement(String sql) throws PlanException {
+    public static void requireOneStatement(String sql) throws PlanException {
         char quote = 0;
         for (int i = 0; i < sql.length(); i++) {
             char c = sql.charAt(i);
@@ -56,7 +56,7 @@ public final class Guards {
      * Such text (the client's own, or {@code k = 7 7} after its first literal became a '?') is a
      * syntax error, as MySQL says, rather than a parameter count that fails on execution.
      */
-    static void requireNoNumberedParameter(String sql) throws PlanException {
+    public static void requireNoNumberedParameter(String sql) throws PlanException {
         String text = stripQuoted(sql); // a '?' inside quotes is text
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -96,12 +96,12 @@ public final class Guards {
      * Subqueries could read other tables or other partitions' rows: refuse them for now. A SELECT
      * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
      */
-    static void requireNoSubquery(String sql, int own) throws PlanException {
+    public static void requireNoSubquery(String sql, int own) throws PlanException {
         if (selectWords(sql) > own) throw PlanException.unsupported("subqueries yet");
     }
 
     /** How many SELECT words {@code sql} holds outside quotes and comments: its SELECTs and subqueries. */
-    static int selectWords(String sql) {
+    public static int selectWords(String sql) {
         var m = SELECT_WORD.matcher(stripQuoted(sql));
         int n = 0;
         while (m.find()) n++;
@@ -114,7 +114,7 @@ public final class Guards {
      * isolation level and innodb_lock_wait_timeout may be read: the router sets them on every
      * backend connection it uses for the session.
      */
-    static void requireNoSessionState(String sql) throws PlanException {
+    public static void requireNoSessionState(String sql) throws PlanException {
         String text = stripQuoted(sql);
         var m = SESSION_STATE.matcher(text);
         while (m.find()) {
@@ -126,7 +126,7 @@ public final class Guards {
     }
 
     /** Refuses {@code @x := ...} and {@code SELECT ... INTO @x} in a statement: one backend connection's copy would change. */
-    static void requireNoUserVariableWrite(String sql) throws PlanException {
+    public static void requireNoUserVariableWrite(String sql) throws PlanException {
         String text = stripQuoted(sql);
         if (text.stripLeading().regionMatches(true, 0, "SET", 0, 3)) return; // a SET's own assignments: SessionSettings checks its expressions
         if (USER_VARIABLE_WRITE.matcher(text).find()) {
@@ -148,7 +148,7 @@ public final class Guards {
      * tree as deep as the chain, which its visitors and printer walk recursively (a chain of 8,000
      * ORs overflowed a 1 MB thread stack). Commas, clause keywords and parentheses start a new chain.
      */
-    static void requireShallow(String sql, int maxDepth, int maxChain) throws PlanException {
+    public static void requireShallow(String sql, int maxDepth, int maxChain) throws PlanException {
         int parens = 0;
         int cases = 0;
         int comments = 0; // open executable comments
@@ -273,7 +273,7 @@ public final class Guards {
      * Longest name taken: MySQL's limit for aliases (names of tables and columns: 64). A longer one
      * is refused before it reaches a shard, where its error would end the transaction.
      */
-    static final int MAX_NAME = 256;
+    public static final int MAX_NAME = 256;
 
     private static PlanException nameTooLong(String sql, int start) {
         return new PlanException("42000", 1059, "Identifier name '" + sql.substring(start, start + 64) + "...' is too long");
@@ -285,19 +285,19 @@ public final class Guards {
     }
 
     /** MySQL's parser error for a statement nested past its stack ("memory exhausted", 1064). */
-    static PlanException tooDeep(int maxDepth) {
+    public static PlanException tooDeep(int maxDepth) {
         return new PlanException("42000", 1064, "The statement nests expressions too deeply (more than " + maxDepth
                 + " levels of parentheses, CASE or NOT/-/~ operators; max_nesting_depth): simplify it");
     }
 
     /** The last resort, for a statement within the depth limit whose recursion still overflowed the stack. */
-    static PlanException tooDeep() {
+    public static PlanException tooDeep() {
         return new PlanException("42000", 1064, "The statement nests expressions too deeply for the router"
                 + " (an operator chain of thousands of terms, or deep nesting): simplify it");
     }
 
     /** Refuses a statement longer than {@code maxChars} before anything else reads it (max_statement_bytes). */
-    static void requireShort(String sql, int maxChars) throws PlanException {
+    public static void requireShort(String sql, int maxChars) throws PlanException {
         if (sql.length() > maxChars) {
             throw new PlanException("42000", 1153, "The statement is " + sql.length() + " characters long; the router takes at most "
                     + maxChars + " (max_statement_bytes)");
@@ -360,7 +360,7 @@ public final class Guards {
     }
 
     /** The text with the inside of every quoted string and identifier blanked, each character where it was. */
-    static String stripQuotedKeepingLength(String sql) {
+    public static String stripQuotedKeepingLength(String sql) {
         var out = new StringBuilder(sql);
         for (int i = 0; i < sql.length(); i++) {
             char c = sql.charAt(i);

@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import org.lutra.protocol.Value;
 
@@ -8,16 +8,16 @@ import java.util.function.Function;
 /** A value the router routes on: a literal from the SQL text, or the n-th bound parameter. */
 public sealed interface ValueRef {
     /** The value as a Java object (Long, String, BigDecimal, Double, ...), or null for SQL NULL. */
-    Object resolve(List<Value> params, Function<Value, Object> decode);
+    public Object resolve(List<Value> params, Function<Value, Object> decode);
 
-    record Literal(Object value) implements ValueRef {
+    public record Literal(Object value) implements ValueRef {
         @Override
         public Object resolve(List<Value> params, Function<Value, Object> decode) {
             return value;
         }
     }
 
-    record Param(int index) implements ValueRef {
+    public record Param(int index) implements ValueRef {
         @Override
         public Object resolve(List<Value> params, Function<Value, Object> decode) {
             return decode.apply(params.get(index));

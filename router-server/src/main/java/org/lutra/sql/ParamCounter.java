@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 /** Counts JDBC '?' placeholders in deparsed SQL, skipping quoted strings and identifiers. */
 public final class ParamCounter {
@@ -8,7 +8,7 @@ public final class ParamCounter {
         return count(sql);
     }
 
-    static int count(String sql) {
+    public static int count(String sql) {
         int n = 0;
         char quote = 0;
         for (int i = 0; i < sql.length(); i++) {

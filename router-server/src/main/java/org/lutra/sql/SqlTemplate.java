@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.sql;
 
 import org.lutra.protocol.Value;
 
@@ -23,7 +23,7 @@ public final class SqlTemplate {
     private final int[] itemFirstParam;
     private final int[] itemParams;
 
-    SqlTemplate(String prefix, List<String> items, String separator, String suffix) {
+    public SqlTemplate(String prefix, List<String> items, String separator, String suffix) {
         this.prefix = prefix;
         this.items = List.copyOf(items);
         this.separator = separator;
@@ -44,16 +44,16 @@ public final class SqlTemplate {
      * one item and only the item has parameters (so that the parameters of {@code times}
      * executions, one after another, are the parameters of the result).
      */
-    SqlTemplate repeated(int times) {
+    public SqlTemplate repeated(int times) {
         if (items.size() != 1 || prefixParams != 0 || ParamCounter.count(suffix) != 0) return null;
         return new SqlTemplate(prefix, java.util.Collections.nCopies(times, items.getFirst()), separator, suffix);
     }
 
-    String prefix() {
+    public String prefix() {
         return prefix;
     }
 
-    String suffix() {
+    public String suffix() {
         return suffix;
     }
 
@@ -62,7 +62,7 @@ public final class SqlTemplate {
     }
 
     /** Ordinal (0-based) of item {@code i}'s first parameter among the statement's parameters. */
-    int firstParamOf(int i) {
+    public int firstParamOf(int i) {
         return itemFirstParam[i];
     }
 

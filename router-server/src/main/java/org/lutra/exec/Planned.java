@@ -1,4 +1,4 @@
-package org.lutra.plan;
+package org.lutra.exec;
 
 /**
  * What the planner makes of one SQL text: a {@link Plan} the executor runs, or a

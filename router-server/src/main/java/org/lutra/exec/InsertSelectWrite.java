@@ -1,0 +1,64 @@
+package org.lutra.exec;
+
+import org.lutra.protocol.Refusal;
+import org.lutra.protocol.Value;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * INSERT ... SELECT: one transaction (the session's, or one the router starts) holds the read and
+ * every insert; all rows are read before the first goes in (MySQL reads its own target table as
+ * before the statement), at most {@link SelectedRows#MAX_ROWS} rows and {@link SelectedRows#MAX_BYTES}.
+ */
+final class InsertSelectWrite {
+    private final Stats stats;
+    /** Inserts each batch of the rows read. */
+    private final InsertWrite inserts;
+    private final Function<Connections, Shards> shardsOf;
+
+    InsertSelectWrite(Stats stats, InsertWrite inserts, Function<Connections, Shards> shardsOf) {
+        this.stats = stats;
+        this.inserts = inserts;
+        this.shardsOf = shardsOf;
+    }
+
+    /** Runs {@code plan} with the client's parameters (all the SELECT's) over the connections {@code c}. */
+    Result.Count run(Plan.InsertSelect plan, List<Value> params, Connections c) throws SQLException {
+        Shards shards = shardsOf.apply(c);
+        shards.atomic();
+        int isolation = shards.isolation();
+        var select = plan.select();
+        if (isolation == java.sql.Connection.TRANSACTION_REPEATABLE_READ || isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE) {
+            if (plan.locking() == null) {
+                throw Refusal.of("Lutra does not support this INSERT ... SELECT into " + plan.table().name() + " at REPEATABLE READ or SERIALIZABLE: InnoDB"
+                        + " reads its rows with shared locks, and the router cannot read it as one locking read (" + plan.lockRefusal() + ")");
+            }
+            select = plan.locking();
+        }
+        var rows = SelectedRows.read(plan, select, new Context(params, shards, stats));
+        long count = 0;
+        int partitions = 0;
+        var keys = new java.util.ArrayList<long[]>();
+        var generated = new java.util.ArrayList<long[]>();
+        for (int from = 0; from < rows.size(); from += Plan.InsertSelect.BATCH) {
+            var batch = rows.subList(from, Math.min(rows.size(), from + Plan.InsertSelect.BATCH));
+            var values = new ArrayList<Value>(batch.size() * plan.columns());
+            for (var row : batch) values.addAll(row.getValuesList());
+            var done = inserts.run(plan.batches().rows(batch.size()), values, c);
+            count += done.count();
+            partitions = Math.max(partitions, done.partitions());
+            keys.add(done.keys());
+            generated.add(done.generated());
+        }
+        // ON DUPLICATE KEY UPDATE: which rows went in and which updated is not known past one row (as for VALUES, see AutoIncrement)
+        if (plan.upsert() && rows.size() != 1) return new Result.Count(count, partitions);
+        return new Result.Count(count, partitions, concat(keys), concat(generated));
+    }
+
+    private static long[] concat(List<long[]> parts) {
+        return parts.stream().flatMapToLong(java.util.Arrays::stream).toArray();
+    }
+}
