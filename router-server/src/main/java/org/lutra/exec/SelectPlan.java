@@ -64,8 +64,7 @@ public final class SelectPlan implements Choice {
             RowSource proven = keyProvenRows(ctx);
             if (proven != null) return proven;
         }
-        Target.Resolution r = provenInSnapshot(ctx);
-        if (r == null) r = target.exact(ctx);
+        Target.Resolution r = target.exact(ctx);
         ctx.remember(target, r);
         if (r.size() == 1) return pushdown.open(ctx);
         if (scatter == null) throw refusal;
@@ -132,20 +131,6 @@ public final class SelectPlan implements Choice {
         ctx.stats().statement(partitions(first));
         ctx.touched(first);
         return new FallbackRows(new UnionRows(ctx.shards().query(first)), 1, () -> underHomeLocks(ctx, lookup, keys, guess));
-    }
-
-    /**
-     * Inside a REPEATABLE READ transaction, where the cache points when every key's owner row is there in the
-     * transaction's snapshot ({@link OwnerRowsProbe}); else where the home rows say ({@link Target#exact}, from the same
-     * guess). Null where the probe does not apply (no keys, a range, a locking read, other levels, auto-commit).
-     */
-    private Target.Resolution provenInSnapshot(Context ctx) throws SQLException {
-        if (!target.guesses() || target.keys() instanceof org.lutra.sql.KeyMatch.Range || !OwnerRowsProbe.applies(ctx, pushdown.sql())) return null;
-        if (target.keyValues(ctx.params()) == null) return null;
-        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
-        Target.Resolution guess = target.guess(ctx);
-        Target.Resolution proven = OwnerRowsProbe.proven(ctx, target, guess);
-        return proven != null ? proven : target.exact(ctx, guess);
     }
 
     /**

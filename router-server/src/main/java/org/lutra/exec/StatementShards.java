@@ -40,11 +40,6 @@ final class StatementShards implements Shards {
     }
 
     @Override
-    public boolean begun(int partition) {
-        return connections.begun(partition);
-    }
-
-    @Override
     public int isolation() {
         return connections.isolation();
     }

@@ -297,34 +297,6 @@ class MultiRouterPlacementIT {
     }
 
     /**
-     * Inside a REPEATABLE READ transaction a read of several keys runs where the cache points once their owner rows are
-     * found there in the transaction's snapshot: the keys' home partitions take no part in it (before, their home rows
-     * were locked in the transaction, making each home a participant).
-     */
-    @Test
-    void aRepeatableReadOfSeveralKeysFoundWhereTheCachePointsTouchesOnlyTheirPartition() throws Exception {
-        int[] keys = {31, 32, 33}; // homes p3, p0, p1
-        for (int key : keys) move(a, key, 2);
-        try (Connection lutra = a.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            var before = status(lutra);
-            lutra.setAutoCommit(false);
-            var authors = new ArrayList<Integer>();
-            try (var rs = lutra.createStatement().executeQuery("SELECT author, body FROM tweets WHERE author IN (31, 32, 33) ORDER BY author")) {
-                while (rs.next()) authors.add(rs.getInt(1));
-            }
-            try (var rs = lutra.createStatement().executeQuery("SELECT source, COUNT(*) FROM followers WHERE source IN (31, 32, 33) GROUP BY source")) {
-                while (rs.next()) assertEquals(2, rs.getInt(2), "followers of " + rs.getInt(1));
-            }
-            lutra.commit();
-            lutra.setAutoCommit(true);
-            assertEquals(List.of(31, 32, 33), authors);
-            var after = status(lutra);
-            assertEquals(java.util.Map.of(1, 1L), delta(after.get("txn_by_partitions"), before.get("txn_by_partitions")), after.toString());
-        }
-    }
-
-    /**
      * Readers in REPEATABLE READ transactions through routers whose caches a mover keeps making stale (moves, and
      * replication to two partitions) read several keys at once, aggregated and ordered, and their own inserts: each
      * key's rows exactly once, never missed, never doubled. A read that finds a key's owner row missing where the cache
