@@ -20,12 +20,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * here is replicated and no foreign key is the router's, so no connections are needed (null).
  */
 class InsertOperatorsTest {
-    private static final String SCHEMA = """
-            CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1, p2, p3);
-            CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
-            """;
-
-    private final Catalog catalog = SchemaParser.parse(SCHEMA, List.of("p0", "p1", "p2", "p3"));
+    private final Catalog catalog = SchemaParser.parse(WriteOperatorsTest.SCHEMA, List.of("p0", "p1", "p2", "p3"));
     private final Planner planner = new Planner(catalog, "demo", 100);
     private final Stats stats = new Stats(4);
     private final ReplicaWrite replicas = new ReplicaWrite(stats, null, null); // reached only where keys are replicated

@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.*;
  * covered by the integration tests (ReplicatedKeysIT); here no key is replicated, so no connections are needed (null).
  */
 class WriteOperatorsTest {
-    private static final String SCHEMA = """
+    /** The schema of the write operators' unit tests (InsertOperatorsTest's too). */
+    static final String SCHEMA = """
             CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1, p2, p3);
             CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
             """;
