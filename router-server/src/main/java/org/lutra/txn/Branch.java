@@ -18,6 +18,10 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   XA START ──▶ ACTIVE ──XA END──▶ IDLE ──XA PREPARE──▶ PREPARED ──XA COMMIT──▶ DONE
  *                                     └──XA COMMIT .. ONE PHASE──────────────────▶ DONE
+ * </pre>
+ * XA END is always sent in one round trip with the statement after it (XA PREPARE, XA COMMIT .. ONE
+ * PHASE): the pair is pipelined, so the IDLE state is never observed between them.
+ * <pre>
  *   ACTIVE / IDLE / PREPARED ──(XA END,) XA ROLLBACK──▶ DONE
  * </pre>
  * With two or more writers, the plain branch becomes the coordinator: the commit decision is a
@@ -31,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  * when the connection is returned.
  */
 final class Branch {
-    enum State { ACTIVE, IDLE, PREPARED, DONE }
+    /** The branch's state as the router last saw it (XA END is pipelined with the statement after it: IDLE is never seen). */
+    enum State { ACTIVE, PREPARED, DONE }
 
     private static final int START_ATTEMPTS = 3;
     /** Connector/J applies a network timeout on the calling thread when given this executor. */
@@ -197,18 +202,15 @@ final class Branch {
 
     // ---- XA branch ------------------------------------------------------------------------------
 
-    void end() throws SQLException {
-        run("XA END " + xid.sql());
-        state = State.IDLE;
-    }
-
-    void prepare() throws SQLException {
-        run("XA PREPARE " + xid.sql());
+    /** Phase one of a writing XA branch: XA END and XA PREPARE in one round trip. */
+    void endAndPrepare() throws SQLException {
+        runPipelined("XA END " + xid.sql(), "XA PREPARE " + xid.sql());
         state = State.PREPARED;
     }
 
-    void commitOnePhase() throws SQLException {
-        run("XA COMMIT " + xid.sql() + " ONE PHASE");
+    /** XA END and XA COMMIT .. ONE PHASE in one round trip. */
+    private void endAndCommitOnePhase() throws SQLException {
+        runPipelined("XA END " + xid.sql(), "XA COMMIT " + xid.sql() + " ONE PHASE");
         state = State.DONE;
     }
 
@@ -238,8 +240,7 @@ final class Branch {
         if (plain()) {
             commitPlain();
         } else {
-            end();
-            commitOnePhase();
+            endAndCommitOnePhase();
         }
     }
 
@@ -300,6 +301,29 @@ final class Branch {
         } catch (SQLException e) {
             broken = true;
             throw Backends.located(placement, e, connection);
+        }
+    }
+
+    /**
+     * Sends {@code first} and {@code second} without waiting for the first's answer (the driver pipelines a
+     * statement batch), then reads both answers: one round trip instead of two. The server runs the second
+     * whatever became of the first; the XA statements paired here fail if the one before failed (XAER_RMFAIL),
+     * so a failure of either is the pair's. On failure the branch's state is left as it was: a rollback ends
+     * an ACTIVE branch with XA END first, and tolerates that one failing.
+     */
+    private void runPipelined(String first, String second) throws SQLException {
+        try {
+            limitToPhase();
+            try (Statement st = connection.createStatement()) {
+                st.addBatch(first);
+                st.addBatch(second);
+                st.executeBatch();
+            }
+        } catch (SQLException e) {
+            broken = true;
+            // the statement's own error, as a single statement reports it (its cause chain tells a timeout or a lost connection)
+            SQLException own = e instanceof java.sql.BatchUpdateException && e.getCause() instanceof SQLException c ? c : e;
+            throw Backends.located(placement, own, connection);
         }
     }
 

@@ -87,8 +87,7 @@ final class CommitProtocol {
         var failures = service.parallel(phaseOne, b -> {
             b.phaseEndsAt(prepareBy);
             if (b.written()) {
-                b.end();
-                b.prepare();
+                b.endAndPrepare();
             } else {
                 b.commitAlone();
             }

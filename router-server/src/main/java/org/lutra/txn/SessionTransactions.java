@@ -77,14 +77,13 @@ public final class SessionTransactions implements AutoCloseable {
                 if (abortedBy != null && abortedBy.getErrorCode() == DEADLOCK) abortedBy = null;
                 requireNotAborted("BEGIN");
                 commitCurrent();
-                current = open();
-                readOnly = b.readOnly() || readOnly;
+                current = open(b.readOnly());
             }
             case SessionCommand.Commit c -> commitCurrent();
             case SessionCommand.Rollback r -> rollbackCurrent();
             case SessionCommand.Savepoint s -> {
                 requireNotAborted("SAVEPOINT");
-                if (current == null && !autocommit) current = open();
+                if (current == null && !autocommit) current = open(false);
                 if (current != null) onBranches(t -> t.savepoint(s.name())); // in auto-commit mode MySQL accepts it and keeps nothing
             }
             case SessionCommand.RollbackToSavepoint r -> {
@@ -150,7 +149,7 @@ public final class SessionTransactions implements AutoCloseable {
     /** The connections for the next statement (which must then call {@link Statement#succeeded} or {@link Statement#failed}). */
     public Statement statement() throws SQLException {
         requireNotAborted("this statement");
-        if (current == null && !autocommit) current = open();
+        if (current == null && !autocommit) current = open(false);
         return new Statement();
     }
 
@@ -197,13 +196,14 @@ public final class SessionTransactions implements AutoCloseable {
         return service.beginYielding();
     }
 
-    private TransactionState open() {
+    /** @param declaredReadOnly START TRANSACTION READ ONLY (else the session's or next transaction's characteristic decides) */
+    private TransactionState open(boolean declaredReadOnly) {
         int level = nextIsolation != Connection.TRANSACTION_NONE ? nextIsolation : sessionIsolation;
         nextIsolation = Connection.TRANSACTION_NONE;
-        readOnly = nextReadOnly != null ? nextReadOnly : sessionReadOnly;
+        readOnly = declaredReadOnly || (nextReadOnly != null ? nextReadOnly : sessionReadOnly);
         nextReadOnly = null;
         currentTrace = service.recorder().begin();
-        return service.begin(level);
+        return service.begin(level, readOnly);
     }
 
     private interface SavepointAction {

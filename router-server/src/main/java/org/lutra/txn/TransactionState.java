@@ -64,10 +64,17 @@ public final class TransactionState implements Connections {
     /** Wall-clock start, which orders the victims of deadlocks across partitions (the youngest is rolled back: {@link WaitForGraph}). */
     final long startedMillis = System.currentTimeMillis();
 
-    TransactionState(Transactions service, int isolation, boolean yields) {
+    /**
+     * Declared READ ONLY: its sessions' writes are refused before they reach a backend, so no branch can write and
+     * every branch is a plain transaction (BEGIN .. COMMIT), none an XA branch (XA START .. XA END, XA COMMIT).
+     */
+    private final boolean readOnly;
+
+    TransactionState(Transactions service, int isolation, boolean yields, boolean readOnly) {
         this.service = service;
         this.isolation = isolation;
         this.yields = yields;
+        this.readOnly = readOnly;
     }
 
     // ---- running statements ---------------------------------------------------------------------
@@ -127,8 +134,9 @@ public final class TransactionState implements Connections {
                 if (coordinator == null) {
                     branch = coordinator = new Branch(placement, null, yields);
                 } else {
+                    // the id names the transaction across its branches for the deadlock detector, XA branches or not
                     if (id == null) id = service.ids().next(coordinator.placement.name());
-                    branch = new Branch(placement, Xid.lutra(id, placement.database()), yields);
+                    branch = new Branch(placement, readOnly ? null : Xid.lutra(id, placement.database()), yields);
                 }
                 if (branches.isEmpty() && !yields) service.deadlocks().opened(this); // a move batch yields its locks instead
                 branches.put(partition, branch);
@@ -414,6 +422,11 @@ public final class TransactionState implements Connections {
                         failure.getErrorCode(), failure);
             }
             var writers = all.stream().filter(Branch::written).toList();
+            if (writers.size() > 1 && readOnly) {
+                ending.abort(all); // its writes are refused before they run: no plain branch but the coordinator may be prepared
+                throw new SQLException("transaction rolled back: internal error: a READ ONLY transaction wrote on " + writers.size()
+                        + " partitions", "HY000", 0);
+            }
             if (writers.size() <= 1) {
                 ending.commitAlone(all, writers);
             } else {

@@ -68,12 +68,17 @@ public final class Transactions implements AutoCloseable {
 
     /** A new transaction; {@code isolation} is a java.sql.Connection level, or TRANSACTION_NONE for the backend default. */
     TransactionState begin(int isolation) {
-        return new TransactionState(this, isolation, false);
+        return begin(isolation, false);
+    }
+
+    /** @param readOnly the transaction was declared READ ONLY (its writes are refused): it needs no XA branch */
+    TransactionState begin(int isolation, boolean readOnly) {
+        return new TransactionState(this, isolation, false, readOnly);
     }
 
     /** A transaction of the router's own move batch, at REPEATABLE READ: it waits for locks briefly and yields ({@code Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
     TransactionState beginYielding() {
-        return new TransactionState(this, java.sql.Connection.TRANSACTION_REPEATABLE_READ, true);
+        return new TransactionState(this, java.sql.Connection.TRANSACTION_REPEATABLE_READ, true, false);
     }
 
     public SessionTransactions session() {
