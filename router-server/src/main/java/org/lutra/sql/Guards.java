@@ -318,7 +318,19 @@ public final class Guards {
 
     /** Whether {@code sql} is a locking read ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE MODE}): it reads the latest rows, not a snapshot. */
     public static boolean lockingRead(String sql) {
+        // asked of every sub-query of a transaction: most texts have neither word, and need no copy or scan by the pattern
+        if (!containsIgnoreCase(sql, "UPDATE") && !containsIgnoreCase(sql, "SHARE")) return false;
         return LOCKING.matcher(stripQuoted(sql)).find();
+    }
+
+    private static boolean containsIgnoreCase(String text, String upperWord) {
+        char first = upperWord.charAt(0);
+        char firstLower = Character.toLowerCase(first);
+        for (int i = 0, last = text.length() - upperWord.length(); i <= last; i++) {
+            char c = text.charAt(i);
+            if ((c == first || c == firstLower) && text.regionMatches(true, i, upperWord, 0, upperWord.length())) return true;
+        }
+        return false;
     }
 
     private static final Pattern NEVER_WAITS = Pattern.compile("(?is).*\\b(NOWAIT|SKIP\\s+LOCKED)\\s*;?\\s*$");
