@@ -126,7 +126,12 @@ final class ShardColumns {
             return key.withWeight(hidden(new net.sf.jsqlparser.expression.operators.arithmetic.Addition()
                     .withLeftExpression(c).withRightExpression(new LongValue(0))));
         }
-        return key.withWeight(hidden(weightString(e)));
+        // a DISTINCT key that is also the ORDER BY key compares by the same weight string: one hidden column serves both
+        WeightString weight = weightString(e);
+        for (int i = 0; i < hidden.size(); i++) {
+            if (hidden.get(i) instanceof WeightString w && w.toString().equals(weight.toString())) return key.withWeight(visible.size() + i);
+        }
+        return key.withWeight(hidden(weight));
     }
 
     /** MIN/MAX of {@code argument}: the column of the weight string of {@code aggregate}, or -1 where it is not text. */
