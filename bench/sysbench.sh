@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sysbench's oltp_point_select, oltp_read_only and oltp_read_write through the router's MySQL listener
-# (4 partitions) and straight at one MariaDB, side by side; prints transactions/s and the ratio.
+# (4 partitions) and straight at one MariaDB, side by side; prints transactions/s and the ratio. Also
+# oltp_read_only_declared: oltp_read_only with its transactions declared READ ONLY (oltp_read_only_declared.lua).
 # Needs Debian's sysbench (apt-get install sysbench) and running shards and router, e.g.:
 #   ./lutra shards start --count 4 --dir /tmp/sb-shards --base-port 23400
 #   ./lutra router --config router.yaml        # with mysql: { listen: 127.0.0.1:23507 } and the shards as backends
@@ -29,7 +30,8 @@ sysbench oltp_common "${common[@]}" "${via_router[@]}" prepare
 sysbench oltp_common "${common[@]}" "${via_direct[@]}" prepare
 tps() { sysbench "$1" "${common[@]}" --threads="$threads" --time="$seconds" --report-interval=0 "${@:2}" run | awk '/transactions:/ { gsub(/\(/, "", $3); print $3 }'; }
 printf '| workload | threads | through Lutra tps | one MariaDB tps | ratio |\n|---|--:|--:|--:|--:|\n'
-for w in oltp_point_select oltp_read_only oltp_read_write; do
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for w in oltp_point_select oltp_read_only "$here/oltp_read_only_declared.lua" oltp_read_write; do
   l=$(tps "$w" "${via_router[@]}"); d=$(tps "$w" "${via_direct[@]}")
-  printf '| %s | %d | %s | %s | %s |\n' "$w" "$threads" "$l" "$d" "$(awk -v l="$l" -v d="$d" 'BEGIN { printf "%.2f×", l / d }')"
+  printf '| %s | %d | %s | %s | %s |\n' "$(basename "$w" .lua)" "$threads" "$l" "$d" "$(awk -v l="$l" -v d="$d" 'BEGIN { printf "%.2f×", l / d }')"
 done
