@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A router in a JVM of its own ({@code org.lutra.cli.Main router}), so a benchmark can read the
- * router's own CPU time. Started with the class path of this process.
+ * router's own CPU time. Started with the class path of this process, or of another build
+ * ({@link #startBuild}).
  */
 public final class RouterProcess implements AutoCloseable {
     private final Process process;
@@ -46,12 +47,37 @@ public final class RouterProcess implements AutoCloseable {
      */
     static RouterProcess start(Path dir, Shards shards, String database, String schema, Path jfr, String name, String extraConfig)
             throws IOException, InterruptedException {
-        Files.writeString(dir.resolve("schema.sql"), schema);
         int port, mysqlPort;
-        try (var probe = new ServerSocket(0); var mysqlProbe = new ServerSocket(0)) {
+        try (var probe = new ServerSocket(0); var mysqlProbe = new ServerSocket(0)) { // both open at once: two different ports
             port = probe.getLocalPort();
             mysqlPort = mysqlProbe.getLocalPort();
         }
+        Path config = writeConfig(dir, port, shards, database, schema, name, "mysql: { listen: 127.0.0.1:%d }\n".formatted(mysqlPort) + extraConfig);
+        return start(config, port, "bench", jfr, mysqlPort, extraConfig.contains("http:"), System.getProperty("java.class.path"));
+    }
+
+    /**
+     * A router named {@code name} run from {@code classPath} (this build's, or another's: {@link #buildClassPath}) with the
+     * config above less the sections an older build refuses as unknown keys (the MySQL listener): what two builds both accept.
+     */
+    static RouterProcess startBuild(String classPath, Path dir, Shards shards, String database, String schema, Path jfr, String name)
+            throws IOException, InterruptedException {
+        int port = freePort();
+        Path config = writeConfig(dir, port, shards, database, schema, name, "");
+        return start(config, port, "bench", jfr, -1, false, classPath);
+    }
+
+    /**
+     * The class path of another build: {@code jar} is its {@code bench/target/lutra-bench-*.jar}, with the {@code lib/} directory
+     * beside it (where its package phase copies its dependencies, its own modules included).
+     */
+    static String buildClassPath(Path jar) {
+        return jar.toAbsolutePath() + java.io.File.pathSeparator + jar.toAbsolutePath().resolveSibling("lib") + "/*";
+    }
+
+    /** Writes {@code schema.sql} and {@code router.yaml} (listening on {@code port}, partition p0 on shard 0's {@code database}) into {@code dir}. */
+    private static Path writeConfig(Path dir, int port, Shards shards, String database, String schema, String name, String extraConfig) throws IOException {
+        Files.writeString(dir.resolve("schema.sql"), schema);
         Files.writeString(dir.resolve("router.yaml"), """
                 listen: 127.0.0.1:%d
                 database: bench
@@ -65,9 +91,8 @@ public final class RouterProcess implements AutoCloseable {
                 lookups: []
                 transactions:
                   router_name: %s
-                mysql: { listen: 127.0.0.1:%d }
-                """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name, mysqlPort) + extraConfig);
-        return start(dir.resolve("router.yaml"), port, "bench", jfr, mysqlPort, extraConfig.contains("http:"));
+                """.formatted(port, shards.url(0), shards.user(), shards.password(), database, name) + extraConfig);
+        return dir.resolve("router.yaml");
     }
 
     /** A free TCP port on this machine for a router's listener (free when asked). */
@@ -82,13 +107,16 @@ public final class RouterProcess implements AutoCloseable {
      * {@code port} (the config's {@code listen}); {@code database} is its logical database.
      */
     public static RouterProcess start(Path config, int port, String database, Path jfr) throws IOException, InterruptedException {
-        return start(config, port, database, jfr, -1, false);
+        return start(config, port, database, jfr, -1, false, System.getProperty("java.class.path"));
     }
 
-    /** As above; {@code mysqlPort} its MySQL listener's (-1: none), {@code http} whether to wait for its HTTP listener too. */
-    private static RouterProcess start(Path config, int port, String database, Path jfr, int mysqlPort, boolean http)
+    /**
+     * As above; {@code mysqlPort} its MySQL listener's (-1: none), {@code http} whether to wait for its HTTP listener too,
+     * {@code classPath} the build to run.
+     */
+    private static RouterProcess start(Path config, int port, String database, Path jfr, int mysqlPort, boolean http, String classPath)
             throws IOException, InterruptedException {
-        Process p = java("org.lutra.cli.Main", List.of("router", "--config", config.toString()), jfr).redirectErrorStream(true).start();
+        Process p = java("org.lutra.cli.Main", List.of("router", "--config", config.toString()), jfr, classPath).redirectErrorStream(true).start();
         var listening = new CompletableFuture<Void>();
         var httpUrl = new java.util.concurrent.atomic.AtomicReference<String>();
         var output = new StringBuilder();
@@ -124,12 +152,17 @@ public final class RouterProcess implements AutoCloseable {
      * LUTRA_BENCH_ROUTER_OPTS (e.g. an async-profiler agent) and, with {@code jfr}, a flight recording.
      */
     public static ProcessBuilder java(String mainClass, List<String> args, Path jfr) {
+        return java(mainClass, args, jfr, System.getProperty("java.class.path"));
+    }
+
+    /** As above, with another class path (another build's). */
+    static ProcessBuilder java(String mainClass, List<String> args, Path jfr, String classPath) {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         var command = new ArrayList<>(List.of(java, "-Xmx2g", "-XX:+UseParallelGC"));
         String extra = System.getenv("LUTRA_BENCH_ROUTER_OPTS");
         if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
         if (jfr != null) command.add("-XX:StartFlightRecording=filename=" + jfr.toAbsolutePath() + ",settings=profile");
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of("-cp", classPath, mainClass));
         command.addAll(args);
         return new ProcessBuilder(command);
     }
