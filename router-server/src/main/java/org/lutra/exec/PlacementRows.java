@@ -81,17 +81,20 @@ public final class PlacementRows {
                     + "END");
             // a key on several partitions (replicated): its rows change only in a write the router sent to every one of
             // them, in one transaction, under its home row's lock ({@link #MARK}); any other is refused
-            st.execute("CREATE TABLE IF NOT EXISTS `" + MARKS + "` (conn BIGINT UNSIGNED NOT NULL PRIMARY KEY) ENGINE=InnoDB");
+            st.execute("CREATE TABLE IF NOT EXISTS `" + MARKS + "` (conn BIGINT UNSIGNED NOT NULL PRIMARY KEY,"
+                    + " marked BOOLEAN NOT NULL) ENGINE=InnoDB");
             for (String[] event : new String[][] {{"i", "AFTER INSERT", "NEW"}, {"u", "BEFORE UPDATE", "OLD"}, {"d", "BEFORE DELETE", "OLD"}}) {
-                String name = "lutra_copies_" + event[0] + "_" + t.name().toLowerCase(Locale.ROOT);
+                String name = "lutra_copy_" + event[0] + "_" + t.name().toLowerCase(Locale.ROOT);
                 if (name.length() > 64) throw new SQLException("table name '" + t.name() + "' is too long for its placement triggers (64 characters)", "42000", 1059);
+                st.execute("DROP TRIGGER IF EXISTS `lutra_copies_" + event[0] + "_" + t.name().toLowerCase(Locale.ROOT) + "`"); // an earlier version's
+                // the placement row first: only a replicated key's write reads the marks, and finds its own row there
                 st.execute("CREATE TRIGGER IF NOT EXISTS `" + name + "` " + event[1] + " ON `" + t.name() + "` FOR EACH ROW BEGIN\n"
                         + "  DECLARE placed VARCHAR(1024) DEFAULT NULL;\n"
                         + "  DECLARE message VARCHAR(1100);\n"
                         + "  DECLARE CONTINUE HANDLER FOR NOT FOUND SET placed = NULL;\n"
-                        + "  IF NOT EXISTS (SELECT 1 FROM `" + MARKS + "` WHERE conn = CONNECTION_ID()) THEN\n"
-                        + "    SELECT partitions INTO placed FROM `" + placeTable + "` WHERE k = " + event[2] + ".`" + lookup.column() + "` LOCK IN SHARE MODE;\n"
-                        + "    IF placed LIKE '%,%' THEN\n"
+                        + "  SELECT partitions INTO placed FROM `" + placeTable + "` WHERE k = " + event[2] + ".`" + lookup.column() + "` LOCK IN SHARE MODE;\n"
+                        + "  IF placed LIKE '%,%' THEN\n"
+                        + "    IF NOT EXISTS (SELECT 1 FROM `" + MARKS + "` WHERE conn = CONNECTION_ID() AND marked) THEN\n"
                         + "      SET message = CONCAT('" + MISPLACED + "', placed);\n"
                         + "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = message;\n"
                         + "    END IF;\n"
@@ -105,12 +108,21 @@ public final class PlacementRows {
      * A writer of a replicated key's rows on every partition of its set (holding the key's home row with a shared
      * lock, so the set cannot change before it commits) marks its transaction on each of them with {@link #MARK}, and
      * takes the mark back ({@link #UNMARK}) before it commits: the triggers let a marked transaction through. The mark
-     * is an uncommitted row, seen by its own transaction only, and gone with it if it rolls back — a connection never
-     * goes back to its pool still marked (a session variable would, after a failed statement).
+     * is a change of the connection's own row, uncommitted until the mark is taken back and undone if the transaction
+     * rolls back — a connection never goes back to its pool still marked (a session variable would, after a failed
+     * statement).
+     *
+     * <p>Why a row per connection that stays, rather than one inserted and deleted per write: the triggers' read of the
+     * marks is a locking read (InnoDB locks what a statement's trigger reads in REPEATABLE READ). A read that finds no
+     * row locks the gap where it would be, and an insert into that gap (another transaction's mark) waits for it to
+     * commit; so did the re-insert of a deleted row. With each writer finding and changing only its own row, writers
+     * lock records, not gaps, and never wait for each other here. Only writes of replicated keys read the marks at all.
+     * A connection's first mark inserts its row; rows of connections that are gone are harmless (ids are not reused
+     * while the server runs, and a row is committed only unmarked).
      */
-    static final String MARKS = "lutra_replica_writes";
-    public static final String MARK = "INSERT INTO `" + MARKS + "` (conn) VALUES (CONNECTION_ID())";
-    public static final String UNMARK = "DELETE FROM `" + MARKS + "` WHERE conn = CONNECTION_ID()";
+    static final String MARKS = "lutra_copy_writers";
+    public static final String MARK = "INSERT INTO `" + MARKS + "` (conn, marked) VALUES (CONNECTION_ID(), TRUE) ON DUPLICATE KEY UPDATE marked = TRUE";
+    public static final String UNMARK = "UPDATE `" + MARKS + "` SET marked = FALSE WHERE conn = CONNECTION_ID()";
 
     /** Whether a placement row's partition list names several partitions (a replicated key). */
     public static boolean replicated(String partitions) {

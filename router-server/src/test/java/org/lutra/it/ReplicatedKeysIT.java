@@ -480,6 +480,51 @@ class ReplicatedKeysIT {
         for (int p = 1; p < 4; p++) assertEquals(first, rows(p, "SELECT * FROM clocks ORDER BY code"), "p" + p + " against p0");
     }
 
+    /**
+     * A write of a replicated key's copies does not wait for other transactions' writes on the same partitions, nor
+     * two writers of copies for each other. The triggers' read of the copy writers' marks is a locking read: when it
+     * found no row (an unmarked write, or a mark deleted) it locked the gap, and a mark inserted there waited until
+     * that transaction ended; two writers whose copy sets overlap in different orders deadlocked across shards.
+     */
+    @Test
+    @Order(6)
+    void writersOfCopiesWaitNeitherForOtherWritesOnTheirPartitionsNorForEachOther() throws Exception {
+        differential.both("INSERT INTO users (id, name, karma) VALUES (5201, 'copied', 1), (5202, 'single', 2), (5203, 'copied too', 3)");
+        try (var st = viaC.createStatement()) {
+            st.executeUpdate("ALTER TABLE users SET PARTITION = (p1, p3) WHERE id = 5201");
+            st.executeUpdate("ALTER TABLE users SET PARTITION = (p3, p1) WHERE id = 5203");
+            st.executeUpdate("ALTER TABLE users SET PARTITION = p1 WHERE id = 5202");
+        }
+        try {
+            viaB.setAutoCommit(false);
+            try {
+                write(viaB, "INSERT INTO tweets (id, author) VALUES (520201, 5202)"); // open on p1, unmarked
+                write(viaB, "INSERT INTO tweets (id, author) VALUES (520301, 5203)"); // open on p3 and p1, marked and unmarked again
+                var other = java.util.concurrent.CompletableFuture.supplyAsync(() -> outcome(viaC, "INSERT INTO tweets (id, author) VALUES (520101, 5201)"));
+                assertEquals(List.of("count 1"), other.get(120, java.util.concurrent.TimeUnit.SECONDS),
+                        "a replicated key's insert on p1 and p3 while another transaction writes there: " + lastError);
+                viaB.commit();
+            } finally {
+                viaB.rollback();
+                viaB.setAutoCommit(true);
+            }
+            differential.reference.createStatement().executeUpdate("INSERT INTO tweets (id, author) VALUES (520101, 5201)");
+            same(viaB, "SELECT id, author FROM tweets WHERE author BETWEEN 5201 AND 5203 ORDER BY id");
+            assertReplicas(5201, List.of(1, 3));
+            assertReplicas(5203, List.of(1, 3));
+        } finally {
+            try (var st = viaC.createStatement()) {
+                st.executeUpdate("ALTER TABLE users SET PARTITION = p2 WHERE id IN (5201, 5203)");
+            }
+            for (Connection x : new Connection[] {differential.reference, viaC}) { // counts differ where the test failed halfway
+                try (var st = x.createStatement()) {
+                    st.executeUpdate("DELETE FROM tweets WHERE author > 5200");
+                    st.executeUpdate("DELETE FROM users WHERE id > 5200");
+                }
+            }
+        }
+    }
+
     void assertReplicas(int key, List<Integer> partitions) throws SQLException {
         var holding = holding(key);
         assertEquals(new TreeSet<>(partitions), holding, "key " + key + " is on " + holding);
