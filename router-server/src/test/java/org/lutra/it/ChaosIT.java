@@ -82,13 +82,18 @@ class ChaosIT {
                 transactions: { router_name: chaosit, lock_wait_timeout_seconds: 2, recovery_interval_seconds: 1, recovery_grace_seconds: 4 }
                 """.formatted(database, shards.url(0), shards.url(1), shards.url(2)));
         startRouter();
-        try (var c = connect(); var ps = c.prepareStatement("INSERT INTO accounts VALUES (?, ?)")) {
-            for (int id = 1; id <= ACCOUNTS; id++) {
-                ps.setInt(1, id);
-                ps.setLong(2, OPENING);
-                ps.addBatch();
+        for (int attempt = 1; ; attempt++) { // the load is one transaction: rolled back whole where a phase timed out on a loaded machine
+            try (var c = connect(); var ps = c.prepareStatement("INSERT INTO accounts VALUES (?, ?)")) {
+                for (int id = 1; id <= ACCOUNTS; id++) {
+                    ps.setInt(1, id);
+                    ps.setLong(2, OPENING);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+                return;
+            } catch (java.sql.BatchUpdateException e) {
+                if (attempt == 5 || !(e.getCause() instanceof java.sql.SQLTransactionRollbackException)) throw e;
             }
-            ps.executeBatch();
         }
     }
 
