@@ -281,9 +281,7 @@ class MultiRouterPlacementIT {
                     return null;
                 }));
             }
-            Thread.sleep(8_000);
-            stop.set(true);
-            for (var t : tasks) t.get();
+            runUntilEnough(stop, tasks, moves, 10, reads, 100);
         } finally {
             pool.shutdownNow();
         }
@@ -381,9 +379,7 @@ class MultiRouterPlacementIT {
                     return null;
                 }));
             }
-            Thread.sleep(8_000);
-            stop.set(true);
-            for (var t : tasks) t.get();
+            runUntilEnough(stop, tasks, moves, 10, reads, 50);
         } finally {
             pool.shutdownNow();
         }
@@ -416,5 +412,21 @@ class MultiRouterPlacementIT {
         }
         out.values().removeIf(v -> v == 0);
         return out;
+    }
+
+    /**
+     * Lets the movers and readers run 8 s, and on a loaded machine on until more than {@code minMoves} moves and
+     * {@code minReads} reads were made (90 s at most); then stops them and waits for each (its failure fails the test).
+     */
+    private static void runUntilEnough(AtomicBoolean stop, List<Future<?>> tasks, AtomicLong moves, long minMoves, AtomicLong reads,
+                                       long minReads) throws Exception {
+        long started = System.nanoTime();
+        while (System.nanoTime() - started < 8_000_000_000L
+                || (moves.get() <= minMoves || reads.get() <= minReads) && System.nanoTime() - started < 90_000_000_000L) {
+            if (tasks.stream().anyMatch(Future::isDone)) break; // one failed: its error ends the test
+            Thread.sleep(100);
+        }
+        stop.set(true);
+        for (var t : tasks) t.get();
     }
 }

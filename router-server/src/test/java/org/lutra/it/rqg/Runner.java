@@ -142,8 +142,9 @@ public final class Runner {
     }
 
     private static String describe(String oracle, Shrunk found, Shrunk minimal) {
+        String asGenerated = found == minimal ? "" : "\n  lutra, as generated: " + found.lutra() + "\n  mariadb, as generated: " + found.reference();
         return oracle + " " + found.verdict() + " " + found.query().features() + "\n  generated: " + found.query().sql()
-                + "\n  minimal:   " + minimal.query().sql() + "\n  lutra:     " + minimal.lutra() + "\n  mariadb:   " + minimal.reference();
+                + "\n  minimal:   " + minimal.query().sql() + "\n  lutra:     " + minimal.lutra() + "\n  mariadb:   " + minimal.reference() + asGenerated;
     }
 
     public List<String> newFailures() {
