@@ -33,7 +33,7 @@ import java.util.function.Function;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR] [--connector-options OPTIONS] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
@@ -49,6 +49,9 @@ public final class PointBench implements Command {
               with the lib/ directory beside it), measured through the Lutra driver in the same rounds right beside the first,
               and reports after / before per round and as medians: throughput and router CPU µs per statement (all, and user
               space). With --jfr they are recorded too, to FILE.after.jfr and FILE.before.jfr.
+              Connector/J (direct, both forwarders, the MySQL listener) connects with the router's own prepared-statement
+              options (server-side, cached); --connector-options replaces them, e.g. 'useServerPrepStmts=false' for the
+              text protocol Connector/J uses by default.
               Prints a Markdown report.""";
 
     /** The config that turns monitoring on in the second router: metrics on its HTTP listener, and the slow log. */
@@ -72,6 +75,14 @@ public final class PointBench implements Command {
     /** Another build's bench jar whose router runs beside this build's (--baseline-jar), or null. */
     private Path baselineJar;
     private List<String> workloads = List.of("point select", "single-row update");
+    /**
+     * Connector/J's options on every path that uses it (direct, both forwarders, the MySQL listener): server-side prepared
+     * statements kept per connection, as the router's own backend connections prepare them. Without them Connector/J
+     * prepares on the client and sends each execution as text with its values spliced in (COM_QUERY).
+     */
+    static final String CONNECTOR_J_OPTIONS = "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=512&prepStmtCacheSqlLimit=8192";
+    /** The options the Connector/J paths connect with (--connector-options). */
+    private String connectorOptions = CONNECTOR_J_OPTIONS;
 
     public PointBench() {
         this(System.out, System.err);
@@ -118,7 +129,7 @@ public final class PointBench implements Command {
 
     static Args parse(List<String> args) throws Args.UsageException {
         Args a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out",
-                "--baseline-jar"), Set.of("--verbose", "--metrics"));
+                "--baseline-jar", "--connector-options"), Set.of("--verbose", "--metrics"));
         if (a.has("--baseline-jar")) baselineJar(a.get("--baseline-jar", null));
         return a;
     }
@@ -144,6 +155,7 @@ public final class PointBench implements Command {
         if (a.has("--warmup-max")) maxWarmUpSeconds = Double.parseDouble(a.get("--warmup-max", "240"));
         if (a.has("--workloads")) workloads = List.of(a.get("--workloads", null).split(","));
         metrics = a.has("--metrics");
+        if (a.has("--connector-options")) connectorOptions = a.get("--connector-options", CONNECTOR_J_OPTIONS);
         baselineJar = a.has("--baseline-jar") ? baselineJar(a.get("--baseline-jar", null)) : null;
         return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
                 a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
@@ -172,7 +184,7 @@ public final class PointBench implements Command {
              var threads = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)));
              var loop = new SelectorForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
             String routerUrl = router.url();
-            String directUrl = shards.url(0, reference);
+            String directUrl = shards.url(0, reference) + (connectorOptions.isEmpty() ? "" : "?" + connectorOptions);
             String threadsUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + threads.port() + "/");
             String loopUrl = directUrl.replace(":" + shardAddress.group(2) + "/", ":" + loop.port() + "/");
             try (Connection c = DriverManager.getConnection(directUrl, shards.user(), shards.password()); var st = c.createStatement()) {
@@ -248,7 +260,7 @@ public final class PointBench implements Command {
                 }
                 err.println(line);
             }
-            String report = PointReport.report(cells, rows, seconds, rounds, PointClients.serverVersion(directUrl, shards), jfr);
+            String report = PointReport.report(cells, rows, seconds, rounds, PointClients.serverVersion(directUrl, shards), jfr, connectorOptions);
             if (metered != null) report += PointReport.metered(cells, scraper.scrapes());
             if (baseline != null) report += PointReport.baseline(cells, baselineJar);
             return report;

@@ -12,14 +12,15 @@ import java.util.stream.Collectors;
 final class PointReport {
     private PointReport() {}
 
-    static String report(List<PointCell> cells, int rows, double seconds, int rounds, String version, Path jfr) {
+    static String report(List<PointCell> cells, int rows, double seconds, int rounds, String version, Path jfr, String connectorOptions) {
         var s = new StringBuilder();
         s.append("## The hot path: one shard, through the router vs direct (`./lutra bench point`)\n\n");
         s.append(String.format(Locale.ROOT, "Machine: %d cores, Java %s; one MariaDB %s shard, the router in its own JVM, and the clients, "
                         + "all on this one machine; %s.%s%n", Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), version,
                 LocalDate.now(), jfr == null ? "" : " Router recorded with JFR (" + jfr + "): numbers include its overhead."));
         s.append(String.format(Locale.ROOT, "Data: %,d rows in `users`, the router's only partition; the direct baseline is the same rows in "
-                + "another database of the same shard, read with Connector/J (server-side prepared statements). Closed loop, "
+                + "another database of the same shard, read with Connector/J (`" + (connectorOptions.isEmpty() ? "its defaults" : connectorOptions).replace("%", "%%")
+                + "`). Closed loop, "
                 + "%d rounds × %s s per cell and path, interleaved; medians over rounds. The router's CPU in user space is its share of the "
                 + "process's user time (the rest is the kernel's: system calls, the loopback network stack, waking threads). The two "
                 + "forwarders are the same Connector/J client through a proxy in the bench's JVM that only copies bytes: what the extra "
