@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lutra.cli.bench.ForwardCommand;
 import org.lutra.cli.bench.InsertBench;
 import org.lutra.cli.bench.LoadBench;
 import org.lutra.cli.bench.MoveBench;
@@ -39,7 +40,8 @@ final class BenchCommand implements Command {
                 new org.lutra.paper.PaperBench("wikipedia", out, err),
                 new org.lutra.paper.PaperBench("twitter", out, err),
                 new org.lutra.paper.PaperBench("tpce", out, err),
-                new org.lutra.paper.PaperBench("paper", out, err)
+                new org.lutra.paper.PaperBench("paper", out, err),
+                new ForwardCommand(out, err)
         );
     }
 
@@ -50,7 +52,8 @@ final class BenchCommand implements Command {
 
     @Override
     public String summary() {
-        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move, insert; the paper's micro, wikipedia, twitter, tpce, paper (./lutra bench help)";
+        return "benchmarks, each reporting side by side in one run: txn, query, point, load, move, insert; the paper's micro, wikipedia, twitter, tpce, paper; "
+                + "forward, a byte-copying forwarder for other clients (./lutra bench help)";
     }
 
     @Override
