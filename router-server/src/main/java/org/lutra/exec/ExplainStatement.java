@@ -4,7 +4,6 @@ import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,32 +40,8 @@ final class ExplainStatement {
             throw Refusal.of("EXPLAIN of a statement over several partitions: use EXPLAIN ROUTE to see the router's plan");
         }
         var ctx = Context.explain(params, new Stats(backends.placements().size()));
-        List<Explain.Line> lines = switch (plan.statement()) {
-            case Plan.Query q -> Explain.of(q.root(), ctx, backends.catalog());
-            case Plan.Routed r -> writeLines(backends, "Write " + r.table().name(), Routes.primary(ctx.stats(), r, params));
-            case Plan.CopiesLockedFirst w when w.write() instanceof Plan.Routed r ->
-                    writeLines(backends, "Write " + r.table().name() + " (after locking reads of its subqueries' REPLICATED tables)", Routes.primary(ctx.stats(), r, params));
-            case Plan.Insert i -> writeLines(backends, "Insert " + i.table().name() + " (" + i.rows().itemCount() + " rows, split by their routing column)", List.of());
-            case Plan.RowsMoved m -> {
-                // the rows read with their new values as a locking read; each then deleted by key and inserted where its value places it
-                var move = new ArrayList<>(writeLines(backends, "Move rows of " + m.table().name() + " (UPDATE of its routing column): read locked,"
-                        + " delete each by its old routing value and primary key, insert it where its new value places it", List.of()));
-                for (var l : Explain.of(m.read().root(), ctx, backends.catalog())) move.add(new Explain.Line("  " + l.operator(), l.partition(), l.sql()));
-                yield move;
-            }
-            default -> throw Refusal.of("EXPLAIN ROUTE of this statement is not supported");
-        };
+        List<Explain.Line> lines = Explain.route(plan.statement(), ctx, backends.catalog());
         return textRows(List.of("operator", "partition", "sql"), lines.stream().map(l -> List.of(l.operator(), l.partition(), l.sql())).toList());
-    }
-
-    private static List<Explain.Line> writeLines(Backends backends, String head, List<ShardQuery> queries) {
-        var out = new ArrayList<Explain.Line>();
-        out.add(new Explain.Line(head, "", ""));
-        for (var q : queries) {
-            String name = backends.catalog().partition(q.partition()).name();
-            out.add(new Explain.Line("  -> " + name, name, q.sql()));
-        }
-        return out;
     }
 
     /** Rows of text columns, as the router answers itself (EXPLAIN, SHOW TABLES, SHOW DATABASES). */

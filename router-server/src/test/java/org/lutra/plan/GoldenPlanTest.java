@@ -6,7 +6,6 @@ import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.exec.Context;
 import org.lutra.exec.Explain;
-import org.lutra.exec.Plan;
 import org.lutra.exec.Stats;
 
 import java.io.IOException;
@@ -62,6 +61,11 @@ class GoldenPlanTest {
     }
 
     @Test
+    void writes() throws IOException {
+        check("writes.txt");
+    }
+
+    @Test
     void refusals() throws IOException {
         check("refusals.txt");
     }
@@ -95,9 +99,9 @@ class GoldenPlanTest {
         var planner = new Planner(catalog, "demo", 10);
         try {
             var bound = planner.bind(sql, List.of());
-            if (!(bound.plan() instanceof Plan.Query q)) return "(" + bound.plan().getClass().getSimpleName() + ")";
+            if (!(bound.plan() instanceof org.lutra.exec.Plan plan)) return "(" + bound.plan().getClass().getSimpleName() + ")";
             var lines = new StringBuilder();
-            for (var l : Explain.of(q.root(), Context.explain(bound.params(), new Stats(4)), catalog)) {
+            for (var l : Explain.route(plan, Context.explain(bound.params(), new Stats(4)), catalog)) {
                 lines.append(l.operator()).append(l.sql().isEmpty() ? "" : "   " + l.sql()).append('\n');
             }
             return lines.toString().stripTrailing();
