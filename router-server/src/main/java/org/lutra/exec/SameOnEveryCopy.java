@@ -19,10 +19,9 @@ import java.util.regex.Pattern;
  * {@code CURDATE()}, {@code UNIX_TIMESTAMP()}, a column's {@code DEFAULT CURRENT_TIMESTAMP} and its
  * {@code ON UPDATE CURRENT_TIMESTAMP} all read it. What no variable fixes is refused: random values,
  * unique ids, the real clock ({@code SYSDATE()}), sequences, and what differs from one backend or
- * partition to the next (the connection, the database, the backend user, the server's version).
- * (Found by hand: {@code UPDATE users SET karma = FLOOR(RAND() * 1000000) WHERE id = 3} left the two
- * copies of key 3 with different karma, and {@code UUID()} with different names; a REPLICATED table's
- * four partitions got four UUIDs.)
+ * partition to the next (the connection, the database, the backend user, the server's version):
+ * {@code UPDATE users SET karma = FLOOR(RAND() * 1000000) WHERE id = 3} would leave a replicated key's
+ * copies with different values.
  */
 final class SameOnEveryCopy {
     private SameOnEveryCopy() {}
