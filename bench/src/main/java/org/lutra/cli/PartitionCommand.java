@@ -162,7 +162,8 @@ public final class PartitionCommand implements Command {
                 String.format("k=%d imbalance=%.3f seed=%d weights=%s; edge cut %,d of %,d (%.2f%%), balance %.3f, %.2f%% of transactions on one partition",
                         k, imbalance, seed, weights.name().toLowerCase(Locale.ROOT), quality.edgeCut(), quality.totalEdgeWeight(),
                         100 * quality.cutShare(), quality.balance(), 100 * single));
-        List<Path> files = MapFiles.write(graph, parts, replicas, names, format, target, directory, header);
+        List<Path> files = MapFiles.write(graph, parts, replicas, names, format, target,
+                directory ? MapFiles.Out.DIRECTORY : MapFiles.Out.FILE, header);
         for (Path f : files) out.printf("wrote         %s%n", f);
         return 0;
     }

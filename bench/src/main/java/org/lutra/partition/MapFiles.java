@@ -22,16 +22,25 @@ import java.util.List;
 public final class MapFiles {
     private MapFiles() {}
 
+    /** What the path given to {@link #write} names. */
+    public enum Out {
+        /** One file: the map of the graph's only table (or a Schism map of all of them). */
+        FILE,
+        /** A directory (existing, or ending in '/'): one file per table. */
+        DIRECTORY
+    }
+
     /**
      * @param parts      each vertex's part
      * @param replicas   each vertex's further parts (null, or null entries: only its own part)
      * @param names      partition names, index = part
-     * @param out        a file, or a directory (existing, or ending in '/'): one file per table
+     * @param out        a file, or a directory: one file per table ({@code kind})
      * @param header     comment lines (without '#') at the top of each file
      * @return the files written (for METIS the part files; the vertex files sit next to them)
      */
     public static List<Path> write(CoAccessGraph graph, int[] parts, int[][] replicas, List<String> names, MapFormat format, Path out,
-                                   boolean directory, List<String> header) throws IOException {
+                                   Out kind, List<String> header) throws IOException {
+        boolean directory = kind == Out.DIRECTORY;
         List<String> tables = graph.tables();
         int k = names.size();
         var written = new ArrayList<Path>();

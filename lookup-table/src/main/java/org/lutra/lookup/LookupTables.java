@@ -26,15 +26,20 @@ public final class LookupTables {
     /** The decision, the reason in words, and the estimated bytes of every representation that applies. */
     public record Choice(Kind kind, String reason, Map<Kind, Long> estimatedBytes) {}
 
+    /** The fastest representation that fits the profile (dense array, Colt or hash map). */
     public static Choice choose(KeyProfile profile) {
         return choose(profile, false);
     }
 
     /**
-     * @param preferCompact accept the slower compressed representation when it is at least
-     *                      twice smaller than the best uncompressed one
+     * As {@link #choose}, but the slower compressed representation where it is at least twice smaller than the best
+     * uncompressed one.
      */
-    public static Choice choose(KeyProfile profile, boolean preferCompact) {
+    public static Choice chooseCompact(KeyProfile profile) {
+        return choose(profile, true);
+    }
+
+    private static Choice choose(KeyProfile profile, boolean preferCompact) {
         Map<Kind, Long> bytes = estimate(profile);
         if (profile.stringKeys() > 0) {
             return new Choice(Kind.HASH, profile.stringKeys() + " string keys: only the general hash map holds them", bytes);

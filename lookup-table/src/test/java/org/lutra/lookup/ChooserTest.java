@@ -44,7 +44,7 @@ class ChooserTest {
     void compactnessPicksHuffmanForClusteredMaps() {
         var profile = new KeyProfile(10_000_000, 0, 0, 9_999_999, 8, 0, new long[] {9_000_000, 500_000, 500_000}, 100);
         assertEquals(LookupTables.Kind.DENSE_ARRAY, LookupTables.choose(profile).kind());
-        assertEquals(LookupTables.Kind.COMPRESSED, LookupTables.choose(profile, true).kind());
+        assertEquals(LookupTables.Kind.COMPRESSED, LookupTables.chooseCompact(profile).kind());
     }
 
     @Test

@@ -51,11 +51,15 @@ public final class CollationWeights {
     private final Cache<String, Object> cache;
     private final LongAdder roundTrips = new LongAdder();
 
+    /** A collation's pad attribute, as MySQL names it: PAD SPACE collations ignore trailing spaces, NO PAD ones do not. */
+    public enum Pad { PAD_SPACE, NO_PAD }
+
     /**
-     * @param padSpace whether the collation ignores trailing spaces
-     * @param space    the weight of one space: the unit taken off the end of PAD SPACE weights
+     * @param pad   whether the collation ignores trailing spaces
+     * @param space the weight of one space: the unit taken off the end of PAD SPACE weights
      */
-    public CollationWeights(String collation, boolean padSpace, byte[] space, Source source, long capacityBytes) {
+    public CollationWeights(String collation, Pad pad, byte[] space, Source source, long capacityBytes) {
+        boolean padSpace = pad == Pad.PAD_SPACE;
         if (padSpace && space.length == 0) throw new IllegalArgumentException("collation " + collation + ": a space with no weight");
         this.collation = collation;
         this.padSpace = padSpace;

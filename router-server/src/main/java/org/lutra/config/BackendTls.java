@@ -40,6 +40,14 @@ public final class BackendTls {
      */
     public record Pooled(String url, Properties options, SslMode connectorMode) {}
 
+    /** What a backend's server offered the router's Connector/J connection at start ({@link #encrypted}). */
+    public enum ServerOffer {
+        /** The server offers TLS: a URL in Connector/J's mode PREFERRED gives pools that use it. */
+        TLS,
+        /** The server offers no TLS (or was not asked): a URL in mode PREFERRED gives plain-text pools. */
+        NO_TLS
+    }
+
     /** Connector/J's TLS options, exactly as it names them (its names are case-sensitive). */
     private static final Set<String> CONNECTOR_TLS = Stream.of(PropertyKey.sslMode, PropertyKey.useSSL, PropertyKey.requireSSL,
                     PropertyKey.verifyServerCertificate, PropertyKey.trustCertificateKeyStoreUrl, PropertyKey.trustCertificateKeyStorePassword,
@@ -68,21 +76,21 @@ public final class BackendTls {
     private static final List<String> APPROVED_PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
 
     /**
-     * {@link #translate(String, String, boolean)} for a server that offers no TLS: the configuration check before any
+     * {@link #translate(String, String, ServerOffer)} for a server that offers no TLS: the configuration check before any
      * connection (whatever a server offers, the same options are refused), and tests.
      */
     public static Pooled translate(String backend, String mysqlUrl) {
-        return translate(backend, mysqlUrl, false /* no TLS offered */);
+        return translate(backend, mysqlUrl, ServerOffer.NO_TLS);
     }
 
     /**
      * {@code mysqlUrl}, backend {@code backend}'s, for the pools.
      *
-     * @param serverOffersTls whether the server offered TLS to the router's Connector/J connection at start
-     *                        ({@link #encrypted}): read only in Connector/J's mode PREFERRED, which uses TLS where offered
+     * @param offer what the server offered the router's Connector/J connection at start ({@link #encrypted}): read only in
+     *              Connector/J's mode PREFERRED, which uses TLS where offered
      * @throws IllegalArgumentException ("config: backend '…': …") for a TLS option the pools could not honour as Connector/J does
      */
-    public static Pooled translate(String backend, String mysqlUrl, boolean serverOffersTls) {
+    public static Pooled translate(String backend, String mysqlUrl, ServerOffer offer) {
         int query = mysqlUrl.indexOf('?');
         String base = query < 0 ? mysqlUrl : mysqlUrl.substring(0, query);
         if (base.indexOf('(') >= 0) {
@@ -98,7 +106,7 @@ public final class BackendTls {
         }
         String url = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
         SslMode mode = connector.<SslMode>getEnumProperty(PropertyKey.sslMode).getValue();
-        return new Pooled(url, mariaDbOptions(backend, connector, mode, serverOffersTls), mode);
+        return new Pooled(url, mariaDbOptions(backend, connector, mode, offer), mode);
     }
 
     /**
@@ -145,7 +153,7 @@ public final class BackendTls {
         return false;
     }
 
-    private static Properties mariaDbOptions(String backend, PropertySet connector, SslMode mode, boolean serverOffersTls) {
+    private static Properties mariaDbOptions(String backend, PropertySet connector, SslMode mode, ServerOffer offer) {
         if (connector.getBooleanProperty(PropertyKey.fipsCompliantJsse).getValue()) {
             // Connector/J then verifies the server's certificate in every mode, with the FIPS provider's trust managers
             throw refused(backend, "option 'fipsCompliantJsse' has no MariaDB Connector/J counterpart");
@@ -159,7 +167,7 @@ public final class BackendTls {
         // PREFERRED: TLS only if the server offers it, its certificate unchecked. MariaDB Connector/J has no such mode: the
         // start asked the server once (Backends.open), and the pools use TLS as REQUIRED's or none. Connector/J gives an
         // encrypted PREFERRED connection the client key store, protocols and cipher suites of REQUIRED (ExportControlled)
-        boolean encrypting = mode != SslMode.DISABLED && (mode != SslMode.PREFERRED || serverOffersTls);
+        boolean encrypting = mode != SslMode.DISABLED && (mode != SslMode.PREFERRED || offer == ServerOffer.TLS);
         switch (mode) {
             case DISABLED -> options.setProperty("sslMode", "disable");
             case PREFERRED -> options.setProperty("sslMode", encrypting ? "trust" : "disable");

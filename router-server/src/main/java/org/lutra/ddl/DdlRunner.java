@@ -81,18 +81,23 @@ public final class DdlRunner {
 
     private final SecondaryDdl secondaries;
 
+    /**
+     * The session's foreign_key_checks: off, a table may be dropped or emptied while others reference it, and created before
+     * the tables it references.
+     */
+    public enum KeyChecks { ON, OFF }
+
     /** Runs {@code ddl} as a session with foreign_key_checks on would; returns MySQL's update count for DDL (0). */
     public long run(SessionCommand.Ddl ddl) throws SQLException {
-        return run(ddl, new Warnings(), true);
+        return run(ddl, new Warnings(), KeyChecks.ON);
     }
 
     /**
-     * Runs {@code ddl}, its notes (the placement a CREATE TABLE without a clause got) added to {@code warnings}; returns 0.
-     * {@code foreignKeyChecks}: the session's foreign_key_checks (off, a table may be dropped or emptied while others
-     * reference it, and created before the tables it references).
+     * Runs {@code ddl}, its notes (the placement a CREATE TABLE without a clause got) added to {@code warnings}, with the
+     * session's foreign_key_checks {@code checks}; returns 0.
      */
-    public long run(SessionCommand.Ddl ddl, Warnings warnings, boolean foreignKeyChecks) throws SQLException {
-        this.foreignKeyChecks = foreignKeyChecks;
+    public long run(SessionCommand.Ddl ddl, Warnings warnings, KeyChecks checks) throws SQLException {
+        this.foreignKeyChecks = checks == KeyChecks.ON;
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
                 throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");

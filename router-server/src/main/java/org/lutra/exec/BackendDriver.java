@@ -42,10 +42,14 @@ public final class BackendDriver {
         return url + (url.indexOf('?') < 0 ? "?" : "&") + connectorOptions;
     }
 
-    /** Makes {@code st}'s next result stream (rows read as they are consumed) or be read whole. */
-    public static void stream(Statement st, boolean streaming) throws SQLException {
-        if (isMariaDb(st)) st.setFetchSize(streaming ? STREAMED_ROWS : 0);
-        else st.setFetchSize(streaming ? Integer.MIN_VALUE : 0); // Connector/J's sign for a streamed result
+    /** Makes {@code st}'s next result stream: rows read as they are consumed. */
+    public static void streamRows(Statement st) throws SQLException {
+        st.setFetchSize(isMariaDb(st) ? STREAMED_ROWS : Integer.MIN_VALUE); // MIN_VALUE: Connector/J's sign for a streamed result
+    }
+
+    /** Makes {@code st}'s next result be read whole before the first row is returned. */
+    public static void readWhole(Statement st) throws SQLException {
+        st.setFetchSize(0);
     }
 
     /** The first AUTO_INCREMENT value the update {@code st} just ran generated, 0 if none (MySQL's OK packet). */

@@ -72,12 +72,21 @@ public final class Backends implements AutoCloseable {
         public static final int YIELDING_LOCK_WAIT_SECONDS = 1;
 
         /**
-         * Sets how long {@code c}, a connection of this placement's pools, waits for a lock: {@link #YIELDING_LOCK_WAIT_SECONDS}
-         * (a move's), or the configured lock wait every pooled connection starts with — set back before it returns to its pool.
+         * Makes {@code c}, a connection of this placement's pools, wait {@link #YIELDING_LOCK_WAIT_SECONDS} for a lock (a move's);
+         * {@link #restoreLockWaits} sets it back before it returns to its pool.
          */
-        public void yieldLocks(Connection c, boolean yielding) throws SQLException {
+        public void yieldLocks(Connection c) throws SQLException {
+            setLockWait(c, YIELDING_LOCK_WAIT_SECONDS);
+        }
+
+        /** Sets {@code c}'s lock wait back to the configured one every pooled connection starts with. */
+        public void restoreLockWaits(Connection c) throws SQLException {
+            setLockWait(c, lockWaitSeconds);
+        }
+
+        private static void setLockWait(Connection c, int seconds) throws SQLException {
             try (var st = c.createStatement()) {
-                st.execute("SET SESSION innodb_lock_wait_timeout = " + (yielding ? YIELDING_LOCK_WAIT_SECONDS : lockWaitSeconds));
+                st.execute("SET SESSION innodb_lock_wait_timeout = " + seconds);
             }
         }
 
@@ -259,23 +268,23 @@ public final class Backends implements AutoCloseable {
         for (var backend : config.backends()) { // before any connection: a start refuses what the pools cannot honour
             BackendTls.translate(backend.name(), backend.url());
         }
-        var offersTls = new HashMap<String, Boolean>(); // by backend: whether its server offered TLS at start (PREFERRED's pools)
+        var offers = new HashMap<String, BackendTls.ServerOffer>(); // by backend: whether its server offered TLS at start (PREFERRED's pools)
         try {
             for (int id = 0; id < config.partitions().size(); id++) {
                 var p = config.partitions().get(id);
                 var backend = config.backend(p.backend());
                 String database = config.databaseOf(p);
-                boolean ask = !offersTls.containsKey(backend.name()) && isPreferred(backend);
+                boolean ask = !offers.containsKey(backend.name()) && isPreferred(backend);
                 boolean encrypted = createSchema(backend, database, id, catalog, ask);
                 if (ask) {
-                    offersTls.put(backend.name(), encrypted);
+                    offers.put(backend.name(), encrypted ? BackendTls.ServerOffer.TLS : BackendTls.ServerOffer.NO_TLS);
                     log.info(encrypted
                             ? "backend {}: sslMode PREFERRED (Connector/J's default), and the server offers TLS: the pools use it (sslMode=trust,"
                                 + " the certificate not checked, as PREFERRED does); decided at start"
                             : "backend {}: sslMode PREFERRED (Connector/J's default), and the server offers no TLS: the pools connect in plain text;"
                                 + " decided at start (sslMode=REQUIRED or stronger encrypts every connection)", backend.name());
                 }
-                var hikari = poolConfig(backend, database, config.transactions().lockWaitSeconds(), offersTls.getOrDefault(backend.name(), false));
+                var hikari = poolConfig(backend, database, config.transactions().lockWaitSeconds(), offers.getOrDefault(backend.name(), BackendTls.ServerOffer.NO_TLS));
                 hikari.setPoolName("lutra-" + p.name() + "@" + backend.name());
                 var scratch = new HikariConfig();
                 hikari.copyStateTo(scratch);
@@ -311,11 +320,11 @@ public final class Backends implements AutoCloseable {
      * The settings of a partition's pool on {@code backend}, in {@code database}: MariaDB Connector/J ({@link BackendDriver}), the
      * backend URL's options carried over, its TLS options translated ({@link BackendTls}: a start refuses what cannot be).
      *
-     * @param serverOffersTls whether the server offered TLS to a Connector/J connection ({@link BackendTls#encrypted}): the pools of
-     *                        a URL in mode PREFERRED use TLS then, as Connector/J's connections do
+     * @param offer whether the server offered TLS to a Connector/J connection ({@link BackendTls#encrypted}): the pools of a URL in
+     *              mode PREFERRED use TLS then, as Connector/J's connections do
      */
-    public static HikariConfig poolConfig(RouterConfig.Backend backend, String database, int lockWaitSeconds, boolean serverOffersTls) {
-        var tls = BackendTls.translate(backend.name(), backend.url(), serverOffersTls);
+    public static HikariConfig poolConfig(RouterConfig.Backend backend, String database, int lockWaitSeconds, BackendTls.ServerOffer offer) {
+        var tls = BackendTls.translate(backend.name(), backend.url(), offer);
         var hikari = new HikariConfig();
         // a server that accepts TCP but never answers (frozen) must not hold a new connection, or a KILL QUERY's, for ever
         hikari.setJdbcUrl(BackendDriver.url(withDatabase(tls.url(), database, ""), BackendDriver.OPTIONS

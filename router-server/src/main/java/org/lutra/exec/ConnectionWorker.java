@@ -64,7 +64,8 @@ final class ConnectionWorker {
             // both ways: the statement may come from the connection's cache with the last user's
             // fetch size, and a streamed result on a pinned connection blocks the transaction's next
             // statement: its rows would still stream while the next sub-query waits for the connection, for good
-            BackendDriver.stream(ps, lease.streaming());
+            if (lease.streaming()) BackendDriver.streamRows(ps);
+            else BackendDriver.readWhole(ps);
             if (lease.streaming()) deadline.streaming(lease.connection()); // until the rows are closed
             ResultSet rs = deadline.run(ps, ps::executeQuery);
             var rows = new ShardRows(lease, ps, rs, ValueCodec.columns(rs.getMetaData()));

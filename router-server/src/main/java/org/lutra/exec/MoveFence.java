@@ -178,7 +178,7 @@ public final class MoveFence {
         Connection c = p.scratch().getConnection();
         String where = p.partition() + " " + name(owner);
         try {
-            p.yieldLocks(c, true);
+            p.yieldLocks(c);
             for (boolean locked = false; !locked; ) {
                 if (!made.contains(where)) {
                     for (String table : List.of(LOCKING, TABLE)) {
@@ -228,7 +228,7 @@ public final class MoveFence {
         return () -> {
             try (Statement st = c.createStatement()) {
                 st.execute("COMMIT");
-                p.yieldLocks(c, false);
+                p.restoreLockWaits(c);
                 c.close();
             } catch (SQLException e) {
                 p.scratch().evictConnection(c); // the lock goes with the connection

@@ -31,8 +31,11 @@ public interface RouterMetrics {
      */
     default void statement(Planned plan, String sql, List<Value> params, int partitions, SQLException error, long nanos, long backendNanos) {}
 
-    /** A transaction committed; {@code partitions}: the partitions it used (read or written), {@code twoPhase}: by XA. */
-    default void committed(int partitions, boolean twoPhase) {}
+    /** How a transaction committed: one COMMIT (at most one partition wrote), or XA two-phase commit. */
+    enum Commit { ONE_PHASE, TWO_PHASE }
+
+    /** A transaction committed; {@code partitions}: the partitions it used (read or written). */
+    default void committed(int partitions, Commit how) {}
 
     /** A statement routed by {@code key} through {@code lookup}'s table (hit or miss alike). */
     default void keyRouted(Partitioning.LookedUp lookup, Object key) {}

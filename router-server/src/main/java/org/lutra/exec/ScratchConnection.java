@@ -154,7 +154,7 @@ final class ScratchConnection implements Shards.Scratch {
         PreparedStatement ps = null;
         try {
             ps = prepare(sql, params);
-            BackendDriver.stream(ps, true);
+            BackendDriver.streamRows(ps);
             ResultSet rs = deadline.run(ps, ps::executeQuery);
             return new Rows(ps, rs, ValueCodec.columns(rs.getMetaData()));
         } catch (SQLException e) {

@@ -104,10 +104,13 @@ public final class Warnings {
         return out;
     }
 
-    /** SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n], or SHOW COUNT(*) WARNINGS / ERRORS ({@code count}). */
-    public synchronized Result.Rows show(boolean errorsOnly, boolean count, long offset, long limit) {
+    /** SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n], or SHOW COUNT(*) WARNINGS / ERRORS ({@code show.count()}). */
+    public synchronized Result.Rows show(SessionCommand.ShowWarnings show) {
+        boolean errorsOnly = show.errors();
+        long offset = show.offset();
+        long limit = show.limit();
         var listed = errorsOnly ? all.stream().filter(w -> w.getLevel().equals("Error")).toList() : all;
-        if (count) {
+        if (show.count()) {
             long n = errorsOnly ? listed.size() : this.count;
             String label = errorsOnly ? "@@session.error_count" : "@@session.warning_count";
             var column = Column.newBuilder().setName(label).setLabel(label).setJdbcType(Types.BIGINT).setTypeName("BIGINT").setPrecision(21)

@@ -185,7 +185,7 @@ public final class Collations {
             throw new SQLException("reading collation " + name + " from " + placement.name() + ": " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
         }
         boolean unicode = charset.equals("utf8mb4");
-        return new CollationWeights(name, padSpace, space, values -> weigh(backends, t.partitioning().partitions(), weigh, text, unicode, values),
+        return new CollationWeights(name, padSpace ? CollationWeights.Pad.PAD_SPACE : CollationWeights.Pad.NO_PAD, space, values -> weigh(backends, t.partitioning().partitions(), weigh, text, unicode, values),
                 CollationWeights.DEFAULT_CAPACITY_BYTES);
     }
 

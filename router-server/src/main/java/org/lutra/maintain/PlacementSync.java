@@ -53,7 +53,7 @@ final class PlacementSync {
         long disagreeing = rejected.size();
         for (int p : lookup.partitions()) {
             try (Connection c = backends.placement(p).borrow(); var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                org.lutra.exec.BackendDriver.stream(st, true);
+                org.lutra.exec.BackendDriver.streamRows(st);
                 try (ResultSet rs = st.executeQuery("SELECT k, partitions FROM `" + PlacementRows.table(lookup.owner()) + "`")) {
                     while (rs.next()) {
                         Object key = owner.key(org.lutra.exec.BackendDriver.object(rs, 1));

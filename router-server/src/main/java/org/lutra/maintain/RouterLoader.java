@@ -351,7 +351,7 @@ public final class RouterLoader {
         for (int partition : lookup.partitions()) {
             try (var c = backends.placement(partition).borrow();
                  var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                org.lutra.exec.BackendDriver.stream(st, true);
+                org.lutra.exec.BackendDriver.streamRows(st);
                 try (var rs = st.executeQuery(sql)) {
                     // in batches: a collation the backend weighs gets one round trip per batch, not per row
                     var batch = new ArrayList<Object>(KEY_BATCH);

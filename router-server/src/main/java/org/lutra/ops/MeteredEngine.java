@@ -108,7 +108,7 @@ final class MeteredEngine implements RouterMetrics {
     }
 
     @Override
-    public void committed(int partitions, boolean twoPhase) {
+    public void committed(int partitions, Commit how) {
         if (partitions > 0) transactionPartitions.observe(partitions);
     }
 

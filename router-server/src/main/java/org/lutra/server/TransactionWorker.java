@@ -165,7 +165,7 @@ final class TransactionWorker implements AutoCloseable {
                 yield new Result.Count(0, 0);
             }
             case SessionCommand.Ddl statement -> new Result.Count(runDdl(statement, warnings), 0);
-            case SessionCommand.ShowWarnings show -> lastWarnings.show(show.errors(), show.count(), show.offset(), show.limit());
+            case SessionCommand.ShowWarnings show -> lastWarnings.show(show);
             case SessionCommand.RouterStatus status -> new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0);
             case SessionCommand.LastInsertId last -> new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0);
             case SessionCommand.ShowPlacement show -> {
@@ -189,8 +189,8 @@ final class TransactionWorker implements AutoCloseable {
         start(requestId, deadline);
         try (deadline) {
             for (int attempt = 1; ; attempt++) {
-                var statement = transactions.statement().within(deadline).reporting(warnings).streaming(ReadTraits.plainRead(plan))
-                        .neverWaits(() -> ReadTraits.neverWaitingRead(plan));
+                var statement = transactions.statement().within(deadline).reporting(warnings).neverWaits(() -> ReadTraits.neverWaitingRead(plan));
+                if (ReadTraits.plainRead(plan)) statement.plainRead();
                 try {
                     var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
                     statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then
@@ -255,7 +255,8 @@ final class TransactionWorker implements AutoCloseable {
         if (ddl == null) throw Refusal.of("DDL is not available on this router");
         transactions.commitBeforeDdl();
         String checks = transactions.variables().values().get("foreign_key_checks");
-        return ddl.run(statement, warnings, checks == null || !checks.replace("'", "").matches("(?i)0|OFF|FALSE"));
+        boolean off = checks != null && checks.replace("'", "").matches("(?i)0|OFF|FALSE");
+        return ddl.run(statement, warnings, off ? DdlRunner.KeyChecks.OFF : DdlRunner.KeyChecks.ON);
     }
 
     /**

@@ -55,7 +55,7 @@ final class Branch {
     /** System.nanoTime by which the current phase must be over; 0 = none. */
     private volatile long phaseEndsAt;
 
-    /** A move batch's branch: its lock waits are short, set back when it goes back to its pool ({@link Backends.Placement#yieldLocks}). */
+    /** A move batch's branch: its lock waits are short, set back when it goes back to its pool ({@link Backends.Placement#yieldLocks}, {@link Backends.Placement#restoreLockWaits}). */
     private final boolean yields;
 
     /** The server's id of the pinned connection (CONNECTION_ID()): how the shard's lock-wait views name this branch. */
@@ -78,7 +78,7 @@ final class Branch {
         for (int attempt = 1; ; attempt++) {
             try {
                 connection = placement.borrow(isolation);
-                if (yields) placement.yieldLocks(connection, true);
+                if (yields) placement.yieldLocks(connection);
                 threadId = org.lutra.exec.BackendDriver.threadId(connection);
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
@@ -270,7 +270,7 @@ final class Branch {
     private boolean lockWaitSetBack() {
         if (!yields) return true;
         try {
-            placement.yieldLocks(connection, false);
+            placement.restoreLockWaits(connection);
             return true;
         } catch (SQLException e) {
             return false;

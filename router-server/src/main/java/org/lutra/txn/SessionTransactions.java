@@ -343,13 +343,13 @@ public final class SessionTransactions implements AutoCloseable {
         }
 
         /**
-         * Whether this statement is a plain read (its rows come from routes that no operator of the
+         * Marks this statement a plain read (its rows come from routes that no operator of the
          * router queries again while they stream): then, inside a transaction, its rows stream from
          * the pinned connections, and whatever uses such a connection next reads their rest into the
-         * router first.
+         * router first. Unmarked, they are read whole.
          */
-        public Statement streaming(boolean plainRead) {
-            this.plainRead = plainRead;
+        public Statement plainRead() {
+            this.plainRead = true;
             return this;
         }
 

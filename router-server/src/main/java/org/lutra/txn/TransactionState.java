@@ -1,6 +1,7 @@
 package org.lutra.txn;
 
 import org.lutra.exec.Connections;
+import org.lutra.exec.RouterMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -433,7 +434,7 @@ public final class TransactionState implements Connections {
                 ending.twoPhase(all, writers);
             }
             status = Status.COMMITTED;
-            service.metrics().committed(all.size(), writers.size() > 1);
+            service.metrics().committed(all.size(), writers.size() > 1 ? RouterMetrics.Commit.TWO_PHASE : RouterMetrics.Commit.ONE_PHASE);
             service.stats().partitions.count(all.size());
         } finally {
             all.forEach(Branch::release);

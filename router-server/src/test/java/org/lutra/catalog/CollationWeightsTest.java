@@ -46,7 +46,7 @@ class CollationWeightsTest {
     }
 
     private static CollationWeights padSpace(FakeBackend backend) {
-        return new CollationWeights("utf8mb4_fake_ci", true, SPACE, backend, CollationWeights.DEFAULT_CAPACITY_BYTES);
+        return new CollationWeights("utf8mb4_fake_ci", CollationWeights.Pad.PAD_SPACE, SPACE, backend, CollationWeights.DEFAULT_CAPACITY_BYTES);
     }
 
     @Test
@@ -68,7 +68,7 @@ class CollationWeightsTest {
 
     @Test
     void noPadKeepsTrailingSpaces() {
-        var w = new CollationWeights("utf8mb4_fake_nopad_ci", false, SPACE, new FakeBackend(), CollationWeights.DEFAULT_CAPACITY_BYTES);
+        var w = new CollationWeights("utf8mb4_fake_nopad_ci", CollationWeights.Pad.NO_PAD, SPACE, new FakeBackend(), CollationWeights.DEFAULT_CAPACITY_BYTES);
         assertNotEquals(w.key("ann"), w.key("ann "));
         assertEquals(w.key("ann"), w.key("ANN"));
     }
@@ -113,7 +113,7 @@ class CollationWeightsTest {
     @Test
     void theCacheIsBounded() {
         var backend = new FakeBackend();
-        var w = new CollationWeights("utf8mb4_fake_ci", true, SPACE, backend, 64 * 1024);
+        var w = new CollationWeights("utf8mb4_fake_ci", CollationWeights.Pad.PAD_SPACE, SPACE, backend, 64 * 1024);
         for (int i = 0; i < 20_000; i++) w.key("value number " + i);
         assertTrue(w.cached() < 1_000, "about 64 KiB of entries, not 20,000: " + w.cached());
         long trips = w.roundTrips();
@@ -136,7 +136,7 @@ class CollationWeightsTest {
     @Test
     void weightsThatAreNotWholeUnitsHaveNoKey() {
         CollationWeights.Source odd = values -> values.stream().map(v -> new byte[] {1, 2, 3}).toList();
-        var w = new CollationWeights("odd_ci", true, SPACE, odd, CollationWeights.DEFAULT_CAPACITY_BYTES);
+        var w = new CollationWeights("odd_ci", CollationWeights.Pad.PAD_SPACE, SPACE, odd, CollationWeights.DEFAULT_CAPACITY_BYTES);
         assertNull(w.key("x"), "the pad cannot be taken off exactly: no key, the statement is not routed by it");
     }
 

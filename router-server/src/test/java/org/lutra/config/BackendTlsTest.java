@@ -45,7 +45,7 @@ class BackendTlsTest {
 
     /** MariaDB Connector/J's reading of backend URL {@code options} for a server that offers TLS. */
     private static Configuration poolOnTlsServer(String options) throws SQLException {
-        var tls = BackendTls.translate("shard0", BASE + "?" + options, true /* TLS offered */);
+        var tls = BackendTls.translate("shard0", BASE + "?" + options, BackendTls.ServerOffer.TLS);
         return Configuration.parse("jdbc:mariadb:" + tls.url().substring("jdbc:mysql:".length()), tls.options());
     }
 
@@ -156,7 +156,7 @@ class BackendTlsTest {
     void theScratchAndLockingPoolsCopyTheTlsOptions() {
         // Backends.open derives them with copyStateTo: the translated options must travel with the rest
         var main = Backends.poolConfig(new org.lutra.config.RouterConfig.Backend("shard0", BASE.replace("/db", "/") + "?requireSSL=true",
-                "root", "", 4), "db_p0", 5, false /* no TLS offered */);
+                "root", "", 4), "db_p0", 5, BackendTls.ServerOffer.NO_TLS);
         var scratch = new com.zaxxer.hikari.HikariConfig();
         main.copyStateTo(scratch);
         assertEquals("trust", scratch.getDataSourceProperties().getProperty("sslMode"));
