@@ -80,10 +80,21 @@ public final class Aggregate implements Operator {
 
     /** @param distinctKey the DISTINCT aggregates' argument x (with its weight column), or null */
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
-        this(input, groupKeys, aggregations, distinctKey, false);
+        this(input, groupKeys, aggregations, distinctKey, false, null, -1);
     }
 
-    /** @param rollup add WITH ROLLUP's super-aggregate rows (not with DISTINCT aggregates or GROUP_CONCAT: the planner refuses those) */
+    /**
+     * As the constructor, and WITH ROLLUP's super-aggregate rows added (not with DISTINCT aggregates or GROUP_CONCAT: the planner
+     * refuses those).
+     */
+    public static Aggregate withRollup(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey) {
+        return new Aggregate(input, groupKeys, aggregations, distinctKey, true, null, -1);
+    }
+
+    /**
+     * @deprecated a boolean in place of {@link #withRollup}; kept only while {@code plan/ScatterPlanner} still calls it
+     */
+    @Deprecated(forRemoval = true)
     public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup) {
         this(input, groupKeys, aggregations, distinctKey, rollup, null, -1);
     }

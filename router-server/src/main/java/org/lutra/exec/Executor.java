@@ -249,7 +249,7 @@ public final class Executor {
         var ctx = new Context(params, shards(c), stats);
         SubqueryRounds.Bound bound;
         try {
-            bound = SubqueryRounds.bind(plan.pieces(), subqueries, ctx, true /* in a write */);
+            bound = SubqueryRounds.bind(plan.pieces(), subqueries, ctx, SubqueryRounds.SeveralRows.IN_PLACE /* in a write */);
         } finally {
             ctx.release();
         }

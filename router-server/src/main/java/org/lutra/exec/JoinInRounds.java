@@ -31,6 +31,9 @@ public final class JoinInRounds implements Operator {
         Operator plan(int keys) throws SQLException;
     }
 
+    /** What an outer row with no inner match gives: nothing (an inner join), or itself with NULLs for the inner columns. */
+    public enum Kind { INNER, LEFT }
+
     /** Where an output column comes from: the outer or the inner row, and which column of it. */
     public record Pick(boolean inner, int column) {}
 
@@ -47,7 +50,7 @@ public final class JoinInRounds implements Operator {
      * @param outerParams which of the statement's parameters the outer side takes, in its order
      * @param innerParams which the inner side takes (after its keys)
      */
-    public JoinInRounds(Operator outer, int[] outerParams, int outerKey, InnerPlanner inner, int[] innerParams, int innerKey, boolean left,
+    public JoinInRounds(Operator outer, int[] outerParams, int outerKey, InnerPlanner inner, int[] innerParams, int innerKey, Kind kind,
                         List<Pick> picks) {
         this.outer = outer;
         this.outerParams = outerParams.clone();
@@ -55,8 +58,17 @@ public final class JoinInRounds implements Operator {
         this.outerKey = outerKey;
         this.inner = inner;
         this.innerKey = innerKey;
-        this.left = left;
+        this.left = kind == Kind.LEFT;
         this.picks = List.copyOf(picks);
+    }
+
+    /**
+     * @deprecated a boolean in place of {@link Kind}; kept only while {@code plan/RoundsJoinPlanner} still calls it
+     */
+    @Deprecated(forRemoval = true)
+    public JoinInRounds(Operator outer, int[] outerParams, int outerKey, InnerPlanner inner, int[] innerParams, int innerKey, boolean left,
+                        List<Pick> picks) {
+        this(outer, outerParams, outerKey, inner, innerParams, innerKey, left ? Kind.LEFT : Kind.INNER, picks);
     }
 
     @Override

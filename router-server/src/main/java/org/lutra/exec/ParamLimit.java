@@ -43,12 +43,22 @@ public final class ParamLimit implements Operator {
     private final Bound count;
     private final boolean shardsLimited;
 
-    /** @param shardsLimited whether the SQL below ends in {@code LIMIT ?}, the shards' offset + count */
-    public ParamLimit(Operator input, Bound offset, Bound count, boolean shardsLimited) {
+    /** Whether the SQL below ends in {@code LIMIT ?}: the shards' offset + count, a parameter this operator adds. */
+    public enum ShardSql { ENDS_IN_LIMIT, UNLIMITED }
+
+    public ParamLimit(Operator input, Bound offset, Bound count, ShardSql below) {
         this.input = input;
         this.offset = offset;
         this.count = count;
-        this.shardsLimited = shardsLimited;
+        this.shardsLimited = below == ShardSql.ENDS_IN_LIMIT;
+    }
+
+    /**
+     * @deprecated a boolean in place of {@link ShardSql}; kept only while {@code plan/MergedLimit} still calls it
+     */
+    @Deprecated(forRemoval = true)
+    public ParamLimit(Operator input, Bound offset, Bound count, boolean shardsLimited) {
+        this(input, offset, count, shardsLimited ? ShardSql.ENDS_IN_LIMIT : ShardSql.UNLIMITED);
     }
 
     @Override

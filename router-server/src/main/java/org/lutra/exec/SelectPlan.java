@@ -31,36 +31,56 @@ import java.util.Map;
 public final class SelectPlan implements Choice {
     private final Target target;
     private final Route pushdown;
-    private final boolean plainRows;
+    private final Validation validation;
     private final long plainLimit;
-    private final boolean rowsProveKey;
     private final Operator scatter;
     private final PlanException refusal;
 
+    /** How a read routed by a lookup table's guess learns that the guess was right, by what its rows are. */
+    public enum Validation {
+        /**
+         * The statement returns rows that simply concatenate across partitions (no ORDER BY, aggregate, DISTINCT, OFFSET):
+         * they are counted against the keys asked ({@link #validatedRows}).
+         */
+        COUNT_ROWS,
+        /**
+         * Every row the statement returns is made from rows of its tables (no aggregate over no rows), so with one routing
+         * key pinned, a row returned is a row of that key ({@link #keyProvenRows}).
+         */
+        ROWS_PROVE_KEY,
+        /** Neither: where the keys' owner rows are is checked first ({@link Target#exact}). */
+        OWNER_ROWS
+    }
+
     /**
-     * @param plainRows  the statement returns rows that simply concatenate across partitions (no ORDER BY, aggregate, DISTINCT, OFFSET)
-     * @param plainLimit for plain rows, a LIMIT to apply again over several partitions, or -1
-     * @param rowsProveKey every row the statement returns is made from rows of its tables (no aggregate over no rows), so with
-     *                     one routing key pinned, a row returned is a row of that key ({@link #keyProvenRows})
+     * @param plainLimit for {@link Validation#COUNT_ROWS}, a LIMIT to apply again over several partitions, or -1
      * @param scatter    the plan for several partitions, or null with {@code refusal} saying why there is none
      */
-    public SelectPlan(Target target, Route pushdown, boolean plainRows, long plainLimit, boolean rowsProveKey, Operator scatter, PlanException refusal) {
+    public SelectPlan(Target target, Route pushdown, Validation validation, long plainLimit, Operator scatter, PlanException refusal) {
         this.target = target;
         this.pushdown = pushdown;
-        this.plainRows = plainRows;
+        this.validation = validation;
         this.plainLimit = plainLimit;
-        this.rowsProveKey = rowsProveKey;
         this.scatter = scatter;
         this.refusal = refusal;
     }
 
+    /**
+     * @deprecated a boolean in place of {@link Validation}; kept only while {@code plan/SelectPlanner} still calls it
+     */
+    @Deprecated(forRemoval = true)
+    public SelectPlan(Target target, Route pushdown, boolean plainRows, long plainLimit, boolean rowsProveKey, Operator scatter, PlanException refusal) {
+        this(target, pushdown, plainRows ? Validation.COUNT_ROWS : rowsProveKey ? Validation.ROWS_PROVE_KEY : Validation.OWNER_ROWS, plainLimit,
+                scatter, refusal);
+    }
+
     @Override
     public RowSource open(Context ctx) throws SQLException {
-        if (plainRows && target.guesses()) {
+        if (validation == Validation.COUNT_ROWS && target.guesses()) {
             RowSource validated = validatedRows(ctx);
             if (validated != null) return validated;
         }
-        if (!plainRows && rowsProveKey && target.guesses()) {
+        if (validation == Validation.ROWS_PROVE_KEY && target.guesses()) {
             RowSource proven = keyProvenRows(ctx);
             if (proven != null) return proven;
         }
@@ -115,7 +135,7 @@ public final class SelectPlan implements Choice {
      * So in the snapshot read, a row of the key there means all the key's rows are there, as they were when the
      * snapshot was taken — what one database with that snapshot answers. A returned row is a row of the key: the
      * routing column is pinned by {@code =} in the WHERE clause, the join is co-located (its tables meet on the
-     * group's key), and the statement is no aggregate over no rows ({@code rowsProveKey}). No row: the key may live
+     * group's key), and the statement is no aggregate over no rows ({@link Validation#ROWS_PROVE_KEY}). No row: the key may live
      * elsewhere (or have no rows that match), which only the home row can tell.
      */
     private RowSource keyProvenRows(Context ctx) throws SQLException {
@@ -164,7 +184,7 @@ public final class SelectPlan implements Choice {
      * partitions after reading), and a scatter tree {@code plain} accepts.
      */
     public boolean streamsPlainly(java.util.function.Predicate<Operator> plain) {
-        return !((plainRows || rowsProveKey) && target.guesses()) && (scatter == null || plain.test(scatter));
+        return !(validation != Validation.OWNER_ROWS && target.guesses()) && (scatter == null || plain.test(scatter));
     }
 
     /** The tree that runs for the given parameters: the pushdown route when they resolve to one partition. */

@@ -53,19 +53,40 @@ public final class SubqueryRounds implements Operator {
     private final List<String> pieces;       // pieces.size() == subqueries.size() + 1
     private final List<Subquery> subqueries;
     private final OuterPlanner planner;
-    private final boolean severalRowsInPlace;
+    private final SeveralRows severalRows;
 
-    /** @param severalRowsInPlace the outer statement runs inside each partition: a WHERE scalar of several rows becomes {@link #SEVERAL_ROWS} */
-    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner, boolean severalRowsInPlace) {
+    /**
+     * What a scalar subquery of several rows becomes (one not evaluated per row or group: those fail with the first row).
+     */
+    public enum SeveralRows {
+        /** MySQL's error 1242 now. */
+        FAIL,
+        /**
+         * {@link #SEVERAL_ROWS} in its place, for an UPDATE's or DELETE's, or a query run inside each partition: each
+         * partition raises 1242 exactly where one MariaDB would.
+         */
+        IN_PLACE
+    }
+
+    /** @param severalRows {@link SeveralRows#IN_PLACE} where the outer statement runs inside each partition */
+    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner, SeveralRows severalRows) {
         this.pieces = List.copyOf(pieces);
         this.subqueries = List.copyOf(subqueries);
         this.planner = planner;
-        this.severalRowsInPlace = severalRowsInPlace;
+        this.severalRows = severalRows;
+    }
+
+    /**
+     * @deprecated a boolean in place of {@link SeveralRows}; kept only while {@code plan/SubqueryPlanner} still calls it
+     */
+    @Deprecated(forRemoval = true)
+    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner, boolean severalRowsInPlace) {
+        this(pieces, subqueries, planner, severalRowsInPlace ? SeveralRows.IN_PLACE : SeveralRows.FAIL);
     }
 
     @Override
     public RowSource open(Context ctx) throws SQLException {
-        Bound bound = bind(pieces, subqueries, ctx, severalRowsInPlace);
+        Bound bound = bind(pieces, subqueries, ctx, severalRows);
         Operator outer = planner.plan(bound.sql());
         RowSource rows = outer.open(ctx.with(bound.params()));
         var filled = bound.filled();
@@ -111,10 +132,9 @@ public final class SubqueryRounds implements Operator {
     /**
      * Runs each subquery (with its share of {@code ctx}'s parameters) and binds its values into the outer text.
      *
-     * @param severalRowsInPlace an UPDATE's or DELETE's, or a query run inside each partition: a scalar of several rows
-     *                           (not one evaluated per row or group) becomes {@link #SEVERAL_ROWS} rather than an error now
+     * @param severalRows what a scalar of several rows (not one evaluated per row or group) becomes
      */
-    public static Bound bind(List<String> pieces, List<Subquery> subqueries, Context ctx, boolean severalRowsInPlace) throws SQLException {
+    public static Bound bind(List<String> pieces, List<Subquery> subqueries, Context ctx, SeveralRows severalRows) throws SQLException {
         var sql = new StringBuilder();
         var params = new ArrayList<Value>();
         var filled = new java.util.TreeMap<Integer, Scalar>(); // result column -> the subquery's column and value
@@ -144,7 +164,7 @@ public final class SubqueryRounds implements Operator {
                 case EXISTS -> sql.append(values.isEmpty() ? "FALSE" : "TRUE");
                 case NOT_EXISTS -> sql.append(values.isEmpty() ? "TRUE" : "FALSE");
                 case SCALAR -> {
-                    if (values.size() > 1 && severalRowsInPlace && !sub.perRow()) {
+                    if (values.size() > 1 && severalRows == SeveralRows.IN_PLACE && !sub.perRow()) {
                         sql.append(SEVERAL_ROWS);
                         continue;
                     }

@@ -31,8 +31,11 @@ public final class Union implements Operator {
     private final int visible;
     private final UnionCollations collations;
 
-    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible) {
-        this(branches, paramCounts, distinct, visible, null);
+    /** UNION's duplicate rows: removed (UNION, UNION DISTINCT) or kept (UNION ALL). */
+    public enum Duplicates { REMOVED, KEPT }
+
+    public Union(List<Operator> branches, int[] paramCounts, Duplicates duplicates, int visible) {
+        this(branches, paramCounts, duplicates, visible, null);
     }
 
     /**
@@ -42,12 +45,20 @@ public final class Union implements Operator {
      * @param collations  where the weights are compared (visible set): the probe of the union's text collations, or null
      *                    where none can run (a union that compares text is then refused)
      */
-    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible, UnionCollations collations) {
+    public Union(List<Operator> branches, int[] paramCounts, Duplicates duplicates, int visible, UnionCollations collations) {
         this.branches = List.copyOf(branches);
         this.paramCounts = paramCounts.clone();
-        this.distinct = distinct;
+        this.distinct = duplicates == Duplicates.REMOVED;
         this.visible = visible;
         this.collations = collations;
+    }
+
+    /**
+     * @deprecated a boolean in place of {@link Duplicates}; kept only while {@code plan/UnionPlanner} still calls it
+     */
+    @Deprecated(forRemoval = true)
+    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible, UnionCollations collations) {
+        this(branches, paramCounts, distinct ? Duplicates.REMOVED : Duplicates.KEPT, visible, collations);
     }
 
     @Override

@@ -62,8 +62,8 @@ class CostsTest {
 
     @Test
     void theCheapestCandidateRunsTiesGoToTheFirstAndRefusalsAddUp() throws PlanException {
-        var specialised = new Plan.Query(new SelectPlan(null, null, false, -1, false, null, null), 0);
-        var copies = new Plan.Query(new SelectPlan(null, null, false, -1, false, null, null), 0);
+        var specialised = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0);
+        var copies = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0);
         var cheap = new Costs.Candidate("specialised", specialised, Costs.reads(List.of(10.0, 10.0)));
         var dear = new Costs.Candidate("copies", copies, Costs.copied(List.of(10.0, 10.0), 0));
         assertSame(specialised, new Costs.Choice().consider(() -> dear).consider(() -> cheap).cheapest());
