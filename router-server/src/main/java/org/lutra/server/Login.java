@@ -52,7 +52,7 @@ final class Login {
         if (first == null) return null;
         if (first.hasCancel()) {
             // no answer tells whether the id and key matched
-            server.cancel(first.getCancel().getSessionId(), first.getCancel().getCancelKey().toByteArray(), first.getCancel().getRequestId());
+            server.sessions().cancel(first.getCancel().getSessionId(), first.getCancel().getCancelKey().toByteArray(), first.getCancel().getRequestId());
             send(ServerMessage.newBuilder().setRequestId(first.getRequestId()).setOk(Ok.getDefaultInstance()));
             return null;
         }

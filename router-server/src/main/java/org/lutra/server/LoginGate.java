@@ -50,7 +50,7 @@ public final class LoginGate {
         server.loginThrottle().succeeded(address, user);
         Error wrongDatabase = checkDatabase(database);
         if (wrongDatabase != null) return wrongDatabase;
-        if (!server.userSessionStarted(user, listener)) {
+        if (!server.sessions().userStarted(user, listener)) {
             int max = server.config().limits().maxSessionsPerUser();
             String quoted = Session.printable(user);
             log.info("session {}: refused, user {} already has {} sessions (max_sessions_per_user)", sessionId, quoted, max);

@@ -12,37 +12,19 @@ import org.lutra.exec.Backends;
 import org.lutra.exec.Executor;
 import org.lutra.exec.Stats;
 import org.lutra.maintain.RouterLoader;
-import org.lutra.merge.ListRows;
-import org.lutra.merge.RowSource;
 import org.lutra.plan.Planner;
-import org.lutra.protocol.Column;
-import org.lutra.protocol.Frames;
-import org.lutra.protocol.Row;
-import org.lutra.protocol.ServerMessage;
-import org.lutra.protocol.Value;
 import org.lutra.txn.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The router: reads the schema, opens the backends, fills the lookup tables, then accepts driver
- * connections, one virtual thread per session.
+ * connections ({@link LutraListener}) and, where configured, MySQL clients' ({@code mysql.MysqlListener}).
  */
 public final class RouterServer implements AutoCloseable {
     public static final String VERSION = "Lutra 0.1.0";
@@ -62,20 +44,16 @@ public final class RouterServer implements AutoCloseable {
     /** Where the lookup tables came from at start (null while warming up). */
     private volatile org.lutra.maintain.LookupStart.Started started;
     private final org.lutra.maintain.PlacementTailer tailer;
-    private final ServerSocket listener;
+    private final LutraListener listener;
     /** TLS on the client port, or null for plaintext. */
     private final ClientTls tls;
     private final Credentials credentials;
     private final LoginThrottle loginThrottle;
-    private final Set<ClientConnection> sessions = ConcurrentHashMap.newKeySet();
+    private final ClientSessions sessions;
     private final LoginGate loginGate = new LoginGate(this, "lutra");
     /** Closes sockets whose deadline passed (a login not finished in time) and sweeps idle sessions. */
     private final java.util.concurrent.ScheduledExecutorService deadlines = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             r -> Thread.ofPlatform().daemon().name("lutra-deadlines").unstarted(r));
-    private final AtomicLong sessionIds = new AtomicLong();
-    private final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> userSessions = new ConcurrentHashMap<>();
-    static final long SESSION_STACK_BYTES = 4 << 20;
-    private final Thread acceptor;
     /** The MySQL-protocol listener, or null when the config has none. */
     private volatile org.lutra.server.mysql.MysqlListener mysql;
 
@@ -85,6 +63,7 @@ public final class RouterServer implements AutoCloseable {
     private RouterServer(RouterConfig config, org.lutra.exec.RouterMetrics metrics) throws IOException, SQLException {
         this.config = config;
         this.metrics = metrics;
+        this.sessions = new ClientSessions(config.limits(), metrics);
         List<String> partitionNames = config.partitions().stream().map(RouterConfig.PartitionPlacement::name).toList();
         // the stored catalog wins; the schema file seeds it with the tables it never held (CatalogSeed)
         var stored = CatalogSeed.load(config, SchemaParser.parse(Files.readString(config.schema()), partitionNames));
@@ -140,19 +119,14 @@ public final class RouterServer implements AutoCloseable {
             this.tls = config.tls() == null ? null : ClientTls.load(config.tls());
             this.credentials = new Credentials(config.users());
             this.loginThrottle = new LoginThrottle(limits);
-            // a channel's server socket: it accepts channels' sockets, which FrameReader and FrameWriter read and write
-            // without the JDK's per-call temporary buffers
             if (config.trace() != null) txns.tracing(startTrace(config, start));
-            this.listener = java.nio.channels.ServerSocketChannel.open().socket();
-            listener.setReuseAddress(true);
-            listener.bind(new InetSocketAddress(InetAddress.getByName(config.listenHost()), config.listenPort()), 256);
+            this.listener = LutraListener.bind(this, config.listenHost(), config.listenPort());
         } catch (IOException | SQLException | RuntimeException e) {
             if (catalogLease != null) catalogLease.close();
             if (txns != null) txns.close();
             backends.close();
             throw e;
         }
-        this.acceptor = Thread.ofPlatform().name("lutra-accept").daemon(true).unstarted(this::acceptLoop);
     }
 
     /** The recording of live traffic the config asks for, its SAME AS tables from the catalog (docs/traces.md). */
@@ -178,7 +152,7 @@ public final class RouterServer implements AutoCloseable {
     /** As {@link #start(RouterConfig)}, reporting to {@code metrics} (org.lutra.ops.Operations starts a router so). */
     public static RouterServer start(RouterConfig config, org.lutra.exec.RouterMetrics metrics) throws IOException, SQLException {
         var server = new RouterServer(config, metrics);
-        server.acceptor.start();
+        server.listener.start();
         try {
             if (config.mysql() != null) server.mysql = org.lutra.server.mysql.MysqlListener.start(server, config.mysql().listen());
             server.warmUp();
@@ -189,10 +163,8 @@ public final class RouterServer implements AutoCloseable {
         }
         long idleNanos = config.limits().idleTimeoutSeconds() * 1_000_000_000L;
         long sweep = Math.max(100, Math.min(1_000, config.limits().idleTimeoutSeconds() * 250L));
-        server.deadlines.scheduleWithFixedDelay(() -> {
-            long now = System.nanoTime();
-            server.sessions.forEach(session -> session.closeIfIdle(now, idleNanos));
-        }, sweep, sweep, java.util.concurrent.TimeUnit.MILLISECONDS);
+        server.deadlines.scheduleWithFixedDelay(() -> server.sessions.closeIdle(System.nanoTime(), idleNanos), sweep, sweep,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
         log.info("{} listening on {}:{} for database '{}' ({} partitions), {}", VERSION, config.listenHost(), server.port(),
                 config.database(), server.catalog.current().partitions().size(),
                 server.tls == null ? "plaintext (no tls in the config)" : "TLS only, certificate " + server.tls.description());
@@ -247,59 +219,9 @@ public final class RouterServer implements AutoCloseable {
         return tailer;
     }
 
-    private void acceptLoop() {
-        while (!listener.isClosed()) {
-            try {
-                Socket socket = listener.accept();
-                if (!roomForAnotherSession()) {
-                    refuse(socket);
-                    continue;
-                }
-                var session = new Session(nextSessionId(), socket, this);
-                sessionStarted(session);
-                // A platform thread per session: a session blocks on its client and its backends in
-                // turn, and a blocking read on a platform thread is one system call, where a virtual
-                // thread parks, registers with the poller and is handed back to a carrier
-                // (measured side by side: virtual-thread sessions cost about twice the router CPU per point select at 1 client).
-                // 4 MB of stack, not the default 1: the parser and the planner recurse per level of a statement, and
-                // the nesting and operator-chain limits (Guards) are set for this much (reserved, committed as used);
-                // 2 MB overflowed on a 2,000-term sum (the chain limit) planned in a cold JVM (HostileInputIT)
-                Thread.ofPlatform().daemon().name("lutra-session-" + sessionIds.get()).stackSize(SESSION_STACK_BYTES).start(session);
-            } catch (IOException e) {
-                if (!listener.isClosed()) log.warn("accept failed: {}", e.getMessage());
-            }
-        }
-    }
-
-    /** Sessions beyond max_sessions are told so (MySQL's 1040, in place of the challenge) and closed, on the acceptor thread. */
-    private void refuse(Socket socket) {
-        metrics.sessionRefused("lutra", "max_sessions");
-        log.warn("refused a connection from {}: {} sessions open (max_sessions)", socket.getRemoteSocketAddress(), sessions.size());
-        try {
-            socket.setSoTimeout(1_000);
-            Frames.write(socket.getOutputStream(), ServerMessage.newBuilder().setError(org.lutra.protocol.Error.newBuilder()
-                    .setSqlState("08004").setVendorCode(1040).setMessage("Too many connections (max_sessions = "
-                            + config.limits().maxSessions() + ")")).build());
-        } catch (IOException ignored) {
-            // the client is gone already
-        } finally {
-            Session.close(socket);
-        }
-    }
-
-    /** Whether a new connection may start (max_sessions counts connections of every listener, logged in or not). */
-    public boolean roomForAnotherSession() {
-        return sessions.size() < config.limits().maxSessions();
-    }
-
-    /** A new session id, unique across listeners: MySQL clients see it as their connection id. */
-    public long nextSessionId() {
-        return sessionIds.incrementAndGet();
-    }
-
-    /** Tracks a new connection of any listener (idle sweep, KILL, max_sessions); {@link #sessionEnded} forgets it. */
-    public void sessionStarted(ClientConnection connection) {
-        sessions.add(connection);
+    /** The client connections of every listener. */
+    public ClientSessions sessions() {
+        return sessions;
     }
 
     /** The logins' shared checks (throttle, database, sessions per user). */
@@ -315,40 +237,6 @@ public final class RouterServer implements AutoCloseable {
     /** The session of {@code user}, logged in from {@code address} through any listener. */
     public SessionCore openSession(long id, String user, String address) {
         return new SessionCore(id, user, address, this);
-    }
-
-    private static final long KILL_WAIT_MILLIS = 5_000;
-
-    /**
-     * KILL [QUERY] {@code target} from a session of {@code user}: stops that session's statement, or closes its
-     * connection. MySQL's errors for an id no session has (1094) and for another user's session (1095).
-     */
-    void kill(String user, long target, boolean queryOnly) throws SQLException {
-        // answered after the stopped statement's error (Connector/J's cancel() reports a 1317 it reads after the KILL's
-        // answer as its own MySQLStatementCancelledException, error 0); a statement slow to stop does not hold the KILL longer
-        var found = sessions.stream().filter(s -> s.id() == target).findFirst().orElse(null);
-        var core = found == null ? null : found.core();
-        if (core == null) throw new SQLException("Unknown thread id: " + target, "HY000", 1094);
-        if (!core.user().equals(user)) throw new SQLException("You are not owner of thread " + target, "HY000", 1095);
-        log.info("session {}: {} by KILL from a session of its user", target, queryOnly ? "statement stopped" : "connection closed");
-        core.cancel(0);
-        if (queryOnly) found.awaitCommandEnd(KILL_WAIT_MILLIS);
-        else found.close();
-    }
-
-    /**
-     * Counts a logged-in session of {@code user}; false (and nothing counted) if the user is at max_sessions_per_user, a refusal
-     * the metrics count for {@code listener}.
-     */
-    boolean userSessionStarted(String user, String listener) {
-        int max = config.limits().maxSessionsPerUser();
-        var count = userSessions.computeIfAbsent(user, u -> new java.util.concurrent.atomic.AtomicInteger());
-        if (count.incrementAndGet() > max && max > 0) {
-            count.decrementAndGet();
-            metrics.sessionRefused(listener, "max_sessions_per_user");
-            return false;
-        }
-        return true;
     }
 
     /** Open result sets one session may stream from the shards at once: each holds a connection of every partition it reads. */
@@ -372,7 +260,7 @@ public final class RouterServer implements AutoCloseable {
     }
 
     public int port() {
-        return listener.getLocalPort();
+        return listener.port();
     }
 
     /** The MySQL-protocol listener's port; -1 when the config has none. */
@@ -426,7 +314,7 @@ public final class RouterServer implements AutoCloseable {
     }
 
     public int openSessions() {
-        return sessions.size();
+        return sessions.count();
     }
 
     public Planner planner() {
@@ -472,79 +360,18 @@ public final class RouterServer implements AutoCloseable {
         return backendIdentity;
     }
 
-    /** SHOW LUTRA STATUS: (Variable_name, Value) rows, as MySQL's SHOW STATUS. */
-    RowSource statusRows() {
-        var txn = transactions.stats();
-        var values = new LinkedHashMap<String, Object>();
-        values.put("sessions", sessions.size());
-        values.put("backend_connections_active", backends.activeConnections());
-        values.put("plan_cache_bytes", planner.cachedPlanBytes());
-        values.put("statements_single_partition", executor.stats().singlePartition());
-        values.put("statements_multi_partition", executor.stats().multiPartition());
-        values.put("statements_by_partitions", executor.stats().statementPartitions().toString());
-        values.put("lookup_fallbacks", executor.stats().fallbacks());
-        values.put("lookup_learned", executor.stats().learned());
-        var from = started;
-        values.put("lookup_start_source", from == null ? "warming up" : from.source());
-        values.put("lookup_start_ms", from == null ? "" : from.millis());
-        values.put("lookup_log_position", java.util.Arrays.toString(tailer.positions()));
-        values.put("txn_one_phase_commits", txn.onePhaseCommits.sum());
-        values.put("txn_two_phase_commits", txn.twoPhaseCommits.sum());
-        values.put("txn_by_partitions", txn.partitions.toString());
-        values.put("txn_rollbacks", txn.rollbacks.sum());
-        values.put("txn_aborts", txn.aborts.sum());
-        values.put("txn_read_only_branches", txn.readOnlyBranches.sum());
-        values.put("txn_prepare_ms_mean", String.format(Locale.ROOT, "%.3f", txn.prepare.meanMillis()));
-        values.put("txn_decision_ms_mean", String.format(Locale.ROOT, "%.3f", txn.decision.meanMillis()));
-        values.put("txn_commit_ms_mean", String.format(Locale.ROOT, "%.3f", txn.commit.meanMillis()));
-        values.put("deadlocks_detected", txn.deadlocksDetected.sum());
-        values.put("deadlocks_by_timeout", txn.deadlocksByTimeout.sum());
-        values.put("deadlock_checks", txn.deadlockChecks.sum());
-        values.put("deadlock_restarts", txn.deadlockRestarts.sum());
-        values.put("xa_in_doubt_branches", transactions.recovery().inDoubt());
-        values.put("xa_unreachable_partitions", transactions.recovery().unreachable());
-        values.put("xa_recovered_commits", txn.recoveredCommits.sum());
-        values.put("xa_recovered_rollbacks", txn.recoveredRollbacks.sum());
-        var rows = new ArrayList<Row>();
-        values.forEach((name, value) -> rows.add(Row.newBuilder()
-                .addValues(Value.newBuilder().setStringValue(name)).addValues(Value.newBuilder().setStringValue(String.valueOf(value))).build()));
-        return new ListRows(List.of(textColumn("Variable_name"), textColumn("Value")), rows);
-    }
-
-    private static Column textColumn(String name) {
-        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR")
-                .setPrecision(64).setDisplaySize(64).setNullable(false).build();
-    }
-
     /** Runs {@code action} after {@code millis} unless the returned future is cancelled first. */
     public java.util.concurrent.ScheduledFuture<?> after(long millis, Runnable action) {
         return deadlines.schedule(action, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /** A client's Statement.cancel(): the session with that id and key stops its statement. */
-    void cancel(long sessionId, byte[] key, long requestId) {
-        sessions.forEach(s -> {
-            if (s instanceof Session lutra) lutra.cancel(sessionId, key, requestId);
-        });
-    }
-
-    /** A connection of any listener ended; {@code user}: the user it was counted for at login, null if it never logged in. */
-    public void sessionEnded(ClientConnection session, String user) {
-        sessions.remove(session);
-        if (user != null) userSessions.get(user).decrementAndGet();
-    }
-
     @Override
     public void close() {
-        try {
-            listener.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        listener.close();
         var m = mysql;
         if (m != null) m.close();
         moves.close();
-        sessions.forEach(ClientConnection::close);
+        sessions.closeAll();
         deadlines.shutdownNow();
         saveSnapshot();
         tailer.close();

@@ -95,7 +95,7 @@ final class Session implements Runnable, ClientConnection {
         } catch (RuntimeException | java.lang.Error e) {
             log.error("session {}: internal error {} while closing the session", id, incident(), LogText.redacted(e)); // rolling back, returning connections
         } finally {
-            server.sessionEnded(this, user);
+            server.sessions().ended(this, user);
         }
     }
 

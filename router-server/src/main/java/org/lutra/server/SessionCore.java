@@ -34,7 +34,7 @@ public final class SessionCore implements AutoCloseable {
     SessionCore(long id, String user, String address, RouterServer server) {
         this.id = id;
         this.user = user;
-        this.killer = server::kill;
+        this.killer = server.sessions()::kill;
         this.worker = new TransactionWorker(SessionServices.of(server), server.transactions().session(), new SessionLocks(server.lockPlacement()));
         worker.identify(user, address, user.equals(server.config().placement().peerUser()));
     }

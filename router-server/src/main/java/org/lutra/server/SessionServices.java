@@ -24,7 +24,7 @@ record SessionServices(Planner planner, Executor executor, Supplier<RowSource> r
                        int maxStreamingCursors, CatalogLease lease, DdlRunner ddl, MoveJobs moves, SequenceValues sequences) {
 
     static SessionServices of(RouterServer server) {
-        return new SessionServices(server.planner(), server.executor(), server::statusRows, server.config().limits()::statementDeadlineMillis,
+        return new SessionServices(server.planner(), server.executor(), () -> StatusRows.of(server), server.config().limits()::statementDeadlineMillis,
                 server.streamingCursorsPerSession(), server.lease(), server.ddl(), server.moves(), server.sequenceValues());
     }
 }

@@ -73,15 +73,15 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         channel = ctx.channel();
         out = new PacketWriter(channel.alloc());
         if (channel.remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null) address = a.getAddress().getHostAddress();
-        if (!server.roomForAnotherSession()) {
+        if (!server.sessions().roomForAnother()) {
             server.metrics().sessionRefused("mysql", "max_sessions");
             log.warn("refused a MySQL connection from {}: max_sessions reached", address);
             Packets.error(out, 1040, "08004", "Too many connections (max_sessions = " + server.config().limits().maxSessions() + ")");
             channel.writeAndFlush(out.take()).addListener(f -> channel.close());
             return;
         }
-        id = server.nextSessionId();
-        server.sessionStarted(this);
+        id = server.sessions().nextId();
+        server.sessions().started(this);
         registered = true;
         loginDeadline = server.after(server.config().limits().loginTimeoutSeconds() * 1000L, () -> {
             loginTimedOut = true;
@@ -276,7 +276,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
             log.error("session {}: internal error while closing the session", id, LogText.redacted(e));
         } finally {
             out.discard();
-            if (registered) server.sessionEnded(this, countedUser);
+            if (registered) server.sessions().ended(this, countedUser);
         }
     }
 
