@@ -11,7 +11,7 @@ final class ReadTraits {
     /**
      * Whether the plan's rows come from routes that no operator of the router queries again while
      * they stream (routes merged, limited, projected): inside a transaction such a read streams
-     * from the pinned connections (see SessionTransactions.Statement#streaming).
+     * from the pinned connections (see SessionStatement#plainRead).
      */
     static boolean plainRead(Plan plan) {
         return plan instanceof Plan.Query q && plain(q.root());
@@ -19,7 +19,7 @@ final class ReadTraits {
 
     /**
      * Whether every backend statement of the plan is a locking read that never waits (NOWAIT, SKIP LOCKED): then
-     * its lock wait timeout cannot be part of a deadlock (see SessionTransactions.Statement#neverWaits).
+     * its lock wait timeout cannot be part of a deadlock (see SessionStatement#neverWaits).
      */
     static boolean neverWaitingRead(Plan plan) {
         if (!(plan instanceof Plan.Query q)) return false;

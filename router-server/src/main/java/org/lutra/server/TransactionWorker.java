@@ -216,7 +216,7 @@ final class TransactionWorker implements AutoCloseable {
 
     /**
      * How often an auto-commit statement rolled back whole as a deadlock victim runs again before its 40001 reaches the client
-     * (see SessionTransactions.Statement#restartable).
+     * (see SessionStatement#restartable).
      */
     private static final int MAX_DEADLOCK_RESTARTS = 5;
 

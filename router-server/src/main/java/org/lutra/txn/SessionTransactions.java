@@ -1,10 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Backends;
-import org.lutra.exec.Connections;
-import org.lutra.exec.Deadline;
 import org.lutra.exec.SessionState;
-import org.lutra.exec.Warnings;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +38,7 @@ import java.sql.SQLException;
 public final class SessionTransactions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionTransactions.class);
     private static final int LOCK_WAIT_TIMEOUT = 1205;
-    private static final int DEADLOCK = 1213;
+    static final int DEADLOCK = 1213;
 
     private final Transactions service;
     private boolean autocommit = true;
@@ -146,11 +142,17 @@ public final class SessionTransactions implements AutoCloseable {
         commitCurrent();
     }
 
-    /** The connections for the next statement (which must then call {@link Statement#succeeded} or {@link Statement#failed}). */
-    public Statement statement() throws SQLException {
+    /** The connections for the next statement (which must then call {@link SessionStatement#succeeded} or {@link SessionStatement#failed}). */
+    public SessionStatement statement() throws SQLException {
         requireNotAborted("this statement");
         if (current == null && !autocommit) current = open(false);
-        return new Statement();
+        return new SessionStatement(this, service, sessionIsolation, current, current != null ? readOnly : sessionReadOnly, variables,
+                currentTrace);
+    }
+
+    /** Whether {@code t} is the session's open transaction still. */
+    boolean isCurrent(TransactionState t) {
+        return t == current;
     }
 
     public boolean autocommit() {
@@ -260,7 +262,7 @@ public final class SessionTransactions implements AutoCloseable {
      * several partitions a lock wait timeout may be a deadlock across shards, which no single shard
      * can detect.
      */
-    private SQLException abort(TransactionState t, Exception e, boolean explicit) {
+    SQLException abort(TransactionState t, Exception e, boolean explicit) {
         return abort(t, e, explicit, t.lockingPartitionsWith(java.util.Set.of()));
     }
 
@@ -268,7 +270,7 @@ public final class SessionTransactions implements AutoCloseable {
      * As above; {@code partitions}: those where the transaction may hold locks, with the failed statement's (some of which its
      * failure kept it from joining): a consistent read locks nothing, and cannot be part of a deadlock.
      */
-    private SQLException abort(TransactionState t, Exception e, boolean explicit, int partitions) {
+    SQLException abort(TransactionState t, Exception e, boolean explicit, int partitions) {
         SQLException error = e instanceof SQLException s ? s : Internal.error(e);
         if (explicit && e instanceof SQLException && t.failure() == null) return error;
         if (explicit && t.recoverableBySavepoint()) {
@@ -304,207 +306,5 @@ public final class SessionTransactions implements AutoCloseable {
             return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", "40001", code, e);
         }
         return new SQLException(e.getMessage() + " (the whole transaction was rolled back)", e.getSQLState(), code, e);
-    }
-
-    /** One statement's connections: the open transaction's, else the pool's (or a transaction of its own, see atomic). */
-    public final class Statement implements Connections {
-        private final Connections pooled = Connections.pooled(service.backends(), sessionIsolation);
-        /**
-         * The transaction this statement belongs to, fixed when it starts: rows it reads later
-         * (a cursor's lookup fallback) never run in a later transaction; once this one has
-         * ended, they fail instead.
-         */
-        private final TransactionState txn = current;
-        private final boolean readOnlyTxn = current != null ? readOnly : sessionReadOnly;
-        private final SessionState carry = variables;
-        private TransactionState implicit;
-        /** Where its routing keys go: the session transaction's trace, else its own as an auto-commit statement (written when it succeeds). */
-        private org.lutra.trace.KeyTrace trace = txn != null ? currentTrace : service.recorder().begin();
-        /**
-         * What this statement did in the session's transaction, to tell whether a failure of it can leave the transaction
-         * open; none outside one (an auto-commit statement's failure ends nothing).
-         */
-        private final StatementFootprint footprint = txn != null ? new StatementFootprint() : null;
-        private Deadline deadline = Deadline.NONE;
-        private Warnings warnings;
-        private boolean plainRead;
-        private java.util.function.BooleanSupplier neverWaits = () -> false;
-        private boolean restartable;
-
-        /** This statement's backend warnings go to {@code warnings}. */
-        public Statement reporting(Warnings warnings) {
-            this.warnings = warnings;
-            return this;
-        }
-
-        @Override
-        public Warnings warnings() {
-            return warnings;
-        }
-
-        /**
-         * Marks this statement a plain read (its rows come from routes that no operator of the
-         * router queries again while they stream): then, inside a transaction, its rows stream from
-         * the pinned connections, and whatever uses such a connection next reads their rest into the
-         * router first. Unmarked, they are read whole.
-         */
-        public Statement plainRead() {
-            this.plainRead = true;
-            return this;
-        }
-
-        /**
-         * Whether this statement is a locking read that never waits for a lock (NOWAIT, SKIP LOCKED), as its plan says:
-         * its lock wait timeout is no deadlock across shards, and leaves the transaction open where a transaction on one
-         * partition would stay open. Asked only when the statement fails in a transaction: reading it off the plan's
-         * SQL on every statement cost a point select 12 us of router CPU (bench point, 16 clients).
-         */
-        public Statement neverWaits(java.util.function.BooleanSupplier neverWaits) {
-            this.neverWaits = neverWaits;
-            return this;
-        }
-
-        /** This statement runs within {@code deadline}. */
-        public Statement within(Deadline deadline) {
-            this.deadline = deadline;
-            return this;
-        }
-
-        @Override
-        public Deadline deadline() {
-            return deadline;
-        }
-
-        @Override
-        public org.lutra.trace.KeyTrace trace() {
-            return trace;
-        }
-
-        /** Its keys are the router's own business (ALTER TABLE ... SET PARTITION reading the keys to move): not traced. */
-        public Statement untraced() {
-            this.trace = org.lutra.trace.KeyTrace.NONE;
-            return this;
-        }
-
-        @Override
-        public Lease lease(int partition, Use use) throws SQLException {
-            return lease(partition, use == Use.WRITE ? TransactionState.Access.WRITE : TransactionState.Access.READ);
-        }
-
-        @Override
-        public Lease consistentRead(int partition) throws SQLException {
-            return lease(partition, TransactionState.Access.CONSISTENT_READ);
-        }
-
-        private Lease lease(int partition, TransactionState.Access access) throws SQLException {
-            boolean write = access == TransactionState.Access.WRITE;
-            if (write && readOnlyTxn) {
-                throw new SQLException("Cannot execute statement in a READ ONLY transaction", "25006", 1792);
-            }
-            TransactionState t = txn != null ? txn : implicit;
-            if (txn != null) footprint.asks(partition, write);
-            var rows = txn != null && plainRead ? TransactionState.Rows.MAY_STREAM : TransactionState.Rows.READ_WHOLE;
-            Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write ? Use.WRITE : Use.READ);
-            var placement = service.backends().placement(partition);
-            try {
-                placement.carry(lease.connection(), carry, placement.pool());
-            } catch (SQLException e) {
-                SQLException located = Backends.located(placement, e);
-                lease.release(located); // not this statement's footprint: the transaction cannot go on after it
-                throw located;
-            }
-            return txn != null ? footprint.track(lease) : lease;
-        }
-
-        @Override
-        public SessionState variables() {
-            return carry;
-        }
-
-        @Override
-        public void broken(SQLException cause) {
-            TransactionState t = txn != null ? txn : implicit;
-            if (t != null) t.broken(cause);
-        }
-
-        @Override
-        public boolean transactional() {
-            return txn != null || implicit != null;
-        }
-
-        @Override
-        public int isolation() {
-            TransactionState t = txn != null ? txn : implicit;
-            return t != null ? t.isolation() : sessionIsolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : sessionIsolation;
-        }
-
-        @Override
-        public boolean begun(int partition) {
-            TransactionState t = txn != null ? txn : implicit;
-            return t != null && t.begun(partition);
-        }
-
-        @Override
-        public void atomic() {
-            if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
-        }
-
-        /** The statement succeeded: commit it if it ran as a transaction of its own. */
-        public void succeeded() throws SQLException {
-            if (implicit != null) {
-                TransactionState t = implicit;
-                implicit = null;
-                t.commit();
-            }
-            if (txn == null) trace.committed(); // an auto-commit statement is its own transaction
-        }
-
-        /** The statement failed with {@code e}: roll back what must be, and return the error to report. */
-        public SQLException failed(Exception e) {
-            if (implicit != null) {
-                TransactionState t = implicit;
-                implicit = null;
-                SQLException reported = abort(t, e, false);
-                // a deadlock a detector found (the router's, or a shard's own 1213), not a lock wait timeout reported as a suspected
-                // deadlock: that statement waited the whole timeout already, and running it again could wait it five times over
-                restartable = t.failure() instanceof DeadlockVictim || e instanceof SQLException s && s.getErrorCode() == DEADLOCK;
-                return reported;
-            }
-            if (txn != null && txn == current) {
-                if (e instanceof SQLException s && undoneByItsBackend(s)) return s;
-                // the statement's partitions count whether or not its failure stopped its other sub-queries before they joined
-                return abort(txn, e, true, txn.lockingPartitionsWith(footprint.partitions()));
-            }
-            return e instanceof SQLException s ? s : Internal.error(e);
-        }
-
-        /**
-         * Whether the failed statement may simply run again: an auto-commit statement that ran as a transaction of its own
-         * over several partitions and was rolled back whole as a deadlock victim. One MariaDB never deadlocks two such
-         * statements (each locks its rows in one scan order), but their sub-queries run on the partitions side by side and
-         * may lock in different orders; nothing of the victim was visible, so running it again is what one MariaDB's
-         * client would have seen.
-         */
-        public boolean restartable() {
-            return restartable && !deadline.expired();
-        }
-
-        /** It is run again (counted in SHOW LUTRA STATUS's deadlock_restarts). */
-        public void restarting() {
-            service.stats().deadlockRestarts.increment();
-        }
-
-        /**
-         * Whether the failed statement changed nothing once its backend undid it, and the transaction can go
-         * on as one MariaDB's would (see {@link StatementFootprint}); never after the statement's deadline (a
-         * KILL QUERY or an aborted connection stopped it).
-         */
-        private boolean undoneByItsBackend(SQLException e) {
-            if (deadline.expired() || txn.failure() == null) return false;
-            // a partition the transaction never began on (a sub-query that found it failed already) has nothing to roll back
-            if (!footprint.undoneByItsBackend(e, txn.lockingPartitionsWith(footprint.partitions()), neverWaits.getAsBoolean(),
-                    p -> txn.begun(p) && txn.rollsBackOnTimeout(p))) return false;
-            return txn.statementUndone(footprint.failures());
-        }
     }
 }
