@@ -7,6 +7,7 @@ import org.lutra.catalog.SchemaException;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
+import org.lutra.exec.BackendSetup;
 import org.lutra.exec.Backends;
 import org.lutra.maintain.Collations;
 import org.lutra.maintain.RouterLoader;
@@ -176,7 +177,7 @@ public final class CatalogLease implements AutoCloseable {
     private Connection connection() throws SQLException {
         if (connection == null) {
             // every read bounded: a renewal that hangs (a locked table, a frozen server) must fail, not hold the lease's monitor
-            connection = Backends.connect(config, 0, (int) Math.max(1_000, leaseMillis));
+            connection = BackendSetup.connect(config, 0, (int) Math.max(1_000, leaseMillis));
         }
         return connection;
     }

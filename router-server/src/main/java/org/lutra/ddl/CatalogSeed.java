@@ -3,7 +3,7 @@ package org.lutra.ddl;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.exec.BackendSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +24,7 @@ public final class CatalogSeed {
     private CatalogSeed() {}
 
     public static CatalogStore.Snapshot load(RouterConfig config, Catalog fromSchema) throws SQLException {
-        try (Connection c = Backends.connectCreating(config, 0)) {
+        try (Connection c = BackendSetup.connectCreating(config, 0)) {
             CatalogStore.ensureTables(c);
             if (!CatalogStore.lock(c, LOCK_WAIT_SECONDS)) {
                 throw new SQLException("another router held the catalog's DDL lock for " + LOCK_WAIT_SECONDS + " s; start again", "HY000", 0);

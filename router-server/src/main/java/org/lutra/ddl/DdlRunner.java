@@ -13,6 +13,7 @@ import org.lutra.catalog.SchemaException;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
+import org.lutra.exec.BackendSetup;
 import org.lutra.exec.Backends;
 import org.lutra.exec.Warnings;
 import org.lutra.maintain.Collations;
@@ -103,7 +104,7 @@ public final class DdlRunner {
                 throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");
             }
         }
-        try (Connection store = Backends.connect(config, 0, 0)) {
+        try (Connection store = BackendSetup.connect(config, 0, 0)) {
             int wait = config.transactions().lockWaitSeconds();
             if (!CatalogStore.lock(store, wait)) {
                 throw new SQLException("Lock wait timeout exceeded: another router's DDL held the catalog lock for " + wait + " s", "HY000", 1205);
@@ -164,7 +165,7 @@ public final class DdlRunner {
         }
         TableDef t = next.table(c.table());
         ForeignKeyDdl.checkCreate(next, t, foreignKeyChecks, config.database());
-        String sql = c.ifNotExists() ? Backends.ifNotExists(t.ddl()) : t.ddl();
+        String sql = c.ifNotExists() ? BackendSetup.ifNotExists(t.ddl()) : t.ddl();
         var done = new ArrayList<Integer>();
         for (int p : t.partitioning().partitions()) {
             try {

@@ -8,6 +8,7 @@ import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.Sequences;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
+import org.lutra.exec.BackendSetup;
 import org.lutra.exec.Backends;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
@@ -64,7 +65,7 @@ final class SequenceDdl {
             throw new SQLException(e.getMessage(), "42000", 1064, e);
         }
         try {
-            apply(partition.id(), c.ifNotExists() ? Backends.ifNotExists(create) : create);
+            apply(partition.id(), c.ifNotExists() ? BackendSetup.ifNotExists(create) : create);
         } catch (SQLException e) {
             throw located(partition.id(), e, "CREATE SEQUENCE " + c.name() + " failed; nothing recorded in the catalog");
         }

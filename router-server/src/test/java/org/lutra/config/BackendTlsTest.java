@@ -1,7 +1,7 @@
 package org.lutra.config;
 
 import org.junit.jupiter.api.Test;
-import org.lutra.exec.Backends;
+import org.lutra.exec.BackendSetup;
 import org.mariadb.jdbc.Configuration;
 import org.mariadb.jdbc.export.SslMode;
 
@@ -155,7 +155,7 @@ class BackendTlsTest {
     @Test
     void theScratchAndLockingPoolsCopyTheTlsOptions() {
         // Backends.open derives them with copyStateTo: the translated options must travel with the rest
-        var main = Backends.poolConfig(new org.lutra.config.RouterConfig.Backend("shard0", BASE.replace("/db", "/") + "?requireSSL=true",
+        var main = BackendSetup.poolConfig(new org.lutra.config.RouterConfig.Backend("shard0", BASE.replace("/db", "/") + "?requireSSL=true",
                 "root", "", 4), "db_p0", 5, BackendTls.ServerOffer.NO_TLS);
         var scratch = new com.zaxxer.hikari.HikariConfig();
         main.copyStateTo(scratch);

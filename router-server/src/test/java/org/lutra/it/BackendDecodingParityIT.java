@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.lutra.exec.BackendDriver;
-import org.lutra.exec.Backends;
+import org.lutra.exec.BackendSetup;
 import org.lutra.exec.ValueCodec;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;
@@ -148,7 +148,7 @@ class BackendDecodingParityIT {
             for (String row : ROWS) st.executeUpdate("INSERT INTO t VALUES " + row);
         }
         String url = shards.url(0, database);
-        connectorJ = DriverManager.getConnection(url + (url.contains("?") ? "&" : "?") + Backends.connectorOptions(), shards.user(), shards.password());
+        connectorJ = DriverManager.getConnection(url + (url.contains("?") ? "&" : "?") + BackendSetup.connectorOptions(), shards.user(), shards.password());
         String plain = url.replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
         int q = plain.indexOf('?');
         mariaDb = DriverManager.getConnection((q < 0 ? plain : plain.substring(0, q)) + "?" + BackendDriver.options(), shards.user(), shards.password());

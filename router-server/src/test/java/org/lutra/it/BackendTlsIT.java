@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.lutra.config.BackendTls;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.exec.BackendSetup;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 
@@ -39,7 +39,7 @@ class BackendTlsIT {
             // the reference: Connector/J refuses the plain-text shard for this URL
             var reference = assertThrows(SQLException.class, () -> DriverManager.getConnection(backend.url(), backend.user(), backend.password()).close(), options);
             assertTrue(mentionsTls(reference), options + ": " + reference);
-            var pool = Backends.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.NO_TLS /* the shards run --skip-ssl */);
+            var pool = BackendSetup.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.NO_TLS /* the shards run --skip-ssl */);
             var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), options); // Hikari's PoolInitializationException
             assertTrue(mentionsTls(e), options + ": the pool's error names TLS: " + chain(e));
         }
@@ -52,7 +52,7 @@ class BackendTlsIT {
             try (Connection reference = DriverManager.getConnection(backend.url(), backend.user(), backend.password())) {
                 assertEquals("", sslCipher(reference), options);
             }
-            try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.NO_TLS /* the shards run --skip-ssl */)); Connection c = pool.getConnection()) {
+            try (var pool = new HikariDataSource(BackendSetup.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.NO_TLS /* the shards run --skip-ssl */)); Connection c = pool.getConnection()) {
                 assertTrue(c.isWrapperFor(org.mariadb.jdbc.Connection.class), "the pools' driver is MariaDB Connector/J");
                 assertEquals("", sslCipher(c), options);
             }
@@ -62,7 +62,7 @@ class BackendTlsIT {
     /** A PREFERRED backend whose server offered TLS at start and no longer does: its pools stay with TLS (docs/security.md), so they do not open. */
     @Test
     void aPreferredPoolDecidedForTlsDoesNotOpenWithoutIt(Shards shards) {
-        var pool = Backends.poolConfig(backend(shards, "sslMode=PREFERRED"), "mysql", 5, BackendTls.ServerOffer.TLS);
+        var pool = BackendSetup.poolConfig(backend(shards, "sslMode=PREFERRED"), "mysql", 5, BackendTls.ServerOffer.TLS);
         var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close());
         assertTrue(mentionsTls(e), chain(e));
     }

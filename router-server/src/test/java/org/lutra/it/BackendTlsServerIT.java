@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.lutra.config.RouterConfig;
 import org.lutra.config.BackendTls;
+import org.lutra.exec.BackendSetup;
 import org.lutra.exec.Backends;
 import org.lutra.shards.EmbeddedShards;
 
@@ -97,7 +98,7 @@ class BackendTlsServerIT {
             });
             checks.add(() -> {
                 // the server offers TLS: Backends.open would find so (aRouterDecidesAtStart... checks that it does)
-                try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS));
+                try (var pool = new HikariDataSource(BackendSetup.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS));
                      Connection conn = pool.getConnection()) {
                     assertTrue(conn.isWrapperFor(org.mariadb.jdbc.Connection.class), "the pools' driver is MariaDB Connector/J");
                     assertEquals(c.encrypts(), BackendTls.encrypted(conn), "pool, " + c);
@@ -118,7 +119,7 @@ class BackendTlsServerIT {
                 assertTrue(mentionsCertificate(reference), options + ": Connector/J's error: " + chain(reference));
             });
             checks.add(() -> {
-                var pool = Backends.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS);
+                var pool = BackendSetup.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS);
                 var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), "pool, " + options); // PoolInitializationException
                 assertTrue(mentionsCertificate(e), options + ": the pool's error: " + chain(e));
             });
@@ -143,7 +144,7 @@ class BackendTlsServerIT {
                     }
                 });
                 checks.add(() -> {
-                    try (var pool = new HikariDataSource(Backends.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS));
+                    try (var pool = new HikariDataSource(BackendSetup.poolConfig(backend, "mysql", 5, BackendTls.ServerOffer.TLS));
                          Connection conn = pool.getConnection()) {
                         assertTrue(BackendTls.encrypted(conn), "pool, " + backend.redactedUrl());
                     }
@@ -156,7 +157,7 @@ class BackendTlsServerIT {
                 assertTrue(mentionsCertificate(reference), mode + ": Connector/J's error: " + chain(reference));
             });
             checks.add(() -> {
-                var pool = Backends.poolConfig(wrong, "mysql", 5, BackendTls.ServerOffer.TLS);
+                var pool = BackendSetup.poolConfig(wrong, "mysql", 5, BackendTls.ServerOffer.TLS);
                 var e = assertThrows(RuntimeException.class, () -> new HikariDataSource(pool).close(), "pool, " + wrong.redactedUrl());
                 assertTrue(mentionsCertificate(e), mode + ": the pool's error: " + chain(e));
             });
