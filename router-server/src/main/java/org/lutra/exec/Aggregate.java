@@ -5,12 +5,9 @@ import org.lutra.merge.RowSource;
 import org.lutra.merge.SortKey;
 import org.lutra.merge.Values;
 import org.lutra.protocol.Column;
-import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -201,7 +198,7 @@ public final class Aggregate implements Operator {
         private final List<Aggregation> aggregations;
         /** WITH ROLLUP: for k = 0 .. keys-1, the order of the first k keys, and the run of rows sharing them. */
         private final List<RowOrder> prefixes;
-        private final State[] runs;
+        private final AggregateGroup[] runs;
         private final java.util.ArrayDeque<Row> ready = new java.util.ArrayDeque<>();
         private Row pending;
         private boolean started;
@@ -212,7 +209,7 @@ public final class Aggregate implements Operator {
                 List<RowOrder> prefixes) {
             this.ctx = ctx;
             this.prefixes = prefixes;
-            this.runs = new State[prefixes.size()];
+            this.runs = new AggregateGroup[prefixes.size()];
             this.aggregations = aggregations;
             this.input = input;
             this.columns = columns;
@@ -237,11 +234,11 @@ public final class Aggregate implements Operator {
                 done = true;
                 if (!emittedAny && groupKeys.isEmpty()) {
                     emittedAny = true;
-                    return noRows == null ? emptyScalarRow() : new State(rowForNoRows()).finish();
+                    return noRows == null ? emptyScalarRow() : group(rowForNoRows()).finish();
                 }
                 return null;
             }
-            var state = new State(pending);
+            var state = group(pending);
             feedRuns(pending);
             Row row;
             while ((row = input.next()) != null && groups.same(pending, row)) {
@@ -252,16 +249,20 @@ public final class Aggregate implements Operator {
             emittedAny = true;
             Row group = state.finish();
             // the runs that end here, innermost first: each is one super-aggregate row
-            for (int k = runs.length - 1; k >= 0 && (pending == null || !prefixes.get(k).same(runs[k].first, pending)); k--) {
+            for (int k = runs.length - 1; k >= 0 && (pending == null || !prefixes.get(k).same(runs[k].first(), pending)); k--) {
                 ready.add(rolledUp(runs[k].finish(), k));
                 runs[k] = null;
             }
             return group;
         }
 
+        private AggregateGroup group(Row first) {
+            return new AggregateGroup(first, aggregations, columns, distinct, distinctKey, rowCount);
+        }
+
         private void feedRuns(Row row) {
             for (int k = 0; k < runs.length; k++) {
-                if (runs[k] == null) runs[k] = new State(row);
+                if (runs[k] == null) runs[k] = group(row);
                 else runs[k].add(row);
             }
         }
@@ -303,161 +304,7 @@ public final class Aggregate implements Operator {
         public void close() {
             input.close();
         }
-
-        /** One group being combined. */
-        private final class State {
-            private Row first;
-            private final Value[] acc;
-            private final long[] counts;
-            private final Row[] best = new Row[aggregations.size()]; // MIN/MAX: the row holding the current extreme
-            private final ExactSum[] exact = new ExactSum[aggregations.size()];
-            private final java.io.ByteArrayOutputStream[] pieces = new java.io.ByteArrayOutputStream[aggregations.size()];
-            private final boolean[] binary = new boolean[aggregations.size()];
-            private final long[] limits = new long[aggregations.size()];
-            private Row lastDistinct;
-
-            State(Row first) {
-                this.first = first;
-                this.acc = new Value[aggregations.size()];
-                this.counts = new long[aggregations.size()];
-                add(first);
-            }
-
-            void add(Row row) {
-                if (rowCount >= 0 && first.getValues(rowCount).getIntValue() == 0 && row.getValues(rowCount).getIntValue() > 0) first = row;
-                boolean newDistinct = distinct != null && !Values.isNull(row.getValues(distinctKey.column()))
-                        && (lastDistinct == null || !distinct.same(lastDistinct, row));
-                if (newDistinct) lastDistinct = row;
-                for (int i = 0; i < acc.length; i++) {
-                    var a = aggregations.get(i);
-                    Value v = row.getValues(a.column());
-                    if (a.exact() >= 0) {
-                        if (exact[i] == null) exact[i] = new ExactSum();
-                        exact[i].add(v, row.getValues(a.exact()));
-                    }
-                    switch (a.kind()) {
-                        case COUNT -> counts[i] += v.getIntValue();
-                        case SUM -> acc[i] = plus(acc[i], v);
-                        case AVG -> {
-                            acc[i] = plus(acc[i], v);
-                            counts[i] += row.getValues(a.countColumn()).getIntValue();
-                        }
-                        case MIN, MAX -> {
-                            if (Values.isNull(v)) break;
-                            int w = a.weight() >= 0 ? a.weight() : a.column();
-                            if (acc[i] == null) {
-                                acc[i] = v;
-                                best[i] = row;
-                            } else {
-                                int c = Values.compare(row.getValues(w), best[i].getValues(w));
-                                if (a.kind() == Kind.MIN ? c < 0 : c > 0) {
-                                    acc[i] = v;
-                                    best[i] = row;
-                                }
-                            }
-                        }
-                        case COUNT_DISTINCT -> { if (newDistinct) counts[i]++; }
-                        case SUM_DISTINCT -> { if (newDistinct) acc[i] = plus(acc[i], v); }
-                        case AVG_DISTINCT -> {
-                            if (newDistinct) {
-                                acc[i] = plus(acc[i], v);
-                                counts[i]++;
-                            }
-                        }
-                        case BIT_AND -> acc[i] = bits(acc[i], v, (x, y) -> x & y);
-                        case BIT_OR -> acc[i] = bits(acc[i], v, (x, y) -> x | y);
-                        case BIT_XOR -> acc[i] = bits(acc[i], v, (x, y) -> x ^ y);
-                        case GROUP_CONCAT -> {
-                            if (Values.isNull(v)) break;
-                            if (pieces[i] == null) pieces[i] = new java.io.ByteArrayOutputStream();
-                            else pieces[i].writeBytes(a.separator().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                            pieces[i].writeBytes(v.getKindCase() == Value.KindCase.BYTES_VALUE ? v.getBytesValue().toByteArray()
-                                    : v.getStringValue().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                            binary[i] |= v.getKindCase() == Value.KindCase.BYTES_VALUE;
-                            limits[i] = row.getValues(a.countColumn()).getIntValue();
-                        }
-                    }
-                }
-            }
-
-
-            Row finish() throws SQLException {
-                var out = Row.newBuilder(first);
-                for (int i = 0; i < acc.length; i++) {
-                    var a = aggregations.get(i);
-                    if (a.kind() == Kind.GROUP_CONCAT) {
-                        out.setValues(a.column(), concatenated(i));
-                        continue;
-                    }
-                    Value v = switch (a.kind()) {
-                        case COUNT, COUNT_DISTINCT -> Value.newBuilder().setIntValue(counts[i]).build();
-                        case AVG -> average(exact[i] == null || exact[i].exact() == null || acc[i] == null ? acc[i]
-                                : Value.newBuilder().setDecimalValue(exact[i].exact().toPlainString()).build(), counts[i], columns.get(a.column()));
-                        case AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
-                        case SUM -> acc[i] == null ? NULL : exact[i] == null ? acc[i] : exact[i].rounded(acc[i], columns.get(a.column()).getScale());
-                        default -> acc[i] == null ? NULL : acc[i];
-                    };
-                    out.setValues(a.column(), v);
-                    if ((a.kind() == Kind.MIN || a.kind() == Kind.MAX) && a.weight() >= 0) {
-                        out.setValues(a.weight(), best[i] == null ? NULL : best[i].getValues(a.weight()));
-                    }
-                }
-                return out.build();
-            }
-
-            private Value concatenated(int i) throws SQLException {
-                if (pieces[i] == null) return NULL;
-                byte[] bytes = pieces[i].toByteArray();
-                if (bytes.length >= limits[i]) {
-                    throw Refusal.of("Lutra does not support a GROUP_CONCAT result of group_concat_max_len (" + limits[i]
-                            + ") bytes or more over several partitions yet: MySQL would cut it");
-                }
-                return binary[i] ? Value.newBuilder().setBytesValue(com.google.protobuf.ByteString.copyFrom(bytes)).build()
-                        : Value.newBuilder().setStringValue(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)).build();
-            }
-        }
     }
 
-    private static final Value NULL = Value.newBuilder().setIsNull(true).build();
-
-    /** SUM's addition: exact for integers and decimals, double arithmetic once a double is involved. */
-    static Value plus(Value acc, Value v) {
-        if (Values.isNull(v)) return acc;
-        if (acc == null || Values.isNull(acc)) return v;
-        boolean approximate = acc.getKindCase() == Value.KindCase.DOUBLE_VALUE || v.getKindCase() == Value.KindCase.DOUBLE_VALUE
-                || acc.getKindCase() == Value.KindCase.FLOAT_VALUE || v.getKindCase() == Value.KindCase.FLOAT_VALUE;
-        if (approximate) {
-            return Value.newBuilder().setDoubleValue(Values.decimal(acc).doubleValue() + Values.decimal(v).doubleValue()).build();
-        }
-        if (acc.getKindCase() == Value.KindCase.INT_VALUE && v.getKindCase() == Value.KindCase.INT_VALUE) {
-            try {
-                return Value.newBuilder().setIntValue(Math.addExact(acc.getIntValue(), v.getIntValue())).build();
-            } catch (ArithmeticException overflow) {
-                // fall through to decimal
-            }
-        }
-        return Value.newBuilder().setDecimalValue(Values.decimal(acc).add(Values.decimal(v)).toPlainString()).build();
-    }
-
-    private interface LongOp {
-        long apply(long x, long y);
-    }
-
-    /** BIT_AND/OR/XOR partials are BIGINT UNSIGNED: combined as 64-bit patterns, sent as the shards send them. */
-    private static Value bits(Value acc, Value v, LongOp op) {
-        if (acc == null) return v;
-        long r = op.apply(Values.decimal(acc).toBigInteger().longValue(), Values.decimal(v).toBigInteger().longValue());
-        return r >= 0 ? Value.newBuilder().setIntValue(r).build()
-                : Value.newBuilder().setDecimalValue(Long.toUnsignedString(r)).build();
-    }
-
-    /** MySQL's AVG: exact sum / count with the argument's scale plus div_precision_increment (4) digits, or double division. */
-    static Value average(Value sum, long count, Column column) {
-        if (sum == null || Values.isNull(sum) || count == 0) return NULL;
-        if (sum.getKindCase() == Value.KindCase.DOUBLE_VALUE || sum.getKindCase() == Value.KindCase.FLOAT_VALUE) {
-            return Value.newBuilder().setDoubleValue(Values.decimal(sum).doubleValue() / count).build();
-        }
-        int scale = Math.max(column.getScale(), 4);
-        return Value.newBuilder().setDecimalValue(Values.decimal(sum).divide(BigDecimal.valueOf(count), scale, RoundingMode.HALF_UP).toPlainString()).build();
-    }
+    private static final Value NULL = AggregateGroup.NULL;
 }
