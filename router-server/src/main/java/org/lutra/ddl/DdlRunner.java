@@ -1,8 +1,5 @@
 package org.lutra.ddl;
 
-import net.sf.jsqlparser.JSQLParserException;
-import net.sf.jsqlparser.parser.CCJSqlParserUtil;
-import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.DefaultPlacement;
@@ -23,16 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -73,7 +65,12 @@ public final class DdlRunner {
         this.defaultPlacement = DefaultPlacement.of(config.catalog().defaultPlacement());
         this.secondaries = new SecondaryDdl(config, live, lease, backends);
         this.sequences = new SequenceDdl(config, live, lease, backends);
+        this.partitions = new DdlPartitions(config, backends);
+        this.alters = new AlterDdl(config, live, lease, backends, partitions);
     }
+
+    private final DdlPartitions partitions;
+    private final AlterDdl alters;
 
     private final SequenceDdl sequences;
 
@@ -115,7 +112,7 @@ public final class DdlRunner {
                     case SessionCommand.CreateTable c -> create(store, c, warnings);
                     case SessionCommand.DropTables d -> drop(store, d);
                     case SessionCommand.Truncate t -> truncate(t);
-                    case SessionCommand.AlterTable a -> alter(store, a);
+                    case SessionCommand.AlterTable a -> alters.alter(store, a, requireTable(a.table()), foreignKeyChecks);
                     case SessionCommand.CreateSecondary c -> secondaries.create(store, c);
                     case SessionCommand.DropSecondary d -> secondaries.drop(store, d);
                     case SessionCommand.CreateSequence c -> sequences.create(store, c);
@@ -284,115 +281,8 @@ public final class DdlRunner {
         return 0;
     }
 
-    private long alter(Connection store, SessionCommand.AlterTable a) throws SQLException {
-        TableDef t = requireTable(a.table());
-        refuseSequence(t, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " TABLE/INDEX");
-        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().map(s -> s.column()).toList());
-        if (!droppedIndexes.isEmpty() && t.partitioning() instanceof Partitioning.LookedUp l && l.unique()) {
-            Set<String> unique = uniqueIndexesOn(t, l.column());
-            if (!unique.isEmpty() && droppedIndexes.containsAll(unique)) {
-                throw AlterCheck.refused(t, String.join(", ", a.clauses()), "it drops the last unique index on the lookup column "
-                        + l.column() + " (the router validates its lookup table by counting the rows of unique keys)");
-            }
-        }
-        String sql = a.sql().replaceFirst("(?i)(TABLE\\s+|ON\\s+)`" + java.util.regex.Pattern.quote(a.table().replace("`", "``")) + "`",
-                "$1" + java.util.regex.Matcher.quoteReplacement(quote(t.name())));
-        if (backends.mariaDb()) {
-            // one time for every partition: a column added with DEFAULT CURRENT_TIMESTAMP gets the same value on every copy of a row
-            // (a REPLICATED table's, a replicated key's), as the writes of copies do (exec.SameOnEveryCopy)
-            var now = java.time.Instant.now();
-            sql = String.format(Locale.ROOT, "SET STATEMENT timestamp = %d.%06d FOR ", now.getEpochSecond(), now.getNano() / 1000) + sql;
-        }
-        // a foreign key added whose rows may be apart: the shards' own checks off (they would look on their own partition only)
-        boolean checks = foreignKeyChecks && ForeignKeyDdl.checkAlter(live.current(), t, a.clauses(), backends, config.database());
-        var done = new ArrayList<Integer>();
-        int[] partitions = t.partitioning().partitions();
-        for (int i = 0; i < partitions.length; i++) {
-            try {
-                apply(partitions[i], sql, checks);
-                done.add(partitions[i]);
-            } catch (SQLException e) {
-                var notTried = new ArrayList<Integer>();
-                for (int k = i + 1; k < partitions.length; k++) notTried.add(partitions[k]);
-                throw located(partitions[i], e, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " on " + t.name() + " applied on "
-                        + (done.isEmpty() ? "no partition" : names(done)) + ", failed here" + (notTried.isEmpty() ? "" : ", not tried on " + names(notTried))
-                        + "; the catalog keeps the old definition: run the statement again (with IF [NOT] EXISTS clauses, MariaDB) to finish");
-            }
-        }
-        String newText = definitionOn(partitions[0], t);
-        Catalog next;
-        try {
-            var texts = new ArrayList<String>();
-            for (TableDef other : live.current().tablesInSchemaOrder()) texts.add(other == t ? newText : other.createText());
-            for (var s : live.current().secondaries()) texts.add(s.createText());
-            next = SchemaParser.rebuild(texts, live.current().partitions().stream().map(Partition::name).toList(), live.current());
-        } catch (SchemaException e) {
-            throw new SQLException("the ALTER ran on every partition of " + t.name() + ", but the router cannot read the new definition ("
-                    + e.getMessage() + "); the catalog keeps the old one", "HY000", 0, e);
-        }
-        long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(t.name(), newText)));
-        lease.install(next, version);
-        sleep(lease.waitMillis()); // the statement returns once every router routes with the new definition
-        log.info("{} on {} ({}), catalog version {}", a.text().split("\\s+")[0], t.name(), names(done), version);
-        return 0;
-    }
-
-    /**
-     * The table's definition as partition {@code p} now has it, with the placement clause: SHOW CREATE
-     * TABLE, except that the routing column keeps its original definition (SHOW CREATE TABLE leaves out a
-     * collation equal to the table's default, which the router must see on the column).
-     */
-    private String definitionOn(int p, TableDef t) throws SQLException {
-        String shown;
-        try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + quote(t.name()))) {
-            rs.next();
-            shown = rs.getString(2);
-        }
-        String routing = t.partitioning().column();
-        if (routing != null) {
-            String original = originalColumn(t, routing);
-            var lines = new ArrayList<String>();
-            for (String line : shown.split("\n")) {
-                if (original != null && line.strip().toLowerCase(Locale.ROOT).startsWith("`" + routing.toLowerCase(Locale.ROOT) + "` ")) {
-                    line = "  " + original + (line.strip().endsWith(",") ? "," : "");
-                }
-                lines.add(line);
-            }
-            shown = String.join("\n", lines);
-        }
-        return shown + "\n  " + t.placement();
-    }
-
-    private static String originalColumn(TableDef t, String column) {
-        try {
-            var create = (CreateTable) CCJSqlParserUtil.parse(t.ddl());
-            for (ColumnDefinition c : org.lutra.catalog.CreateTableColumns.columnList(create)) {
-                if (c.getColumnName().replace("`", "").equalsIgnoreCase(column)) return c.toString();
-            }
-        } catch (JSQLParserException | ClassCastException e) {
-            return null;
-        }
-        return null;
-    }
-
-    /** Unique indexes of exactly {@code column}, on the table's first partition. */
-    private Set<String> uniqueIndexesOn(TableDef t, String column) throws SQLException {
-        var out = new HashSet<String>();
-        try (Connection c = backends.placement(t.partitioning().partitions()[0]).borrow();
-             PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE()"
-                     + " AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME HAVING COUNT(*) = 1 AND MAX(LOWER(COLUMN_NAME)) = LOWER(?)")) {
-            ps.setString(1, t.name());
-            ps.setString(2, column);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) out.add(rs.getString(1).toLowerCase(Locale.ROOT));
-            }
-        }
-        return out;
-    }
-
     /** Table DDL other than DROP TABLE on a sequence: ALTER SEQUENCE changes it (its SHOW CREATE is not a table's). */
-    private static void refuseSequence(TableDef t, String what) throws SQLException {
+    static void refuseSequence(TableDef t, String what) throws SQLException {
         if (org.lutra.catalog.Sequences.is(t)) {
             throw Refusal.of(what + " of sequence " + t.name() + " through the router: use ALTER SEQUENCE (docs/ids-and-sequences.md)");
         }
@@ -404,32 +294,20 @@ public final class DdlRunner {
         return t;
     }
 
-    /** Runs {@code sql} on partition {@code p}, waiting at most lock_wait_timeout_seconds for the table's metadata lock. */
     private void apply(int p, String sql) throws SQLException {
-        apply(p, sql, true);
+        partitions.apply(p, sql, true);
     }
 
-    /** As above; {@code foreignKeyChecks} false: with the shard's foreign key checks off (the router checked what they would). */
     private void apply(int p, String sql, boolean foreignKeyChecks) throws SQLException {
-        try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement()) {
-            st.execute("SET SESSION lock_wait_timeout = " + config.transactions().lockWaitSeconds()
-                    + (foreignKeyChecks ? "" : ", SESSION foreign_key_checks = 0"));
-            try {
-                st.execute(sql);
-            } finally {
-                st.execute("SET SESSION lock_wait_timeout = DEFAULT" + (foreignKeyChecks ? "" : ", SESSION foreign_key_checks = DEFAULT"));
-            }
-        }
+        partitions.apply(p, sql, foreignKeyChecks);
     }
 
     private SQLException located(int p, SQLException e, String what) {
-        var placement = backends.placement(p);
-        return new SQLException("[" + placement.name() + "@" + placement.backend() + "] " + e.getMessage() + " — " + what,
-                e.getSQLState(), e.getErrorCode(), e);
+        return partitions.located(p, e, what);
     }
 
-    private String names(List<Integer> partitions) {
-        return partitions.stream().map(p -> backends.placement(p).name()).collect(Collectors.joining(", "));
+    private String names(List<Integer> done) {
+        return partitions.names(done);
     }
 
     private String router() {
