@@ -48,8 +48,8 @@ final class MapPlan {
     static Map<Object, int[]> read(Catalog catalog, TableDef named, Partitioning.LookedUp lookup, MapSource source) throws IOException {
         var entries = new LinkedHashMap<Object, int[]>();
         String secondaries = secondaries(catalog, lookup);
-        new MapLoader(MapLoader.Progress.NONE, RouterLoader.partitionNames(catalog)).scan(source,
-                new RouterLoader.MapEntries(catalog, named, lookup, new RouterLoader.KeySink() {
+        new MapLoader(MapLoader.Progress.NONE, LookupMapFiles.partitionNames(catalog)).scan(source,
+                new LookupMapFiles.Entries(catalog, named, lookup, new RouterLoader.KeySink() {
                     @Override
                     public void accept(Object key, int partition) {
                         accept(key, new int[] {partition}, catalog);

@@ -116,7 +116,7 @@ public final class MoveJobs implements AutoCloseable {
         TableDef owner = catalog.table(lookup.owner());
         Map<Object, int[]> entries;
         try {
-            entries = MapPlan.read(catalog, load.table(), lookup, RouterLoader.mapSource(new RouterConfig.LookupSource(load.table().name(),
+            entries = MapPlan.read(catalog, load.table(), lookup, LookupMapFiles.mapSource(new RouterConfig.LookupSource(load.table().name(),
                     mapFile(load.file(), load.format()), load.format())));
         } catch (MapFormatException e) {
             throw new SQLException("LOAD LOOKUP TABLE: nothing loaded: " + e.getMessage(), "22000", 0, e);
@@ -299,7 +299,7 @@ public final class MoveJobs implements AutoCloseable {
         }
         Path dir = mapDir.toRealPath();
         Path real = dir.resolve(file).toRealPath();
-        Path vertices = format.equals("metis") ? RouterLoader.verticesOf(real) : real;
+        Path vertices = format.equals("metis") ? LookupMapFiles.verticesOf(real) : real;
         if (!real.startsWith(dir) || (Files.exists(vertices) && !vertices.toRealPath().startsWith(dir))) {
             throw new SQLException("LOAD LOOKUP TABLE reads map files only inside catalog.map_dir (" + dir + "); '" + file + "' is outside it",
                     "HY000", 1290);

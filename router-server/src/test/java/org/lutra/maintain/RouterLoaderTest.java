@@ -140,8 +140,8 @@ class RouterLoaderTest {
         // rows win over map entries (100 stays on 0), and the first entry for a key over later ones (102: metis before schism)
         assertAgrees(Map.of(100L, 0, 101L, 2, 102L, 1, 103L, 0, 104L, 3, 200L, 1), lookup("events").table());
         assertEquals(6, loaded.keys());
-        assertEquals(dir.resolve("events.graph.vertices"), RouterLoader.verticesOf(dir.resolve("events.graph.part.4")));
-        assertEquals(MapFormat.METIS, RouterLoader.mapSource(metis).format());
+        assertEquals(dir.resolve("events.graph.vertices"), LookupMapFiles.verticesOf(dir.resolve("events.graph.part.4")));
+        assertEquals(MapFormat.METIS, LookupMapFiles.mapSource(metis).format());
     }
 
     @Test
@@ -166,7 +166,7 @@ class RouterLoaderTest {
             assertEquals(LookupTable.MISSING, before.get(9L), "the rows were not applied either");
         }
         var unknown = assertThrows(java.io.IOException.class,
-                () -> RouterLoader.mapSource(new RouterConfig.LookupSource("users", dir.resolve("x.map"), "tsv")));
+                () -> LookupMapFiles.mapSource(new RouterConfig.LookupSource("users", dir.resolve("x.map"), "tsv")));
         assertTrue(unknown.getMessage().contains("unknown map format 'tsv'"), unknown.getMessage());
     }
 
