@@ -30,6 +30,10 @@ import java.util.regex.Pattern;
  * not declared binary routes by its collation's equality (under a case-insensitive collation 'Ann'
  * and 'ANN' are the same key to MySQL, so they must be to the router), learned from a backend
  * before any key is routed ({@link KeyCollation}).
+ *
+ * <p>Its length is the placement clauses' grammar (lookup, hash, range, SAME AS, DEFAULT NEW, REPLICATED) and their checks
+ * against the CREATE TABLE they end, which share the partition names and the tables read so far; what a CREATE TABLE says
+ * about its columns and keys is {@link CreateTableColumns}'.
  */
 public final class SchemaParser {
     private static final Pattern CLAUSE = Pattern.compile(

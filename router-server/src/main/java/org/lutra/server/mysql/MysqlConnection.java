@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * sends faster than its commands run pauses the same way.
  *
  * <p>What goes wrong stays here: a malformed packet gets an error and closes this connection only.
+ *
+ * <p>Its length is one connection's threading protocol: the packet queue and the one worker draining it, backpressure
+ * both ways, the login deadline, the idle sweep's claim and a close from any thread share these fields, and each method
+ * reads or writes them under that protocol; what a login or a command does is {@link MysqlLogin}'s and {@link MysqlCommands}'.
  */
 final class MysqlConnection extends ChannelInboundHandlerAdapter implements ClientConnection {
     private static final Logger log = LoggerFactory.getLogger(MysqlConnection.class);
