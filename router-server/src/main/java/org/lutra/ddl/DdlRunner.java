@@ -75,7 +75,6 @@ public final class DdlRunner {
     private final SequenceDdl sequences;
 
     /** The session's foreign_key_checks for the statement running (DDL statements run one at a time, under the catalog lock). */
-    private boolean foreignKeyChecks = true;
 
     private final SecondaryDdl secondaries;
 
@@ -95,7 +94,7 @@ public final class DdlRunner {
      * session's foreign_key_checks {@code checks}; returns 0.
      */
     public long run(SessionCommand.Ddl ddl, Warnings warnings, KeyChecks checks) throws SQLException {
-        this.foreignKeyChecks = checks == KeyChecks.ON;
+        boolean foreignKeyChecks = checks == KeyChecks.ON; // the session's: a field shared by every session's DDL would mix them
         for (String table : tables(ddl)) {
             if (table.toLowerCase(Locale.ROOT).startsWith("lutra_")) {
                 throw Refusal.of("table names beginning with lutra_ are the router's own (" + table + ")");
@@ -109,9 +108,9 @@ public final class DdlRunner {
             try {
                 lease.syncWith(store);
                 return switch (ddl) {
-                    case SessionCommand.CreateTable c -> create(store, c, warnings);
-                    case SessionCommand.DropTables d -> drop(store, d);
-                    case SessionCommand.Truncate t -> truncate(t);
+                    case SessionCommand.CreateTable c -> create(store, c, warnings, foreignKeyChecks);
+                    case SessionCommand.DropTables d -> drop(store, d, foreignKeyChecks);
+                    case SessionCommand.Truncate t -> truncate(t, foreignKeyChecks);
                     case SessionCommand.AlterTable a -> alters.alter(store, a, requireTable(a.table()), foreignKeyChecks);
                     case SessionCommand.CreateSecondary c -> secondaries.create(store, c);
                     case SessionCommand.DropSecondary d -> secondaries.drop(store, d);
@@ -139,7 +138,7 @@ public final class DdlRunner {
         };
     }
 
-    private long create(Connection store, SessionCommand.CreateTable c, Warnings warnings) throws SQLException {
+    private long create(Connection store, SessionCommand.CreateTable c, Warnings warnings, boolean foreignKeyChecks) throws SQLException {
         Catalog catalog = live.current();
         if (catalog.table(c.table()) != null) {
             if (c.ifNotExists()) return 0;
@@ -203,7 +202,7 @@ public final class DdlRunner {
                 : "could not drop it again on " + String.join(", ", failed) + " (DROP TABLE IF EXISTS " + table + " removes it)";
     }
 
-    private long drop(Connection store, SessionCommand.DropTables d) throws SQLException {
+    private long drop(Connection store, SessionCommand.DropTables d, boolean foreignKeyChecks) throws SQLException {
         Catalog catalog = live.current();
         var known = new LinkedHashMap<String, TableDef>();
         var unknown = new ArrayList<String>();
@@ -264,7 +263,7 @@ public final class DdlRunner {
         return 0;
     }
 
-    private long truncate(SessionCommand.Truncate tr) throws SQLException {
+    private long truncate(SessionCommand.Truncate tr, boolean foreignKeyChecks) throws SQLException {
         TableDef t = requireTable(tr.table());
         refuseSequence(t, "TRUNCATE");
         if (foreignKeyChecks) ForeignKeyDdl.checkTruncate(live.current(), t, config.database());

@@ -370,6 +370,55 @@ class DdlIT {
 
     // --- helpers: what the backends hold, read past the routers ---
 
+    /**
+     * Each session's DDL runs with its own foreign_key_checks. Sessions of one router queue for the catalog lock; a
+     * session with the checks off that waits there took, when it went on, the setting of the session that came after
+     * it (the router kept the setting in a field of the one object that runs every session's DDL): its DROP of a
+     * referenced table was refused. The lock is held here from outside, so both sessions wait for it.
+     */
+    @Test
+    void eachSessionsDdlKeepsItsOwnForeignKeyChecksWhileTheyWaitForTheCatalogLock() throws Exception {
+        exec(ca, "CREATE TABLE fkc_parent (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+        exec(ca, "CREATE TABLE fkc_child (id INT PRIMARY KEY, parent INT, FOREIGN KEY (parent) REFERENCES fkc_parent (id))"
+                + " PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+        var threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (Connection holder = a.partition(0); Connection unchecked = a.connect(); Connection checked = a.connect()) {
+            String lock = "lutra_ddl:" + holder.getCatalog();
+            assertEquals(1, count(holder, "SELECT GET_LOCK('" + lock + "', 10)"));
+            exec(unchecked, "SET foreign_key_checks = 0");
+            var drop = threads.submit(() -> {
+                exec(unchecked, "DROP TABLE fkc_parent");
+                return null;
+            });
+            awaitLockWaiters(holder, lock, 1, drop);
+            var create = threads.submit(() -> {
+                exec(checked, "CREATE TABLE fkc_other (id INT PRIMARY KEY) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+                return null;
+            });
+            awaitLockWaiters(holder, lock, 2, create);
+            exec(holder, "DO RELEASE_LOCK('" + lock + "')");
+            drop.get(60, java.util.concurrent.TimeUnit.SECONDS); // refused before: "referenced by fkc_child"
+            create.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            threads.shutdownNow();
+            try (Connection c = a.connect()) {
+                exec(c, "SET foreign_key_checks = 0");
+                exec(c, "DROP TABLE IF EXISTS fkc_child, fkc_parent, fkc_other");
+            }
+        }
+    }
+
+    /** Waits until {@code n} connections wait in GET_LOCK on the server {@code holder} is connected to (for {@code lock}, the only one contended here). */
+    private static void awaitLockWaiters(Connection holder, String lock, int n, java.util.concurrent.Future<?> waiting) throws Exception {
+        for (int i = 0; i < 600; i++) {
+            if (waiting.isDone()) waiting.get(); // it did not wait: its error fails the test
+            // "User lock": waiting in GET_LOCK (the router's catalog lock; nothing else of this test's router waits for one)
+            if (count(holder, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE STATE = 'User lock' AND ID <> CONNECTION_ID()") >= n) return;
+            Thread.sleep(50);
+        }
+        fail(n + " sessions never waited for " + lock);
+    }
+
     private static void exec(Connection c, String sql) throws SQLException {
         try (var st = c.createStatement()) {
             st.execute(sql);
