@@ -59,7 +59,7 @@ final class PlanCache {
         parameterized.invalidateAll();
     }
 
-    /** {@link Planner#bind(String, List, boolean)}. */
+    /** {@link Planner#bind(String, List, Planner.Reuse)}; {@code cache}: whether the plan is kept. */
     Planner.Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean cache) throws PlanException {
         var limits = planner.limits();
         String database = planner.database();

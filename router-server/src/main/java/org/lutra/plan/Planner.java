@@ -115,15 +115,20 @@ public final class Planner {
      * literals share one cached plan.
      */
     public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams) throws PlanException {
-        return bind(sql, clientParams, true);
+        return bind(sql, clientParams, Reuse.CACHED);
     }
 
-    /**
-     * As {@link #bind(String, List)}; {@code cache} false plans the text without keeping the plan (a text made
-     * for one execution, such as one holding a NEXTVAL's value, would only push other plans out).
-     */
-    public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean cache) throws PlanException {
-        return this.cache.bind(sql, clientParams, cache);
+    /** Whether a statement's plan is kept for the next statement of the same text. */
+    public enum Reuse {
+        /** Kept in the plan cache (the statements a client sends again, prepared or not). */
+        CACHED,
+        /** Planned for this execution only: a text made for one execution, such as one holding a NEXTVAL's value, would only push other plans out. */
+        ONE_EXECUTION
+    }
+
+    /** As {@link #bind(String, List)}, the plan kept or not as {@code reuse} says. */
+    public Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, Reuse reuse) throws PlanException {
+        return this.cache.bind(sql, clientParams, reuse == Reuse.CACHED);
     }
 
     /** Plan cache hits and misses since the router started. */

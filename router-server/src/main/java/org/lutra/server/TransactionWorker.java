@@ -237,7 +237,8 @@ final class TransactionWorker implements AutoCloseable {
     Planner.Bound bind(String client, List<Value> params) throws SQLException {
         String sql = org.lutra.plan.SessionFunctions.substitute(client, user, host);
         var substituted = sequences == null ? new SequenceValues.Substituted(sql, params) : sequences.substitute(sql, params);
-        boolean keep = substituted.sql().equals(sql); // a text holding sequence values serves one execution: its plan is not cached
+        // a text holding sequence values serves one execution: its plan is not cached
+        var keep = substituted.sql().equals(sql) ? org.lutra.plan.Planner.Reuse.CACHED : org.lutra.plan.Planner.Reuse.ONE_EXECUTION;
         try {
             return planner.bind(substituted.sql(), substituted.params(), keep);
         } catch (org.lutra.sql.PlanException e) {
