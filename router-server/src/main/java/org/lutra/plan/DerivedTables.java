@@ -309,12 +309,19 @@ final class DerivedTables {
         return s;
     }
 
+    /**
+     * {@code sql} parsed as a SELECT. A text that does not parse again (JSQLParser prints some trees it cannot read back)
+     * or is another statement is a shape these plans do not take: that parse error is translated into their refusal.
+     */
     static Select parse(String sql) throws PlanException {
+        net.sf.jsqlparser.statement.Statement parsed;
         try {
-            return (Select) Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis());
-        } catch (PlanException | ClassCastException e) {
+            parsed = Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis());
+        } catch (PlanException unreadable) {
             throw PlanException.unsupported("this statement's shape over several partitions yet");
         }
+        if (!(parsed instanceof Select select)) throw PlanException.unsupported("this statement's shape over several partitions yet");
+        return select;
     }
 
     private static Set<String> tableNames(Select statement) throws PlanException {

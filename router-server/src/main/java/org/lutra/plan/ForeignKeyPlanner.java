@@ -212,16 +212,18 @@ final class ForeignKeyPlanner {
 
     /** Whether a row that leaves {@code column} out gets NULL: nullable, without a DEFAULT other than NULL. */
     private static boolean nullByDefault(TableDef table, String column) {
+        net.sf.jsqlparser.statement.Statement parsed;
         try {
-            var create = (CreateTable) CCJSqlParserUtil.parse(table.ddl());
-            for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
-                if (!KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(column)) continue;
-                String specs = c.getColumnSpecs() == null ? "" : " " + String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT) + " ";
-                if (specs.contains(" NOT NULL ") || specs.contains(" PRIMARY ") || specs.contains(" AUTO_INCREMENT ")) return false;
-                return !specs.contains(" DEFAULT ") || specs.matches("(?s).*\\sDEFAULT\\s+NULL\\s.*");
-            }
-        } catch (JSQLParserException | ClassCastException e) {
-            return false;
+            parsed = CCJSqlParserUtil.parse(table.ddl());
+        } catch (JSQLParserException unreadable) {
+            return false; // a definition the parser cannot read: not known to give NULL
+        }
+        if (!(parsed instanceof CreateTable create)) return false;
+        for (ColumnDefinition c : CreateTableColumns.columnList(create)) {
+            if (!KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(column)) continue;
+            String specs = c.getColumnSpecs() == null ? "" : " " + String.join(" ", c.getColumnSpecs()).toUpperCase(Locale.ROOT) + " ";
+            if (specs.contains(" NOT NULL ") || specs.contains(" PRIMARY ") || specs.contains(" AUTO_INCREMENT ")) return false;
+            return !specs.contains(" DEFAULT ") || specs.matches("(?s).*\\sDEFAULT\\s+NULL\\s.*");
         }
         return false;
     }
