@@ -1,21 +1,17 @@
 package org.lutra.plan;
 
 import net.sf.jsqlparser.expression.Alias;
-import net.sf.jsqlparser.expression.BooleanValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.MySQLGroupConcat;
 import net.sf.jsqlparser.expression.NullValue;
-import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.GroupByElement;
 import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
-import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.catalog.Catalog;
 import org.lutra.exec.Aggregate;
 import org.lutra.exec.Compute;
@@ -36,7 +32,6 @@ import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Builds the plan of a single-table SELECT over several partitions: rewrites the statement
@@ -150,7 +145,7 @@ final class ScatterPlanner {
     }
 
     /** ORDER BY the shard's columns of {@code keys}, ascending (the router merges by their weights), or null for none. */
-    private static List<OrderByElement> positions(List<SortKey> keys) {
+    static List<OrderByElement> positions(List<SortKey> keys) {
         var order = new ArrayList<OrderByElement>();
         for (SortKey k : keys) order.add(new OrderByElement().withExpression(new LongValue(k.column() + 1)).withAsc(true));
         return order.isEmpty() ? null : order;
@@ -193,43 +188,13 @@ final class ScatterPlanner {
 
     // ---- groups: aggregates merged by the router ---------------------------------------------------
 
-    /**
-     * WITH ROLLUP over several partitions: the router adds the super-aggregate rows, with the
-     * rolled-up key columns NULL. That is MySQL's answer only where every select item outside an
-     * aggregate is one of the GROUP BY columns itself (MySQL would compute an expression over a
-     * rolled-up key from its NULL) and no ORDER BY reorders the rows. The shards group without it.
-     */
-    private void requireRollupItems(GroupByElement groupBy) throws PlanException {
-        if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
-            throw PlanException.unsupported("WITH ROLLUP together with ORDER BY over several partitions yet");
-        }
-        var keys = new ArrayList<String>();
-        for (Object g : groupBy.getGroupByExpressionList()) {
-            Expression k = names.group((Expression) g).expression();
-            if (!(k instanceof Column)) throw PlanException.unsupported("WITH ROLLUP grouped by an expression (" + k + ") over several partitions yet");
-            keys.add(k.toString().toLowerCase(Locale.ROOT));
-        }
-        for (Expression e : columns.visible()) {
-            if (AggregateFunctions.hasAggregate(e)) {
-                if (AggregateFunctions.hasColumnOutsideAggregates(e)) {
-                    throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which mixes columns and aggregates, over several partitions yet");
-                }
-                continue;
-            }
-            if (!(e instanceof Column) || !keys.contains(e.toString().toLowerCase(Locale.ROOT))) {
-                throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which is not a GROUP BY column, over several partitions yet");
-            }
-        }
-        groupBy.setMysqlWithRollup(false); // the shards group; the router rolls up
-    }
-
     private Operator groups() throws PlanException {
         GroupByElement groupBy = select.getGroupBy();
         if (groupBy != null && groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) {
             throw PlanException.unsupported("GROUPING SETS over several partitions yet");
         }
         boolean rollup = groupBy != null && groupBy.isMysqlWithRollup();
-        if (rollup) requireRollupItems(groupBy);
+        if (rollup) ScatterGroups.requireRollupItems(select, groupBy, names, columns);
         if (groupBy != null) {
             for (Object g : groupBy.getGroupByExpressionList()) {
                 ItemNames.Resolved r = names.group((Expression) g);
@@ -261,7 +226,7 @@ final class ScatterPlanner {
         var havingCompiler = compiler(aggregates, true);
         Expr having = select.getHaving() == null ? null : havingCompiler.compile(select.getHaving());
         String havingText = select.getHaving() == null ? null : select.getHaving().toString();
-        List<SortKey> distinctRows = select.getDistinct() == null ? null : distinctOverGroups(aggregates);
+        List<SortKey> distinctRows = select.getDistinct() == null ? null : ScatterGroups.distinctOverGroups(columns, groupKeys, aggregates);
         var orderKeys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
@@ -309,7 +274,7 @@ final class ScatterPlanner {
         if (rollup && (distinctKey != null || aggregates.all().stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
             throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
         }
-        root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? noRows() : null, rowCount)
+        root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
                 : new Aggregate(root, groupKeys, aggregates.all(), distinctKey, rollup);
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText, havingCompiler.params());
@@ -339,57 +304,6 @@ final class ScatterPlanner {
         for (SortKey k : groupKeys) if (k.column() == column) return k.weightColumn();
         var a = aggregates.at(column);
         return a == null ? -1 : a.weight();
-    }
-
-    /**
-     * SELECT DISTINCT over merged groups: what compares each select item as MySQL's DISTINCT
-     * would (text by its weight string): a group key's own key, MIN/MAX's weight, numbers as they are.
-     */
-    private List<SortKey> distinctOverGroups(PartialAggregates aggregates) throws PlanException {
-        var keys = new ArrayList<SortKey>();
-        for (int i = 0; i < columns.visible().size(); i++) {
-            final int column = i;
-            var key = groupKeys.stream().filter(k -> k.column() == column).findFirst().orElse(null);
-            var aggregation = aggregates.at(i);
-            if (key != null) {
-                keys.add(key);
-            } else if (aggregation != null && aggregation.kind() == Aggregate.Kind.GROUP_CONCAT) {
-                throw PlanException.unsupported("SELECT DISTINCT over GROUP_CONCAT over several partitions yet");
-            } else if (aggregation != null) {
-                keys.add(new SortKey(i, false, aggregation.weight()));
-            } else if (AggregateFunctions.hasAggregate(columns.visible().get(i))) {
-                keys.add(SortKey.asc(i)); // computed by the router from numbers: a number
-            } else {
-                keys.add(columns.withWeight(SortKey.asc(i), columns.visible().get(i))); // a value of the group's first row
-            }
-        }
-        return keys;
-    }
-
-    /**
-     * For scalar aggregates whose shards group by a DISTINCT aggregate's argument (and so return
-     * no row where no row matches): the shards' statement over no rows (WHERE ... AND FALSE, not
-     * grouped, COUNT(*) added so that it is an aggregate and answers one row), whose row the
-     * router combines instead. MySQL computes the other select items over a row of NULLs
-     * ({@code -71}, {@code COALESCE(c, 5)}); the shard computes them the same way.
-     */
-    private Operator noRows() {
-        var where = select.getWhere();
-        var groupBy = select.getGroupBy();
-        var order = select.getOrderByElements();
-        int width = columns.width();
-        select.setWhere(where == null ? new BooleanValue(false) : new AndExpression(new ParenthesedExpressionList<>(where), new BooleanValue(false)));
-        select.setGroupByElement(null);
-        select.setOrderByElements(null);
-        select.getSelectItems().add(new SelectItem<>(new Function("COUNT", new AllColumns())));
-        String sql = select.toString();
-        select.getSelectItems().removeLast();
-        select.setWhere(where);
-        select.setGroupByElement(groupBy);
-        select.setOrderByElements(order);
-        int[] keep = new int[width];
-        for (int i = 0; i < width; i++) keep[i] = i;
-        return new Project(new Route(target, sql, null), keep, null);
     }
 
     // ---- shared ------------------------------------------------------------------------------------
