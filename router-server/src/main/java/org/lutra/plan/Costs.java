@@ -126,19 +126,24 @@ final class Costs {
      * candidate is left.
      */
     static Plan.Query cheapest(List<Candidate> candidates, List<PlanException> refusals) throws PlanException {
+        return best(candidates, refusals).orThrow();
+    }
+
+    /** As {@link #cheapest}, the refusal where no candidate is left as the reason of a {@link Attempt.NotApplicable}. */
+    private static Attempt<Plan.Query> best(List<Candidate> candidates, List<PlanException> refusals) {
         Candidate best = null;
         for (Candidate c : candidates) {
             if (c != null && (best == null || c.cost().total() < best.cost().total())) best = c;
         }
-        if (best != null) return best.plan();
-        if (refusals.isEmpty()) throw PlanException.unsupported("this statement over several partitions yet");
-        if (refusals.size() == 1) throw refusals.getFirst();
+        if (best != null) return new Attempt.Planned<>(best.plan());
+        if (refusals.isEmpty()) return Attempt.notApplicable(PlanException.unsupported("this statement over several partitions yet"));
+        if (refusals.size() == 1) return Attempt.notApplicable(refusals.getFirst());
         // the first way's reason, then why each other way does not answer either
         var message = new StringBuilder(refusals.getFirst().getMessage());
         for (var other : refusals.subList(1, refusals.size())) {
             message.append("; nor ").append(other.getMessage().replaceFirst("^Lutra does not support ", ""));
         }
-        throw new PlanException(refusals.getFirst().getSQLState(), refusals.getFirst().getErrorCode(), message.toString());
+        return Attempt.notApplicable(new PlanException(refusals.getFirst().getSQLState(), refusals.getFirst().getErrorCode(), message.toString()));
     }
 
     /** Collects candidates and the reasons other ways do not apply, in the order the planner lists them. */
@@ -157,11 +162,13 @@ final class Costs {
          * a way that cannot read the statement (a CTE it takes for a table) gives one where another way does.
          */
         Choice consider(Builder builder) {
-            try {
-                Candidate c = builder.build();
-                if (c != null) candidates.add(c);
-            } catch (PlanException e) {
-                if (org.lutra.protocol.Refusal.is(e)) refusals.add(e); else if (error == null) error = e;
+            switch (Attempt.of(builder::build)) {
+                case Attempt.Planned<Candidate> p -> {
+                    if (p.plan() != null) candidates.add(p.plan());
+                }
+                case Attempt.NotApplicable<Candidate> n -> {
+                    if (n.refused()) refusals.add(n.reason()); else if (error == null) error = n.reason();
+                }
             }
             return this;
         }
@@ -173,8 +180,16 @@ final class Costs {
         }
 
         Plan.Query cheapest() throws PlanException {
-            if (candidates.stream().allMatch(java.util.Objects::isNull) && error != null) throw error;
-            return Costs.cheapest(candidates, refusals);
+            return attempt().orThrow();
+        }
+
+        /**
+         * The cheapest plan, or, where no way answers, why (the refusals, in the order the ways were listed). Where no way
+         * answers and one of them met an error that is not a refusal, that error is the statement's: thrown.
+         */
+        Attempt<Plan.Query> attempt() throws PlanException {
+            if (candidates.isEmpty() && error != null) throw error;
+            return best(candidates, refusals);
         }
 
         List<Candidate> candidates() {

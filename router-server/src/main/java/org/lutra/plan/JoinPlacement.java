@@ -25,8 +25,8 @@ import java.util.List;
  * combine, as for one table. Outer joins must preserve the partitioned side: a replicated table
  * on the preserved side of a LEFT/RIGHT JOIN would be emitted by every partition.
  *
- * <p>Everything else is refused, naming the tables and why; joining across partitions (in rounds
- * or in the router) is not built yet.
+ * <p>Everything else is not co-located, and the answer says why, naming the tables: the {@link SelectPlanner} then
+ * joins in rounds or copies the tables to one partition, and refuses with that reason where neither applies.
  */
 final class JoinPlacement {
     private JoinPlacement() {}
@@ -38,17 +38,18 @@ final class JoinPlacement {
 
     /**
      * @param resolve the catalog lookup of a FROM table (strips its schema qualifier)
-     * @return the tables and the driving one; a join of replicated tables only drives by a
-     *         replicated stand-in table on the partitions they share
+     * @return the tables and the driving one (a join of replicated tables only drives by a replicated stand-in table on
+     *         the partitions they share); not applicable, saying why, where the join is not co-located. A table the
+     *         resolver refuses or does not know is thrown: no way of joining reads it.
      */
-    static Sources place(PlainSelect select, Resolver resolve) throws PlanException {
+    static Attempt<Sources> place(PlainSelect select, Resolver resolve) throws PlanException {
         var sources = new ArrayList<Sources.Source>();
         var fromItems = new ArrayList<Object>();
         fromItems.add(select.getFromItem());
         for (Join j : select.getJoins()) fromItems.add(j.getRightItem());
         for (Object item : fromItems) {
             if (!(item instanceof Table t)) {
-                throw PlanException.unsupported("derived tables and subqueries in a join yet (" + item + ")");
+                return Attempt.notApplicable(PlanException.unsupported("derived tables and subqueries in a join yet (" + item + ")"));
             }
             TableDef def = resolve.resolve(t);
             sources.add(new Sources.Source(def, t.getAlias() == null ? null : KeyFinder.unquote(t.getAlias().getName())));
@@ -64,24 +65,24 @@ final class JoinPlacement {
         for (int i : partitioned) {
             Partitioning p = sources.get(i).table().partitioning();
             if (!samePlacement(first, p)) {
-                throw notColocated(sources, "they are placed by different rules (" + name(sources.get(partitioned.getFirst())) + ", "
-                        + name(sources.get(i)) + ")");
+                return Attempt.notApplicable(notColocated(sources, "they are placed by different rules (" + name(sources.get(partitioned.getFirst())) + ", "
+                        + name(sources.get(i)) + ")"));
             }
         }
         for (var s : sources) {
             if (s.table().partitioning() instanceof Partitioning.Replicated r && !containsAll(r.partitions(), first.partitions())) {
-                throw notColocated(sources, s.table().name() + " is not replicated on every partition of the others");
+                return Attempt.notApplicable(notColocated(sources, s.table().name() + " is not replicated on every partition of the others"));
             }
         }
         // outer joins: the preserved side must be partitioned
         for (int j = 0; j < select.getJoins().size(); j++) {
             Join join = select.getJoins().get(j);
-            if (join.isNatural() || join.isFull()) throw PlanException.unsupported("NATURAL and FULL joins yet");
+            if (join.isNatural() || join.isFull()) return Attempt.notApplicable(PlanException.unsupported("NATURAL and FULL joins yet"));
             boolean rightReplicated = sources.get(j + 1).table().partitioning() instanceof Partitioning.Replicated;
             boolean leftAllReplicated = true;
             for (int k = 0; k <= j; k++) leftAllReplicated &= sources.get(k).table().partitioning() instanceof Partitioning.Replicated;
             if (join.isLeft() && leftAllReplicated && !rightReplicated || join.isRight() && rightReplicated && !leftAllReplicated) {
-                throw notColocated(sources, "an outer join preserves the replicated side, which every partition would return");
+                return Attempt.notApplicable(notColocated(sources, "an outer join preserves the replicated side, which every partition would return"));
             }
         }
         // co-location: every partitioned table joined to the first by equal routing columns
@@ -103,9 +104,9 @@ final class JoinPlacement {
             }
             for (int i : partitioned) {
                 if (classes.find(i) != classes.find(partitioned.getFirst())) {
-                    throw notColocated(sources, name(sources.get(i)) + " is not joined to " + name(sources.get(partitioned.getFirst()))
+                    return Attempt.notApplicable(notColocated(sources, name(sources.get(i)) + " is not joined to " + name(sources.get(partitioned.getFirst()))
                             + " by equal routing columns (" + sources.get(i).table().partitioning().column() + " = "
-                            + first.column() + ")");
+                            + first.column() + ")"));
                 }
             }
         }
@@ -113,24 +114,24 @@ final class JoinPlacement {
         for (int i : partitioned) {
             var s = sources.get(i);
             if (new KeyFinder(s.table().partitioning().column(), s.table().name(), s.alias()).find(select.getWhere(), null) != null) {
-                return new Sources(sources, i);
+                return new Attempt.Planned<>(new Sources(sources, i));
             }
         }
-        return all;
+        return new Attempt.Planned<>(all);
     }
 
-    private static Sources replicatedOnly(List<Sources.Source> sources) throws PlanException {
+    private static Attempt<Sources> replicatedOnly(List<Sources.Source> sources) {
         int[] common = sources.getFirst().table().partitioning().partitions();
         for (var s : sources) {
             int[] p = s.table().partitioning().partitions();
             common = Arrays.stream(common).filter(x -> Arrays.stream(p).anyMatch(y -> y == x)).toArray();
         }
-        if (common.length == 0) throw notColocated(sources, "no partition holds all of these replicated tables");
+        if (common.length == 0) return Attempt.notApplicable(notColocated(sources, "no partition holds all of these replicated tables"));
         var stand = new TableDef(sources.getFirst().table().name(), sources.getFirst().table().columns(),
                 new Partitioning.Replicated(common), sources.getFirst().table().ddl());
         var out = new ArrayList<>(sources);
         out.set(0, new Sources.Source(stand, sources.getFirst().alias()));
-        return new Sources(out, 0);
+        return new Attempt.Planned<>(new Sources(out, 0));
     }
 
     static boolean samePlacement(Partitioning a, Partitioning b) {

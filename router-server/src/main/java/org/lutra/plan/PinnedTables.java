@@ -38,12 +38,8 @@ import java.util.Set;
 record PinnedTables(List<Target> targets, String sql) {
     /** The statement's pinned tables, or null where one of them is neither pinned, replicated nor on one partition. */
     static PinnedTables of(String text, Catalog catalog, String database) {
-        Select select;
-        try {
-            select = DerivedTables.parse(text);
-        } catch (PlanException unreadable) {
-            return null;
-        }
+        if (!(Attempt.of(() -> DerivedTables.parse(text)) instanceof Attempt.Planned<Select> parsed)) return null; // a text that does not parse again
+        Select select = parsed.plan();
         var finder = new Finder();
         try {
             finder.getTables((net.sf.jsqlparser.statement.Statement) select);
@@ -90,7 +86,7 @@ record PinnedTables(List<Target> targets, String sql) {
     }
 
     /** Every table node of a statement with the SELECT whose FROM clause names it, and the names its WITH clauses define. */
-    private static final class Finder extends TableFinder {
+    static final class Finder extends TableFinder {
         final List<Table> tables = new ArrayList<>();
         final List<PlainSelect> readers = new ArrayList<>();
         final Set<String> ctes = new HashSet<>();

@@ -16,7 +16,6 @@ import org.lutra.exec.Planned;
 import org.lutra.exec.Route;
 import org.lutra.exec.SessionCommand;
 import org.lutra.exec.Target;
-import org.lutra.protocol.Refusal;
 import org.lutra.sql.Guards;
 import org.lutra.sql.KeyMatch;
 import org.lutra.sql.ParamCounter;
@@ -52,6 +51,8 @@ public final class Planner {
     private final WritePlanner writes = new WritePlanner(this);
     /** SELECT without UNION. */
     private final SelectPlanner selects;
+    /** Reads that run whole on one partition. */
+    private final WholeStatements whole = new WholeStatements(this);
 
     /**
      * What one statement may cost the planner.
@@ -203,52 +204,32 @@ public final class Planner {
         Plan informationSchema = InformationSchema.plan(statement, catalog, database);
         if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
-        try {
-            return route(statement, sql);
-        } catch (PlanException refused) {
-            // a SELECT whose tables all live together on one partition runs there whole, whatever it contains
-            if (!(statement instanceof Select select) || !Refusal.is(refused)) throw refused;
-            int partition = wholeOnOnePartition(select);
-            if (partition < 0) throw refused;
-            String text = select.toString();
-            Guards.requireNoSessionState(text);
-            var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {partition}), "");
-            var target = new Target(stand, null).withReplicaLocks(LockedReplicas.of(select, catalog));
-            return new Plan.Query(new Route(target, text, null), ParamCounter.count(text));
-        }
+        int partition = statement instanceof Select select ? whole.partition(select) : -1;
+        if (partition < 0) return route(statement, sql);
+        // every table's rows are on one partition: MySQL there answers the statement whole. Derived tables go there at
+        // once; other statements are planned the specialised way where it applies, and go whole where it does not
+        String asWritten = statement.toString(); // the planners below rewrite the tree
+        if (topSelect(statement) instanceof PlainSelect p && DerivedTables.applies(p)) return whole.plan(asWritten, partition);
+        return switch (Attempt.refusable(() -> route(statement, sql))) {
+            case Attempt.Planned<Plan> planned -> planned.plan();
+            case Attempt.NotApplicable<Plan> notApplicable -> whole.plan(asWritten, partition);
+        };
     }
 
-    /**
-     * The partition holding every row the SELECT can read, or -1: each table it names is replicated
-     * there or placed on that partition alone. Qualified or unknown names give -1.
-     */
-    int wholeOnOnePartition(Select select) {
-        java.util.Set<String> names;
-        try {
-            names = new TableFinder().getTables((Statement) select);
-        } catch (RuntimeException e) {
-            return -1;
-        }
-        java.util.Set<Integer> common = null;
-        for (String name : names) {
-            if (name.contains(".")) return -1;
-            TableDef t = catalog.table(KeyFinder.unquote(name));
-            if (t == null) return -1;
-            int[] partitions = t.partitioning().partitions();
-            if (!(t.partitioning() instanceof Partitioning.Replicated) && partitions.length != 1) return -1;
-            var set = new java.util.HashSet<Integer>();
-            for (int x : partitions) set.add(x);
-            if (common == null) common = set; else common.retainAll(set);
-        }
-        return common == null || common.isEmpty() ? -1 : common.stream().min(Integer::compare).get();
+    /** The SELECT {@link #route} plans as a SELECT without UNION, or null. */
+    private static PlainSelect topSelect(Statement statement) {
+        return switch (statement) {
+            case PlainSelect select -> select;
+            case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
+                    && p.getOrderByElements() == null && p.getLimit() == null -> inner;
+            default -> null;
+        };
     }
 
     private Plan route(Statement statement, String sql) throws PlanException {
         return switch (statement) {
-            case PlainSelect select -> select(select, sql);
+            case Select select when topSelect(select) != null -> select(topSelect(select), sql);
             case net.sf.jsqlparser.statement.select.SetOperationList list -> setOperations(list, sql);
-            case net.sf.jsqlparser.statement.select.ParenthesedSelect p when p.getSelect() instanceof PlainSelect inner
-                    && p.getOrderByElements() == null && p.getLimit() == null -> select(inner, sql);
             case Select other -> new Costs.Choice()
                     .refused(PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet"))
                     .consider(() -> fallback(other.toString()))
@@ -268,24 +249,22 @@ public final class Planner {
     /** UNION / UNION ALL merged by the router; what it cannot merge, over the branches' materialized rows. */
     private Plan setOperations(net.sf.jsqlparser.statement.select.SetOperationList list, String sql) throws PlanException {
         String original = list.toString();
-        Plan.Query merged;
-        try {
-            merged = UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, sql));
-        } catch (PlanException refused) {
-            if (!Refusal.is(refused) || wholeOnOnePartition(list) >= 0) throw refused;
+        boolean onePartition = whole.partition(list) >= 0; // before the branches' planners rewrite them
+        var merged = Attempt.refusable(() -> UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, sql)));
+        if (merged instanceof Attempt.NotApplicable<Plan.Query> cannotMerge) {
+            if (onePartition) throw cannotMerge.reason(); // the statement goes whole to that partition (planStatement)
             int branches = list.getSelects().size();
-            return onOnePartition(original, new Costs.Choice()
-                    .refused(refused)
+            return whole.onOnePartition(original, new Costs.Choice()
+                    .refused(cannotMerge.reason())
                     .consider(() -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
                     .consider(() -> fallback(original)));
         }
+        Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
-        try {
-            var materialized = DerivedTables.setOperations(original, catalog, this::subquery);
-            return new Plan.Query(new org.lutra.exec.OrElse(merged.root(), materialized.root()), merged.paramCount());
-        } catch (PlanException cannot) {
-            return merged;
-        }
+        return switch (Attempt.of(() -> DerivedTables.setOperations(original, catalog, this::subquery))) {
+            case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), materialized.plan().root()), union.paramCount());
+            case Attempt.NotApplicable<Plan.Query> none -> union;
+        };
     }
 
     /**
@@ -314,30 +293,9 @@ public final class Planner {
         return Fallback.plan(text, catalog, database, this::subquery);
     }
 
-    /**
-     * The cheapest of {@code choice}'s plans, run whole on one partition instead where each execution's keys put every
-     * table's rows there ({@link PinnedTables}); its refusal where it has no plan and the tables are not all pinned.
-     */
-    Plan.Query onOnePartition(String text, Costs.Choice choice) throws PlanException {
-        PinnedTables pinned = PinnedTables.of(text, catalog, database);
-        if (pinned == null) return choice.cheapest();
-        int everywhere = pinned.commonPartition();
-        if (everywhere >= 0) { // replicated tables, or tables of one partition, that one partition holds all of
-            Guards.requireNoSessionState(pinned.sql());
-            var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {everywhere}), "");
-            return new Plan.Query(new Route(new Target(stand, null), pinned.sql(), null), ParamCounter.count(text));
-        }
-        Plan.Query cheapest = null;
-        PlanException refusal = null;
-        try {
-            cheapest = choice.cheapest();
-        } catch (PlanException e) {
-            if (!Refusal.is(e)) throw e;
-            refusal = e;
-        }
-        Guards.requireNoSessionState(pinned.sql());
-        var root = new org.lutra.exec.OnePartition(pinned.targets(), pinned.sql(), cheapest == null ? null : cheapest.root(), refusal);
-        return new Plan.Query(root, ParamCounter.count(text));
+    /** Statements that run whole on one partition. */
+    WholeStatements whole() {
+        return whole;
     }
 
     /**

@@ -12,7 +12,6 @@ import org.lutra.exec.Plan;
 import org.lutra.exec.Route;
 import org.lutra.exec.SelectPlan;
 import org.lutra.exec.Target;
-import org.lutra.protocol.Refusal;
 import org.lutra.sql.Guards;
 import org.lutra.sql.KeyMatch;
 import org.lutra.sql.ParamCounter;
@@ -45,23 +44,24 @@ final class SelectPlanner {
         Catalog catalog = planner.catalog();
         String original = select.toString();
         if (DerivedTables.applies(select)) {
-            // on one partition MySQL answers the whole statement (build() sends it there); else the router materializes
-            if (planner.wholeOnOnePartition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
+            // on one partition MySQL answers the whole statement: a statement of its own goes there before it comes here (Planner);
+            // a subquery or a UNION branch planned on its own is refused, as before the router ran statements whole
+            if (planner.whole().partition(select) >= 0) throw PlanException.unsupported("derived tables here: the statement runs whole on one partition");
             int items = 1 + (select.getJoins() == null ? 0 : select.getJoins().size());
-            return planner.onOnePartition(original, new Costs.Choice()
+            return planner.whole().onOnePartition(original, new Costs.Choice()
                     .consider(() -> Costs.materialized("derived tables materialized", DerivedTables.plan(original, catalog, planner::subquery, true), items))
                     .consider(() -> planner.fallback(original)));
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(planner.table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
-        if (inPlace && select.getLimit() != null && planner.wholeOnOnePartition(select) < 0) {
+        if (inPlace && select.getLimit() != null && planner.whole().partition(select) < 0) {
             // each partition evaluates the rows of its own LIMIT (offset + count), more than the merged LIMIT returns: a
             // scalar subquery of more than one row would give MySQL's 1242 for rows MySQL never evaluates (LIMIT 6
             // OFFSET 3 over three rows returns none). Uncorrelated ones run first instead, and raise it only
             // once a row is returned; correlated ones would need the rows first.
             int scalars = SubqueryPlanner.scalars(select, catalog);
             if (scalars == 2) {
-                return planner.onOnePartition(original, new Costs.Choice()
+                return planner.whole().onOnePartition(original, new Costs.Choice()
                         .refused(PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition"
                                 + " would evaluate rows the LIMIT drops)"))
                         .consider(() -> planner.fallback(original)));
@@ -72,7 +72,7 @@ final class SelectPlanner {
             if (select.getFromItem() instanceof Table t) planner.table(t); // strip the schema qualifier, refuse unknown tables
             var reads = new ArrayList<Double>(java.util.Collections.nCopies(Guards.selectWords(original) - 1, Costs.TABLE_ROWS));
             reads.add(Costs.TABLE_ROWS);
-            return planner.onOnePartition(original, new Costs.Choice()
+            return planner.whole().onOnePartition(original, new Costs.Choice()
                     .consider(() -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, planner::subquery,
                             outer -> ((Plan.Query) planner.plan(outer)).root()), Costs.reads(reads)))
                     .consider(() -> planner.fallback(original)));
@@ -89,16 +89,16 @@ final class SelectPlanner {
         }
         Sources sources;
         if (select.getJoins() != null && !select.getJoins().isEmpty()) {
-            try {
-                sources = JoinPlacement.place(select, planner::table);
-            } catch (PlanException notColocated) {
-                // not co-located: the cheaper of a join in rounds (where the statement's shape allows) and its tables
-                // copied to one partition; else the reason it is not co-located
-                if (!Refusal.is(notColocated)) throw notColocated;
-                return planner.onOnePartition(original, new Costs.Choice()
-                        .refused(notColocated)
-                        .consider(() -> roundsJoin(select))
-                        .consider(() -> planner.fallback(original)));
+            switch (JoinPlacement.place(select, planner::table)) {
+                case Attempt.Planned<Sources> coLocated -> sources = coLocated.plan();
+                case Attempt.NotApplicable<Sources> notColocated -> {
+                    // not co-located: the cheaper of a join in rounds (where the statement's shape allows) and its tables
+                    // copied to one partition; else the reason it is not co-located
+                    return planner.whole().onOnePartition(original, new Costs.Choice()
+                            .refused(notColocated.reason())
+                            .consider(() -> roundsJoin(select))
+                            .consider(() -> planner.fallback(original)));
+                }
             }
         } else {
             sources = Sources.single(planner.table(from), alias(from));
@@ -107,7 +107,7 @@ final class SelectPlanner {
         if (!inPlace && Guards.selectWords(text) > 1) {
             // subqueries where the subquery planner does not look (ORDER BY, GROUP BY, ON): over copies of the tables, where
             // the statement's keys do not put them all on one partition (co-located ones run inside each partition instead)
-            return planner.onOnePartition(original, new Costs.Choice()
+            return planner.whole().onOnePartition(original, new Costs.Choice()
                     .refused(PlanException.unsupported("subqueries in ORDER BY, GROUP BY or ON over several partitions yet"))
                     .consider(() -> planner.fallback(original)));
         }
@@ -123,26 +123,31 @@ final class SelectPlanner {
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
         boolean rowsProveKey = !inPlace && eachRowFromRows(select);
-        Operator scatter = null;
-        PlanException refusal = null;
-        try {
-            if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
-                throw PlanException.unsupported("window functions (OVER ...) over several partitions of " + table.name() + " yet");
-            }
-            scatter = new ScatterPlanner(select, sources, target, catalog).build();
-        } catch (PlanException e) {
-            refusal = e;
-            if (Refusal.is(e) && !sources.isJoin() && !inPlace) {
-                // what the merging operators cannot answer: the table's rows its WHERE selects copied to one partition
-                try {
-                    scatter = planner.fallback(original).plan().root();
-                    refusal = null;
-                } catch (PlanException cannot) {
-                    if (!Refusal.is(cannot)) throw cannot;
-                }
-            }
+        // over several partitions: the merge of each partition's answer; what the merging operators cannot answer, the
+        // table's rows its WHERE selects copied to one partition; where neither applies, the merge's reason, given when an
+        // execution needs several partitions
+        Attempt<Operator> scatter = overSeveral(select, sources, target, text);
+        if (scatter instanceof Attempt.NotApplicable<Operator> cannotMerge && cannotMerge.refused() && !sources.isJoin() && !inPlace) {
+            var copied = Attempt.refusable(() -> planner.fallback(original).plan().root());
+            if (copied instanceof Attempt.Planned<Operator>) scatter = copied;
         }
-        return new Plan.Query(new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, scatter, refusal), ParamCounter.count(text));
+        var merged = switch (scatter) {
+            case Attempt.Planned<Operator> p -> new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, p.plan(), null);
+            case Attempt.NotApplicable<Operator> n -> new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, null, n.reason());
+        };
+        return new Plan.Query(merged, ParamCounter.count(text));
+    }
+
+    /**
+     * The merge of each partition's answer ({@link ScatterPlanner}), or why the merge does not answer the statement: window
+     * functions, or what the merge finds it cannot reproduce. ScatterPlanner rewrites {@code select}'s tree into the
+     * partitions' statement: {@code text} and anything else printed from the tree is taken before.
+     */
+    private Attempt<Operator> overSeveral(PlainSelect select, Sources sources, Target target, String text) {
+        if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
+            return Attempt.notApplicable(PlanException.unsupported("window functions (OVER ...) over several partitions of " + target.table().name() + " yet"));
+        }
+        return Attempt.of(() -> new ScatterPlanner(select, sources, target, planner.catalog()).build());
     }
 
     /** A join of two tables in rounds ({@link RoundsJoinPlanner}) with its cost, or null where its shape does not allow one. */

@@ -188,11 +188,10 @@ final class SubqueryPlanner {
             Plan.Query plan = inner.plan(f.select());
             Plan.Query locked = null;
             if (lockingSubqueries != null) {
-                try {
-                    locked = locking.plan(f.select());
-                } catch (PlanException refused) {
-                    if (!org.lutra.protocol.Refusal.is(refused)) throw refused;
-                    lockingSubqueries = null; // decided when run: refused only where the read must lock
+                // a subquery the router cannot read as InnoDB locks it: decided when run, refused only where the read must lock
+                switch (Attempt.refusable(() -> locking.plan(f.select()))) {
+                    case Attempt.Planned<Plan.Query> p -> locked = p.plan();
+                    case Attempt.NotApplicable<Plan.Query> n -> lockingSubqueries = null;
                 }
             }
             String left = null;

@@ -39,15 +39,20 @@ record TemporaryCopy(String definition, List<String> columns) {
 
     /** The copy of {@code table}; refused where its definition cannot make a temporary table of the same columns. */
     static TemporaryCopy of(TableDef table) throws PlanException {
+        return attempt(table).orThrow();
+    }
+
+    /** The copy of {@code table}, or, where its definition cannot make a temporary table of the same columns, why. */
+    static Attempt<TemporaryCopy> attempt(TableDef table) {
         String ddl = table.ddl();
         var head = ddl == null ? null : HEAD.matcher(ddl);
-        if (head == null || !head.lookingAt()) throw cannot(table, "its definition is not a CREATE TABLE with a column list");
+        if (head == null || !head.lookingAt()) return cannot(table, "its definition is not a CREATE TABLE with a column list");
         int open = head.end() - 1;
         int close = closing(ddl, open);
-        if (close < 0) throw cannot(table, "its definition's parentheses do not close");
+        if (close < 0) return cannot(table, "its definition's parentheses do not close");
         String options = ddl.substring(close + 1);
         if (NATIVE_PARTITIONS.matcher(Guards.stripQuoted(options)).matches()) {
-            throw cannot(table, "temporary tables take neither native partitioning nor system versioning");
+            return cannot(table, "temporary tables take neither native partitioning nor system versioning");
         }
         var kept = new ArrayList<String>();
         var columns = new ArrayList<String>();
@@ -56,12 +61,12 @@ record TemporaryCopy(String definition, List<String> columns) {
             if (FOREIGN_KEY.matcher(text).matches()) continue;
             kept.add(element);
             if (NOT_A_COLUMN.matcher(text).matches()) continue;
-            if (REFERENCES.matcher(text).matches()) throw cannot(table, "a column's own REFERENCES clause (" + element.strip() + ")");
+            if (REFERENCES.matcher(text).matches()) return cannot(table, "a column's own REFERENCES clause (" + element.strip() + ")");
             if (GENERATED.matcher(text).matches()) continue; // computed again in the copy
             columns.add(quote(name(element.strip())));
         }
-        if (columns.isEmpty()) throw cannot(table, "it has no column to copy");
-        return new TemporaryCopy("CREATE TEMPORARY TABLE " + NAME + " (" + String.join(",", kept) + ")" + options, List.copyOf(columns));
+        if (columns.isEmpty()) return cannot(table, "it has no column to copy");
+        return new Attempt.Planned<>(new TemporaryCopy("CREATE TEMPORARY TABLE " + NAME + " (" + String.join(",", kept) + ")" + options, List.copyOf(columns)));
     }
 
     /** {@link #definition} with the temporary table called {@code name}. */
@@ -74,8 +79,8 @@ record TemporaryCopy(String definition, List<String> columns) {
         return String.join(", ", columns);
     }
 
-    private static PlanException cannot(TableDef table, String why) {
-        return PlanException.unsupported("copying " + table.name() + " into a temporary table (" + why + ")");
+    private static Attempt<TemporaryCopy> cannot(TableDef table, String why) {
+        return Attempt.notApplicable(PlanException.unsupported("copying " + table.name() + " into a temporary table (" + why + ")"));
     }
 
     /** The first identifier of a column definition, unquoted. */

@@ -63,11 +63,8 @@ final class UnionProbes {
         var teardown = new ArrayList<String>();
         for (TableDef t : tables.values()) {
             if (holds(t, partition)) continue;
-            try {
-                setup.add(TemporaryCopy.of(t).definition(t.name()));
-            } catch (PlanException cannot) {
-                return null;
-            }
+            if (!(TemporaryCopy.attempt(t) instanceof Attempt.Planned<TemporaryCopy> copy)) return null;
+            setup.add(copy.plan().definition(t.name()));
             teardown.add("DROP TEMPORARY TABLE IF EXISTS " + TemporaryCopy.quote(t.name()));
         }
         return new UnionCollations(partition, setup, sql(branches, all, columns), teardown, branches.size(), columns,

@@ -283,17 +283,14 @@ final class WritePlanner {
             return one;
         };
         batches.rows(1); // the refusals of INSERT ... VALUES into this table (no routing column, ...) when planned, not when run
-        Plan.Query locking = null;
-        String lockRefusal = null;
-        try {
-            // a SELECT of no table reads no rows to lock
-            boolean readsRows = !(insert.getSelect() instanceof PlainSelect p) || p.getFromItem() != null;
-            locking = readsRows ? lockingSubquery(insert.getSelect()) : select;
-        } catch (PlanException e) {
-            if (!org.lutra.protocol.Refusal.is(e)) throw e;
-            lockRefusal = e.getMessage();
-        }
-        return new Plan.InsertSelect(table, select, locking, lockRefusal, names.size(), batches, select.paramCount(), !upsert.isEmpty());
+        // the SELECT as a locking read, where the isolation level asks for one; where the router cannot read it so, the
+        // statement is refused when it runs at such a level. A SELECT of no table reads no rows to lock.
+        boolean readsRows = !(insert.getSelect() instanceof PlainSelect p) || p.getFromItem() != null;
+        var locking = readsRows ? Attempt.refusable(() -> lockingSubquery(insert.getSelect())) : new Attempt.Planned<>(select);
+        return switch (locking) {
+            case Attempt.Planned<Plan.Query> read -> new Plan.InsertSelect(table, select, read.plan(), null, names.size(), batches, select.paramCount(), !upsert.isEmpty());
+            case Attempt.NotApplicable<Plan.Query> n -> new Plan.InsertSelect(table, select, null, n.reason().getMessage(), names.size(), batches, select.paramCount(), !upsert.isEmpty());
+        };
     }
 
     /**
@@ -326,9 +323,7 @@ final class WritePlanner {
      * rows, and run first it would need the subquery's rows bound into the write (not done yet).
      */
     private static void requireNoSubquery(String sql, String statement) throws PlanException {
-        try {
-            Guards.requireNoSubquery(sql, 0);
-        } catch (PlanException e) {
+        if (Guards.selectWords(sql) > 0) {
             throw PlanException.unsupported("subqueries inside " + statement + " yet (in SET, WHERE or VALUES): run the SELECT first and"
                     + " bind its values" + (statement.startsWith("INSERT") ? ", or use INSERT ... SELECT" : ""));
         }

@@ -137,12 +137,7 @@ final class WriteSubqueries {
                 || SubqueryPlanner.correlated(p, catalog)) {
             return null;
         }
-        try {
-            return locking.plan(sub);
-        } catch (PlanException e) {
-            if (!org.lutra.protocol.Refusal.is(e)) throw e;
-            return null;
-        }
+        return Attempt.refusable(() -> locking.plan(sub)) instanceof Attempt.Planned<Plan.Query> read ? read.plan() : null;
     }
 
     private static boolean oneFirstPartition(List<TableDef> tables) {
