@@ -89,14 +89,6 @@ public final class Aggregate implements Operator {
     }
 
     /**
-     * @deprecated a boolean in place of {@link #withRollup}; kept only while {@code plan/ScatterPlanner} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public Aggregate(Operator input, List<SortKey> groupKeys, List<Aggregation> aggregations, SortKey distinctKey, boolean rollup) {
-        this(input, groupKeys, aggregations, distinctKey, rollup, null, -1);
-    }
-
-    /**
      * Aggregates without group keys: one row, whatever the input.
      *
      * @param noRows   one row of the input's layout that stands for an empty input (the shards' partials over

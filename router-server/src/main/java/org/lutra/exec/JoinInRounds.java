@@ -62,15 +62,6 @@ public final class JoinInRounds implements Operator {
         this.picks = List.copyOf(picks);
     }
 
-    /**
-     * @deprecated a boolean in place of {@link Kind}; kept only while {@code plan/RoundsJoinPlanner} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public JoinInRounds(Operator outer, int[] outerParams, int outerKey, InnerPlanner inner, int[] innerParams, int innerKey, boolean left,
-                        List<Pick> picks) {
-        this(outer, outerParams, outerKey, inner, innerParams, innerKey, left ? Kind.LEFT : Kind.INNER, picks);
-    }
-
     @Override
     public RowSource open(Context ctx) throws SQLException {
         List<Value> outerParamValues = java.util.Arrays.stream(outerParams).mapToObj(ctx.params()::get).toList();

@@ -53,14 +53,6 @@ public final class ParamLimit implements Operator {
         this.shardsLimited = below == ShardSql.ENDS_IN_LIMIT;
     }
 
-    /**
-     * @deprecated a boolean in place of {@link ShardSql}; kept only while {@code plan/MergedLimit} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public ParamLimit(Operator input, Bound offset, Bound count, boolean shardsLimited) {
-        this(input, offset, count, shardsLimited ? ShardSql.ENDS_IN_LIMIT : ShardSql.UNLIMITED);
-    }
-
     @Override
     public RowSource open(Context ctx) throws SQLException {
         long skip = offset.resolve(ctx.params());

@@ -65,15 +65,6 @@ public final class SelectPlan implements Choice {
         this.refusal = refusal;
     }
 
-    /**
-     * @deprecated a boolean in place of {@link Validation}; kept only while {@code plan/SelectPlanner} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public SelectPlan(Target target, Route pushdown, boolean plainRows, long plainLimit, boolean rowsProveKey, Operator scatter, PlanException refusal) {
-        this(target, pushdown, plainRows ? Validation.COUNT_ROWS : rowsProveKey ? Validation.ROWS_PROVE_KEY : Validation.OWNER_ROWS, plainLimit,
-                scatter, refusal);
-    }
-
     @Override
     public RowSource open(Context ctx) throws SQLException {
         if (validation == Validation.COUNT_ROWS && target.guesses()) {

@@ -76,14 +76,6 @@ public final class SubqueryRounds implements Operator {
         this.severalRows = severalRows;
     }
 
-    /**
-     * @deprecated a boolean in place of {@link SeveralRows}; kept only while {@code plan/SubqueryPlanner} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public SubqueryRounds(List<String> pieces, List<Subquery> subqueries, OuterPlanner planner, boolean severalRowsInPlace) {
-        this(pieces, subqueries, planner, severalRowsInPlace ? SeveralRows.IN_PLACE : SeveralRows.FAIL);
-    }
-
     @Override
     public RowSource open(Context ctx) throws SQLException {
         Bound bound = bind(pieces, subqueries, ctx, severalRows);

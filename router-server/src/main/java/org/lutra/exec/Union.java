@@ -53,14 +53,6 @@ public final class Union implements Operator {
         this.collations = collations;
     }
 
-    /**
-     * @deprecated a boolean in place of {@link Duplicates}; kept only while {@code plan/UnionPlanner} still calls it
-     */
-    @Deprecated(forRemoval = true)
-    public Union(List<Operator> branches, int[] paramCounts, boolean distinct, int visible, UnionCollations collations) {
-        this(branches, paramCounts, distinct ? Duplicates.REMOVED : Duplicates.KEPT, visible, collations);
-    }
-
     @Override
     public RowSource open(Context ctx) throws SQLException {
         var sources = new ArrayList<RowSource>();

@@ -62,7 +62,7 @@ final class MergedLimit {
     static Operator apply(Operator root, ParamLimit.Bound[] limit, boolean shardsLimited) {
         if (limit == null) return root;
         if (literal(limit)) return new org.lutra.exec.Limit(root, limit[0].value(), limit[1].value());
-        return new ParamLimit(root, limit[0], limit[1], shardsLimited);
+        return new ParamLimit(root, limit[0], limit[1], shardsLimited ? ParamLimit.ShardSql.ENDS_IN_LIMIT : ParamLimit.ShardSql.UNLIMITED);
     }
 
     /** The '?' of the statement's LIMIT and OFFSET. */

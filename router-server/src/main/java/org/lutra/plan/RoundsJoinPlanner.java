@@ -120,7 +120,7 @@ final class RoundsJoinPlanner {
         String innerSuffix = ")" + (innerConditions.isEmpty() ? "" : " AND " + String.join(" AND ", innerConditions)) + lock;
         JoinInRounds.InnerPlanner innerPlanner = keys -> planner.plan(innerPrefix + String.join(", ", Collections.nCopies(keys, "?")) + innerSuffix).root();
         Operator root = new JoinInRounds(outerPlan.root(), ints(outerParams), index(outer, KeyFinder.unquote(outerKey.getColumnName())), innerPlanner,
-                ints(innerParams), index(inner, KeyFinder.unquote(innerKey.getColumnName())), left, picks);
+                ints(innerParams), index(inner, KeyFinder.unquote(innerKey.getColumnName())), left ? JoinInRounds.Kind.LEFT : JoinInRounds.Kind.INNER, picks);
         if (select.getOrderByElements() != null) {
             var keys = new ArrayList<SortKey>();
             for (OrderByElement o : select.getOrderByElements()) {

@@ -275,7 +275,7 @@ final class ScatterPlanner {
             throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
         }
         root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
-                : new Aggregate(root, groupKeys, aggregates.all(), distinctKey, rollup);
+                : rollup ? Aggregate.withRollup(root, groupKeys, aggregates.all(), distinctKey) : new Aggregate(root, groupKeys, aggregates.all(), distinctKey);
         if (!computed.isEmpty()) root = new Compute(root, computed);
         if (having != null) root = new Filter(root, having, havingText, havingCompiler.params());
         if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);

@@ -122,7 +122,8 @@ final class SelectPlanner {
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys
         long plainLimit = plain && select.getLimit() != null && select.getLimit().getRowCount() instanceof LongValue n ? n.getValue() : -1;
-        boolean rowsProveKey = !inPlace && eachRowFromRows(select);
+        var validation = plain ? SelectPlan.Validation.COUNT_ROWS
+                : !inPlace && eachRowFromRows(select) ? SelectPlan.Validation.ROWS_PROVE_KEY : SelectPlan.Validation.OWNER_ROWS;
         // over several partitions: the merge of each partition's answer; what the merging operators cannot answer, the
         // table's rows its WHERE selects copied to one partition; where neither applies, the merge's reason, given when an
         // execution needs several partitions
@@ -132,8 +133,8 @@ final class SelectPlanner {
             if (copied instanceof Attempt.Planned<Operator>) scatter = copied;
         }
         var merged = switch (scatter) {
-            case Attempt.Planned<Operator> p -> new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, p.plan(), null);
-            case Attempt.NotApplicable<Operator> n -> new SelectPlan(target, pushdown, plain, plainLimit, rowsProveKey, null, n.reason());
+            case Attempt.Planned<Operator> p -> new SelectPlan(target, pushdown, validation, plainLimit, p.plan(), null);
+            case Attempt.NotApplicable<Operator> n -> new SelectPlan(target, pushdown, validation, plainLimit, null, n.reason());
         };
         return new Plan.Query(merged, ParamCounter.count(text));
     }

@@ -125,7 +125,7 @@ final class SubqueryPlanner {
                 && (select.getJoins() == null || select.getJoins().isEmpty()) && select.getLimit() == null && select.getOffset() == null
                 && select.getFetch() == null;
         Slots slots = slots(found, select::toString, inner, null, 1);
-        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer, severalRowsInPlace), slots.params());
+        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer, severalRowsInPlace ? SubqueryRounds.SeveralRows.IN_PLACE : SubqueryRounds.SeveralRows.FAIL), slots.params());
     }
 
     /**

@@ -74,7 +74,7 @@ final class UnionPlanner {
             paramCounts.add(q.paramCount());
         }
         var collations = weighted ? UnionProbes.of(list, probed, all, visible, catalog) : null;
-        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct, weighted ? visible : -1, collations);
+        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct ? Union.Duplicates.REMOVED : Union.Duplicates.KEPT, weighted ? visible : -1, collations);
         if (ordered) {
             var keys = new ArrayList<SortKey>();
             for (OrderByElement o : list.getOrderByElements()) {
