@@ -6,6 +6,9 @@ import java.util.regex.Pattern;
  * Checks on a statement's text that refuse what the router must not run as it stands: more than
  * one statement, subqueries it would run per partition, session-scoped functions and variables
  * that would run in a pooled backend session.
+ *
+ * <p>Its length is that list: each guard is a few lines with its reason, kept in one class so that what the router
+ * refuses in a statement's text is read in one place.
  */
 public final class Guards {
     private static final Pattern SELECT_WORD = Pattern.compile("(?i)\\bSELECT\\b");
