@@ -37,7 +37,7 @@ public final class Materialize implements Operator {
      * @param params     for each '?' in {@code sql}, the statement's parameter (0-based)
      * @param table      the temporary table's name
      * @param definition the CREATE TEMPORARY TABLE statement that makes it (a table's copy: the table's own definition), or
-     *                   null: made from {@code sql} on the partition ({@code CREATE ... AS SELECT ... LIMIT 0}, a derived
+     *                   null: made from {@code sql} on the partition ({@code CREATE ... IGNORE AS SELECT ... LIMIT 0}, a derived
      *                   table's types as MySQL gives them)
      * @param columns    the columns the rows fill, as a list for INSERT (the SELECT's, in order), or null for all of them
      * @param copies     more temporary tables with the same rows, made from this one where it is (each use of a table in a
@@ -121,7 +121,9 @@ public final class Materialize implements Operator {
         if (d.definition() != null) {
             scratch.execute(d.definition(), List.of());
         } else {
-            scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
+            // IGNORE: no row is stored, only the types taken; a conversion the optimizer meets while it evaluates a subquery
+            // (a warning to the client's SELECT) is an error to a strict CREATE ... SELECT, not to one with IGNORE
+            scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` IGNORE AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
         }
         String into = "INSERT INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
         try (RowSource rows = d.plan().open(ctx.with(params))) {
