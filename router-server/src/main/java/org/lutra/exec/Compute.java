@@ -35,6 +35,17 @@ public final class Compute implements Operator {
         var columns = new ArrayList<>(rows.columns());
         int[] decimals = new int[items.size()];
         for (int i = 0; i < decimals.length; i++) decimals[i] = Expr.decimals(items.get(i).expr(), rows.columns());
+        // an item that is another column's value ((BIT_AND(x)), a parenthesized aggregate) has that column's type, whatever
+        // its first value: typed from a first row of 1, a BIGINT UNSIGNED aggregate read as signed BIGINT failed on 2^64 - 1
+        boolean[] copied = new boolean[items.size()];
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).expr() instanceof Expr.Col col) {
+                var from = rows.columns().get(col.index());
+                var at = columns.get(items.get(i).column());
+                columns.set(items.get(i).column(), from.toBuilder().setName(at.getName()).setLabel(at.getLabel()).build());
+                copied[i] = true;
+            }
+        }
         return new RowSource() {
             private boolean typed;
 
@@ -52,7 +63,7 @@ public final class Compute implements Operator {
                     Item item = items.get(i);
                     Value v = shown(item.expr().eval(r), decimals[i]);
                     out.setValues(item.column(), v == null ? Value.newBuilder().setIsNull(true).build() : v);
-                    if (!typed && v != null) columns.set(item.column(), typed(columns.get(item.column()), v));
+                    if (!typed && v != null && !copied[i]) columns.set(item.column(), typed(columns.get(item.column()), v));
                 }
                 typed = true;
                 return out.build();
