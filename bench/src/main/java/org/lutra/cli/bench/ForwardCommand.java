@@ -42,18 +42,9 @@ public final class ForwardCommand implements Command {
 
     @Override
     public int run(List<String> args) throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.println(USAGE);
-            return 0;
-        }
-        Args a;
-        try {
-            a = Args.parse(args, java.util.Set.of("--to"), java.util.Set.of("--event-loop"));
-        } catch (Args.UsageException e) {
-            err.println("lutra bench forward: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
+        var parsed = Args.forCommand("lutra bench forward", USAGE, args, java.util.Set.of("--to"), java.util.Set.of("--event-loop"), out, err);
+        if (parsed.done()) return parsed.exit();
+        Args a = parsed.args();
         String to = a.get("--to", null);
         int colon = to == null ? -1 : to.lastIndexOf(':');
         if (colon <= 0) {

@@ -60,18 +60,9 @@ public final class InsertBench implements Command {
 
     @Override
     public int run(List<String> args) throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.println(USAGE);
-            return 0;
-        }
-        Args a;
-        try {
-            a = Args.parse(args, Set.of("--rows", "--scans", "--out"), Set.of());
-        } catch (Args.UsageException e) {
-            err.println("lutra bench insert: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
+        var parsed = Args.forCommand("lutra bench insert", USAGE, args, Set.of("--rows", "--scans", "--out"), Set.of(), out, err);
+        if (parsed.done()) return parsed.exit();
+        Args a = parsed.args();
         int rows = a.getInt("--rows", 5_000);
         int scans = a.getInt("--scans", 500);
         String report;

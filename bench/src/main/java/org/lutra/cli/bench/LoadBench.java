@@ -70,18 +70,9 @@ public final class LoadBench implements Command {
 
     @Override
     public int run(List<String> args) throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.println(USAGE);
-            return 0;
-        }
-        Args a;
-        try {
-            a = Args.parse(args, Set.of("--rows", "--batch", "--rounds", "--per-row-rows", "--warmup-rows", "--out"), Set.of());
-        } catch (Args.UsageException e) {
-            err.println("lutra bench load: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
+        var parsed = Args.forCommand("lutra bench load", USAGE, args, Set.of("--rows", "--batch", "--rounds", "--per-row-rows", "--warmup-rows", "--out"), Set.of(), out, err);
+        if (parsed.done()) return parsed.exit();
+        Args a = parsed.args();
         String report;
         try (Shards shards = Shards.start(SHARDS)) {
             report = measure(shards, a.getInt("--rows", 1_000_000), a.getInt("--batch", 1000), a.getInt("--rounds", 3),

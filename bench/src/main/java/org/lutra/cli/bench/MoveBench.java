@@ -65,18 +65,9 @@ public final class MoveBench implements Command {
 
     @Override
     public int run(List<String> args) throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.println(USAGE);
-            return 0;
-        }
-        Args a;
-        try {
-            a = Args.parse(args, Set.of("--users", "--move-keys", "--clients", "--seconds", "--pause-ms", "--out"), Set.of());
-        } catch (Args.UsageException e) {
-            err.println("lutra bench move: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
+        var parsed = Args.forCommand("lutra bench move", USAGE, args, Set.of("--users", "--move-keys", "--clients", "--seconds", "--pause-ms", "--out"), Set.of(), out, err);
+        if (parsed.done()) return parsed.exit();
+        Args a = parsed.args();
         int users = a.getInt("--users", 20_000);
         int moveKeys = Math.min(users, a.getInt("--move-keys", 6_000));
         int clients = a.getInt("--clients", 4);

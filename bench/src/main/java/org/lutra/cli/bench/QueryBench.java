@@ -102,18 +102,9 @@ public final class QueryBench implements Command {
 
     @Override
     public int run(List<String> args) throws Exception {
-        if (args.contains("--help") || args.contains("-h")) {
-            out.println(USAGE);
-            return 0;
-        }
-        Args a;
-        try {
-            a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--out"), Set.of());
-        } catch (Args.UsageException e) {
-            err.println("lutra bench query: " + e.getMessage());
-            err.println(USAGE);
-            return 2;
-        }
+        var parsed = Args.forCommand("lutra bench query", USAGE, args, Set.of("--rows", "--seconds", "--rounds", "--out"), Set.of(), out, err);
+        if (parsed.done()) return parsed.exit();
+        Args a = parsed.args();
         int rows = a.getInt("--rows", 200_000);
         double seconds = Double.parseDouble(a.get("--seconds", "3"));
         int rounds = a.getInt("--rounds", 3);

@@ -19,6 +19,29 @@ public final class Args {
         public UsageException(String message) { super(message); }
     }
 
+    /** A command's arguments, or, where it is done with them, its exit code: 0 after --help's usage, 2 after a mistake's. */
+    public record Parsed(Args args, int exit) {
+        public boolean done() {
+            return args == null;
+        }
+    }
+
+    /** Parses a command's arguments as {@link #parse} does, printing its usage for --help (to {@code out}) or with the mistake (to {@code err}). */
+    public static Parsed forCommand(String command, String usage, List<String> args, Set<String> valued, Set<String> flags,
+                                    java.io.PrintStream out, java.io.PrintStream err) {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.println(usage);
+            return new Parsed(null, 0);
+        }
+        try {
+            return new Parsed(parse(args, valued, flags), 0);
+        } catch (UsageException e) {
+            err.println(command + ": " + e.getMessage());
+            err.println(usage);
+            return new Parsed(null, 2);
+        }
+    }
+
     /**
      * @param valued options that take a value (with their leading dashes)
      * @param flags  options that do not
