@@ -77,7 +77,7 @@ final class Fallback {
         var defs = new LinkedHashMap<String, TableDef>();
         for (Table t : found.tables) {
             String name = KeyFinder.unquote(t.getName());
-            if (t.getSchemaName() == null && found.ctes.contains(name.toLowerCase(Locale.ROOT))) continue; // a CTE: its body's tables are copied
+            if (found.cteReferences.contains(t)) continue; // a CTE: its body's tables are copied
             if (t.getSchemaName() != null && !KeyFinder.unquote(t.getSchemaName()).equalsIgnoreCase(database)) {
                 throw PlanException.unsupported("tables outside the logical database (" + t + ") over several partitions");
             }
@@ -89,7 +89,7 @@ final class Fallback {
             uses.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
         }
         if (uses.isEmpty()) throw PlanException.unsupported("this statement over several partitions yet (it names no table to copy)");
-        var pushed = pushable(select, catalog, found.ctes);
+        var pushed = pushable(select, catalog, found.cteReferences);
         keepLabels(select);
         var derived = new ArrayList<Materialize.Derived>();
         var shownAs = new java.util.HashMap<String, String>();
@@ -167,7 +167,7 @@ final class Fallback {
      * of an outer join; none at all beside RIGHT, FULL or NATURAL joins), the WHERE conditions that read it alone and
      * may be evaluated twice: they go down into its read, and the statement applies them again.
      */
-    private static Map<Table, List<Expression>> pushable(Select select, Catalog catalog, Set<String> ctes) {
+    private static Map<Table, List<Expression>> pushable(Select select, Catalog catalog, Set<Table> cteReferences) {
         Map<Table, List<Expression>> out = new IdentityHashMap<>();
         if (!(select instanceof PlainSelect top) || top.getWhere() == null || top.getFromItem() == null) return out;
         List<FromItem> items = new ArrayList<>();
@@ -183,7 +183,7 @@ final class Fallback {
         var columns = new LinkedHashMap<String, Set<String>>();
         for (FromItem item : items) {
             String alias = aliasOf(item).toLowerCase(Locale.ROOT);
-            TableDef def = item instanceof Table t && t.getSchemaName() == null && !ctes.contains(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT))
+            TableDef def = item instanceof Table t && t.getSchemaName() == null && !cteReferences.contains(t)
                     ? catalog.table(KeyFinder.unquote(t.getName())) : null;
             if (def == null) {
                 columns.put(alias, null);
@@ -209,22 +209,67 @@ final class Fallback {
         return item instanceof Table t ? KeyFinder.unquote(t.getName()) : "";
     }
 
-    /** Every table node of a statement, in the order met (each node once), and the names its WITH clauses define. */
+    /**
+     * Every table node of a statement, in the order met (each node once), and those that name a CTE rather than a table.
+     * A name means a CTE where that CTE is in scope, as MariaDB resolves it: in the query its WITH clause belongs to
+     * (subqueries included) and in the later CTEs of that clause, in its own body only under WITH RECURSIVE. Elsewhere,
+     * in particular in the body of a CTE that takes a table's name ({@code WITH t AS (SELECT ... FROM t)}), the name is
+     * the table's.
+     */
     private static final class Finder extends TableFinder {
         final List<Table> tables = new ArrayList<>();
-        final Set<String> ctes = new HashSet<>();
+        final Set<Table> cteReferences = Collections.newSetFromMap(new IdentityHashMap<>());
         private final Set<Table> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        /** The CTE names in scope where the visit is, lower case. */
+        private Set<String> inScope = new HashSet<>();
 
         @Override
         public <S> Void visit(Table table, S context) {
-            if (seen.add(table)) tables.add(table);
+            if (!seen.add(table)) return super.visit(table, context);
+            tables.add(table);
+            if (table.getSchemaName() == null && inScope.contains(KeyFinder.unquote(table.getName()).toLowerCase(Locale.ROOT))) {
+                cteReferences.add(table);
+            }
             return super.visit(table, context);
         }
 
         @Override
         public <S> Void visit(WithItem<?> with, S context) {
-            ctes.add(KeyFinder.unquote(with.getAlias().getName()).toLowerCase(Locale.ROOT));
-            return super.visit(with, context);
+            String name = KeyFinder.unquote(with.getAlias().getName()).toLowerCase(Locale.ROOT);
+            if (with.isRecursive()) inScope.add(name);
+            super.visit(with, context);
+            inScope.add(name); // for the later CTEs of its clause and the query; the enclosing query's visit ends the scope
+            return null;
+        }
+
+        @Override
+        public <S> Void visit(PlainSelect select, S context) {
+            var outer = new HashSet<>(inScope);
+            try {
+                return super.visit(select, context);
+            } finally {
+                inScope = outer;
+            }
+        }
+
+        @Override
+        public <S> Void visit(net.sf.jsqlparser.statement.select.SetOperationList list, S context) {
+            var outer = new HashSet<>(inScope);
+            try {
+                return super.visit(list, context);
+            } finally {
+                inScope = outer;
+            }
+        }
+
+        @Override
+        public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect select, S context) {
+            var outer = new HashSet<>(inScope);
+            try {
+                return super.visit(select, context);
+            } finally {
+                inScope = outer;
+            }
         }
     }
 }
