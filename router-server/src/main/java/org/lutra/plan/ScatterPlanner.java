@@ -35,6 +35,7 @@ import java.util.List;
 
 /**
  * Builds the plan of a single-table SELECT over several partitions: rewrites the statement
+ * (the tree it is given, which its caller makes its own: {@link PrivateTree}) into the one
  * each shard runs (hidden sort keys and weight strings appended to the select list, partial
  * aggregates in place of AVG and DISTINCT aggregates, LIMIT widened to offset + count) and
  * stacks the operators that merge the shards' answers into the one a single MySQL gives.

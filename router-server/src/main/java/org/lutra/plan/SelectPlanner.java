@@ -140,15 +140,14 @@ final class SelectPlanner {
     }
 
     /**
-     * The merge of each partition's answer ({@link ScatterPlanner}), or why the merge does not answer the statement: window
-     * functions, or what the merge finds it cannot reproduce. ScatterPlanner rewrites {@code select}'s tree into the
-     * partitions' statement: {@code text} and anything else printed from the tree is taken before.
+     * The merge of each partition's answer ({@link ScatterPlanner}, on a tree of its own), or why the merge does not answer
+     * the statement: window functions, or what the merge finds it cannot reproduce.
      */
     private Attempt<Operator> overSeveral(PlainSelect select, Sources sources, Target target, String text) {
         if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
             return Attempt.notApplicable(PlanException.unsupported("window functions (OVER ...) over several partitions of " + target.table().name() + " yet"));
         }
-        return Attempt.of(() -> new ScatterPlanner(select, sources, target, planner.catalog()).build());
+        return Attempt.of(() -> new ScatterPlanner(PrivateTree.of(select), sources, target, planner.catalog()).build());
     }
 
     /** A join of two tables in rounds ({@link RoundsJoinPlanner}) with its cost, or null where its shape does not allow one. */

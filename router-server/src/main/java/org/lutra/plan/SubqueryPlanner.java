@@ -105,7 +105,9 @@ final class SubqueryPlanner {
         return true;
     }
 
-    static Plan.Query plan(PlainSelect select, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
+    /** The plan of {@code statement}, whose subqueries run first; rewrites a tree of its own ({@link PrivateTree}). */
+    static Plan.Query plan(PlainSelect statement, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
+        PlainSelect select = PrivateTree.of(statement);
         var found = find(select);
         // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
         if (hasAnyComparison(select)) {
