@@ -35,7 +35,8 @@ class LayeringTest {
             "maintain",  // lookup tables at start, the change log, moves
             "txn",       // TransactionState, two-phase commit, recovery
             "plan",      // parse, decide partitions, rewrite, choose by cost: builds operator trees
-            "exec",      // the plan and its operators, backends and connections, the placement protocol
+            "exec",      // the plan and its operators, the Executor, the statement's connections and scans
+            "backend",   // the backends: pools, the driver's settings and codecs, deadlines, the backend watch
             "sql",       // SQL text both planning and execution read: templates, key matches, guards, locking clauses
             "merge",     // row streams, expressions, sort keys
             "config",    // the YAML

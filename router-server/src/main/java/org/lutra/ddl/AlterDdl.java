@@ -12,7 +12,7 @@ import org.lutra.catalog.SchemaException;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,7 +3,7 @@ package org.lutra.ddl;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.BackendSetup;
+import org.lutra.backend.BackendSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,7 +1,7 @@
 package org.lutra.ddl;
 
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -4,7 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.ForeignKeys;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.protocol.Refusal;
 
 import java.sql.SQLException;

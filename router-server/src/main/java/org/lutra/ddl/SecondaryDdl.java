@@ -8,7 +8,7 @@ import org.lutra.catalog.SchemaParser;
 import org.lutra.catalog.SecondaryLookup;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.SecondaryEntries;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
@@ -139,7 +139,7 @@ final class SecondaryDdl {
                 var raw = new ArrayList<Object>();
                 try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + DdlRunner.quote(s.column()) + " FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column())
                         + " IS NOT NULL LOCK IN SHARE MODE")) {
-                    while (rs.next()) raw.add(t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.exec.BackendDriver.text(rs, 1));
+                    while (rs.next()) raw.add(t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.backend.BackendDriver.text(rs, 1));
                 }
                 var values = new ArrayList<Object>();
                 Object[] keys = s.keys(t, raw.toArray()); // a collation the backend weighs: one round trip per batch

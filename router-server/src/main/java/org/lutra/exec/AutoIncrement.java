@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ValueCodec;
 import org.lutra.sql.AutoFill;
 import org.lutra.sql.ValueRef;
 import org.lutra.protocol.Refusal;

@@ -1,5 +1,10 @@
 package org.lutra.exec;
 
+import org.lutra.backend.BackendDriver;
+import org.lutra.backend.Backends;
+import org.lutra.backend.Deadline;
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

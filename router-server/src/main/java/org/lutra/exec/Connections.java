@@ -1,5 +1,9 @@
 package org.lutra.exec;
 
+import org.lutra.backend.BackendDriver;
+import org.lutra.backend.Backends;
+import org.lutra.backend.Deadline;
+import org.lutra.backend.SessionState;
 import java.sql.Connection;
 import java.sql.SQLException;
 

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import org.lutra.catalog.Catalog;
 
 import java.sql.SQLException;

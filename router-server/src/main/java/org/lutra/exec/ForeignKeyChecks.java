@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.ColumnType;
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.StoredValue;

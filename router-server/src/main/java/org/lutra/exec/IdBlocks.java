@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Backends;
 import org.lutra.catalog.TableDef;
 
 import java.sql.Connection;
@@ -156,7 +157,7 @@ public final class IdBlocks {
 
     /**
      * A connection of the partition's scratch pool, watched for a frozen server like the statement
-     * pool's ({@link BackendWatch}): not the statement pool, whose connections the sessions waiting
+     * pool's ({@link org.lutra.backend.BackendWatch}): not the statement pool, whose connections the sessions waiting
      * for an id may all hold in their transactions.
      */
     private record Aside(Backends.Placement placement, Connection connection) implements AutoCloseable {

@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Backends;
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.lookup.LookupTable;

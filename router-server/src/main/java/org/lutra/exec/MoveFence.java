@@ -1,5 +1,10 @@
 package org.lutra.exec;
 
+import org.lutra.backend.BackendThreads;
+import org.lutra.backend.Backends;
+import org.lutra.backend.Deadline;
+import org.lutra.backend.SessionState;
+import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Value;
 

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

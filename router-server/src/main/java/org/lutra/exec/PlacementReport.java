@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Backends;
+import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.KeyType;
 import org.lutra.catalog.KeyValues;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.schema.Table;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;

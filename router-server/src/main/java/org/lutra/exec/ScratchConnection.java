@@ -1,5 +1,11 @@
 package org.lutra.exec;
 
+import org.lutra.backend.BackendDriver;
+import org.lutra.backend.BackendThreads;
+import org.lutra.backend.Backends;
+import org.lutra.backend.Deadline;
+import org.lutra.backend.SessionState;
+import org.lutra.backend.ValueCodec;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Refusal;
 
@@ -40,7 +41,7 @@ public interface Shards {
 
     /**
      * Whether lookup group {@code owner} provably has no replicated keys (a table of the group has a secondary lookup:
-     * {@link Backends#noReplicatedKeys}), so that its scans need not ask each partition ({@link ReplicaScans}).
+     * {@link org.lutra.backend.Backends#noReplicatedKeys}), so that its scans need not ask each partition ({@link ReplicaScans}).
      */
     default boolean noReplicatedKeys(String owner) {
         return false;

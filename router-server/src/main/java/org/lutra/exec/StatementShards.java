@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Backends;
+import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Value;
 

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.BackendDriver;
+import org.lutra.backend.Backends;
 import org.lutra.merge.ListRows;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

@@ -7,7 +7,7 @@ import org.lutra.catalog.KeyCollation;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SecondaryLookup;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

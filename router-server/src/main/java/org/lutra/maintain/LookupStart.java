@@ -4,7 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.lookup.AdaptiveLookupTable;
 import org.lutra.lookup.EntryVisitor;
 import org.lutra.lookup.LookupTable;

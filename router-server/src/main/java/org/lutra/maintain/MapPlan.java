@@ -3,7 +3,7 @@ package org.lutra.maintain;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.PlacementRows;
 import org.lutra.lookup.io.MapLoader;
 import org.lutra.lookup.io.MapSource;
@@ -95,7 +95,7 @@ final class MapPlan {
                         String[] names = rs.getString(2).split(",");
                         int[] at = new int[names.length];
                         for (int i = 0; i < at.length; i++) at[i] = catalog.partitionNamed(names[i]).id();
-                        location.put(owner.key(org.lutra.exec.BackendDriver.object(rs, 1)), at);
+                        location.put(owner.key(org.lutra.backend.BackendDriver.object(rs, 1)), at);
                     }
                 }
             }
@@ -116,7 +116,7 @@ final class MapPlan {
                          PreparedStatement ps = prepare(c, "SELECT " + col + ", COUNT(*) FROM `" + t.name() + "` WHERE " + col + " IN ("
                                  + marks(chunk.size()) + ") GROUP BY " + col, chunk);
                          ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) rows.merge(owner.key(org.lutra.exec.BackendDriver.object(rs, 1)), rs.getLong(2), Long::sum);
+                        while (rs.next()) rows.merge(owner.key(org.lutra.backend.BackendDriver.object(rs, 1)), rs.getLong(2), Long::sum);
                     }
                 }
             }

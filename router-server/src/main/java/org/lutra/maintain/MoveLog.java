@@ -1,6 +1,6 @@
 package org.lutra.maintain;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

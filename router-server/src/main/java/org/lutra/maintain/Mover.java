@@ -177,7 +177,7 @@ public final class Mover {
                     String[] names = rs.getString(2).split(",");
                     int[] at = new int[names.length];
                     for (int i = 0; i < names.length; i++) at[i] = catalog.partitionNamed(names[i]).id();
-                    away.put(normalized(org.lutra.exec.BackendDriver.object(rs, 1)), at);
+                    away.put(normalized(org.lutra.backend.BackendDriver.object(rs, 1)), at);
                 }
             }
             for (Object k : home.getValue()) sources.put(k, away.getOrDefault(k, new int[] {home.getKey()}));
@@ -325,9 +325,9 @@ public final class Mover {
      */
     private static Object value(ResultSet rs, int i, int type) throws SQLException {
         return switch (type) {
-            case Types.DATE, Types.TIME, Types.TIMESTAMP, Types.TIME_WITH_TIMEZONE, Types.TIMESTAMP_WITH_TIMEZONE -> org.lutra.exec.BackendDriver.text(rs, i);
+            case Types.DATE, Types.TIME, Types.TIMESTAMP, Types.TIME_WITH_TIMEZONE, Types.TIMESTAMP_WITH_TIMEZONE -> org.lutra.backend.BackendDriver.text(rs, i);
             case Types.BIT, Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> rs.getBytes(i);
-            default -> org.lutra.exec.BackendDriver.object(rs, i);
+            default -> org.lutra.backend.BackendDriver.object(rs, i);
         };
     }
 

@@ -3,7 +3,7 @@ package org.lutra.maintain;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.PlacementLog;
 import org.lutra.exec.PlacementRows;
 import org.slf4j.Logger;
@@ -53,10 +53,10 @@ final class PlacementSync {
         long disagreeing = rejected.size();
         for (int p : lookup.partitions()) {
             try (Connection c = backends.placement(p).borrow(); var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                org.lutra.exec.BackendDriver.streamRows(st);
+                org.lutra.backend.BackendDriver.streamRows(st);
                 try (ResultSet rs = st.executeQuery("SELECT k, partitions FROM `" + PlacementRows.table(lookup.owner()) + "`")) {
                     while (rs.next()) {
-                        Object key = owner.key(org.lutra.exec.BackendDriver.object(rs, 1));
+                        Object key = owner.key(org.lutra.backend.BackendDriver.object(rs, 1));
                         if (key == null || lookup.placeNew(key) != p) continue; // a tombstone, not a home row
                         int where = catalog.partitionNamed(rs.getString(2).split(",")[0]).id();
                         Integer wanted = reserved.get(key);
@@ -159,7 +159,7 @@ final class PlacementSync {
                 for (int i = 0; i < batch.size(); i++) ps.setObject(i + 1, org.lutra.catalog.KeyValues.bindable(batch.get(i).key()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        Object key = t.key(org.lutra.exec.BackendDriver.object(rs, 1));
+                        Object key = t.key(org.lutra.backend.BackendDriver.object(rs, 1));
                         if (key != null) found.add(key);
                     }
                 }

@@ -4,7 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.LiveCatalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.PlacementLog;
 import org.lutra.exec.Stats;
 import org.lutra.lookup.AdaptiveLookupTable;

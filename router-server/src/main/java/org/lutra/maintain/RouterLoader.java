@@ -6,7 +6,7 @@ import org.lutra.catalog.KeyValues;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.lookup.AdaptiveLookupTable;
 import org.lutra.lookup.KeyProfile;
 import org.lutra.lookup.LookupTable;
@@ -316,14 +316,14 @@ public final class RouterLoader {
         for (int partition : lookup.partitions()) {
             try (var c = backends.placement(partition).borrow();
                  var st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                org.lutra.exec.BackendDriver.streamRows(st);
+                org.lutra.backend.BackendDriver.streamRows(st);
                 try (var rs = st.executeQuery(sql)) {
                     // in batches: a collation the backend weighs gets one round trip per batch, not per row
                     var batch = new ArrayList<Object>(KEY_BATCH);
                     boolean more = true;
                     while (more) {
                         more = rs.next();
-                        if (more) batch.add(org.lutra.exec.BackendDriver.object(rs, 1));
+                        if (more) batch.add(org.lutra.backend.BackendDriver.object(rs, 1));
                         if (batch.size() == KEY_BATCH || !more && !batch.isEmpty()) {
                             for (Object key : t.keys(batch.toArray())) {
                                 if (key != null) {

@@ -1,6 +1,6 @@
 package org.lutra.ops;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.server.RouterServer;
 
 import java.sql.SQLException;

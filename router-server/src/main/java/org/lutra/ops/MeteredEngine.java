@@ -101,7 +101,7 @@ final class MeteredEngine implements RouterMetrics {
     }
 
     /** The partitions and backends whose errors are counted apart ({@code lutra_backend_errors_total}). */
-    void backends(List<org.lutra.exec.Backends.Placement> placements) {
+    void backends(List<org.lutra.backend.Backends.Placement> placements) {
         var counters = new HashMap<String, CounterDataPoint>();
         for (var p : placements) counters.put(p.name() + "@" + p.backend(), backendErrorCounter.labelValues(p.name(), p.backend()));
         backendErrors = Map.copyOf(counters);

@@ -127,7 +127,7 @@ final class RouterGauges {
         }
     }
 
-    private void poolGauge(String state, String description, org.lutra.exec.Backends.Placement p, com.zaxxer.hikari.HikariDataSource pool,
+    private void poolGauge(String state, String description, org.lutra.backend.Backends.Placement p, com.zaxxer.hikari.HikariDataSource pool,
                            ToDoubleFunction<com.zaxxer.hikari.HikariDataSource> f) {
         Gauge.builder("lutra.pool.connections", pool, f).description("connections of the partition's statement pool by state: active (in use), idle, max (pool_size)").tag("state", state)
                 .tag("partition", p.name()).tag("backend", p.backend()).register(registry);

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.lutra.config.RouterConfig;
 import org.lutra.exec.Operator;
 import org.lutra.exec.RouterMetrics;
-import org.lutra.exec.ValueCodec;
+import org.lutra.backend.ValueCodec;
 import org.lutra.exec.Plan;
 import org.lutra.exec.Planned;
 import org.lutra.protocol.Refusal;

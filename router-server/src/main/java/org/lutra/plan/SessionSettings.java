@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * {@code SET} of session variables — {@code SET sql_mode = ..., time_zone = '+05:00', @x = 5} —
  * planned as a list of assignments ({@link SessionCommand.SetVariables}). The session checks them on a
  * backend, which evaluates each expression and normalizes the value, and from then on every backend
- * connection its statements use carries the values ({@code org.lutra.exec.SessionState}).
+ * connection its statements use carries the values ({@code org.lutra.backend.SessionState}).
  *
  * <p>Which system variables a session may set: only those whose whole effect is on how each backend
  * evaluates the statements it gets ({@link #CARRIED}). Variables the router itself depends on are

@@ -1,6 +1,6 @@
 package org.lutra.server;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.sql.SQLException;
 import java.util.HashSet;

@@ -63,7 +63,7 @@ final class BatchRunner {
             }
             runPrepared(request.getSql(), request.getEntriesList(), result);
         } catch (SQLException e) {
-            var shown = org.lutra.exec.BackendDriver.forClient(e);
+            var shown = org.lutra.backend.BackendDriver.forClient(e);
             result.setError(Error.newBuilder().setSqlState(shown.sqlState()).setVendorCode(e.getErrorCode()).setMessage(shown.message()));
         }
         return result.build();

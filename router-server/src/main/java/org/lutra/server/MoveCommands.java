@@ -2,7 +2,7 @@ package org.lutra.server;
 
 import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
-import org.lutra.exec.ValueCodec;
+import org.lutra.backend.ValueCodec;
 import org.lutra.maintain.MoveJobs;
 import org.lutra.merge.RowSource;
 import org.lutra.exec.SessionCommand;

@@ -8,8 +8,9 @@ import org.lutra.ddl.DdlRunner;
 import org.lutra.catalog.Partition;
 import org.lutra.catalog.SchemaParser;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.Executor;
+import org.lutra.exec.PlacementTables;
 import org.lutra.exec.Stats;
 import org.lutra.maintain.RouterLoader;
 import org.lutra.plan.Planner;
@@ -74,7 +75,7 @@ public final class RouterServer implements AutoCloseable {
             throw new SQLException("cannot read the stored catalog (version " + stored.version() + "): " + e.getMessage(), "HY000", 0, e);
         }
         this.catalog = new LiveCatalog(start, stored.version());
-        this.backends = Backends.open(config, start);
+        this.backends = Backends.open(config, start, PlacementTables::install);
         Transactions txns = null;
         CatalogLease catalogLease = null;
         try {
@@ -331,7 +332,7 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /** Where sessions take MySQL's user-level locks: partition 0's server, which every router over these partitions shares. */
-    org.lutra.exec.Backends.Placement lockPlacement() {
+    org.lutra.backend.Backends.Placement lockPlacement() {
         return backends.placement(0);
     }
 

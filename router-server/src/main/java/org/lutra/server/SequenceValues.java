@@ -3,7 +3,7 @@ package org.lutra.server;
 import org.lutra.catalog.Sequences;
 import org.lutra.catalog.TableDef;
 import org.lutra.ddl.CatalogLease;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.plan.SequenceCalls;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;

@@ -79,11 +79,11 @@ public final class SessionCore implements AutoCloseable {
             };
         } catch (SQLException e) {
             if (!(e instanceof PlanException)) log.debug("session {}: {}", id, Session.printable(String.valueOf(e.getMessage()), 512)); // may quote the statement
-            var shown = org.lutra.exec.BackendDriver.forClient(e);
+            var shown = org.lutra.backend.BackendDriver.forClient(e);
             reply = error(shown.sqlState(), e.getErrorCode(), shown.message());
         } catch (org.lutra.catalog.KeyWeighingException e) {
             // a routing key that a backend had to weigh while rows were read (the executor turns the others into SQLExceptions)
-            var shown = org.lutra.exec.BackendDriver.forClient(e.sqlException());
+            var shown = org.lutra.backend.BackendDriver.forClient(e.sqlException());
             reply = error(shown.sqlState(), e.sqlException().getErrorCode(), shown.message());
         } catch (RuntimeException | StackOverflowError e) {
             // the details are the log's; the client gets an id to quote, not the router's internals

@@ -1,7 +1,7 @@
 package org.lutra.server;
 
-import org.lutra.exec.Backends;
-import org.lutra.exec.ValueCodec;
+import org.lutra.backend.Backends;
+import org.lutra.backend.ValueCodec;
 import org.lutra.merge.ListRows;
 import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Column;

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.net.SocketTimeoutException;
 import java.sql.Connection;
@@ -79,7 +79,7 @@ final class Branch {
             try {
                 connection = placement.borrow(isolation);
                 if (yields) placement.yieldLocks(connection);
-                threadId = org.lutra.exec.BackendDriver.threadId(connection);
+                threadId = org.lutra.backend.BackendDriver.threadId(connection);
                 run(xid == null ? "BEGIN" : "XA START " + xid.sql());
                 return;
             } catch (SQLException e) {

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +88,7 @@ final class DeadlockDetector implements AutoCloseable {
         }
         this.board = new WaitBoard(backends.placement(0));
         if (on) {
-            this.readers = org.lutra.exec.BackendThreads.pool("lutra-deadlock-reads");
+            this.readers = org.lutra.backend.BackendThreads.pool("lutra-deadlock-reads");
             long tick = Math.clamp(thresholdMillis / 2, 5, 50);
             this.thread = Thread.ofPlatform().daemon().name("lutra-deadlocks").start(() -> watch(tick));
         } else {

@@ -1,7 +1,7 @@
 package org.lutra.txn;
 
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

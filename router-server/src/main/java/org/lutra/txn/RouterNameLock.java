@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

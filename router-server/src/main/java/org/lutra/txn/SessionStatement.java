@@ -1,9 +1,9 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 import org.lutra.exec.Connections;
-import org.lutra.exec.Deadline;
-import org.lutra.exec.SessionState;
+import org.lutra.backend.Deadline;
+import org.lutra.backend.SessionState;
 import org.lutra.exec.Warnings;
 
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.SessionState;
+import org.lutra.backend.SessionState;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

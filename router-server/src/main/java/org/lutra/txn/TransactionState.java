@@ -60,7 +60,7 @@ public final class TransactionState implements Connections {
     /** The failure left a branch's transaction in doubt (a savepoint command failed): only a whole rollback is right. */
     private volatile boolean wholeOnly;
 
-    /** A move batch's transaction: its branches yield their locks (see {@link org.lutra.exec.Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
+    /** A move batch's transaction: its branches yield their locks (see {@link org.lutra.backend.Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}). */
     private final boolean yields;
     /** Wall-clock start, which orders the victims of deadlocks across partitions (the youngest is rolled back: {@link WaitForGraph}). */
     final long startedMillis = System.currentTimeMillis();
@@ -200,7 +200,7 @@ public final class TransactionState implements Connections {
 
     /** Stops a backend statement: KILL QUERY of connection {@code threadId} on the server of {@code placement}. */
     interface QueryKiller {
-        void kill(org.lutra.exec.Backends.Placement placement, long threadId) throws SQLException;
+        void kill(org.lutra.backend.Backends.Placement placement, long threadId) throws SQLException;
     }
 
     /**

@@ -1,7 +1,7 @@
 package org.lutra.txn;
 
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Backends;
+import org.lutra.backend.Backends;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ public final class Transactions implements AutoCloseable {
     private final GlobalId.Factory ids;
     private final TxnStats stats = new TxnStats();
     private final org.lutra.exec.RouterMetrics metrics;
-    private final ExecutorService threads = org.lutra.exec.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
+    private final ExecutorService threads = org.lutra.backend.BackendThreads.pool("lutra-branches"); // platform threads: see BackendThreads
     private final RouterNameLock name;
     private final Recovery recovery;
     private final DeadlockDetector deadlocks;

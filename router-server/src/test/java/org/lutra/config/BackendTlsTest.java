@@ -1,7 +1,7 @@
 package org.lutra.config;
 
 import org.junit.jupiter.api.Test;
-import org.lutra.exec.BackendSetup;
+import org.lutra.backend.BackendSetup;
 import org.mariadb.jdbc.Configuration;
 import org.mariadb.jdbc.export.SslMode;
 

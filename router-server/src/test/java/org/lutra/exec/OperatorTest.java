@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.SchemaParser;

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.lutra.config.BackendTls;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.BackendSetup;
+import org.lutra.backend.BackendSetup;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.lutra.config.RouterConfig;
 import org.lutra.config.BackendTls;
-import org.lutra.exec.BackendSetup;
-import org.lutra.exec.Backends;
+import org.lutra.backend.BackendSetup;
+import org.lutra.backend.Backends;
 import org.lutra.shards.EmbeddedShards;
 
 import java.nio.file.Path;
@@ -200,7 +200,7 @@ class BackendTlsServerIT {
 
     /** Backends.open on {@code config}: whether each connection of partition 0's is encrypted. */
     private static void everyConnection(TestRouter router, RouterConfig config, boolean encrypted, String what) throws SQLException {
-        try (var backends = Backends.open(config, router.server.catalog())) {
+        try (var backends = Backends.open(config, router.server.catalog(), org.lutra.exec.PlacementTables::install)) {
             var p = backends.placement(0);
             for (var pool : List.of(p.pool(), p.scratch(), p.locking())) {
                 try (Connection c = pool.getConnection()) {

@@ -57,7 +57,7 @@ class StoredValueIT {
             st.execute("CREATE DATABASE " + database);
         }
         String url = shards.url(0, database).replaceFirst("^jdbc:mysql:", "jdbc:mariadb:");
-        url += (url.contains("?") ? "&" : "?") + org.lutra.exec.BackendDriver.options();
+        url += (url.contains("?") ? "&" : "?") + org.lutra.backend.BackendDriver.options();
         var rows = new ArrayList<String>();
         var differences = new ArrayList<String>();
         int compared = 0;

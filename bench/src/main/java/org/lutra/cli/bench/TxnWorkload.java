@@ -29,7 +29,7 @@ enum TxnWorkload {
                   List<String> shardUrls, String shardUser, String shardPassword, Accounts accounts) {}
 
     /**
-     * What the router's pools use (org.lutra.exec.Backends), so the direct path runs the same
+     * What the router's pools use (org.lutra.backend.Backends), so the direct path runs the same
      * server-side prepared statements and the comparison is only about the router.
      */
     static final String CONNECTOR_OPTIONS = "useServerPrepStmts=true&cachePrepStmts=true&useLocalSessionState=true"

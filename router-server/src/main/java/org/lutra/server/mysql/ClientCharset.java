@@ -1,6 +1,6 @@
 package org.lutra.server.mysql;
 
-import org.lutra.exec.MysqlFields;
+import org.lutra.backend.MysqlFields;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;

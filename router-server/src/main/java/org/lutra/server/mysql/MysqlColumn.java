@@ -1,7 +1,7 @@
 package org.lutra.server.mysql;
 
 import io.netty.buffer.ByteBuf;
-import org.lutra.exec.MysqlFields;
+import org.lutra.backend.MysqlFields;
 import org.lutra.protocol.Column;
 
 import java.nio.charset.Charset;

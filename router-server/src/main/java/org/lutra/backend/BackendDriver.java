@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -53,7 +53,7 @@ public final class BackendDriver {
     }
 
     /** The first AUTO_INCREMENT value the update {@code st} just ran generated, 0 if none (MySQL's OK packet). */
-    static long lastInsertId(Statement st) throws SQLException {
+    public static long lastInsertId(Statement st) throws SQLException {
         if (!isMariaDb(st)) return st.unwrap(com.mysql.cj.jdbc.StatementImpl.class).getLastInsertID();
         try (var keys = st.getGeneratedKeys()) { // MariaDB Connector/J prepares every statement with RETURN_GENERATED_KEYS
             return keys.next() ? keys.getLong(1) : 0;
@@ -97,7 +97,7 @@ public final class BackendDriver {
      * server sent the generic HY000, the state its error number stands for (1205 lock wait timeout:
      * 40001, 1062: 23000, ...). MariaDB Connector/J passes HY000 on.
      */
-    static String state(SQLException e) {
+    public static String state(SQLException e) {
         String state = e.getSQLState();
         if (dataException(e)) return "22001"; // Connector/J reports every class 22 error as a java.sql.DataTruncation
         if ((state == null || state.isEmpty() || state.equals("HY000")) && e.getErrorCode() > 0) {
@@ -113,7 +113,7 @@ public final class BackendDriver {
      * cannot do that while a streamed result's read is blocked (its abort waits for the lock that read
      * holds, after a KILL that a frozen server never runs): its socket is closed first.
      */
-    static void abort(java.sql.Connection pooled) throws SQLException {
+    public static void abort(java.sql.Connection pooled) throws SQLException {
         java.sql.Connection c = pooled.unwrap(java.sql.Connection.class);
         if (c instanceof org.mariadb.jdbc.Connection mariaDb && mariaDb.getClient() instanceof org.mariadb.jdbc.client.impl.StandardClient client) {
             try {

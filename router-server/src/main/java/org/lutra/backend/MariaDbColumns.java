@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import com.mysql.cj.CharsetMapping;
 import com.mysql.cj.MysqlType;

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,12 +78,12 @@ public final class Deadline implements AutoCloseable {
     }
 
     /** A backend call that may block. */
-    interface Call<T> {
+    public interface Call<T> {
         T run() throws SQLException;
     }
 
     /** Runs {@code call}, {@code s}'s execution, registered as executing; refused once the deadline has passed. */
-    <T> T run(Statement s, Call<T> call) throws SQLException {
+    public <T> T run(Statement s, Call<T> call) throws SQLException {
         executing(s);
         try {
             return call.run();
@@ -103,7 +103,7 @@ public final class Deadline implements AutoCloseable {
     }
 
     /** {@code c} streams a result until {@link #done(Connection)}. */
-    void streaming(Connection c) throws SQLException {
+    public void streaming(Connection c) throws SQLException {
         if (this == NONE) return;
         synchronized (this) {
             if (expired) throw exceeded();
@@ -120,7 +120,7 @@ public final class Deadline implements AutoCloseable {
         }
     }
 
-    void done(Connection c) {
+    public void done(Connection c) {
         if (this == NONE) return;
         synchronized (this) {
             if (streaming != null) streaming.remove(c);

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.lutra.catalog.Catalog;
@@ -20,11 +20,11 @@ public final class Backends implements AutoCloseable {
 
     /**
      * @param pool    the connections statements run on
-     * @param scratch a small pool of its own for temporary tables ({@link ScratchConnection}): a
+     * @param scratch a small pool of its own for temporary tables ({@link org.lutra.exec.ScratchConnection}): a
      *                statement holds one while its derived SELECTs borrow from {@code pool}, so that
      *                many such statements at once cannot take every connection they wait for
      * @param locking a small pool whose connections are never in auto-commit, for the short
-     *                transactions of locking reads ({@link ScratchConnection#transaction}): the read
+     *                transactions of locking reads ({@link org.lutra.exec.ScratchConnection#transaction}): the read
      *                itself starts the transaction, with no START TRANSACTION round trip
      * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
      *                answered ({@link BackendWatch})
@@ -226,12 +226,21 @@ public final class Backends implements AutoCloseable {
     }
 
     /**
-     * Creates each partition's database and the tables placed on it (IF NOT EXISTS: existing data is
+     * The router's own tables on one partition, created at start after the catalog's: those of the placement protocol
+     * ({@code org.lutra.placement.PlacementTables}), which is a layer above the connections.
+     */
+    @FunctionalInterface
+    public interface PartitionTables {
+        void install(java.sql.Statement st, Catalog catalog, int partition) throws SQLException;
+    }
+
+    /**
+     * Creates each partition's database, the tables placed on it and {@code tables} (IF NOT EXISTS: existing data is
      * kept), then opens the pools ({@link BackendSetup}).
      */
-    public static Backends open(RouterConfig config, Catalog catalog) throws SQLException {
+    public static Backends open(RouterConfig config, Catalog catalog, PartitionTables tables) throws SQLException {
         var fence = new RoutingFence();
-        return new Backends(BackendSetup.openPlacements(config, catalog, fence), catalog, fence);
+        return new Backends(BackendSetup.openPlacements(config, catalog, tables, fence), catalog, fence);
     }
 
     /** What every statement's connection is checked against (the catalog lease). */

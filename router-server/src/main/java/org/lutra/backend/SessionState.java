@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import com.mysql.cj.conf.PropertySet;
 import com.mysql.cj.protocol.StandardSocketFactory;

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

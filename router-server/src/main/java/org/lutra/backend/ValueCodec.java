@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import com.google.protobuf.ByteString;
 import org.lutra.protocol.Column;

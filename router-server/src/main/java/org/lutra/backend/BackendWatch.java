@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,11 +40,11 @@ public final class BackendWatch implements AutoCloseable {
         /** Connections this watch closed, until their statement reports the failure ({@link #cutOff}). */
         private final Set<Connection> closedByWatch = ConcurrentHashMap.newKeySet();
 
-        void add(Connection c) {
+        public void add(Connection c) {
             since.put(c, System.nanoTime());
         }
 
-        void remove(Connection c) {
+        public void remove(Connection c) {
             since.remove(c);
             if (!closedByWatch.isEmpty()) closedByWatch.remove(c);
         }

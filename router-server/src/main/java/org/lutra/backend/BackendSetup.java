@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -53,7 +53,8 @@ public final class BackendSetup {
      * Creates each partition's database and the tables placed on it (IF NOT EXISTS: existing data is
      * kept), then opens each partition's pools.
      */
-    static List<Backends.Placement> openPlacements(RouterConfig config, Catalog catalog, RoutingFence fence) throws SQLException {
+    static List<Backends.Placement> openPlacements(RouterConfig config, Catalog catalog, Backends.PartitionTables tables, RoutingFence fence)
+            throws SQLException {
         var placements = new ArrayList<Backends.Placement>();
         for (var backend : config.backends()) { // before any connection: a start refuses what the pools cannot honour
             BackendTls.translate(backend.name(), backend.url());
@@ -65,7 +66,7 @@ public final class BackendSetup {
                 var backend = config.backend(p.backend());
                 String database = config.databaseOf(p);
                 boolean ask = !offers.containsKey(backend.name()) && isPreferred(backend);
-                boolean encrypted = createSchema(backend, database, id, catalog, ask);
+                boolean encrypted = createSchema(backend, database, id, catalog, tables, ask);
                 if (ask) {
                     offers.put(backend.name(), encrypted ? BackendTls.ServerOffer.TLS : BackendTls.ServerOffer.NO_TLS);
                     log.info(encrypted
@@ -162,12 +163,13 @@ public final class BackendSetup {
     }
 
     /**
-     * Creates {@code partition}'s database and tables on {@code backend} with a Connector/J connection.
+     * Creates {@code partition}'s database and tables on {@code backend} with a Connector/J connection, then {@code tables}.
      *
      * @param askTls whether to return that connection's TLS (it asks the server: one round trip)
      * @return whether the connection runs over TLS, if asked; else false
      */
-    private static boolean createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog, boolean askTls)
+    private static boolean createSchema(RouterConfig.Backend backend, String database, int partition, Catalog catalog,
+                                        Backends.PartitionTables tables, boolean askTls)
             throws SQLException {
         boolean encrypted;
         try (Connection c = DriverManager.getConnection(backend.url(), backend.user(), backend.password());
@@ -185,8 +187,7 @@ public final class BackendSetup {
                     if (parentAway) st.execute("SET foreign_key_checks = 1");
                 }
             }
-            PlacementRows.install(st, catalog, partition);
-            PlacementLog.install(st);
+            tables.install(st, catalog, partition);
         } catch (SQLException e) {
             throw new SQLException("cannot prepare database " + database + " on backend " + backend.name() + " (" + backend.redactedUrl() + "): "
                     + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
