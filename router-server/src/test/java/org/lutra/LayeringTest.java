@@ -36,6 +36,7 @@ class LayeringTest {
             "txn",       // TransactionState, two-phase commit, recovery
             "plan",      // parse, decide partitions, rewrite, choose by cost: builds operator trees
             "exec",      // the plan and its operators, the Executor, the statement's connections and scans
+            "placement", // the placement protocol: home and placement rows, the move fence, replica scans, secondary entries, the Shards interface
             "backend",   // the backends: pools, the driver's settings and codecs, deadlines, the backend watch
             "sql",       // SQL text both planning and execution read: templates, key matches, guards, locking clauses
             "merge",     // row streams, expressions, sort keys

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * backends, in {@code lutra_sec_<name> (v, p)} on each value's <i>home</i> partition (the table's
  * partitions, by the same hash as {@code hash(col)} placement), so that every router reads the same
  * entries and correctness depends on no router's memory. The protocol that keeps them right is
- * {@code org.lutra.exec.SecondaryEntries}'.
+ * {@code org.lutra.placement.SecondaryEntries}'.
  *
  * @param building true while CREATE fills the entries of existing rows: writers keep its entries,
  *                 readers do not route by it yet

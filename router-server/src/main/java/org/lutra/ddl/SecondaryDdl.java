@@ -9,7 +9,7 @@ import org.lutra.catalog.SecondaryLookup;
 import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.backend.Backends;
-import org.lutra.exec.SecondaryEntries;
+import org.lutra.placement.SecondaryEntries;
 import org.lutra.exec.SessionCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,7 +90,7 @@ final class SecondaryDdl {
             // again now that every router refuses to replicate keys of the group, under the move fence: a batch that replicates
             // keys either committed before (and is seen here) or checks the catalog after, and sees the lookup (maintain.Mover)
             if (t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp l) {
-                try (var fenced = new org.lutra.exec.MoveFence(backends).sharedForCheck(l.owner())) {
+                try (var fenced = new org.lutra.placement.MoveFence(backends).sharedForCheck(l.owner())) {
                     refuseReplicatedKeys(t, building);
                 }
             }
@@ -254,7 +254,7 @@ final class SecondaryDdl {
      */
     private void refuseReplicatedKeys(TableDef t, SecondaryLookup s) throws SQLException {
         if (!(t.partitioning() instanceof org.lutra.catalog.Partitioning.LookedUp lookup)) return;
-        String sql = "SELECT k FROM " + DdlRunner.quote(org.lutra.exec.PlacementRows.table(lookup.owner())) + " WHERE partitions LIKE '%,%' LIMIT 1";
+        String sql = "SELECT k FROM " + DdlRunner.quote(org.lutra.placement.PlacementRows.table(lookup.owner())) + " WHERE partitions LIKE '%,%' LIMIT 1";
         for (int p : lookup.partitions()) {
             try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
                 if (rs.next()) {

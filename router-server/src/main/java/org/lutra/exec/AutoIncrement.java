@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.IdBlocks;
 import org.lutra.backend.ValueCodec;
 import org.lutra.sql.AutoFill;
 import org.lutra.sql.ValueRef;

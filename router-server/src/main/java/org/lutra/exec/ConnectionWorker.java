@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.PlacementRows;
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;
 import org.lutra.backend.Deadline;

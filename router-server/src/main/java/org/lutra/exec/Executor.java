@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.placement.IdBlocks;
+import org.lutra.placement.SecondaryEntries;
+import org.lutra.placement.Shards;
 import org.lutra.backend.Backends;
 import org.lutra.backend.SessionState;
 import org.lutra.backend.ShardQuery;

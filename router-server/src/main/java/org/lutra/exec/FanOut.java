@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.Shards;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
@@ -73,7 +74,7 @@ final class FanOut {
     }
 
     /** {@link #insert}'s count for a sub-insert the placement trigger refused. */
-    static final long MISPLACED = -1;
+    static final long MISPLACED = Shards.MISPLACED;
 
     /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link #MISPLACED}. */
     long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
 import org.lutra.backend.Deadline;

@@ -1,5 +1,9 @@
 package org.lutra.exec;
 
+import org.lutra.placement.KeyParams;
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.PlacementRows;
+import org.lutra.placement.Shards;
 import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;

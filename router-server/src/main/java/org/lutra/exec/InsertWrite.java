@@ -1,5 +1,9 @@
 package org.lutra.exec;
 
+import org.lutra.placement.KeyParams;
+import org.lutra.placement.PlacementRows;
+import org.lutra.placement.SecondaryEntries;
+import org.lutra.placement.Shards;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
 import org.lutra.backend.ValueCodec;

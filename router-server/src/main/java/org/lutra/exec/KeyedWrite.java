@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.placement.PlacementRows;
+import org.lutra.placement.Shards;
 import org.lutra.catalog.Partitioning;
 import org.lutra.protocol.Value;
 

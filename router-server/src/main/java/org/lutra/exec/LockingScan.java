@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
@@ -16,7 +17,7 @@ import java.util.List;
  * reads the latest committed rows, not a snapshot, so neither {@link FencedScan}'s snapshots nor
  * {@link TransactionScan}'s batch counts make it exact. The rule:
  * <ul>
- *   <li>the group's locking fence ({@link MoveFence#LOCKING}) is held shared from before the first query until the
+ *   <li>the group's locking fence ({@link org.lutra.placement.MoveFence#LOCKING}) is held shared from before the first query until the
  *       statement's rows are read (the caller holds it in the statement's {@link HomeRows.Locks}): no move batch of
  *       the group commits in between, so every partition is read with the same batches committed, and each row is
  *       read once;

@@ -163,7 +163,7 @@ public sealed interface Plan extends Planned {
      * An UPDATE or DELETE whose subqueries run inside each partition of the target ({@code WriteSubqueries#inPlace}) and read
      * REPLICATED tables there, each partition its own copy. InnoDB reads a write's subqueries with shared locks (a DELETE's at
      * every level, an UPDATE's at REPEATABLE READ and SERIALIZABLE), and the copy of a REPLICATED table's row that locking
-     * reads lock is its first partition's ({@code org.lutra.exec.ReplicaLocks}): {@code locks} take them there, on at least
+     * reads lock is its first partition's ({@code org.lutra.placement.ReplicaLocks}): {@code locks} take them there, on at least
      * the rows the subqueries read, in the write's transaction before the write, so that it waits for a {@code FOR UPDATE}
      * another transaction holds on them, as on one MariaDB.
      */

@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.placement.CopySplit;
+import org.lutra.placement.PlacementRows;
+import org.lutra.placement.Shards;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
 import org.lutra.catalog.Partitioning;

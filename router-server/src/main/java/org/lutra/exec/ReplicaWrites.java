@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.PlacementRows;
 import org.lutra.backend.ShardQuery;
 import java.sql.SQLException;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.ShardQuery;
 import org.lutra.catalog.TableDef;
 import org.lutra.protocol.Refusal;

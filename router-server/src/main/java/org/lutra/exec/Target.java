@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.ReplicaLocks;
+import org.lutra.placement.SecondaryEntries;
 import org.lutra.backend.ShardQuery;
 import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.KeyValues;
@@ -29,7 +32,7 @@ public final class Target {
      * The partitions a statement runs on: partition → the indexes of its keys (empty: the whole statement).
      *
      * @param copies some of the keys are replicated (their home rows, locked, name several partitions): a statement sent whole
-     *               to a partition (a range's) must leave out the copies kept there for another primary ({@link ReplicaScans})
+     *               to a partition (a range's) must leave out the copies kept there for another primary ({@link org.lutra.placement.ReplicaScans})
      */
     public record Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys, boolean copies) {
         public Resolution(Map<Integer, List<Integer>> byPartition, Object[] keys) {
@@ -58,7 +61,7 @@ public final class Target {
     /**
      * @param secondary a secondary lookup's column the WHERE clause pins, used when the routing column's keys do not route the statement
      * @param groupColumns the routing column of every table of {@code table}'s lookup group, by lower-case name (empty for other
-     *                     placements): where a scan leaves out the copies of replicated keys ({@link ReplicaScans})
+     *                     placements): where a scan leaves out the copies of replicated keys ({@link org.lutra.placement.ReplicaScans})
      */
     public Target(TableDef table, KeyMatch keys, org.lutra.exec.Plan.SecondaryMatch secondary, Map<String, String> groupColumns) {
         this(table, table.partitioning() instanceof Partitioning.Replicated ? null : keys, secondary, groupColumns, ReplicaLocks.NONE);

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.Shards;
 import com.google.protobuf.ByteString;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Refusal;

@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.ReplicaScans;
+import org.lutra.placement.Shards;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;

@@ -4,7 +4,7 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.backend.Backends;
-import org.lutra.exec.PlacementRows;
+import org.lutra.placement.PlacementRows;
 import org.lutra.lookup.io.MapLoader;
 import org.lutra.lookup.io.MapSource;
 

@@ -61,7 +61,7 @@ public final class MoveJobs implements AutoCloseable {
     private final long leaseMillis;
     private volatile boolean closed;
     private final Mover.Copied copied;
-    private final org.lutra.exec.MoveFence fence;
+    private final org.lutra.placement.MoveFence fence;
 
     /**
      * @param begin       a transaction of the router's own, one per batch
@@ -71,7 +71,7 @@ public final class MoveJobs implements AutoCloseable {
     public MoveJobs(Backends backends, String router, Supplier<Mover.Transaction> begin, RouterConfig.CatalogSettings settings, Mover.Copied copied) {
         this.backends = backends;
         this.copied = copied;
-        this.fence = new org.lutra.exec.MoveFence(backends);
+        this.fence = new org.lutra.placement.MoveFence(backends);
         this.moves = new MoveLog(backends.placement(0));
         this.router = router;
         this.begin = begin;

@@ -4,9 +4,9 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.exec.Connections;
-import org.lutra.exec.MoveFence;
-import org.lutra.exec.PlacementLog;
-import org.lutra.exec.PlacementRows;
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.PlacementLog;
+import org.lutra.placement.PlacementRows;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

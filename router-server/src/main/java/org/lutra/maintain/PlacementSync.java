@@ -4,8 +4,8 @@ import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.backend.Backends;
-import org.lutra.exec.PlacementLog;
-import org.lutra.exec.PlacementRows;
+import org.lutra.placement.PlacementLog;
+import org.lutra.placement.PlacementRows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

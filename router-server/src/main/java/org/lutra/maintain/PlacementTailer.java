@@ -5,7 +5,7 @@ import org.lutra.catalog.LiveCatalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
 import org.lutra.backend.Backends;
-import org.lutra.exec.PlacementLog;
+import org.lutra.placement.PlacementLog;
 import org.lutra.exec.Stats;
 import org.lutra.lookup.AdaptiveLookupTable;
 import org.lutra.lookup.LookupTable;

@@ -7,7 +7,7 @@ import net.sf.jsqlparser.statement.select.Select;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.ReplicaLocks;
+import org.lutra.placement.ReplicaLocks;
 import org.lutra.sql.Guards;
 import org.lutra.sql.LockInShareMode;
 import org.lutra.sql.LockedTables;

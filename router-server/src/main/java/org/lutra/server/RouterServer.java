@@ -10,7 +10,7 @@ import org.lutra.catalog.SchemaParser;
 import org.lutra.config.RouterConfig;
 import org.lutra.backend.Backends;
 import org.lutra.exec.Executor;
-import org.lutra.exec.PlacementTables;
+import org.lutra.placement.PlacementTables;
 import org.lutra.exec.Stats;
 import org.lutra.maintain.RouterLoader;
 import org.lutra.plan.Planner;
@@ -96,7 +96,7 @@ public final class RouterServer implements AutoCloseable {
                     // a lookup group's placement table and triggers, as the start installs them for the tables it knows
                     for (int p : table.partitioning().partitions()) {
                         try (var c = backends.placement(p).borrow(); var st = c.createStatement()) {
-                            org.lutra.exec.PlacementRows.install(st, backends.catalog(), table, p);
+                            org.lutra.placement.PlacementRows.install(st, backends.catalog(), table, p);
                         } catch (SQLException e) {
                             throw new IllegalStateException("cannot install the placement trigger of " + table.name() + " on partition " + p + ": "
                                     + e.getMessage(), e);

@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.placement.IdBlocks;
+import org.lutra.placement.PlacementRows;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;

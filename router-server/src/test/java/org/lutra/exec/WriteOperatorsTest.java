@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.PlacementRows;
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;

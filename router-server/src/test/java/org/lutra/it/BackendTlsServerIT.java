@@ -200,7 +200,7 @@ class BackendTlsServerIT {
 
     /** Backends.open on {@code config}: whether each connection of partition 0's is encrypted. */
     private static void everyConnection(TestRouter router, RouterConfig config, boolean encrypted, String what) throws SQLException {
-        try (var backends = Backends.open(config, router.server.catalog(), org.lutra.exec.PlacementTables::install)) {
+        try (var backends = Backends.open(config, router.server.catalog(), org.lutra.placement.PlacementTables::install)) {
             var p = backends.placement(0);
             for (var pool : List.of(p.pool(), p.scratch(), p.locking())) {
                 try (Connection c = pool.getConnection()) {

@@ -311,7 +311,7 @@ class PoolsAndRoutersIT {
      */
     @Test
     void aBorrowStoppedByTheFenceGivesItsConnectionBack() throws Exception {
-        try (var backends = org.lutra.backend.Backends.open(router.config, router.server.catalog(), org.lutra.exec.PlacementTables::install)) {
+        try (var backends = org.lutra.backend.Backends.open(router.config, router.server.catalog(), org.lutra.placement.PlacementTables::install)) {
             var p = backends.placement(0);
             var checks = new AtomicInteger();
             p.fence().use(() -> { // fresh before the wait for a connection, stale after it

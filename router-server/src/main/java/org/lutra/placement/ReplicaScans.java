@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.ShardQuery;
 import net.sf.jsqlparser.JSQLParserException;
@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * Scans of a lookup group's tables — sub-queries that do not name their keys — when some key of the
- * group is replicated (its rows on several partitions, see {@link ReplicaWrites}): each replicated
+ * group is replicated (its rows on several partitions, see {@link org.lutra.exec.ReplicaWrites}): each replicated
  * key is counted at its primary (the first partition its placement row names) and left out on the
  * others, so that a COUNT, a SUM, a plain list, a co-located join or subquery sees every row once.
  *
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  *
  * <p>The question must be asked in the snapshot the scan reads in: asked before it, a replication that
  * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
- * scan ({@link FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
+ * scan ({@link org.lutra.exec.FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
  * the transaction's connection is that snapshot.
  *
  * <p>Locking reads: MariaDB's {@code FOR UPDATE} and {@code LOCK IN SHARE MODE} lock the rows of the tables in their
@@ -45,30 +45,30 @@ import java.util.regex.Pattern;
  * the same logical rows, which every writer of them locks too). A SERIALIZABLE transaction's plain reads need nothing:
  * InnoDB locks every read of such a transaction, derived tables' too.
  */
-final class ReplicaScans {
+public final class ReplicaScans {
     private ReplicaScans() {}
 
     /**
      * One scan's question and rewrite: the table it is routed by, the routing column of each table of its
      * lookup group (by lower-case name), and the shards that name its partitions.
      */
-    record Copies(org.lutra.catalog.TableDef table, Map<String, String> groupColumns, Shards names) {
+    public record Copies(org.lutra.catalog.TableDef table, Map<String, String> groupColumns, Shards names) {
         String owner() {
             return ((org.lutra.catalog.Partitioning.LookedUp) table.partitioning()).owner();
         }
 
         /** Whether the group provably has no replicated keys ({@link Shards#noReplicatedKeys}): no partition need be asked. */
-        boolean none() {
+        public boolean none() {
             return names.noReplicatedKeys(owner());
         }
 
         /** Whether partition {@code p} holds rows of a replicated key of the group (SQL, no parameters; a row: yes). */
-        String checkSql(int p) throws SQLException {
+        public String checkSql(int p) throws SQLException {
             return PlacementRows.anyReplicatedSql(owner(), names.partitionName(p));
         }
 
         /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
-        List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
+        public List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
             if (!anyReplicated) return scans;
             var out = new ArrayList<ShardQuery>(scans.size());
             for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), owner(), groupColumns, names.partitionName(q.partition())), q.params()));
@@ -77,7 +77,7 @@ final class ReplicaScans {
     }
 
     /** The check and the rewrite on {@code shards}' own connections: exact where those connections are the read's snapshot. */
-    static List<ShardQuery> filter(Shards shards, Copies copies, List<ShardQuery> scans) throws SQLException {
+    public static List<ShardQuery> filter(Shards shards, Copies copies, List<ShardQuery> scans) throws SQLException {
         if (copies.none()) return scans;
         var checks = new ArrayList<ShardQuery>();
         for (var q : scans) checks.add(new ShardQuery(q.partition(), copies.checkSql(q.partition()), List.of()));
@@ -238,7 +238,7 @@ final class ReplicaScans {
      * The statement's words (names unquoted), punctuation as words of one character, strings and comments left out:
      * enough to find where a name stands.
      */
-    static List<String> words(String sql) {
+    public static List<String> words(String sql) {
         var out = new ArrayList<String>();
         int i = 0, n = sql.length();
         while (i < n) {

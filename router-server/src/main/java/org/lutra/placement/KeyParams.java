@@ -1,13 +1,13 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.protocol.Value;
 
 /** Routing keys back into wire values, for the probes the router sends itself. */
-final class KeyParams {
+public final class KeyParams {
     private KeyParams() {}
 
     /** A collated key binds its value: the backend matches every spelling equal to it, as for the client's own. */
-    static Value toValue(Object key) {
+    public static Value toValue(Object key) {
         if (key instanceof Long l) return Value.newBuilder().setIntValue(l).build();
         return Value.newBuilder().setStringValue(key instanceof org.lutra.catalog.CollatedKey c ? c.value() : (String) key).build();
     }

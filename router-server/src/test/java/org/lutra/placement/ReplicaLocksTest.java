@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.junit.jupiter.api.Test;
 import org.lutra.catalog.Catalog;

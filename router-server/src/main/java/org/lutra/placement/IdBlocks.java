@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.Backends;
 import org.lutra.catalog.TableDef;

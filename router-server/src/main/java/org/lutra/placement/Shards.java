@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
@@ -16,7 +16,7 @@ public interface Shards {
     /** Runs every query on its partition (in parallel); one row stream per query, in order. */
     List<RowSource> query(List<ShardQuery> queries) throws SQLException;
 
-    /** Where the statement reports the routing keys it reads ({@link Connections#trace}). */
+    /** Where the statement reports the routing keys it reads ({@link org.lutra.exec.Connections#trace}). */
     default org.lutra.trace.KeyTrace trace() {
         return org.lutra.trace.KeyTrace.NONE;
     }
@@ -58,7 +58,7 @@ public interface Shards {
     }
 
     /**
-     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}),
+     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link org.lutra.exec.LockingScan}),
      * on partition {@code at}, as {@link #holdFence}; null where there are no partitions to fence.
      */
     default MoveFence.Held holdLockingFence(String group, int at) throws SQLException {
@@ -81,7 +81,7 @@ public interface Shards {
 
     /**
      * As {@link #scan}, for locking reads of a lookup group, with the group's locking fence held by the statement
-     * until its rows are read ({@link LockingScan}).
+     * until its rows are read ({@link org.lutra.exec.LockingScan}).
      */
     default List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
         return query(ReplicaScans.filter(this, copies, queries));
@@ -120,7 +120,7 @@ public interface Shards {
     long[] update(List<ShardQuery> queries) throws SQLException;
 
     /** {@link #insert}'s count for a sub-insert the placement trigger refused: its rows' keys live elsewhere. */
-    long MISPLACED = FanOut.MISPLACED;
+    long MISPLACED = -1;
 
     /** As {@link #update}, for INSERTs: a sub-insert the placement trigger refused counts {@link #MISPLACED}. Without placement triggers: {@link #update}. */
     default long[] insert(List<ShardQuery> queries) throws SQLException {

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.expression.Expression;
@@ -16,14 +16,14 @@ import java.sql.SQLException;
  * An UPDATE or DELETE that names no keys, in a lookup group with replicated keys: each partition runs it
  * twice, once on the rows that are not a copy of a key whose primary is elsewhere (counted: every row
  * once, a replicated key's at its primary) and once on those copies (changed alike, not counted). Both
- * go to every partition in one transaction with the mark ({@link ReplicaWrites}), so every copy of a
+ * go to every partition in one transaction with the mark ({@link org.lutra.exec.ReplicaWrites}), so every copy of a
  * replicated key gets the same change, and the count is one database's.
  */
-final class CopySplit {
+public final class CopySplit {
     private CopySplit() {}
 
     /** {@code sql} (a single-table UPDATE or DELETE) restricted to the rows that are ({@code copies}) or are not copies kept for another primary. */
-    static String restricted(String sql, String owner, String column, String partitionName, boolean copies) throws SQLException {
+    public static String restricted(String sql, String owner, String column, String partitionName, boolean copies) throws SQLException {
         Statement statement;
         try {
             statement = CCJSqlParserUtil.parse(sql, p -> p.withBackslashEscapeCharacter(true));

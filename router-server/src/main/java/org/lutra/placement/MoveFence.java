@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
@@ -17,7 +17,7 @@ import java.util.Locale;
 
 /**
  * The move fence: what keeps a scan of a lookup group (a read of several partitions that does not
- * name its keys, so {@link HomeRows} cannot pin them) from seeing a moving row on both partitions
+ * name its keys, so {@link org.lutra.exec.HomeRows} cannot pin them) from seeing a moving row on both partitions
  * or on neither.
  *
  * <p>A move batch commits its branches one after another (target first, see {@code maintain.Mover}).
@@ -33,7 +33,7 @@ import java.util.Locale;
  *       caller picks one it uses anyway, so that readers spread over the partitions instead of queueing on one),
  *       starts a consistent snapshot on every partition it reads ({@code START TRANSACTION WITH CONSISTENT
  *       SNAPSHOT}: the snapshot exists when the statement returns), and only then releases the row
- *       ({@link FencedScan}).
+ *       ({@link org.lutra.exec.FencedScan}).
  * </ul>
  * <b>Why a reader never sees a half-moved key:</b> a batch between its first and its last commit holds the
  * row exclusively on every partition, so on the one partition where a reader holds it shared, and the two
@@ -50,7 +50,7 @@ import java.util.Locale;
  * and home-row lock of its batch, and then only commits. A scan takes its row first and, while it
  * holds it, only borrows connections, reads the router's own tables (a secondary lookup's entries) and starts
  * snapshots, none of which waits for a row lock. So a reader never waits for what a batch holds — except a
- * locking scan ({@link LockingScan}), which holds the fence while its queries wait for row locks: a batch takes
+ * locking scan ({@link org.lutra.exec.LockingScan}), which holds the fence while its queries wait for row locks: a batch takes
  * {@link #LOCKING} without waiting and yields (rolls back and is retried); and a statement of two groups, which
  * may hold one group's row on one partition while it waits behind a batch of the other group on another
  * partition: every wait of a batch for a fence row ends after {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}
@@ -63,7 +63,7 @@ import java.util.Locale;
  * commits with its rows. A scan in a transaction compares, under the shared fence, the count its
  * snapshot of a partition sees with the latest committed one: equal on every partition it reads, no
  * batch committed there since its snapshot, and none can commit until the fence is released
- * ({@link TransactionScan}). The rows are written only by fence holders, so no batch waits for another's.
+ * ({@link org.lutra.exec.TransactionScan}). The rows are written only by fence holders, so no batch waits for another's.
  *
  * <p>The row is made on first use (a reader that finds none inserts it in a statement of its own and
  * locks it then; a batch inserts the missing ones before it locks them), so groups created by DDL after
@@ -72,7 +72,7 @@ import java.util.Locale;
 public final class MoveFence {
     public static final String TABLE = "lutra_move_fence";
     /**
-     * On every partition, the fence of locking statements ({@link LockingScan}): one row per lookup group, held shared (on one partition) by a
+     * On every partition, the fence of locking statements ({@link org.lutra.exec.LockingScan}): one row per lookup group, held shared (on one partition) by a
      * statement that reads or writes the latest rows until it is done. Such a statement may wait for a batch's row
      * locks while it holds it, so a batch takes it without waiting ({@code NOWAIT}): if one holds it, the batch rolls
      * back at once (its locks released: the statement goes on) and is retried, instead of waiting for a statement
@@ -90,7 +90,7 @@ public final class MoveFence {
     public static final String COUNT_BATCH = "INSERT INTO " + VERSIONS + " (owner, moves) VALUES (?, 1) ON DUPLICATE KEY UPDATE moves = moves + 1";
 
     /** The move batches of a group committed on a partition, as the reading snapshot sees them (parameter: {@link #group}; no row: none). */
-    static final String BATCHES = "SELECT moves FROM " + VERSIONS + " WHERE owner = ?";
+    public static final String BATCHES = "SELECT moves FROM " + VERSIONS + " WHERE owner = ?";
 
     /** A held fence: closing it (COMMIT) releases it. */
     public interface Held extends AutoCloseable {
@@ -301,7 +301,7 @@ public final class MoveFence {
     }
 
     /** {@link #readerPartition} among the partitions {@code queries} run on. */
-    static int readerPartition(List<ShardQuery> queries) {
+    public static int readerPartition(List<ShardQuery> queries) {
         return queries.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(queries.size())).partition();
     }
 
@@ -310,12 +310,12 @@ public final class MoveFence {
      * see {@link #readerPartition}), in a short transaction of a scratch connection. A missing row is inserted first in a statement of its own:
      * two scans inserting it inside their locking transactions would deadlock on each other's gap lock.
      */
-    static Held shared(Backends.Placement at, String owner, Deadline deadline, SessionState variables) throws SQLException {
+    public static Held shared(Backends.Placement at, String owner, Deadline deadline, SessionState variables) throws SQLException {
         return shared(at, TABLE, owner, deadline, variables);
     }
 
     /** The locking statements' fence of {@code owner}'s group ({@link #LOCKING}) held shared, as {@link #shared}. */
-    static Held locking(Backends.Placement at, String owner, Deadline deadline, SessionState variables) throws SQLException {
+    public static Held locking(Backends.Placement at, String owner, Deadline deadline, SessionState variables) throws SQLException {
         return shared(at, LOCKING, owner, deadline, variables);
     }
 

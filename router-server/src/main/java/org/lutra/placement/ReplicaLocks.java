@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -36,7 +36,7 @@ public record ReplicaLocks(List<TableDef> locked, List<TableDef> read) {
      *
      * @param everyReadLocks the statement runs in a SERIALIZABLE transaction
      */
-    void check(TableDef driving, boolean everyReadLocks) throws SQLException {
+    public void check(TableDef driving, boolean everyReadLocks) throws SQLException {
         for (TableDef t : everyReadLocks ? read : locked) {
             int first = t.partitioning().partitions()[0];
             if (!(driving.partitioning() instanceof Partitioning.Replicated r) || r.partitions()[0] != first) {

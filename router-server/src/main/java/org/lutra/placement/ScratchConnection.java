@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.BackendThreads;
@@ -23,14 +23,14 @@ import java.util.List;
  * {@link Shards.Scratch} on a connection of the partition's scratch pool. A connection whose statement
  * failed is evicted rather than pooled: it may still hold the caller's temporary tables.
  */
-final class ScratchConnection implements Shards.Scratch {
+public final class ScratchConnection implements Shards.Scratch {
     private final Backends.Placement placement;
     private final HikariDataSource pool;
     private final Connection connection;
     private final Deadline deadline;
     private boolean failed;
 
-    ScratchConnection(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
+    public ScratchConnection(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
         this(placement, placement.scratch(), deadline, variables);
     }
 
@@ -56,7 +56,7 @@ final class ScratchConnection implements Shards.Scratch {
      * starts a transaction), committed — its locks released — when closed; a connection whose
      * commit failed is evicted, never pooled with its transaction open.
      */
-    static Shards.Scratch transaction(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
+    public static Shards.Scratch transaction(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
         var scratch = new ScratchConnection(placement, placement.locking(), deadline, variables);
         return new Shards.Scratch() {
             @Override
@@ -95,7 +95,7 @@ final class ScratchConnection implements Shards.Scratch {
      * {@code commit}, rolled back when closed without it (a connection that failed is evicted, its server ends its
      * transaction).
      */
-    static Shards.Aside aside(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
+    public static Shards.Aside aside(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
         var scratch = new ScratchConnection(placement, placement.locking(), deadline, variables);
         String waitBriefly = "SET STATEMENT innodb_lock_wait_timeout = " + Backends.Placement.YIELDING_LOCK_WAIT_SECONDS + " FOR ";
         return new Shards.Aside() {

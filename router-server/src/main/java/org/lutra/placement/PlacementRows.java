@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
