@@ -20,11 +20,11 @@ public final class Backends implements AutoCloseable {
 
     /**
      * @param pool    the connections statements run on
-     * @param scratch a small pool of its own for temporary tables ({@link org.lutra.placement.ScratchConnection}): a
+     * @param scratch a small pool of its own for temporary tables ({@code placement.ScratchConnection}): a
      *                statement holds one while its derived SELECTs borrow from {@code pool}, so that
      *                many such statements at once cannot take every connection they wait for
      * @param locking a small pool whose connections are never in auto-commit, for the short
-     *                transactions of locking reads ({@link org.lutra.placement.ScratchConnection#transaction}): the read
+     *                transactions of locking reads ({@code placement.ScratchConnection#transaction}): the read
      *                itself starts the transaction, with no START TRANSACTION round trip
      * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
      *                answered ({@link BackendWatch})
@@ -227,7 +227,7 @@ public final class Backends implements AutoCloseable {
 
     /**
      * The router's own tables on one partition, created at start after the catalog's: those of the placement protocol
-     * ({@code org.lutra.placement.PlacementTables}), which is a layer above the connections.
+     * ({@code placement.PlacementTables}), which is a layer above the connections.
      */
     @FunctionalInterface
     public interface PartitionTables {

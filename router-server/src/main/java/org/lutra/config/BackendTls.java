@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 
 /**
  * A backend URL's TLS options (Connector/J's, which the router's unpooled connections use) as MariaDB
- * Connector/J's, for the pools ({@code exec.BackendDriver}). The URL is read by Connector/J's own parser and
+ * Connector/J's, for the pools ({@code backend.BackendDriver}). The URL is read by Connector/J's own parser and
  * property set, so its rules hold as they are: option names case-sensitive, values URL-decoded, the legacy
  * useSSL / requireSSL / verifyServerCertificate folded into an sslMode. Whatever cannot be carried over
  * exactly is refused: the pools must never be less protected than the URL asks (docs/security.md, "Backend TLS").

@@ -135,7 +135,7 @@ public final class Mover {
 
     /**
      * A secondary lookup and replicated keys exclude each other in a lookup group, so that a group with a secondary lookup
-     * provably has no replicated keys and its scans skip asking each partition ({@code exec.ReplicaScans}). Replication is
+     * provably has no replicated keys and its scans skip asking each partition ({@code placement.ReplicaScans}). Replication is
      * refused where the statement is planned, and here again, while the batch holds the fence exclusively, with the live
      * catalog: a batch planned before its router saw a CREATE SECONDARY LOOKUP commits before that statement's check of
      * the placement rows (which holds the fence shared, after every router has seen the lookup: it then finds the key

@@ -16,7 +16,7 @@ import java.sql.SQLException;
  * An UPDATE or DELETE that names no keys, in a lookup group with replicated keys: each partition runs it
  * twice, once on the rows that are not a copy of a key whose primary is elsewhere (counted: every row
  * once, a replicated key's at its primary) and once on those copies (changed alike, not counted). Both
- * go to every partition in one transaction with the mark ({@link org.lutra.exec.ReplicaWrites}), so every copy of a
+ * go to every partition in one transaction with the mark ({@code exec.ReplicaWrites}), so every copy of a
  * replicated key gets the same change, and the count is one database's.
  */
 public final class CopySplit {

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * Scans of a lookup group's tables — sub-queries that do not name their keys — when some key of the
- * group is replicated (its rows on several partitions, see {@link org.lutra.exec.ReplicaWrites}): each replicated
+ * group is replicated (its rows on several partitions, see {@code exec.ReplicaWrites}): each replicated
  * key is counted at its primary (the first partition its placement row names) and left out on the
  * others, so that a COUNT, a SUM, a plain list, a co-located join or subquery sees every row once.
  *
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  *
  * <p>The question must be asked in the snapshot the scan reads in: asked before it, a replication that
  * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
- * scan ({@link org.lutra.exec.FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
+ * scan ({@code exec.FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
  * the transaction's connection is that snapshot.
  *
  * <p>Locking reads: MariaDB's {@code FOR UPDATE} and {@code LOCK IN SHARE MODE} lock the rows of the tables in their

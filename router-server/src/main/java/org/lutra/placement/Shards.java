@@ -16,7 +16,7 @@ public interface Shards {
     /** Runs every query on its partition (in parallel); one row stream per query, in order. */
     List<RowSource> query(List<ShardQuery> queries) throws SQLException;
 
-    /** Where the statement reports the routing keys it reads ({@link org.lutra.exec.Connections#trace}). */
+    /** Where the statement reports the routing keys it reads ({@code exec.Connections#trace}). */
     default org.lutra.trace.KeyTrace trace() {
         return org.lutra.trace.KeyTrace.NONE;
     }
@@ -58,7 +58,7 @@ public interface Shards {
     }
 
     /**
-     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link org.lutra.exec.LockingScan}),
+     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@code exec.LockingScan}),
      * on partition {@code at}, as {@link #holdFence}; null where there are no partitions to fence.
      */
     default MoveFence.Held holdLockingFence(String group, int at) throws SQLException {
@@ -81,7 +81,7 @@ public interface Shards {
 
     /**
      * As {@link #scan}, for locking reads of a lookup group, with the group's locking fence held by the statement
-     * until its rows are read ({@link org.lutra.exec.LockingScan}).
+     * until its rows are read ({@code exec.LockingScan}).
      */
     default List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
         return query(ReplicaScans.filter(this, copies, queries));

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * written unchanged then counts 1, not 2 — unless the table has a DELETE trigger, or is referenced by a foreign
  * key: then it deletes and inserts. Hash, range and replicated tables are on their partitions as on one MariaDB,
  * so REPLACE counts alike there. The partitions of lookup-placed tables carry the placement triggers
- * ({@code exec.PlacementRows}), so there:
+ * ({@code placement.PlacementRows}), so there:
  * <ul>
  *   <li>without unique keys REPLACE deletes nothing: sent as written;</li>
  *   <li>with a PRIMARY KEY and other unique keys, an unchanged row conflicts first on the primary key, which InnoDB

@@ -144,7 +144,7 @@ class PlacementDifferentialIT {
      * moves change where rows are, never what they are, and nothing else writes, so every scan must
      * answer exactly what the plain database answers (computed once before). A scan whose partitions'
      * snapshots straddle a move's commits counts the moved rows twice or not at all (the move fence
-     * is what prevents it: exec.MoveFence).
+     * is what prevents it: placement.MoveFence).
      */
     @Test
     void scansThroughThreeRoutersWhileKeysMoveNonstopAnswerAsOneDatabase() throws Exception {

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * A row's secondary lookup entries committed aside, ahead of the row's own transaction
- * ({@code exec.SecondaryEntries#writeForWrittenRows}): an insert whose rows are on one partition commits there alone, and
+ * ({@code placement.SecondaryEntries#writeForWrittenRows}): an insert whose rows are on one partition commits there alone, and
  * a UNIQUE value stays unique over all partitions while writers of it race, wait, roll back and take over stale entries.
  * Trades placed by their account, unique by id (TPC-E's trade), on real shards, through two routers.
  */
