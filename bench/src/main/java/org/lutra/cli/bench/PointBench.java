@@ -33,7 +33,7 @@ import java.util.function.Function;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR] [--connector-options OPTIONS] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR [--baseline-mysql]] [--connector-options OPTIONS] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
@@ -48,7 +48,8 @@ public final class PointBench implements Command {
               copy of the rows on the same shard: this build's, and another build's (JAR is its bench/target/lutra-bench-*.jar,
               with the lib/ directory beside it), measured through the Lutra driver in the same rounds right beside the first,
               and reports after / before per round and as medians: throughput and router CPU µs per statement (all, and user
-              space). With --jfr they are recorded too, to FILE.after.jfr and FILE.before.jfr.
+              space). With --jfr they are recorded too, to FILE.after.jfr and FILE.before.jfr. --baseline-mysql gives both the MySQL
+              listener and measures them through Connector/J there instead (with the options below): the listener's path, before and after.
               Connector/J (direct, both forwarders, the MySQL listener) connects with the router's own prepared-statement
               options (server-side, cached); --connector-options replaces them, e.g. 'useServerPrepStmts=false' for the
               text protocol Connector/J uses by default.
@@ -60,8 +61,8 @@ public final class PointBench implements Command {
             slow_log: { threshold_ms: 1000 }
             """;
 
-    /** A router measured beside the first in every round: its process and where its results go in a cell. */
-    private record Beside(String label, RouterProcess router, Function<PointCell, PointCell.Routed> results) {}
+    /** A router measured beside the first in every round: its process, the URL its clients connect to, and where its results go in a cell. */
+    private record Beside(String label, RouterProcess router, String url, Function<PointCell, PointCell.Routed> results) {}
 
     private final PrintStream out;
     private final PrintStream err;
@@ -74,6 +75,8 @@ public final class PointBench implements Command {
     private boolean metrics;
     /** Another build's bench jar whose router runs beside this build's (--baseline-jar), or null. */
     private Path baselineJar;
+    /** Whether the routers of --baseline-jar are measured through Connector/J at their MySQL listeners (--baseline-mysql). */
+    private boolean baselineMysql;
     private List<String> workloads = List.of("point select", "single-row update");
     /**
      * Connector/J's options on every path that uses it (direct, both forwarders, the MySQL listener): server-side prepared
@@ -129,7 +132,8 @@ public final class PointBench implements Command {
 
     static Args parse(List<String> args) throws Args.UsageException {
         Args a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out",
-                "--baseline-jar", "--connector-options"), Set.of("--verbose", "--metrics"));
+                "--baseline-jar", "--connector-options"), Set.of("--verbose", "--metrics", "--baseline-mysql"));
+        if (a.has("--baseline-mysql") && !a.has("--baseline-jar")) throw new Args.UsageException("--baseline-mysql goes with --baseline-jar");
         if (a.has("--baseline-jar")) baselineJar(a.get("--baseline-jar", null));
         return a;
     }
@@ -157,6 +161,7 @@ public final class PointBench implements Command {
         metrics = a.has("--metrics");
         if (a.has("--connector-options")) connectorOptions = a.get("--connector-options", CONNECTOR_J_OPTIONS);
         baselineJar = a.has("--baseline-jar") ? baselineJar(a.get("--baseline-jar", null)) : null;
+        baselineMysql = a.has("--baseline-mysql");
         return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
                 a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
     }
@@ -178,9 +183,9 @@ public final class PointBench implements Command {
              // with --baseline-jar, this build's router and the baseline's alike: the first router also serves the MySQL listener
              var current = after == null ? null
                      : RouterProcess.startBuild(System.getProperty("java.class.path"), dirs.get(2), shards, after, schema,
-                     jfr == null ? null : sibling(jfr, "after"), "bench-point-new");
+                     jfr == null ? null : sibling(jfr, "after"), "bench-point-new", baselineMysql);
              var baseline = before == null ? null : RouterProcess.startBuild(RouterProcess.buildClassPath(baselineJar), dirs.get(3), shards, before,
-                     schema, jfr == null ? null : sibling(jfr, "before"), "bench-point-old");
+                     schema, jfr == null ? null : sibling(jfr, "before"), "bench-point-old", baselineMysql);
              var threads = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)));
              var loop = new SelectorForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)))) {
             String routerUrl = router.url();
@@ -200,16 +205,15 @@ public final class PointBench implements Command {
                 for (int n : clientCounts) cells.add(new PointCell(workload, n));
             }
             var beside = new ArrayList<Beside>();
-            if (metered != null) beside.add(new Beside("metrics on", metered, PointCell::metered));
+            if (metered != null) beside.add(new Beside("metrics on", metered, metered.url(), PointCell::metered));
             if (baseline != null) {
-                beside.add(new Beside("this build", current, PointCell::current));
-                beside.add(new Beside("baseline build", baseline, PointCell::baseline));
+                beside.add(new Beside("this build", current, baselineMysql ? mysqlUrl(current, directUrl) : current.url(), PointCell::current));
+                beside.add(new Beside("baseline build", baseline, baselineMysql ? mysqlUrl(baseline, directUrl) : baseline.url(), PointCell::baseline));
             }
             warmUp(router, cells, List.of(routerUrl, mysqlUrl(router, directUrl)), List.of(directUrl, threadsUrl, loopUrl), shards, rows);
             if (metered != null) warmUp(metered, cells, List.of(metered.url(), mysqlUrl(metered, directUrl)), List.of(directUrl), shards, rows);
             if (baseline != null) {
-                warmUp(current, cells, List.of(current.url()), List.of(directUrl), shards, rows);
-                warmUp(baseline, cells, List.of(baseline.url()), List.of(directUrl), shards, rows);
+                for (var b : beside.subList(beside.size() - 2, beside.size())) warmUp(b.router(), cells, List.of(b.url()), List.of(directUrl), shards, rows);
             }
             var idle = ShardCounters.idleRates(shards, seconds);
             err.println("Per round and cell: statements/s through the router (Lutra driver), direct, the threads forwarder, the event-loop "
@@ -262,7 +266,7 @@ public final class PointBench implements Command {
             }
             String report = PointReport.report(cells, rows, seconds, rounds, PointClients.serverVersion(directUrl, shards), jfr, connectorOptions);
             if (metered != null) report += PointReport.metered(cells, scraper.scrapes());
-            if (baseline != null) report += PointReport.baseline(cells, baselineJar);
+            if (baseline != null) report += PointReport.baseline(cells, baselineJar, baselineMysql ? connectorOptions : null);
             return report;
         } finally {
             for (String database : java.util.Arrays.asList(routed, reference, before, after)) {
@@ -287,7 +291,7 @@ public final class PointBench implements Command {
     private void measureBeside(List<Beside> beside, PointCell cell, double seconds, int round, int rows) throws Exception {
         for (var b : round % 2 == 1 ? beside : beside.reversed()) {
             var result = b.results().apply(cell).run(b.router(), cell.clients(), seconds, round,
-                    () -> PointClients.open(b.router().url(), "bench", "bench", cell.workload(), rows));
+                    () -> PointClients.open(b.url(), "bench", "bench", cell.workload(), rows));
             if (result.errors() > 0) err.println("  errors in " + cell.workload() + " (" + b.label() + "): " + result.errorSamples());
         }
     }

@@ -89,13 +89,17 @@ final class PointReport {
      * The --baseline-jar section: this build's router ("after") against another build's ("before"), both through the Lutra
      * driver, measured one right after the other in every round; each ratio is the median of the rounds' after / before.
      */
-    static String baseline(List<PointCell> cells, Path jar) {
-        var s = new StringBuilder("\n### This build vs a baseline build (`--baseline-jar`)\n\n");
+    /** {@code mysqlOptions}: Connector/J's options when the two were measured at their MySQL listeners (--baseline-mysql), else null. */
+    static String baseline(List<PointCell> cells, Path jar, String mysqlOptions) {
+        var s = new StringBuilder("\n### This build vs a baseline build (`--baseline-jar`" + (mysqlOptions == null ? "" : " `--baseline-mysql`") + ")\n\n");
         s.append("Two more router processes over the same shard, each with its own copy of the rows: this build's (after) and the one in `")
-                .append(jar).append("` (before), with the same config (the first router's less the MySQL listener, which an older build may not "
-                        + "have), warmed up and measured alike through the same Lutra driver, one right after the other in every round (the order "
-                        + "alternating). Each ratio is the median over rounds of the round's after / before; CPU is the router process's, per "
-                        + "statement, in all and in user space.\n\n");
+                .append(jar).append(mysqlOptions == null
+                        ? "` (before), with the same config (the first router's less the MySQL listener, which an older build may not "
+                          + "have), warmed up and measured alike through the same Lutra driver"
+                        : "` (before), with the same config (the first router's, MySQL listener included), warmed up and measured alike through "
+                          + "the same Connector/J client at their MySQL listeners (`" + (mysqlOptions.isEmpty() ? "its defaults" : mysqlOptions) + "`)")
+                .append(", one right after the other in every round (the order alternating). Each ratio is the median over rounds of the "
+                        + "round's after / before; CPU is the router process's, per statement, in all and in user space.\n\n");
         s.append("| workload | clients | before /s | after /s | after / before | CPU µs/stmt before | after | after / before "
                 + "| user-space µs/stmt before | after | after / before |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {

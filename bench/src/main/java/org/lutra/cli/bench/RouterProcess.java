@@ -62,9 +62,19 @@ public final class RouterProcess implements AutoCloseable {
      */
     static RouterProcess startBuild(String classPath, Path dir, Shards shards, String database, String schema, Path jfr, String name)
             throws IOException, InterruptedException {
-        int port = freePort();
-        Path config = writeConfig(dir, port, shards, database, schema, name, "");
-        return start(config, port, "bench", jfr, -1, false, classPath);
+        return startBuild(classPath, dir, shards, database, schema, jfr, name, false);
+    }
+
+    /** As above; with {@code mysql}, the router serves the MySQL listener too (builds from issue 30 on have it). */
+    static RouterProcess startBuild(String classPath, Path dir, Shards shards, String database, String schema, Path jfr, String name,
+                                    boolean mysql) throws IOException, InterruptedException {
+        int port, mysqlPort;
+        try (var probe = new ServerSocket(0); var mysqlProbe = new ServerSocket(0)) { // both open at once: two different ports
+            port = probe.getLocalPort();
+            mysqlPort = mysql ? mysqlProbe.getLocalPort() : -1;
+        }
+        Path config = writeConfig(dir, port, shards, database, schema, name, mysql ? "mysql: { listen: 127.0.0.1:%d }\n".formatted(mysqlPort) : "");
+        return start(config, port, "bench", jfr, mysqlPort, false, classPath);
     }
 
     /**

@@ -24,6 +24,8 @@ class PointBaselineTest {
         assertTrue(noLib.getMessage().contains("no lib/ directory"), noLib.getMessage());
         Files.createDirectory(build.resolve("lib"));
         assertEquals(jar.toString(), PointBench.parse(List.of("--baseline-jar", jar.toString())).get("--baseline-jar", null));
+        assertTrue(PointBench.parse(List.of("--baseline-jar", jar.toString(), "--baseline-mysql")).has("--baseline-mysql"));
+        assertThrows(Args.UsageException.class, () -> PointBench.parse(List.of("--baseline-mysql")));
         assertEquals(build.resolve("router.before.jfr"), PointBench.sibling(build.resolve("router.jfr"), "before"));
     }
 
@@ -35,10 +37,13 @@ class PointBaselineTest {
         round(cell, 1000, 10, 4, 1100, 11, 5);
         round(cell, 2000, 20, 8, 1800, 18, 6);
         round(cell, 4000, 30, 10, 4400, 33, 12);
-        String report = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"));
+        String report = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), null);
         assertTrue(report.contains("| point select | 16 | 2,000 | 1,800 | 1.100 | 20.0 | 18.0 | 1.100 | 8.0 | 6.0 | 1.200 |"), report);
         assertTrue(report.contains("- point select × 16: throughput 1.10 0.90 1.10; CPU 1.10 0.90 1.10; user space 1.25 0.75 1.20"), report);
         assertTrue(report.contains("`/builds/old/lutra-bench.jar`"), report);
+        assertTrue(report.contains("through the same Lutra driver"), report);
+        String mysql = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), "useServerPrepStmts=false");
+        assertTrue(mysql.contains("Connector/J client at their MySQL listeners (`useServerPrepStmts=false`)"), mysql);
     }
 
     /** One round: statements per second (over 1 s), router CPU µs per statement and the user-space part of it, before and after. */
