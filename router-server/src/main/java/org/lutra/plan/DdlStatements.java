@@ -77,6 +77,7 @@ public final class DdlStatements {
     /** The DDL plan for {@code sql}, or null when it is not DDL. */
     public static SessionCommand.Ddl plan(String sql, String database) throws PlanException {
         sql = withoutLeadingComments(sql); // migration tools send a script's statement with the comments above it
+        if (!mayBeDdl(sql)) return null;
         if (SECONDARY.matcher(sql).matches()) return secondary(withoutEnd(sql), database);
         if (!OTHER_DDL.matcher(sql).matches() || SET_PARTITION.matcher(sql).matches()) return null;
         if (SqlScript.split(sql).size() > 1) {
@@ -154,6 +155,20 @@ public final class DdlStatements {
     }
 
     /** {@code sql} from its first token on: whitespace and comments before it dropped (not executable /*! comments). */
+    /** The first words of DDL statements, the patterns' alternatives; every other first word is ruled out before them. */
+    private static final java.util.Set<String> FIRST_WORDS = java.util.Set.of("CREATE", "DROP", "ALTER", "RENAME", "TRUNCATE");
+
+    /**
+     * False when the first word of {@code sql} (its comments taken off) rules DDL out, as the SELECTs and writes of the
+     * hot path: a cheaper test than the patterns. Anything else (a sign, an executable comment, a letter outside ASCII)
+     * goes to the patterns.
+     */
+    private static boolean mayBeDdl(String sql) {
+        int end = 0;
+        while (end < sql.length() && end <= 8 && (sql.charAt(end) | 0x20) >= 'a' && (sql.charAt(end) | 0x20) <= 'z') end++;
+        return end == 0 || end > 8 || FIRST_WORDS.contains(sql.substring(0, end).toUpperCase(Locale.ROOT));
+    }
+
     static String withoutLeadingComments(String sql) {
         int i = 0;
         while (i < sql.length()) {

@@ -177,7 +177,7 @@ public final class Literals {
             var values = new ArrayList<Value>(index.length);
             int lit = 0;
             for (int k = 0; k < index.length; k++) values.add(index[k] >= 0 ? null : literals.get(lit++));
-            return new Normalized(out.toString(), index, values.stream().anyMatch(java.util.Objects::nonNull) ? values : List.of());
+            return new Normalized(out.toString(), index, literals.isEmpty() ? List.of() : values);
         }
 
         /** Whether a literal at this point may become a parameter. */
@@ -204,17 +204,32 @@ public final class Literals {
         private void number() {
             int end = numberEnd();
             String raw = sql.substring(i, end);
-            boolean plain = raw.matches("\\d+(\\.\\d*)?|\\.\\d+");
-            if (plain && takes()) {
-                var d = new BigDecimal(raw.startsWith(".") ? "0" + raw : raw);
-                literal(raw.contains(".") ? Value.newBuilder().setDecimalValue(d.toPlainString()).build()
-                        : d.toBigInteger().bitLength() < 64 ? Value.newBuilder().setIntValue(d.longValueExact()).build()
-                        : Value.newBuilder().setDecimalValue(d.toPlainString()).build());
+            int dot = raw.indexOf('.');
+            if (plain(raw, dot) && takes()) {
+                if (dot < 0 && raw.length() <= 18) { // under 2^63: the common case, without BigDecimal
+                    literal(Value.newBuilder().setIntValue(Long.parseLong(raw)).build());
+                } else {
+                    var d = new BigDecimal(dot == 0 ? "0" + raw : raw);
+                    literal(dot >= 0 ? Value.newBuilder().setDecimalValue(d.toPlainString()).build()
+                            : d.toBigInteger().bitLength() < 64 ? Value.newBuilder().setIntValue(d.longValueExact()).build()
+                            : Value.newBuilder().setDecimalValue(d.toPlainString()).build());
+                }
             } else {
                 out.append(raw);
             }
             i = end;
             token("0");
+        }
+
+        /** Whether {@code raw} is digits with at most one '.' ({@code dot}, -1 for none) and a digit on some side of it: 12, 1.5, 1., .5. */
+        private static boolean plain(String raw, int dot) {
+            int digits = 0;
+            for (int k = 0; k < raw.length(); k++) {
+                char c = raw.charAt(k);
+                if (c >= '0' && c <= '9') digits++;
+                else if (k != dot) return false;
+            }
+            return digits > 0; // "." alone is none
         }
 
         private int numberEnd() {

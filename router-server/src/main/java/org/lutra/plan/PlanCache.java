@@ -59,8 +59,8 @@ final class PlanCache {
         parameterized.invalidateAll();
     }
 
-    /** {@link Planner#bind(String, List, Planner.Reuse)}; {@code cache}: whether the plan is kept. */
-    Planner.Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean cache) throws PlanException {
+    /** {@link Planner#bind(String, List, Planner.Reuse)}; {@code keep}: whether the plan is kept. */
+    Planner.Bound bind(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
         var limits = planner.limits();
         String database = planner.database();
         Guards.requireShort(sql, limits.maxStatementChars());
@@ -81,9 +81,19 @@ final class PlanCache {
             }
             return new Planner.Bound(lock, clientParams);
         }
+        // the rewrite and the literals' scan are loops, not recursions: they take any depth, and a statement that shares
+        // its cached plan's key has the same nesting, operators and names outside its literals, so the same verdict of
+        // the depth guard; the guard and the parse budget (two reads of the thread's CPU clock) are for building a plan
+        Dialect.Rewritten rewritten = Dialect.rewrite(sql);
+        Literals.Normalized normalized = Literals.normalize(rewritten.text());
+        // the labels are the client's text, comments included, which the rewrite turned into blanks: such
+        // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
+        String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
+        Planned cached = cache.getIfPresent(key);
+        if (cached != null) return bound(sql, cached, normalized, clientParams, keep);
         Guards.requireShallow(sql, limits.maxNestingDepth(), limits.maxOperatorChain());
         try {
-            return Parsing.within(limits.parseTimeoutMillis(), () -> bindNew(sql, clientParams, cache));
+            return Parsing.within(limits.parseTimeoutMillis(), () -> bindNew(sql, rewritten, normalized, key, clientParams, keep));
         } catch (StackOverflowError deep) {
             // the last resort: an expression nested past what the parser and printer's recursion can take
             // (NOT NOT NOT ..., a + a + a + ...); nothing is cached, the session goes on
@@ -91,9 +101,14 @@ final class PlanCache {
         }
     }
 
-    private Planner.Bound bindNew(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
+    private Planner.Bound bindNew(String sql, Dialect.Rewritten rewritten, Literals.Normalized normalized, String key,
+                                  List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
         Catalog planned = planner.catalog();
-        Planner.Bound bound = bindNewOn(sql, clientParams, keep);
+        Guards.requireNoNumberedParameter(normalized.text());
+        requireParams(normalized, clientParams);
+        Planned plan = planner.build(normalized.text(), new Labels.Source(sql, rewritten));
+        if (keep) cache.put(key, plan);
+        Planner.Bound bound = bound(sql, plan, normalized, clientParams, keep);
         if (planner.catalog() != planned) { // the catalog changed while this plan was built: it must not stay cached
             cache.invalidateAll();
             parameterized.invalidateAll();
@@ -101,24 +116,19 @@ final class PlanCache {
         return bound;
     }
 
-    private Planner.Bound bindNewOn(String sql, List<org.lutra.protocol.Value> clientParams, boolean keep) throws PlanException {
-        Dialect.Rewritten rewritten = Dialect.rewrite(sql);
-        Literals.Normalized normalized = Literals.normalize(rewritten.text());
-        // the labels are the client's text, comments included, which the rewrite turned into blanks: such
-        // statements share a plan only with the same text (`a -- x` and `a # y` rewrite alike, label otherwise)
-        String key = rewritten.text().equals(sql) ? normalized.text() : normalized.text() + '\u0000' + sql;
-        Planned plan = cache.getIfPresent(key);
-        if (plan == null) Guards.requireNoNumberedParameter(normalized.text());
+    /** {@code plan} bound to one execution's parameters; a text without literals is remembered for its next execution. */
+    private Planner.Bound bound(String sql, Planned plan, Literals.Normalized normalized, List<org.lutra.protocol.Value> clientParams,
+                                boolean keep) throws PlanException {
+        requireParams(normalized, clientParams);
+        if (keep && normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
+        return new Planner.Bound(plan, normalized.bind(clientParams));
+    }
+
+    private static void requireParams(Literals.Normalized normalized, List<org.lutra.protocol.Value> clientParams) throws PlanException {
         if (clientParams.size() != normalized.clientParams()) {
             throw new PlanException("07001", 0, "the statement has " + normalized.clientParams() + " parameter(s) but "
                     + clientParams.size() + " were bound");
         }
-        if (plan == null) {
-            plan = planner.build(normalized.text(), new Labels.Source(sql, rewritten));
-            if (keep) cache.put(key, plan);
-        }
-        if (keep && normalized.literal().isEmpty() && normalized.text().equals(sql)) parameterized.put(sql, new Parameterized(plan, normalized.clientParams()));
-        return new Planner.Bound(plan, normalized.bind(clientParams));
     }
 
     /** Plan cache hits and misses since the router started. */

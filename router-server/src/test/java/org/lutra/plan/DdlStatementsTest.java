@@ -55,6 +55,13 @@ class DdlStatementsTest {
         assertEquals(1064, assertThrows(SQLException.class, () -> plan("CREATE TABLE a (x INT); DROP TABLE b")).getErrorCode());
         assertNull(plan("SELECT * FROM t"));
         assertNull(plan("INSERT INTO t (a) VALUES ('CREATE TABLE')"));
+        // the first word decides before the patterns: whatever blanks, comments and case come before it
+        assertEquals("t", ((SessionCommand.Truncate) plan("-- a script's note\n \t\u000B/* and one more */ tRuNcAtE t")).table());
+        assertEquals("t", ((SessionCommand.DropTables) plan("\r\n# note\ndrop table t")).tables().getFirst());
+        assertRefusal(assertThrows(SQLException.class, () -> plan("  Rename Table a TO b")), "RENAME");
+        assertNull(plan("  select 1"));
+        assertNull(plan("CREATED_AT_IS_A_NAME"));
+        assertNull(plan("(SELECT 1) UNION (SELECT 2)"));
     }
 
     @Test

@@ -38,6 +38,20 @@ class LiteralsTest {
         unchanged("INSERT INTO t (a, b) VALUES (1, 'x'), (2, 'y')");     // stored values convert by the column's type
     }
 
+    /** Every spelling of a plain number keeps its value and its type: an integer up to 2^63 - 1, a decimal otherwise. */
+    @Test
+    void plainNumbersKeepTheirValueAndType() {
+        assertNormalized("SELECT * FROM t WHERE a = ? AND b = ? AND c = ? AND d = ?", "SELECT * FROM t WHERE a = 007 AND b = 1.50 AND c = .5 AND d = 2.",
+                i(7), d("1.50"), d("0.5"), d("2"));
+        assertNormalized("SELECT * FROM t WHERE a = ? AND b = ? AND c = ?",
+                "SELECT * FROM t WHERE a = 999999999999999999 AND b = 9223372036854775807 AND c = 9223372036854775808",
+                i(999_999_999_999_999_999L), i(Long.MAX_VALUE), d("9223372036854775808"));
+        assertNormalized("SELECT * FROM t WHERE a = ?", "SELECT * FROM t WHERE a = 0000000000000000000000042", i(42));
+        unchanged("SELECT * FROM t WHERE a = 1.2.3");
+        unchanged("SELECT * FROM t WHERE a = 12abc");
+        unchanged("SELECT * FROM t WHERE a = 1e-3");
+    }
+
     @Test
     void subqueriesKeepTheirOwnClauses() {
         assertNormalized("SELECT * FROM t WHERE a IN (SELECT b FROM u WHERE c = ? GROUP BY b HAVING COUNT(*) > 1)",
