@@ -42,14 +42,22 @@ final class DirectSocket {
     private volatile Selector selector;
     /** Bytes read by the worker and not yet cut into packets (the start of a packet), or null. */
     private ByteBuf received;
+    /**
+     * The last read's buffer, all cut into packets: read into again once those are released (the pooled allocator's
+     * magazines are shared by the workers), else released. Null if none.
+     */
+    private ByteBuf spare;
 
     DirectSocket(ClientSockets.Client channel, PacketDecoder decoder) {
         this.channel = channel;
         this.decoder = decoder;
     }
 
-    /** Writes {@code b} (and releases it). */
-    void write(ByteBuf b) {
+    /**
+     * Writes {@code b}. True when it went to the socket whole here and is the caller's again (to reuse or release);
+     * false when it is released or Netty's to write and release.
+     */
+    boolean write(ByteBuf b) {
         if (queuedWrites.get() == 0 && b.nioBufferCount() == 1) {
             try {
                 ByteBuffer bytes = b.nioBuffer();
@@ -59,19 +67,17 @@ final class DirectSocket {
                     if (n <= 0) break; // the socket's buffer is full: Netty writes the rest when it drains
                     written += n;
                 }
-                if (!bytes.hasRemaining()) {
-                    b.release();
-                    return;
-                }
+                if (!bytes.hasRemaining()) return true;
                 b.skipBytes(written);
             } catch (IOException e) { // the client is gone: the loop closes the channel and the connection finishes
                 b.release();
                 channel.close();
-                return;
+                return false;
             }
         }
         queuedWrites.incrementAndGet();
         channel.writeAndFlush(b).addListener(f -> queuedWrites.decrementAndGet());
+        return false;
     }
 
     boolean reading() {
@@ -118,9 +124,8 @@ final class DirectSocket {
             while (into.isEmpty()) {
                 long left = (end - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) return Read.IDLE;
-                if (s.select(left) == 0) continue;
-                s.selectedKeys().clear();
-                if (received == null) received = channel.alloc().ioBuffer(READ_BYTES);
+                if (s.select(IGNORED, left) == 0) continue;
+                if (received == null) received = readBuffer();
                 received.ensureWritable(READ_BYTES >> 2);
                 int n = received.writeBytes(channel.socket(), received.writableBytes());
                 if (n < 0) {
@@ -143,6 +148,18 @@ final class DirectSocket {
         }
     }
 
+    /** The selector's keys are not collected: there is one, this connection's, and a ready key means read. */
+    private static final java.util.function.Consumer<SelectionKey> IGNORED = k -> { };
+
+    /** An empty buffer to read into: the spare one if the packets cut from it are all released, else a new one. */
+    private ByteBuf readBuffer() {
+        ByteBuf b = spare;
+        spare = null;
+        if (b != null && b.refCnt() == 1) return b.clear();
+        if (b != null) b.release();
+        return channel.alloc().ioBuffer(READ_BYTES);
+    }
+
     /** Whether the caller may keep the packets just read: the connection's own check (the idle sweep's claim). */
     interface ConnectionLimits {
         boolean accept(List<Object> packets);
@@ -157,6 +174,7 @@ final class DirectSocket {
     /** Gives reading back to the event loop, with the bytes of a packet not whole yet. */
     void giveBack() {
         closeSelector();
+        releaseSpare();
         ByteBuf unread = received;
         received = null;
         channel.eventLoop().execute(() -> {
@@ -175,6 +193,7 @@ final class DirectSocket {
     /** The worker's end: reading is not given back (the channel is closed or closing). */
     void release() {
         closeSelector();
+        releaseSpare();
         if (received != null) {
             received.release();
             received = null;
@@ -189,7 +208,8 @@ final class DirectSocket {
     /** Keeps the start of a packet read in a buffer of its own: the packets cut from {@code received} share its memory. */
     private void keepUnread() {
         if (!received.isReadable()) {
-            received.release();
+            releaseSpare();
+            spare = received;
             received = null;
             return;
         }
@@ -197,6 +217,13 @@ final class DirectSocket {
         rest.writeBytes(received);
         received.release();
         received = rest;
+    }
+
+    private void releaseSpare() {
+        if (spare != null) {
+            spare.release();
+            spare = null;
+        }
     }
 
     private void closeSelector() {

@@ -179,6 +179,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
             case PACKETS -> true;
             case IDLE -> {
                 d.giveBack();
+                out.discard(); // nothing is pending after a command: this frees the buffer kept for the next answer
                 yield false;
             }
             case GONE -> false;
@@ -317,8 +318,11 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
         ByteBuf b = out.take();
         if (b == null) return;
         var d = direct;
-        if (d != null && Thread.currentThread() == worker) d.write(b);
-        else channel.writeAndFlush(b, channel.voidPromise());
+        if (d != null && Thread.currentThread() == worker) {
+            if (d.write(b)) out.reuse(b);
+        } else {
+            channel.writeAndFlush(b, channel.voidPromise());
+        }
     }
 
     /** Writes what the writer holds and waits while the client is slower than the result (the outbound buffer over its high mark). */

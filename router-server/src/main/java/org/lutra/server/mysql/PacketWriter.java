@@ -63,14 +63,27 @@ final class PacketWriter {
         return out == null ? 0 : out.readableBytes();
     }
 
-    /** The packets built so far (null if none); the caller writes and so releases them. */
+    /** The packets built so far (null if none); the caller writes and so releases them, or gives the buffer back ({@link #reuse}). */
     ByteBuf take() {
         ByteBuf b = out;
+        if (b == null || !b.isReadable()) return null; // an empty buffer given back stays for the next answer
         out = null;
         return b;
     }
 
-    /** Drops what was built and not taken (the connection is closing). */
+    /** The largest buffer kept for the next answer: a large result's is given back to the allocator. */
+    private static final int KEPT_BYTES = 16 << 10;
+
+    /**
+     * A buffer {@link #take} gave, written out whole: the next answer is built in it rather than in a new one from the
+     * pooled allocator (whose magazines a worker thread shares with the others). Released by {@link #discard}.
+     */
+    void reuse(ByteBuf b) {
+        if (out == null && b.capacity() <= KEPT_BYTES) out = b.clear();
+        else b.release();
+    }
+
+    /** Drops what was built and not taken, and a buffer kept for reuse (the connection is closing, or idle). */
     void discard() {
         if (out != null) {
             out.release();
