@@ -49,6 +49,25 @@ class PlannerLimitsTest {
         assertNotNull(onSessionStack(() -> planner.bind(sql, List.of())));
     }
 
+    /**
+     * A text whose literals differ from a planned one's is bound to the cached plan without being planned again: its own
+     * values, the client's parameters counted, and the limits still hold for a text of another shape.
+     */
+    @Test
+    void aTextSharingACachedPlansKeyIsBoundToItsOwnValues() throws Exception {
+        var planner = new Planner(CATALOG, "demo", new Planner.Limits(4 << 20, 8, 2_000, 3_000, 1 << 20));
+        var first = planner.bind("SELECT * FROM users WHERE id = 1", List.of());
+        var second = planner.bind("SELECT * FROM users  WHERE id = 2", List.of());
+        var third = planner.bind("SELECT * FROM users WHERE id = 3", List.of());
+        assertSame(first.plan(), third.plan());
+        assertNotSame(first.plan(), second.plan()); // another text (two blanks): its own plan
+        assertEquals(List.of(org.lutra.protocol.Value.newBuilder().setIntValue(3).build()), third.params());
+        var e = assertThrows(PlanException.class, () -> planner.bind("SELECT * FROM users WHERE id = 4", List.of(org.lutra.protocol.Value.newBuilder().setIntValue(4).build())));
+        assertEquals("07001", e.getSQLState());
+        refused(planner, "SELECT * FROM users WHERE ((((((((((id = 5))))))))))");
+        assertSame(first.plan(), planner.bind("SELECT * FROM users WHERE id = 6", List.of()).plan());
+    }
+
     /** The parser reads "? 7" as numbered parameter 7, which MySQL does not have (found by ProtocolFuzzIT). */
     @Test
     void adjacentValuesAreASyntaxErrorNotANumberedParameter() throws Exception {
