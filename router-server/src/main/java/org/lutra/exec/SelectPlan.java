@@ -76,11 +76,26 @@ public final class SelectPlan implements Choice {
             RowSource proven = keyProvenRows(ctx);
             if (proven != null) return proven;
         }
-        Target.Resolution r = target.exact(ctx);
+        Target.Resolution r = provenWhereRead(ctx);
+        if (r == null) r = target.exact(ctx);
         ctx.remember(target, r);
         if (r.size() == 1) return pushdown.open(ctx);
         if (scatter == null) throw refusal;
         return scatter.open(ctx);
+    }
+
+    /**
+     * Inside a REPEATABLE READ transaction, where the keys are proven on the partitions read, without their homes
+     * ({@link OwnerRowsProof}); when one is not, where the home rows say ({@link Target#exact}, from the same guess). Null
+     * where the proof does not apply (no keys, a range, a locking read, other levels, auto-commit).
+     */
+    private Target.Resolution provenWhereRead(Context ctx) throws SQLException {
+        if (!target.guesses() || target.keys() instanceof org.lutra.sql.KeyMatch.Range || !OwnerRowsProof.applies(ctx, pushdown.sql())) return null;
+        if (target.keyValues(ctx.params()) == null) return null;
+        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
+        Target.Resolution guess = target.guess(ctx);
+        Target.Resolution proven = OwnerRowsProof.proven(ctx, target, guess);
+        return proven != null ? proven : target.exact(ctx, guess);
     }
 
     /**

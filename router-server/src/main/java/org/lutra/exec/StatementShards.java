@@ -46,6 +46,11 @@ final class StatementShards implements Shards {
     }
 
     @Override
+    public boolean begun(int partition) {
+        return connections.begun(partition);
+    }
+
+    @Override
     public int isolation() {
         return connections.isolation();
     }

@@ -202,6 +202,11 @@ public final class Target {
      * so that no move of the keys can take their rows away before the statement has read them.
      */
     public Resolution exact(Context ctx) throws SQLException {
+        return exact(ctx, null);
+    }
+
+    /** As {@link #exact(Context)}, from {@code guessed} ({@link #guess} of this execution) when the caller made it already, else null. */
+    Resolution exact(Context ctx, Resolution guessed) throws SQLException {
         if (secondary != null && keyValues(ctx.params()) == null) {
             // the entries, then the rows they point at: the group's fence, held shared from before the entries until the
             // rows' snapshots exist (Route, FencedScan), keeps every move's commit (entries and rows move together) out
@@ -221,7 +226,7 @@ public final class Target {
             Resolution bySecondary = viaSecondary(ctx, table, secondary, values);
             if (bySecondary != null) return bySecondary;
         }
-        Resolution guess = guess(ctx);
+        Resolution guess = guessed != null ? guessed : guess(ctx);
         if (!guesses() || guess.keys() == null || guess.keys().length == 0) return guess;
         var lookup = (Partitioning.LookedUp) table.partitioning();
         Object[] values = guess.keys();

@@ -92,6 +92,11 @@ public interface Shards {
         return false;
     }
 
+    /** Whether the statement's transaction has a branch on {@code partition} from an earlier statement; false outside a transaction. */
+    default boolean begun(int partition) {
+        return false;
+    }
+
     /** The isolation level of the statement's transaction ({@link java.sql.Connection}'s constants). */
     default int isolation() {
         return java.sql.Connection.TRANSACTION_REPEATABLE_READ;

@@ -1,0 +1,184 @@
+package org.lutra.exec;
+
+import org.lutra.backend.BackendThreads;
+import org.lutra.backend.ShardQuery;
+import org.lutra.backend.ValueCodec;
+import org.lutra.catalog.Partitioning;
+import org.lutra.merge.RowSource;
+import org.lutra.placement.KeyParams;
+import org.lutra.placement.MoveFence;
+import org.lutra.placement.PlacementRows;
+import org.lutra.placement.Shards;
+import org.lutra.protocol.Row;
+import org.lutra.protocol.Value;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where the keys of a read inside a REPEATABLE READ transaction live, proven on the partitions the read uses instead of
+ * at the keys' homes: a read of several keys that the router must merge or cannot count ({@code uid IN (...) ORDER BY ...
+ * LIMIT}, aggregates, several keys of a SAME AS table) would otherwise lock every key's home row at its home partition,
+ * in the transaction, making each home a participant ({@link Target#exact}).
+ *
+ * <p>On each partition P asked, one statement in the transaction reads both halves of the proof
+ * ({@link #sql}): the keys' owner rows in the transaction's snapshot of P (a consistent read), and the keys' placement
+ * rows at P as last committed, locked shared until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the
+ * UNION only: a gap lock where there is none). A key is proven at P when its owner row is in the snapshot and its
+ * placement row at P is absent or names P among its partitions. Why that is exact:
+ * <ul>
+ *   <li><b>The snapshot holds all the key's rows.</b> A key's rows, of every table of its group, are whole or absent on
+ *       a partition in every committed state of it (a move copies them all to a target in one branch and deletes them
+ *       all at a source in another; a row of the key is inserted only where the placement triggers let it): its owner
+ *       row in the snapshot means all its rows are there, as of the snapshot;
+ *   <li><b>The key lives at P now, and stays until the transaction ends.</b> A move that takes the key off P writes a
+ *       placement row there naming where it went (a tombstone, or the home row at its home) and holds it locked until its
+ *       branch at P commits; so the locked read of P's placement rows waits for such a move and then sees it, and no later
+ *       one can write there before the transaction ends. With the owner row in the snapshot, no placement row (or one
+ *       naming P, a replicated key's copy) means the key has not left P since the snapshot, or came back;
+ *   <li><b>So the transaction's own writes of the key are at P.</b> Each went where the key lived when it was written,
+ *       and holds locks on the rows it wrote there (a replicated key's: on every copy), which a move of the key must read
+ *       with a locking read: the key cannot have left that partition since. It lives at P now, so they are at P, and the
+ *       transaction's read there sees them. (Without the second half, a snapshot of P older than a move of the key to Q
+ *       still has the key's rows, and misses the transaction's own insert of a row of the key at Q: the reason the owner
+ *       rows alone were not enough.)
+ * </ul>
+ * Each key is read on one partition only, so no copy is counted twice; a key not proven (it moved, it was never there,
+ * its owner row was deleted) sends the whole statement to its home rows, as before. The proof depends on no router's
+ * cache, which only chooses where to ask, so stale routers are exact too.
+ *
+ * <p>Not for auto-commit, READ COMMITTED or READ UNCOMMITTED (each statement its own snapshot, and no gap locks), nor
+ * locking reads (they read the latest rows, not the snapshot), nor string keys (their equality is the backend's
+ * collation). Cost: one statement on each partition asked, in place of one on each home partition and the move-batch
+ * check on each partition read.
+ */
+final class OwnerRowsProof {
+    private OwnerRowsProof() {}
+
+    /** Whether a read of {@code sql} in this statement reads one snapshot per partition for the whole transaction. */
+    static boolean applies(Context ctx, String sql) {
+        Shards shards = ctx.shards();
+        return shards != null && !ctx.explaining() && shards.transactional() && shards.isolation() == Connection.TRANSACTION_REPEATABLE_READ
+                && !shards.lockingRead(sql);
+    }
+
+    /**
+     * Where each key is read: where it was proven, or null when one was not proven where it was looked for. A key the
+     * cache places on a partition the transaction has not begun on is first looked for on one it has ({@link #preferred}):
+     * a replicated key's copy there (one-hop replication keeps a user's rows on its followers' partitions) is read there,
+     * with the transaction's other rows, rather than at its primary; the keys not proven there are then looked for where
+     * the cache points.
+     */
+    static Target.Resolution proven(Context ctx, Target target, Target.Resolution guess) throws SQLException {
+        Object[] keys = guess.keys();
+        if (keys == null || keys.length == 0) return null;
+        for (Object k : keys) if (!(k instanceof Number)) return null; // a string's equality is the backend's collation: left to the home rows
+        var lookup = (Partitioning.LookedUp) target.table().partitioning();
+        int preferred = preferred(ctx.shards(), lookup, guess);
+        var cachedAt = new int[keys.length];
+        var ask = new LinkedHashMap<Integer, List<Integer>>();
+        for (var e : guess.byPartition().entrySet()) {
+            for (int i : e.getValue()) {
+                cachedAt[i] = e.getKey();
+                int p = preferred >= 0 && !ctx.shards().begun(e.getKey()) ? preferred : e.getKey();
+                ask.computeIfAbsent(p, x -> new ArrayList<>()).add(i);
+            }
+        }
+        var found = new LinkedHashMap<Integer, List<Integer>>();
+        List<Integer> missing = prove(ctx, target, lookup, keys, ask, found);
+        if (!missing.isEmpty() && preferred >= 0) {
+            var again = new LinkedHashMap<Integer, List<Integer>>();
+            for (int i : missing) {
+                if (cachedAt[i] == preferred) return null;
+                again.computeIfAbsent(cachedAt[i], x -> new ArrayList<>()).add(i);
+            }
+            missing = prove(ctx, target, lookup, keys, again, found);
+        }
+        return missing.isEmpty() ? new Target.Resolution(found, keys) : null;
+    }
+
+    /**
+     * A partition of the group the transaction has begun on, where keys the cache places elsewhere are looked for first:
+     * of those the guess reads, the one with the most keys; else the first of the group's; -1 when it has begun on none.
+     */
+    private static int preferred(Shards shards, Partitioning.LookedUp lookup, Target.Resolution guess) {
+        int best = -1;
+        int most = -1;
+        for (var e : guess.byPartition().entrySet()) {
+            if (shards.begun(e.getKey()) && e.getValue().size() > most) {
+                best = e.getKey();
+                most = e.getValue().size();
+            }
+        }
+        if (best >= 0) return best;
+        for (int p : lookup.partitions()) if (shards.begun(p)) return p;
+        return -1;
+    }
+
+    /** Proves {@code ask}'s keys on each partition (in parallel), adds those proven to {@code found}; the indexes of the others. */
+    private static List<Integer> prove(Context ctx, Target target, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> ask,
+                                       Map<Integer, List<Integer>> found) throws SQLException {
+        var queries = new ArrayList<ShardQuery>();
+        var asked = new ArrayList<List<Integer>>();
+        for (var e : ask.entrySet()) {
+            var distinct = new LinkedHashSet<Object>();
+            for (int i : e.getValue()) distinct.add(keys[i]);
+            var params = new ArrayList<Value>(2 * distinct.size());
+            for (Object k : distinct) params.add(KeyParams.toValue(k));
+            for (Object k : distinct) params.add(KeyParams.toValue(k));
+            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size()), params));
+            asked.add(e.getValue());
+        }
+        ctx.touched(queries);
+        List<RowSource> answers = ctx.shards().query(queries);
+        var missing = new ArrayList<Integer>();
+        for (int q = 0; q < answers.size(); q++) {
+            int partition = queries.get(q).partition();
+            Set<Object> owned = new HashSet<>();
+            Set<Object> elsewhere = new HashSet<>();
+            try (RowSource rows = answers.get(q)) {
+                Row row;
+                while ((row = rows.next()) != null) {
+                    Object key = target.table().key(ValueCodec.decode(row.getValues(0)));
+                    Object placed = ValueCodec.decode(row.getValues(1));
+                    if (placed == null) owned.add(key);
+                    else if (!names(ctx.shards(), placed.toString(), partition)) elsewhere.add(key);
+                }
+            }
+            for (int i : asked.get(q)) {
+                if (owned.contains(keys[i]) && !elsewhere.contains(keys[i])) found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
+                else missing.add(i);
+            }
+        }
+        return missing;
+    }
+
+    /** Whether a placement row's {@code partitions} (names, comma-separated) name {@code partition}. */
+    private static boolean names(Shards shards, String partitions, int partition) throws SQLException {
+        for (String name : partitions.split(",")) if (shards.partitionNamed(name) == partition) return true;
+        return false;
+    }
+
+    /**
+     * The keys' owner rows in the transaction's snapshot (second column NULL) and their placement rows as last committed,
+     * locked (second column the partitions they name: never NULL). MariaDB reads each part of a UNION with its own locking
+     * clause, so the first part is a consistent read and the second a locking one, in one statement.
+     */
+    static String sql(Partitioning.LookedUp lookup, int n) {
+        String marks = "?,".repeat(n - 1) + "?";
+        String column = quote(lookup.ownerColumn());
+        return "(SELECT " + column + ", NULL FROM " + quote(lookup.owner()) + " WHERE " + column + " IN (" + marks + "))"
+                + " UNION ALL (SELECT k, partitions FROM " + quote(PlacementRows.table(lookup.owner())) + " WHERE k IN (" + marks + ") LOCK IN SHARE MODE)";
+    }
+
+    private static String quote(String name) {
+        return "`" + name.replace("`", "``") + "`";
+    }
+}
