@@ -20,7 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Where the keys of a read inside a REPEATABLE READ transaction live, proven on the partitions the read uses instead of
@@ -28,11 +31,14 @@ import java.util.Set;
  * LIMIT}, aggregates, several keys of a SAME AS table) would otherwise lock every key's home row at its home partition,
  * in the transaction, making each home a participant ({@link Target#exact}).
  *
- * <p>On each partition P asked, one statement in the transaction reads both halves of the proof
- * ({@link #sql}): the keys' owner rows in the transaction's snapshot of P (a consistent read), and the keys' placement
- * rows at P as last committed, locked shared until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the
- * UNION only: a gap lock where there is none). A key is proven at P when its owner row is in the snapshot and its
- * placement row at P is absent or names P among its partitions. Why that is exact:
+ * <p>On each partition P asked, one statement in the transaction reads the proof ({@link #sql}): the keys' owner rows in
+ * the transaction's snapshot of P (a consistent read), and the keys' placement rows at P as last committed, locked shared
+ * until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the UNION only: a gap lock where there is none);
+ * where the transaction began on P in an earlier statement (its snapshot there may be older than this one), also the
+ * group's move-batch count in the snapshot, compared with the latest committed count read at the same time outside the
+ * transaction ({@code lutra_move_version}, as {@link TransactionScan} compares them). A key is proven at P when its owner
+ * row is in the snapshot, its placement row at P is absent or names P among its partitions, and the counts are equal.
+ * Why that is exact:
  * <ul>
  *   <li><b>The snapshot holds all the key's rows.</b> A key's rows, of every table of its group, are whole or absent on
  *       a partition in every committed state of it (a move copies them all to a target in one branch and deletes them
@@ -46,9 +52,12 @@ import java.util.Set;
  *   <li><b>So the transaction's own writes of the key are at P.</b> Each went where the key lived when it was written,
  *       and holds locks on the rows it wrote there (a replicated key's: on every copy), which a move of the key must read
  *       with a locking read: the key cannot have left that partition since. It lives at P now, so they are at P, and the
- *       transaction's read there sees them. (Without the second half, a snapshot of P older than a move of the key to Q
- *       still has the key's rows, and misses the transaction's own insert of a row of the key at Q: the reason the owner
+ *       transaction's read there sees them. (Without the placement rows, a snapshot of P older than a move of the key to
+ *       Q still has the key's rows, and misses the transaction's own insert of a row of the key at Q: the reason the owner
  *       rows alone were not enough.)
+ *   <li><b>And the snapshot is no older than the key's stay at P.</b> Equal counts: no batch wrote P since the snapshot,
+ *       so the key did not leave P and come back meanwhile; the transaction cannot have read the key's newer rows
+ *       elsewhere (a read that takes no lock, of the key where it was in between) and then its older ones here.
  * </ul>
  * Each key is read on one partition only, so no copy is counted twice; a key not proven (it moved, it was never there,
  * its owner row was deleted) sends the whole statement to its home rows, as before. The proof depends on no router's
@@ -56,8 +65,9 @@ import java.util.Set;
  *
  * <p>Not for auto-commit, READ COMMITTED or READ UNCOMMITTED (each statement its own snapshot, and no gap locks), nor
  * locking reads (they read the latest rows, not the snapshot), nor string keys (their equality is the backend's
- * collation). Cost: one statement on each partition asked, in place of one on each home partition and the move-batch
- * check on each partition read.
+ * collation). Cost: one statement on each partition asked and, on those the transaction used before, one more outside it
+ * (at the same time), in place of one on each home partition (each a participant of the transaction) and the move-batch
+ * check (two statements) on each partition read that it used before.
  */
 final class OwnerRowsProof {
     private OwnerRowsProof() {}
@@ -125,16 +135,21 @@ final class OwnerRowsProof {
     /** Proves {@code ask}'s keys on each partition (in parallel), adds those proven to {@code found}; the indexes of the others. */
     private static List<Integer> prove(Context ctx, Target target, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> ask,
                                        Map<Integer, List<Integer>> found) throws SQLException {
+        String group = MoveFence.group(lookup.owner());
         var queries = new ArrayList<ShardQuery>();
         var asked = new ArrayList<List<Integer>>();
+        var latest = new ArrayList<FutureTask<String>>(); // per query: the latest committed batch count, where the snapshot may be older
         for (var e : ask.entrySet()) {
             var distinct = new LinkedHashSet<Object>();
             for (int i : e.getValue()) distinct.add(keys[i]);
-            var params = new ArrayList<Value>(2 * distinct.size());
+            var params = new ArrayList<Value>(2 * distinct.size() + 1);
             for (Object k : distinct) params.add(KeyParams.toValue(k));
             for (Object k : distinct) params.add(KeyParams.toValue(k));
-            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size()), params));
+            boolean earlier = ctx.shards().begun(e.getKey()); // asked before this statement begins the branch
+            if (earlier) params.add(Value.newBuilder().setStringValue(group).build());
+            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size(), earlier), params));
             asked.add(e.getValue());
+            latest.add(earlier ? latestBatches(ctx.shards(), e.getKey(), group) : null);
         }
         ctx.touched(queries);
         List<RowSource> answers = ctx.shards().query(queries);
@@ -143,21 +158,53 @@ final class OwnerRowsProof {
             int partition = queries.get(q).partition();
             Set<Object> owned = new HashSet<>();
             Set<Object> elsewhere = new HashSet<>();
+            String seenBatches = null;
             try (RowSource rows = answers.get(q)) {
                 Row row;
                 while ((row = rows.next()) != null) {
-                    Object key = target.table().key(ValueCodec.decode(row.getValues(0)));
-                    Object placed = ValueCodec.decode(row.getValues(1));
-                    if (placed == null) owned.add(key);
-                    else if (!names(ctx.shards(), placed.toString(), partition)) elsewhere.add(key);
+                    Object first = ValueCodec.decode(row.getValues(0));
+                    Object second = ValueCodec.decode(row.getValues(1));
+                    if (first == null) {
+                        seenBatches = second.toString();
+                        continue;
+                    }
+                    Object key = target.table().key(first);
+                    if (second == null) owned.add(key);
+                    else if (!names(ctx.shards(), second.toString(), partition)) elsewhere.add(key);
                 }
             }
+            boolean sameBatches = latest.get(q) == null || Objects.equals(seenBatches, await(latest.get(q), partition));
             for (int i : asked.get(q)) {
-                if (owned.contains(keys[i]) && !elsewhere.contains(keys[i])) found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
+                if (sameBatches && owned.contains(keys[i]) && !elsewhere.contains(keys[i])) found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
                 else missing.add(i);
             }
         }
         return missing;
+    }
+
+    /** The group's batch count last committed on {@code partition}, read outside the transaction, started now on a thread of its own. */
+    private static FutureTask<String> latestBatches(Shards shards, int partition, String group) {
+        var task = new FutureTask<>(() -> {
+            try (Shards.Scratch s = shards.scratch(partition);
+                 RowSource rows = s.query(MoveFence.BATCHES, List.of(Value.newBuilder().setStringValue(group).build()))) {
+                Row row = rows.next();
+                return row == null ? null : String.valueOf(ValueCodec.decode(row.getValues(0)));
+            }
+        });
+        BackendThreads.later(task);
+        return task;
+    }
+
+    private static String await(FutureTask<String> task, int partition) throws SQLException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted reading the move count of partition " + partition, "HY000", 0, e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException s) throw s;
+            throw new SQLException("reading the move count of partition " + partition + " failed", "HY000", 0, e.getCause());
+        }
     }
 
     /** Whether a placement row's {@code partitions} (names, comma-separated) name {@code partition}. */
@@ -168,14 +215,16 @@ final class OwnerRowsProof {
 
     /**
      * The keys' owner rows in the transaction's snapshot (second column NULL) and their placement rows as last committed,
-     * locked (second column the partitions they name: never NULL). MariaDB reads each part of a UNION with its own locking
-     * clause, so the first part is a consistent read and the second a locking one, in one statement.
+     * locked (second column the partitions they name: never NULL); with {@code batches}, also the group's move-batch count
+     * in the snapshot (first column NULL, one row or none). MariaDB reads each part of a UNION with its own locking clause,
+     * so the locking part reads the latest rows and the others the snapshot, in one statement.
      */
-    static String sql(Partitioning.LookedUp lookup, int n) {
+    static String sql(Partitioning.LookedUp lookup, int n, boolean batches) {
         String marks = "?,".repeat(n - 1) + "?";
         String column = quote(lookup.ownerColumn());
         return "(SELECT " + column + ", NULL FROM " + quote(lookup.owner()) + " WHERE " + column + " IN (" + marks + "))"
-                + " UNION ALL (SELECT k, partitions FROM " + quote(PlacementRows.table(lookup.owner())) + " WHERE k IN (" + marks + ") LOCK IN SHARE MODE)";
+                + " UNION ALL (SELECT k, partitions FROM " + quote(PlacementRows.table(lookup.owner())) + " WHERE k IN (" + marks + ") LOCK IN SHARE MODE)"
+                + (batches ? " UNION ALL (SELECT NULL, CAST(moves AS CHAR) FROM " + quote(MoveFence.VERSIONS) + " WHERE owner = ?)" : "");
     }
 
     private static String quote(String name) {

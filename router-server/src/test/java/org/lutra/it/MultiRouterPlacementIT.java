@@ -366,6 +366,56 @@ class MultiRouterPlacementIT {
     }
 
     /**
+     * A key leaves the partition of a transaction's snapshot, gets a new row where it went, which the transaction reads
+     * there (a read of one key takes no lock), and comes back: the snapshot of the first partition still has the key's
+     * owner row, and no placement row is left there, but it is older than the key's rows the transaction has seen. A read
+     * of several keys must not answer from it (the new row would vanish within the transaction): the group's move-batch
+     * count there differs from the latest, the keys are not proven, and the home rows' path ends the transaction (40001).
+     */
+    @Test
+    void aRepeatableReadOfSeveralKeysNeverAnswersFromASnapshotOlderThanRowsItSawOfAKeyThatCameBack() throws Exception {
+        int key = 39; // home p3
+        int other = 40; // home p0
+        int from = 1;
+        int to = 2;
+        move(a, key, from);
+        move(a, other, from);
+        var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
+        try (Connection lutra = b.connect(); Connection writer = a.connect()) {
+            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            lutra.setAutoCommit(false);
+            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
+                assertTrue(rs.next()); // the transaction's snapshot of p1, with both users' rows (a plain read: no lock taken)
+            }
+            move(a, key, to);
+            writer.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60039, " + key + ", 'new')");
+            users.table().put((long) key, to);
+            int seen = 0;
+            try (var rs = lutra.createStatement().executeQuery("SELECT id FROM tweets WHERE author = " + key)) {
+                while (rs.next()) seen++;
+            }
+            assertEquals(2, seen, "the transaction reads the key's rows where it went, in a new snapshot");
+            move(a, key, from);
+            users.table().put((long) key, from);
+            var counts = new java.util.TreeMap<Integer, Integer>();
+            try (var rs = lutra.createStatement().executeQuery("SELECT author, COUNT(*) FROM tweets WHERE author IN (" + key + ", " + other
+                    + ") GROUP BY author")) {
+                while (rs.next()) counts.put(rs.getInt(1), rs.getInt(2));
+                assertEquals(java.util.Map.of(key, 2, other, 1), counts, "the rows the transaction has seen");
+            } catch (SQLException e) {
+                assertEquals("40001", e.getSQLState(), e.toString());
+            }
+            lutra.rollback();
+        } finally {
+            try (Connection lutra = a.connect()) {
+                lutra.createStatement().executeUpdate("DELETE FROM tweets WHERE id = 60039");
+            }
+        }
+        move(a, key, home(key));
+        move(a, other, home(other));
+    }
+
+    /**
      * Readers in REPEATABLE READ transactions through routers whose caches a mover keeps making stale (moves, and
      * replication to two partitions) read several keys at once, aggregated and ordered, and their own inserts: each
      * key's rows exactly once, never missed, never doubled. A read that finds a key's owner row missing where the cache
