@@ -35,8 +35,8 @@ import java.util.concurrent.FutureTask;
  * the transaction's snapshot of P (a consistent read), and the keys' placement rows at P as last committed, locked shared
  * until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the UNION only: a gap lock where there is none);
  * where the transaction began on P in an earlier statement (its snapshot there may be older than this one), also the
- * group's move-batch count in the snapshot, compared with the latest committed count read at the same time outside the
- * transaction ({@code lutra_move_version}, as {@link TransactionScan} compares them). A key is proven at P when its owner
+ * group's move-batch count in the snapshot, compared with the latest committed count, read outside the transaction once
+ * that statement has its locks ({@code lutra_move_version}, as {@link TransactionScan} compares them). A key is proven at P when its owner
  * row is in the snapshot, its placement row at P is absent or names P among its partitions, and the counts are equal.
  * Why that is exact:
  * <ul>
@@ -56,7 +56,8 @@ import java.util.concurrent.FutureTask;
  *       Q still has the key's rows, and misses the transaction's own insert of a row of the key at Q: the reason the owner
  *       rows alone were not enough.)
  *   <li><b>And the snapshot is no older than the key's stay at P.</b> Equal counts: no batch wrote P since the snapshot,
- *       so the key did not leave P and come back meanwhile; the transaction cannot have read the key's newer rows
+ *       (read after the placement rows were locked, so also none that moved the key back while the locking read
+ *       waited for it), so the key did not leave P and come back meanwhile; the transaction cannot have read the key's newer rows
  *       elsewhere (a read that takes no lock, of the key where it was in between) and then its older ones here.
  * </ul>
  * Each key is read on one partition only, so no copy is counted twice; a key not proven (it moved, it was never there,
@@ -65,18 +66,19 @@ import java.util.concurrent.FutureTask;
  *
  * <p>Not for auto-commit, READ COMMITTED or READ UNCOMMITTED (each statement its own snapshot, and no gap locks), nor
  * locking reads (they read the latest rows, not the snapshot), nor string keys (their equality is the backend's
- * collation). Cost: one statement on each partition asked and, on those the transaction used before, one more outside it
- * (at the same time), in place of one on each home partition (each a participant of the transaction) and the move-batch
- * check (two statements) on each partition read that it used before.
+ * collation), nor on MySQL backends (the statement relies on MariaDB's locking clause per part of a UNION). Cost: one
+ * statement on each partition asked and, on those the transaction used before, one more outside it (once the first has
+ * answered), in place of one on each home partition (each a participant of the transaction) and the move-batch check
+ * (two statements) on each partition read that it used before.
  */
 final class OwnerRowsProof {
     private OwnerRowsProof() {}
 
     /** Whether a read of {@code sql} in this statement reads one snapshot per partition for the whole transaction. */
-    static boolean applies(Context ctx, String sql) {
+    static boolean applies(Context ctx, String sql) throws SQLException {
         Shards shards = ctx.shards();
         return shards != null && !ctx.explaining() && shards.transactional() && shards.isolation() == Connection.TRANSACTION_REPEATABLE_READ
-                && !shards.lockingRead(sql);
+                && !shards.lockingRead(sql) && shards.mariaDb(); // MySQL's locking clause in a UNION: not relied on
     }
 
     /**
@@ -138,51 +140,65 @@ final class OwnerRowsProof {
         String group = MoveFence.group(lookup.owner());
         var queries = new ArrayList<ShardQuery>();
         var asked = new ArrayList<List<Integer>>();
-        var latest = new ArrayList<FutureTask<String>>(); // per query: the latest committed batch count, where the snapshot may be older
+        var earlier = new ArrayList<Boolean>();
         for (var e : ask.entrySet()) {
             var distinct = new LinkedHashSet<Object>();
             for (int i : e.getValue()) distinct.add(keys[i]);
             var params = new ArrayList<Value>(2 * distinct.size() + 1);
             for (Object k : distinct) params.add(KeyParams.toValue(k));
             for (Object k : distinct) params.add(KeyParams.toValue(k));
-            boolean earlier = ctx.shards().begun(e.getKey()); // asked before this statement begins the branch
-            if (earlier) params.add(Value.newBuilder().setStringValue(group).build());
-            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size(), earlier), params));
+            boolean before = ctx.shards().begun(e.getKey()); // asked before this statement begins the branch
+            if (before) params.add(KeyParams.toValue(group));
+            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size(), before), params));
             asked.add(e.getValue());
-            latest.add(earlier ? latestBatches(ctx.shards(), e.getKey(), group) : null);
+            earlier.add(before);
         }
         ctx.touched(queries);
         List<RowSource> answers = ctx.shards().query(queries);
-        var missing = new ArrayList<Integer>();
+        var owned = new ArrayList<Set<Object>>();
+        var elsewhere = new ArrayList<Set<Object>>();
+        var seenBatches = new ArrayList<String>();
         for (int q = 0; q < answers.size(); q++) {
             int partition = queries.get(q).partition();
-            Set<Object> owned = new HashSet<>();
-            Set<Object> elsewhere = new HashSet<>();
-            String seenBatches = null;
+            owned.add(new HashSet<>());
+            elsewhere.add(new HashSet<>());
+            String seen = null;
             try (RowSource rows = answers.get(q)) {
                 Row row;
                 while ((row = rows.next()) != null) {
                     Object first = ValueCodec.decode(row.getValues(0));
                     Object second = ValueCodec.decode(row.getValues(1));
                     if (first == null) {
-                        seenBatches = second.toString();
+                        seen = second.toString();
                         continue;
                     }
                     Object key = target.table().key(first);
-                    if (second == null) owned.add(key);
-                    else if (!names(ctx.shards(), second.toString(), partition)) elsewhere.add(key);
+                    if (second == null) owned.get(q).add(key);
+                    else if (!names(ctx.shards(), second.toString(), partition)) elsewhere.get(q).add(key);
                 }
             }
-            boolean sameBatches = latest.get(q) == null || Objects.equals(seenBatches, await(latest.get(q), partition));
+            seenBatches.add(seen);
+        }
+        // the latest counts, read once the placement rows are locked: a batch that moved a key back to a partition while
+        // the locking read waited for it is then counted (read before, its count could still equal the snapshot's)
+        var latest = new ArrayList<FutureTask<String>>();
+        for (int q = 0; q < queries.size(); q++) latest.add(earlier.get(q) ? latestBatches(ctx.shards(), queries.get(q).partition(), group) : null);
+        var missing = new ArrayList<Integer>();
+        for (int q = 0; q < queries.size(); q++) {
+            int partition = queries.get(q).partition();
+            boolean sameBatches = latest.get(q) == null || Objects.equals(seenBatches.get(q), await(latest.get(q), partition));
             for (int i : asked.get(q)) {
-                if (sameBatches && owned.contains(keys[i]) && !elsewhere.contains(keys[i])) found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
-                else missing.add(i);
+                if (sameBatches && owned.get(q).contains(keys[i]) && !elsewhere.get(q).contains(keys[i])) {
+                    found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
+                } else {
+                    missing.add(i);
+                }
             }
         }
         return missing;
     }
 
-    /** The group's batch count last committed on {@code partition}, read outside the transaction, started now on a thread of its own. */
+    /** The group's batch count last committed on {@code partition}, read outside the transaction, on a thread of its own from now. */
     private static FutureTask<String> latestBatches(Shards shards, int partition, String group) {
         var task = new FutureTask<>(() -> {
             try (Shards.Scratch s = shards.scratch(partition);

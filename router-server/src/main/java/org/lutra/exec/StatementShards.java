@@ -46,6 +46,11 @@ final class StatementShards implements Shards {
     }
 
     @Override
+    public boolean mariaDb() throws SQLException {
+        return backends.mariaDb();
+    }
+
+    @Override
     public boolean begun(int partition) {
         return connections.begun(partition);
     }

@@ -92,6 +92,11 @@ public interface Shards {
         return false;
     }
 
+    /** Whether every backend is a MariaDB server (one that reads each part of a UNION with its own locking clause). */
+    default boolean mariaDb() throws SQLException {
+        return false;
+    }
+
     /** Whether the statement's transaction has a branch on {@code partition} from an earlier statement; false outside a transaction. */
     default boolean begun(int partition) {
         return false;
