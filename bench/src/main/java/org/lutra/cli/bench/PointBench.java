@@ -33,7 +33,7 @@ import java.util.function.Function;
  */
 public final class PointBench implements Command {
     private static final String USAGE = """
-            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR [--baseline-mysql]] [--connector-options OPTIONS] [--jfr FILE] [--verbose] [--out FILE]
+            usage: ./lutra bench point [--rows 100000] [--seconds 3] [--rounds 3] [--clients 1,16] [--workloads 'point select,single-row update'] [--warmup 4] [--warmup-max 240] [--metrics] [--baseline-jar JAR [--baseline-mysql | --idle-listener]] [--connector-options OPTIONS] [--jfr FILE] [--verbose] [--out FILE]
 
               Starts one embedded MariaDB shard and a router process whose only partition is that shard;
               loads --rows rows into `users` (routed) and into a second database (direct). Runs prepared
@@ -50,6 +50,8 @@ public final class PointBench implements Command {
               and reports after / before per round and as medians: throughput and router CPU µs per statement (all, and user
               space). With --jfr they are recorded too, to FILE.after.jfr and FILE.before.jfr. --baseline-mysql gives both the MySQL
               listener and measures them through Connector/J there instead (with the options below): the listener's path, before and after.
+              --idle-listener gives this build's (after) router alone a MySQL listener that no client uses, both measured through the
+              Lutra driver: with JAR this build's own jar, what an idle listener costs the Lutra driver's path.
               Connector/J (direct, both forwarders, the MySQL listener) connects with the router's own prepared-statement
               options (server-side, cached); --connector-options replaces them, e.g. 'useServerPrepStmts=false' for the
               text protocol Connector/J uses by default.
@@ -77,6 +79,8 @@ public final class PointBench implements Command {
     private Path baselineJar;
     /** Whether the routers of --baseline-jar are measured through Connector/J at their MySQL listeners (--baseline-mysql). */
     private boolean baselineMysql;
+    /** Whether this build's router beside the first serves an unused MySQL listener, measured through the Lutra driver (--idle-listener). */
+    private boolean idleListener;
     private List<String> workloads = List.of("point select", "single-row update");
     /**
      * Connector/J's options on every path that uses it (direct, both forwarders, the MySQL listener): server-side prepared
@@ -132,8 +136,10 @@ public final class PointBench implements Command {
 
     static Args parse(List<String> args) throws Args.UsageException {
         Args a = Args.parse(args, Set.of("--rows", "--seconds", "--rounds", "--clients", "--workloads", "--warmup", "--warmup-max", "--jfr", "--out",
-                "--baseline-jar", "--connector-options"), Set.of("--verbose", "--metrics", "--baseline-mysql"));
+                "--baseline-jar", "--connector-options"), Set.of("--verbose", "--metrics", "--baseline-mysql", "--idle-listener"));
         if (a.has("--baseline-mysql") && !a.has("--baseline-jar")) throw new Args.UsageException("--baseline-mysql goes with --baseline-jar");
+        if (a.has("--idle-listener") && !a.has("--baseline-jar")) throw new Args.UsageException("--idle-listener goes with --baseline-jar");
+        if (a.has("--idle-listener") && a.has("--baseline-mysql")) throw new Args.UsageException("--idle-listener and --baseline-mysql exclude each other");
         if (a.has("--baseline-jar")) baselineJar(a.get("--baseline-jar", null));
         return a;
     }
@@ -162,6 +168,7 @@ public final class PointBench implements Command {
         if (a.has("--connector-options")) connectorOptions = a.get("--connector-options", CONNECTOR_J_OPTIONS);
         baselineJar = a.has("--baseline-jar") ? baselineJar(a.get("--baseline-jar", null)) : null;
         baselineMysql = a.has("--baseline-mysql");
+        idleListener = a.has("--idle-listener");
         return measure(shards, a.getInt("--rows", 100_000), Double.parseDouble(a.get("--seconds", "3")), a.getInt("--rounds", 3), clients,
                 a.has("--jfr") ? Path.of(a.get("--jfr", null)) : null);
     }
@@ -183,7 +190,7 @@ public final class PointBench implements Command {
              // with --baseline-jar, this build's router and the baseline's alike: the first router also serves the MySQL listener
              var current = after == null ? null
                      : RouterProcess.startBuild(System.getProperty("java.class.path"), dirs.get(2), shards, after, schema,
-                     jfr == null ? null : sibling(jfr, "after"), "bench-point-new", baselineMysql);
+                     jfr == null ? null : sibling(jfr, "after"), "bench-point-new", baselineMysql || idleListener);
              var baseline = before == null ? null : RouterProcess.startBuild(RouterProcess.buildClassPath(baselineJar), dirs.get(3), shards, before,
                      schema, jfr == null ? null : sibling(jfr, "before"), "bench-point-old", baselineMysql);
              var threads = new TcpForwarder(shardAddress.group(1), Integer.parseInt(shardAddress.group(2)));
@@ -266,7 +273,7 @@ public final class PointBench implements Command {
             }
             String report = PointReport.report(cells, rows, seconds, rounds, PointClients.serverVersion(directUrl, shards), jfr, connectorOptions);
             if (metered != null) report += PointReport.metered(cells, scraper.scrapes());
-            if (baseline != null) report += PointReport.baseline(cells, baselineJar, baselineMysql ? connectorOptions : null);
+            if (baseline != null) report += PointReport.baseline(cells, baselineJar, baselineMysql ? connectorOptions : null, idleListener);
             return report;
         } finally {
             for (String database : java.util.Arrays.asList(routed, reference, before, after)) {

@@ -90,12 +90,14 @@ final class PointReport {
      * driver, measured one right after the other in every round; each ratio is the median of the rounds' after / before.
      */
     /** {@code mysqlOptions}: Connector/J's options when the two were measured at their MySQL listeners (--baseline-mysql), else null. */
-    static String baseline(List<PointCell> cells, Path jar, String mysqlOptions) {
-        var s = new StringBuilder("\n### This build vs a baseline build (`--baseline-jar`" + (mysqlOptions == null ? "" : " `--baseline-mysql`") + ")\n\n");
+    static String baseline(List<PointCell> cells, Path jar, String mysqlOptions, boolean idleListener) {
+        var s = new StringBuilder("\n### This build vs a baseline build (`--baseline-jar`" + (mysqlOptions == null ? "" : " `--baseline-mysql`")
+                + (idleListener ? " `--idle-listener`" : "") + ")\n\n");
         s.append("Two more router processes over the same shard, each with its own copy of the rows: this build's (after) and the one in `")
                 .append(jar).append(mysqlOptions == null
                         ? "` (before), with the same config (the first router's less the MySQL listener, which an older build may not "
                           + "have), warmed up and measured alike through the same Lutra driver"
+                          + (idleListener ? "; the after router also serves a MySQL listener that no client connects to" : "")
                         : "` (before), with the same config (the first router's, MySQL listener included), warmed up and measured alike through "
                           + "the same Connector/J client at their MySQL listeners (`" + (mysqlOptions.isEmpty() ? "its defaults" : mysqlOptions) + "`)")
                 .append(", one right after the other in every round (the order alternating). Each ratio is the median over rounds of the "

@@ -26,6 +26,9 @@ class PointBaselineTest {
         assertEquals(jar.toString(), PointBench.parse(List.of("--baseline-jar", jar.toString())).get("--baseline-jar", null));
         assertTrue(PointBench.parse(List.of("--baseline-jar", jar.toString(), "--baseline-mysql")).has("--baseline-mysql"));
         assertThrows(Args.UsageException.class, () -> PointBench.parse(List.of("--baseline-mysql")));
+        assertTrue(PointBench.parse(List.of("--baseline-jar", jar.toString(), "--idle-listener")).has("--idle-listener"));
+        assertThrows(Args.UsageException.class, () -> PointBench.parse(List.of("--idle-listener")));
+        assertThrows(Args.UsageException.class, () -> PointBench.parse(List.of("--baseline-jar", jar.toString(), "--idle-listener", "--baseline-mysql")));
         assertEquals(build.resolve("router.before.jfr"), PointBench.sibling(build.resolve("router.jfr"), "before"));
     }
 
@@ -37,12 +40,15 @@ class PointBaselineTest {
         round(cell, 1000, 10, 4, 1100, 11, 5);
         round(cell, 2000, 20, 8, 1800, 18, 6);
         round(cell, 4000, 30, 10, 4400, 33, 12);
-        String report = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), null);
+        String report = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), null, false);
         assertTrue(report.contains("| point select | 16 | 2,000 | 1,800 | 1.100 | 20.0 | 18.0 | 1.100 | 8.0 | 6.0 | 1.200 |"), report);
         assertTrue(report.contains("- point select × 16: throughput 1.10 0.90 1.10; CPU 1.10 0.90 1.10; user space 1.25 0.75 1.20"), report);
         assertTrue(report.contains("`/builds/old/lutra-bench.jar`"), report);
         assertTrue(report.contains("through the same Lutra driver"), report);
-        String mysql = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), "useServerPrepStmts=false");
+        assertTrue(!report.contains("--idle-listener") && !report.contains("no client connects to"), report);
+        String idle = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), null, true);
+        assertTrue(idle.contains("`--idle-listener`") && idle.contains("the after router also serves a MySQL listener that no client connects to"), idle);
+        String mysql = PointReport.baseline(List.of(cell), Path.of("/builds/old/lutra-bench.jar"), "useServerPrepStmts=false", false);
         assertTrue(mysql.contains("Connector/J client at their MySQL listeners (`useServerPrepStmts=false`)"), mysql);
     }
 
