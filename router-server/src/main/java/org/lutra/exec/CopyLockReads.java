@@ -18,23 +18,31 @@ import java.util.List;
 final class CopyLockReads {
     private CopyLockReads() {}
 
-    static Result run(Executor executor, Plan.CopiesLockedFirst plan, List<Value> params, Connections c) throws SQLException {
-        int isolation = c.isolation();
+    static Result.Count run(Plan.CopiesLockedFirst plan, Context ctx) throws SQLException {
+        List<Value> params = ctx.params();
+        int isolation = ctx.shards().isolation();
         if (plan.delete() || isolation == Connection.TRANSACTION_REPEATABLE_READ || isolation == Connection.TRANSACTION_SERIALIZABLE) {
-            c.atomic();
+            ctx.shards().atomic();
             for (Plan.CopyLock lock : plan.locks()) {
                 if (lock.read() == null) throw org.lutra.protocol.Refusal.of(lock.refusal());
             }
             for (Plan.CopyLock lock : plan.locks()) {
                 int from = lock.firstParam();
-                var result = (Result.Rows) executor.execute(lock.read(), params.subList(from, from + lock.read().paramCount()), c);
-                try (RowSource rows = result.rows()) {
+                var read = ctx.read(params.subList(from, from + lock.read().paramCount()));
+                RowSource opened;
+                try {
+                    opened = read.releasing(lock.read().root().open(read));
+                } catch (SQLException | RuntimeException e) {
+                    read.release();
+                    throw e;
+                }
+                try (RowSource rows = opened) {
                     while (rows.next() != null) {
                         // the locks are what is wanted
                     }
                 }
             }
         }
-        return executor.execute(plan.write(), params, c);
+        return ((Plan.Writing) plan.write()).run(ctx);
     }
 }

@@ -7,7 +7,6 @@ import org.lutra.protocol.Value;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * INSERT ... SELECT: one transaction (the session's, or one the router starts) holds the read and
@@ -15,20 +14,11 @@ import java.util.function.Function;
  * before the statement), at most {@link SelectedRows#MAX_ROWS} rows and {@link SelectedRows#MAX_BYTES}.
  */
 final class InsertSelectWrite {
-    private final Stats stats;
-    /** Inserts each batch of the rows read. */
-    private final InsertWrite inserts;
-    private final Function<Connections, Shards> shardsOf;
+    private InsertSelectWrite() {}
 
-    InsertSelectWrite(Stats stats, InsertWrite inserts, Function<Connections, Shards> shardsOf) {
-        this.stats = stats;
-        this.inserts = inserts;
-        this.shardsOf = shardsOf;
-    }
-
-    /** Runs {@code plan} with the client's parameters (all the SELECT's) over the connections {@code c}. */
-    Result.Count run(Plan.InsertSelect plan, List<Value> params, Connections c) throws SQLException {
-        Shards shards = shardsOf.apply(c);
+    /** Runs {@code plan} with the client's parameters (all the SELECT's), those of {@code ctx}. */
+    static Result.Count run(Plan.InsertSelect plan, Context ctx) throws SQLException {
+        Shards shards = ctx.shards();
         shards.atomic();
         int isolation = shards.isolation();
         var select = plan.select();
@@ -39,7 +29,7 @@ final class InsertSelectWrite {
             }
             select = plan.locking();
         }
-        var rows = SelectedRows.read(plan, select, new Context(params, shards, stats));
+        var rows = SelectedRows.read(plan, select, ctx.read(ctx.params()));
         long count = 0;
         int partitions = 0;
         var keys = new java.util.ArrayList<long[]>();
@@ -48,7 +38,7 @@ final class InsertSelectWrite {
             var batch = rows.subList(from, Math.min(rows.size(), from + Plan.InsertSelect.BATCH));
             var values = new ArrayList<Value>(batch.size() * plan.columns());
             for (var row : batch) values.addAll(row.getValuesList());
-            var done = inserts.run(plan.batches().rows(batch.size()), values, c);
+            var done = InsertWrite.run(plan.batches().rows(batch.size()), ctx.read(values));
             count += done.count();
             partitions = Math.max(partitions, done.partitions());
             keys.add(done.keys());

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * INSERT ... VALUES (and REPLACE) of rows with placement: AUTO_INCREMENT ids filled in first ({@link AutoIncrement}), since
@@ -31,33 +30,13 @@ import java.util.function.Function;
  * keys the router enforces are checked first ({@link ForeignKeyChecks}). REPLICATED tables get the rows on every copy.
  */
 final class InsertWrite {
-    /** The router's own checks of an INSERT's foreign keys ({@link ForeignKeyChecks#insert}): which rows to leave out. */
-    interface ForeignKeyStep {
-        boolean[] check(Plan.Insert plan, List<Value> params, Connections c) throws SQLException;
-    }
+    private InsertWrite() {}
 
-    private final Stats stats;
-    private final Backends backends;
-    private final ReplicaWrite replicas;
-    private final AutoIncrement autoIncrement;
-    private final ForeignKeyStep foreignKeys;
-    /** The shards as the operators see them over a statement's connections. */
-    private final Function<Connections, Shards> shardsOf;
-
-    InsertWrite(Stats stats, Backends backends, ReplicaWrite replicas, AutoIncrement autoIncrement, ForeignKeyStep foreignKeys,
-                Function<Connections, Shards> shardsOf) {
-        this.stats = stats;
-        this.backends = backends;
-        this.replicas = replicas;
-        this.autoIncrement = autoIncrement;
-        this.foreignKeys = foreignKeys;
-        this.shardsOf = shardsOf;
-    }
-
-    /** Runs {@code plan} with the client's parameters over the connections {@code c}. */
-    Result.Count run(Plan.Insert plan, List<Value> clientParams, Connections c) throws SQLException {
-        Shards shards = shardsOf.apply(c);
-        var ids = autoIncrement.fill(plan, clientParams); // AUTO_INCREMENT ids into the parameters: rows route by them
+    /** Runs {@code plan} with the client's parameters, those of {@code ctx}. */
+    static Result.Count run(Plan.Insert plan, Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
+        Shards shards = ctx.shards();
+        var ids = ctx.services().autoIncrement().fill(plan, ctx.params()); // AUTO_INCREMENT ids into the parameters: rows route by them
         List<Value> params = ids.params();
         TableDef table = plan.table();
         var partitioning = table.partitioning();
@@ -65,26 +44,28 @@ final class InsertWrite {
         var secondaryKeys = new ArrayList<Object[]>();
         for (var sv : plan.secondaries()) {
             var raw = new Object[rowCount];
-            for (int row = 0; row < rowCount; row++) raw[row] = Executor.written(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
+            for (int row = 0; row < rowCount; row++) raw[row] = SecondaryKeys.written(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
             Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip
-            for (int row = 0; row < rowCount; row++) perRow[row] = Executor.secondaryKey(table, sv.lookup(), raw[row], perRow[row]);
+            for (int row = 0; row < rowCount; row++) perRow[row] = SecondaryKeys.of(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
         }
         boolean[] skip = new boolean[rowCount];
         if (plan.references() != null) {
             shards.atomic(); // the parent rows read in share mode, and the rows that reference them, commit together
-            skip = foreignKeys.check(plan, params, c);
-            c = ForeignKeyChecks.checksOff(c); // the router checked what the shards would check on their own partition only
-            shards = shardsOf.apply(c);
+            skip = ForeignKeyChecks.insert(ctx.services().executor(), plan, params, ctx.connections());
+            // the router checked what the shards would check on their own partition only
+            ctx = ctx.over(ForeignKeyChecks.checksOff(ctx.connections()));
+            shards = ctx.shards();
         }
         if (partitioning instanceof Partitioning.Replicated r) {
             int[] all = kept(skip);
             if (all.length == 0) return ids.result(0, 0);
             var queries = new ArrayList<ShardQuery>();
             for (int p : r.partitions()) queries.add(new ShardQuery(p, plan.rows().render(all), plan.rows().params(params, all)));
+            var replicas = ctx.services().replicas();
             queries = new ArrayList<>(replicas.onEveryCopy(table, plan.rows().render(all), queries));
             Writes.record(stats, queries);
-            return ids.result(replicas.copiesAlike(table, queries, c), queries.size());
+            return ids.result(replicas.copiesAlike(table, queries, ctx.connections()), queries.size());
         }
         // the rows in a transaction: their entries, committed aside or in it (SecondaryEntries.writeForWrittenRows), name
         // their partitions while the rows are written and not yet committed
@@ -104,7 +85,7 @@ final class InsertWrite {
             }
             keys[row] = keyed[row];
             if (keys[row] == null) throw unroutable(table, partitioning.column(), raw, raws[row]);
-            byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], shards), p -> new ArrayList<>()).add(row);
+            byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], ctx), p -> new ArrayList<>()).add(row);
         }
         shards.trace().write(table.name(), keys);
         long count = 0;
@@ -141,15 +122,15 @@ final class InsertWrite {
                         + " (rows being moved): statement rolled back, retry it", "40001", 1213);
             }
             var lookup = (Partitioning.LookedUp) partitioning;
-            var replicated = resolve(lookup, table, misplaced.stream().map(r -> keys[r]).distinct().toList(), shards);
+            var replicated = resolve(lookup, table, misplaced.stream().map(r -> keys[r]).distinct().toList(), ctx);
             if (!replicated.isEmpty()) {
                 var copied = misplaced.stream().filter(r -> replicated.contains(keys[r])).toList();
                 misplaced.removeAll(copied);
-                count += insertOnEveryReplica(plan, params, lookup, keys, copied, touched, shards, c);
+                count += insertOnEveryReplica(plan, params, lookup, keys, copied, touched, ctx);
             }
             byPartition = new LinkedHashMap<>();
             for (int row : misplaced) {
-                byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], shards), p -> new ArrayList<>()).add(row);
+                byPartition.computeIfAbsent(placeRow(partitioning, table, keys[row], ctx), p -> new ArrayList<>()).add(row);
             }
             if (byPartition.isEmpty()) break;
         }
@@ -185,23 +166,25 @@ final class InsertWrite {
      * Rows whose key is replicated: inserted on every partition of the key's set, with the home rows locked in
      * the statement's transaction ({@link ReplicaWrites}); counted once. Returns the rows inserted.
      */
-    private long insertOnEveryReplica(Plan.Insert plan, List<Value> params, Partitioning.LookedUp lookup, Object[] keys, List<Integer> rows,
-                                      java.util.Set<Integer> touched, Shards shards, Connections c) throws SQLException {
+    private static long insertOnEveryReplica(Plan.Insert plan, List<Value> params, Partitioning.LookedUp lookup, Object[] keys, List<Integer> rows,
+                                             java.util.Set<Integer> touched, Context ctx) throws SQLException {
+        Shards shards = ctx.shards();
+        var replicas = ctx.services().replicas();
         if (!plan.secondaries().isEmpty()) {
             throw new SQLException("Lutra does not support secondary lookups on " + plan.table().name() + " with replicated keys", org.lutra.protocol.Refusal.SQL_STATE, org.lutra.protocol.Refusal.VENDOR_CODE);
         }
         String text = plan.rows().render(rows.stream().mapToInt(Integer::intValue).toArray());
-        SameOnEveryCopy.check(text, plan.table(), backends.mariaDb());
+        SameOnEveryCopy.check(text, plan.table(), ctx.services().backends().mariaDb());
         shards.atomic();
         var rowKeys = new Object[rows.size()];
         for (int i = 0; i < rowKeys.length; i++) rowKeys[i] = keys[rows.get(i)];
         HomeRows home = HomeRows.lock(HomeRows.Locks.untilTransactionEnds(shards), shards, plan.table(), lookup, rowKeys);
         var sets = ReplicaWrite.bySet(home, rowKeys, (p, indexes) -> insertOf(plan, params, p, rows, indexes));
         for (var set : sets) {
-            Writes.record(stats, set.queries());
+            Writes.record(ctx.stats(), set.queries());
             set.queries().forEach(q -> touched.add(q.partition()));
         }
-        return Writes.sum(replicas.runOnEveryCopy(plan.table(), text, sets, c));
+        return Writes.sum(replicas.runOnEveryCopy(plan.table(), text, sets, ctx.connections()));
     }
 
     private static ShardQuery insertOf(Plan.Insert plan, List<Value> params, int partition, List<Integer> rows, List<Integer> indexes) {
@@ -213,7 +196,9 @@ final class InsertWrite {
      * Finds the partition that holds {@code key}'s owner row: where the lookup table points if the
      * row is there, else where the key's home row says (learned), else where a new key would go.
      */
-    private int probe(Partitioning.LookedUp lookup, Object key, Shards shards) throws SQLException {
+    private static int probe(Partitioning.LookedUp lookup, Object key, Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
+        Shards shards = ctx.shards();
         int guess = stats.locate(lookup, key);
         String sql = "SELECT 1 FROM `" + lookup.owner() + "` WHERE `" + lookup.ownerColumn() + "` = ? LIMIT 1";
         List<Value> params = List.of(KeyParams.toValue(key));
@@ -223,7 +208,7 @@ final class InsertWrite {
         // not where the cache (or DEFAULT NEW) points: the key's home row says where it lives (no broadcast); the
         // placement trigger checks the insert there again
         stats.fallback(lookup, new int[0]);
-        resolve(lookup, backends.catalog().table(lookup.owner()), List.of(key), shards);
+        resolve(lookup, ctx.services().backends().catalog().table(lookup.owner()), List.of(key), ctx);
         int learned = lookup.table().get(key);
         return learned == LookupTable.MISSING ? lookup.placeNew(key) : learned;
     }
@@ -243,7 +228,8 @@ final class InsertWrite {
      * Sets the cache entries of {@code keys} to where the backends say they live: a key's home row
      * names its partitions when it lives away from home ({@link PlacementRows}); no row, at home.
      */
-    private java.util.Set<Object> resolve(Partitioning.LookedUp lookup, TableDef table, List<Object> keys, Shards shards) throws SQLException {
+    private static java.util.Set<Object> resolve(Partitioning.LookedUp lookup, TableDef table, List<Object> keys, Context ctx) throws SQLException {
+        Shards shards = ctx.shards();
         var byHome = new LinkedHashMap<Integer, List<Object>>();
         for (Object k : keys) byHome.computeIfAbsent(lookup.placeNew(k), h -> new ArrayList<>()).add(k);
         var queries = new ArrayList<ShardQuery>();
@@ -266,12 +252,13 @@ final class InsertWrite {
         }
         for (Object k : keys) {
             lookup.table().put(k, away.getOrDefault(k, lookup.placeNew(k)));
-            stats.learn(lookup);
+            ctx.stats().learn(lookup);
         }
         return replicated;
     }
 
-    private int placeRow(Partitioning partitioning, TableDef table, Object key, Shards shards) throws SQLException {
+    private static int placeRow(Partitioning partitioning, TableDef table, Object key, Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
         if (partitioning instanceof Partitioning.LookedUp lookup) {
             int cached = lookup.table().get(key);
             if (cached != LookupTable.MISSING) {
@@ -279,7 +266,7 @@ final class InsertWrite {
                 return cached;
             }
             // A new owner key goes where every router puts new keys; a SAME AS row goes to its owner (the probe counts the miss).
-            if (!lookup.owner().equalsIgnoreCase(table.name())) return probe(lookup, key, shards);
+            if (!lookup.owner().equalsIgnoreCase(table.name())) return probe(lookup, key, ctx);
             stats.missed(lookup, key);
             return lookup.placeNew(key);
         }

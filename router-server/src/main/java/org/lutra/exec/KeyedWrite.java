@@ -28,16 +28,13 @@ import java.util.Map;
  * </ul>
  */
 final class KeyedWrite {
-    private final Stats stats;
-    private final ReplicaWrite replicas;
+    private KeyedWrite() {}
 
-    KeyedWrite(Stats stats, ReplicaWrite replicas) {
-        this.stats = stats;
-        this.replicas = replicas;
-    }
-
-    /** Runs {@code plan} for its routing keys {@code keys} (resolved from {@code params}); {@code c}: the connections {@code shards} use. */
-    Result.Count run(Plan.Routed plan, Object[] keys, List<Value> params, Shards shards, Connections c) throws SQLException {
+    /** Runs {@code plan} for its routing keys {@code keys} (resolved from the parameters of {@code ctx}). */
+    static Result.Count run(Plan.Routed plan, Object[] keys, Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
+        List<Value> params = ctx.params();
+        Shards shards = ctx.shards();
         var partitioning = plan.table().partitioning();
         var byPartition = Routes.byPartition(stats, partitioning, keys);
         if (!partitioning.needsValidation()) {
@@ -49,28 +46,29 @@ final class KeyedWrite {
             if (distinct > 1) {
                 throw Writes.mergeRefusal(plan, lookup.partitions().length);
             }
-            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, shards, c);
+            return whereHomeRowsSay(plan, lookup, keys, byPartition, ctx);
         }
         if (distinct > 1) {
             // Counting cannot tell which of several keys a first try at the cache's partitions missed
             // (and a key changed there may have moved since): where they live first, under lock.
             shards.atomic();
-            return whereHomeRowsSay(plan, lookup, keys, byPartition, params, shards, c);
+            return whereHomeRowsSay(plan, lookup, keys, byPartition, ctx);
         }
-        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, params, shards, c);
+        return validated(plan, lookup, keys, byPartition, lookup.unique() ? distinct : 1, ctx);
     }
 
     /** Runs the write for {@code keys} where their home rows say they live, while those rows are locked ({@link HomeRows}). */
-    private Result.Count whereHomeRowsSay(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> guessed,
-                                          List<Value> params, Shards shards, Connections c)
-            throws SQLException {
+    private static Result.Count whereHomeRowsSay(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> guessed,
+                                                 Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
+        Shards shards = ctx.shards();
         try (var locks = new HomeRows.Locks(shards)) {
             HomeRows home = HomeRows.lock(locks, shards, plan.table(), lookup, keys);
             home.learn(keys, stats);
             var located = home.byPartition(keys);
             if (!located.equals(guessed)) stats.fallback(lookup, new int[0]); // not where the cache pointed
-            if (home.anyReplicated(keys)) return replicas.onEveryReplica(plan, lookup, keys, params, shards, c);
-            return Writes.run(stats, plan, Routes.cut(plan, located, params), shards);
+            if (home.anyReplicated(keys)) return ctx.services().replicas().onEveryReplica(plan, lookup, keys, ctx.params(), shards, ctx.connections());
+            return Writes.run(stats, plan, Routes.cut(plan, located, ctx.params()), shards);
         }
     }
 
@@ -78,10 +76,11 @@ final class KeyedWrite {
      * One key: runs where the lookup table points; if no row matched there (nothing changed), runs
      * again where the key's home row says it lives, under that row's lock ({@link HomeRows}).
      */
-    private Result.Count validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
-                                   long expected, List<Value> params, Shards shards, Connections c) throws SQLException {
-        var first = Routes.cut(plan, primary, params);
-        Writes.record(stats, first);
+    private static Result.Count validated(Plan.Routed plan, Partitioning.LookedUp lookup, Object[] keys, Map<Integer, List<Integer>> primary,
+                                          long expected, Context ctx) throws SQLException {
+        Shards shards = ctx.shards();
+        var first = Routes.cut(plan, primary, ctx.params());
+        Writes.record(ctx.stats(), first);
         long count;
         try {
             count = Writes.sum(shards.update(first));
@@ -92,7 +91,7 @@ final class KeyedWrite {
         if (count >= expected) {
             return new Result.Count(count, first.size());
         }
-        Result.Count second = whereHomeRowsSay(plan, lookup, keys, primary, params, shards, c);
+        Result.Count second = whereHomeRowsSay(plan, lookup, keys, primary, ctx);
         return new Result.Count(second.count(), first.size() + second.partitions());
     }
 }

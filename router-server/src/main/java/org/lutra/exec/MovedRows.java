@@ -25,9 +25,11 @@ import java.util.List;
 final class MovedRows {
     private MovedRows() {}
 
-    static Result run(Executor executor, Plan.RowsMoved plan, List<Value> params, Connections c) throws SQLException {
+    static Result.Count run(Plan.RowsMoved plan, Context statement) throws SQLException {
+        Executor executor = statement.services().executor();
+        Connections c = statement.connections();
         c.atomic();
-        var ctx = new Context(params, executor.shards(c), executor.stats());
+        var ctx = statement.read(statement.params());
         List<Row> rows = SelectedRows.read(plan.read(), plan.columns() + 1 + keyColumns(plan), ctx, "an UPDATE of the routing column",
                 "nothing was changed; update in parts (narrower WHERE clauses)");
         if (rows.isEmpty()) return new Result.Count(0, ctx.partitionsTouched());

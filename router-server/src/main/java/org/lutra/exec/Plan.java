@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.ShardQuery;
 import org.lutra.catalog.TableDef;
 import org.lutra.sql.AutoFill;
 import org.lutra.sql.KeyMatch;
@@ -15,6 +16,12 @@ import java.util.List;
  * {@link SessionCommand}s); plans are immutable and shared between sessions through the plan cache.
  */
 public sealed interface Plan extends Planned {
+    /**
+     * A write's plan: the root of its tree of {@link Write}s (with the reads it runs first as inputs), which the executor
+     * runs; the planner builds it once, as it builds a read's {@link Query}.
+     */
+    sealed interface Writing extends Plan, Write permits Routed, Insert, InsertSelect, RowsMoved, WriteAfterSubqueries, CopiesLockedFirst {}
+
     /**
      * EXPLAIN ROUTE / EXPLAIN FORMAT=LUTRA (route: the router's tree and the SQL each partition gets),
      * or plain EXPLAIN, which MySQL answers where the statement targets one partition.
@@ -83,7 +90,7 @@ public sealed interface Plan extends Planned {
      * @param references   the foreign keys the router enforces for it, or null: none ({@link WriteReferences})
      */
     record Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount, List<SecondarySet> sets,
-                  SecondaryMatch secondary, boolean setsInsertId, WriteReferences references) implements Plan {
+                  SecondaryMatch secondary, boolean setsInsertId, WriteReferences references) implements Writing {
         public Routed(TableDef table, String sql, KeyMatch keys, String mergeNeed, int paramCount) {
             this(table, sql, keys, mergeNeed, paramCount, List.of(), null, false, null);
         }
@@ -91,6 +98,27 @@ public sealed interface Plan extends Planned {
         /** The write itself, once the router did what its foreign keys ask. */
         public Routed withoutReferences() {
             return new Routed(table, sql, keys, mergeNeed, paramCount, sets, secondary, setsInsertId, null);
+        }
+
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return RoutedWrite.run(this, ctx);
+        }
+
+        @Override
+        public String describe() {
+            return "Write " + table.name();
+        }
+
+        @Override
+        public List<Node> inputs() {
+            return List.of();
+        }
+
+        /** The statements of the first try (before any lookup validation). */
+        @Override
+        public List<ShardQuery> shardQueries(Context ctx) {
+            return Routes.primary(ctx.stats(), this, ctx.params());
         }
     }
 
@@ -157,7 +185,23 @@ public sealed interface Plan extends Planned {
      * @param delete  a DELETE (else an UPDATE)
      */
     record WriteAfterSubqueries(TableDef table, List<String> pieces, List<org.lutra.exec.SubqueryRounds.Subquery> plain,
-                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount, boolean delete) implements Plan {}
+                                List<org.lutra.exec.SubqueryRounds.Subquery> locking, BoundWrite writes, int paramCount, boolean delete) implements Writing {
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return SubqueryWrite.run(this, ctx);
+        }
+
+        @Override
+        public String describe() {
+            return "Write " + table.name() + " after its subqueries, their values bound into it";
+        }
+
+        /** The subqueries' reads, as locking reads where the router can read them so. */
+        @Override
+        public List<Node> inputs() {
+            return (locking != null ? locking : plain).stream().<Node>map(SubqueryRounds.Subquery::plan).toList();
+        }
+    }
 
     /**
      * An UPDATE or DELETE whose subqueries run inside each partition of the target ({@code WriteSubqueries#inPlace}) and read
@@ -167,10 +211,25 @@ public sealed interface Plan extends Planned {
      * the rows the subqueries read, in the write's transaction before the write, so that it waits for a {@code FOR UPDATE}
      * another transaction holds on them, as on one MariaDB.
      */
-    record CopiesLockedFirst(List<CopyLock> locks, Plan write, boolean delete) implements Plan {
+    record CopiesLockedFirst(List<CopyLock> locks, Plan write, boolean delete) implements Writing {
         @Override
         public int paramCount() {
             return write.paramCount();
+        }
+
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return CopyLockReads.run(this, ctx);
+        }
+
+        @Override
+        public String describe() {
+            return "Locking reads of the REPLICATED tables its subqueries read (their first partitions) first, then";
+        }
+
+        @Override
+        public List<Node> inputs() {
+            return write instanceof Node n ? List.of(n) : List.of();
         }
     }
 
@@ -208,13 +267,29 @@ public sealed interface Plan extends Planned {
      * @param references the foreign keys the router checks for its rows, or null: none (the shards check them)
      */
     record Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto, List<SecondaryValues> secondaries,
-                  InsertReferences references) implements Plan {
+                  InsertReferences references) implements Writing {
         public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount) {
             this(table, rows, keyPerRow, paramCount, null);
         }
 
         public Insert(TableDef table, SqlTemplate rows, List<ValueRef> keyPerRow, int paramCount, AutoFill auto) {
             this(table, rows, keyPerRow, paramCount, auto, List.of(), null);
+        }
+
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return InsertWrite.run(this, ctx);
+        }
+
+        /** The rows are split by their routing column as it runs. */
+        @Override
+        public String describe() {
+            return "Insert " + table.name() + " (" + rows.itemCount() + " rows, split by their routing column)";
+        }
+
+        @Override
+        public List<Node> inputs() {
+            return List.of();
         }
     }
 
@@ -232,9 +307,25 @@ public sealed interface Plan extends Planned {
      * @param lockRefusal why {@code locking} is null
      */
     record InsertSelect(TableDef table, Query select, Query locking, String lockRefusal, int columns, Batches batches, int paramCount,
-                        boolean upsert) implements Plan {
+                        boolean upsert) implements Writing {
         /** Rows inserted per statement. */
         public static final int BATCH = 500;
+
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return InsertSelectWrite.run(this, ctx);
+        }
+
+        @Override
+        public String describe() {
+            return "Insert " + table.name() + " the rows its SELECT reads (all read first, then inserted " + BATCH + " at a time, split by their routing column)";
+        }
+
+        /** The SELECT, as the locking read it is at REPEATABLE READ and SERIALIZABLE where the router can read it so. */
+        @Override
+        public List<Node> inputs() {
+            return List.of((locking != null ? locking : select).root());
+        }
     }
 
     /**
@@ -254,7 +345,24 @@ public sealed interface Plan extends Planned {
      *                  value and primary key, in place ({@link RowsStaying}); null where the SET assigns the routing column only
      */
     record RowsMoved(TableDef table, Query read, int columns, int routingAt, Plan keyed, Plan nullKey, Batches inserts, boolean checksOff,
-                     RowsStaying stays, int paramCount) implements Plan {}
+                     RowsStaying stays, int paramCount) implements Writing {
+        @Override
+        public Result.Count run(Context ctx) throws java.sql.SQLException {
+            return MovedRows.run(this, ctx);
+        }
+
+        @Override
+        public String describe() {
+            return "Move rows of " + table.name() + " (UPDATE of its routing column): read locked, delete each by its old routing value"
+                    + " and primary key, insert it where its new value places it";
+        }
+
+        /** The locked read of the rows; the deletes and inserts are planned per row count as it runs. */
+        @Override
+        public List<Node> inputs() {
+            return List.of(read.root());
+        }
+    }
 
     /**
      * The in-place UPDATE of {@link RowsMoved} for a row that stays: {@code keyed} (parameters: the new values of

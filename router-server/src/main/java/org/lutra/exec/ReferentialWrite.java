@@ -36,10 +36,13 @@ final class ReferentialWrite {
 
     private ReferentialWrite() {}
 
-    static Result run(Executor executor, Plan.Routed plan, List<Value> params, Connections c) throws SQLException {
+    static Result.Count run(Plan.Routed plan, Context ctx) throws SQLException {
+        Executor executor = ctx.services().executor();
+        List<Value> params = ctx.params();
+        Connections c = ctx.connections();
         var refs = plan.references();
         var write = plan.withoutReferences();
-        if (ForeignKeyChecks.offInSession(c)) return executor.execute(write, params, c);
+        if (ForeignKeyChecks.offInSession(c)) return write.run(ctx);
         if (c.cascades() > MAX_CASCADE_DEPTH) {
             throw Refusal.of("foreign key cascades deeper than " + MAX_CASCADE_DEPTH + " (InnoDB's limit) from " + plan.table().name());
         }
@@ -62,7 +65,7 @@ final class ReferentialWrite {
                 }
             }
         }
-        Result result = executor.execute(write, params, ForeignKeyChecks.checksOff(c));
+        Result.Count result = write.run(ctx.over(ForeignKeyChecks.checksOff(c)));
         Connections cascading = new Connections.Forwarding(c) {
             @Override
             public int cascades() {

@@ -15,34 +15,33 @@ import java.util.List;
  * of the group are replicated it splits into the rows counted and the copies ({@link ReplicaWrite}).
  */
 final class UnkeyedWrite {
-    private final Stats stats;
-    private final ReplicaWrite replicas;
+    private UnkeyedWrite() {}
 
-    UnkeyedWrite(Stats stats, ReplicaWrite replicas) {
-        this.stats = stats;
-        this.replicas = replicas;
-    }
-
-    /** Runs {@code plan}, which names no keys; {@code c}: the connections {@code shards} use. */
-    Result.Count run(Plan.Routed plan, List<Value> params, Shards shards, Connections c) throws SQLException {
+    /** Runs {@code plan}, which names no keys. */
+    static Result.Count run(Plan.Routed plan, Context ctx) throws SQLException {
+        Shards shards = ctx.shards();
         if (plan.table().partitioning() instanceof Partitioning.LookedUp lookup) {
             // A secondary lookup's entries are the latest committed ones and the transaction's own (SecondaryEntries.partitions),
             // read under the locking fence: no move batch commits between them and the write, so they name every partition
             // whose latest rows (or the transaction's) have the values
-            try (MoveFence.Held fence = shards.holdLockingFence(lookup.owner(), Target.fencePartition(new Context(params, shards, stats), plan.table(), plan.secondary()))) {
+            try (MoveFence.Held fence = shards.holdLockingFence(lookup.owner(), Target.fencePartition(ctx.read(ctx.params()), plan.table(), plan.secondary()))) {
                 // no move batch commits while the fence is held: a replication either is in the answer below or comes after the write
+                var replicas = ctx.services().replicas();
                 var holding = replicas.holdingCopies(lookup, shards);
-                if (!holding.isEmpty()) return replicas.onEveryCopyUnkeyed(plan, lookup, holding, params, c);
-                return bySecondaryOrEverywhere(plan, params, shards);
+                if (!holding.isEmpty()) return replicas.onEveryCopyUnkeyed(plan, lookup, holding, ctx.params(), ctx.connections());
+                return bySecondaryOrEverywhere(plan, ctx);
             }
         }
-        return bySecondaryOrEverywhere(plan, params, shards);
+        return bySecondaryOrEverywhere(plan, ctx);
     }
 
     /** Where a secondary lookup's entries say, else on every partition. */
-    private Result.Count bySecondaryOrEverywhere(Plan.Routed plan, List<Value> params, Shards shards) throws SQLException {
+    private static Result.Count bySecondaryOrEverywhere(Plan.Routed plan, Context ctx) throws SQLException {
+        Stats stats = ctx.stats();
+        Shards shards = ctx.shards();
+        List<Value> params = ctx.params();
         if (plan.secondary() != null) {
-            var partitions = Target.viaSecondary(new Context(params, shards, stats), plan.table(), plan.secondary());
+            var partitions = Target.viaSecondary(ctx.read(params), plan.table(), plan.secondary());
             if (partitions != null) return Writes.run(stats, plan, Routes.wholeOn(plan, partitions.partitions(), params), shards);
         }
         stats.broadcast(plan.table().partitioning());

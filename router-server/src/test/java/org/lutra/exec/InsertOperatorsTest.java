@@ -25,11 +25,8 @@ class InsertOperatorsTest {
     private final Catalog catalog = SchemaParser.parse(WriteOperatorsTest.SCHEMA, List.of("p0", "p1", "p2", "p3"));
     private final Planner planner = new Planner(catalog, "demo", 100);
     private final Stats stats = new Stats(4);
-    private final ReplicaWrite replicas = new ReplicaWrite(stats, null, null); // reached only where keys are replicated
+    private final Services services = Services.withoutBackends(stats); // backends reached only where keys are replicated
     private FakeShards shards;
-    private final InsertWrite inserts = new InsertWrite(stats, null, replicas, new AutoIncrement(new IdBlocks(null)),
-            (plan, params, c) -> fail("no foreign key is the router's here"), c -> shards);
-    private final InsertSelectWrite insertSelects = new InsertSelectWrite(stats, inserts, c -> shards);
     private final Partitioning.LookedUp users = (Partitioning.LookedUp) catalog.table("users").partitioning();
     private final Partitioning text = catalog.table("text").partitioning();
 
@@ -93,7 +90,7 @@ class InsertOperatorsTest {
         shards.transactional = true;
         shards.isolation = java.sql.Connection.TRANSACTION_READ_COMMITTED; // a plain read (a locking one at REPEATABLE READ)
         var plan = (Plan.InsertSelect) planner.plan("INSERT INTO text (id, body) SELECT id, name FROM users WHERE id = ?");
-        var done = insertSelects.run(plan, List.of(i(7)), null);
+        var done = plan.run(new Context(List.of(i(7)), shards, services));
         assertEquals(List.of(
                 "atomic",
                 "query p3: SELECT id, name FROM users WHERE id = ? [7]",
@@ -108,7 +105,7 @@ class InsertOperatorsTest {
         shards = new FakeShards("id:INT", "name:VARCHAR").on(0, "8|eve").changes(to, 1);
         shards.transactional = true;
         var plan = (Plan.InsertSelect) planner.plan("INSERT INTO text (id, body) SELECT id, name FROM users WHERE id = ?");
-        insertSelects.run(plan, List.of(i(8)), null);
+        plan.run(new Context(List.of(i(8)), shards, services));
         var reads = shards.log.stream().filter(l -> l.startsWith("query ")).toList();
         assertEquals(1, reads.size(), shards.log.toString());
         assertTrue(reads.getFirst().contains("LOCK IN SHARE MODE"), reads.getFirst());
@@ -122,7 +119,7 @@ class InsertOperatorsTest {
     }
 
     private Result.Count insert(String sql, Value... params) throws SQLException {
-        return inserts.run((Plan.Insert) planner.plan(sql), List.of(params), null);
+        return ((Plan.Insert) planner.plan(sql)).run(new Context(List.of(params), shards, services));
     }
 
     private static Value i(long v) {

@@ -24,14 +24,13 @@ class WriteOperatorsTest {
     static final String SCHEMA = """
             CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1, p2, p3);
             CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1, p2, p3);
+            CREATE TABLE country (code CHAR(2) PRIMARY KEY, name VARCHAR(64)) REPLICATED ON (p0, p1, p2, p3);
             """;
 
     private final Catalog catalog = SchemaParser.parse(SCHEMA, List.of("p0", "p1", "p2", "p3"));
     private final Planner planner = new Planner(catalog, "demo", 100);
     private final Stats stats = new Stats(4);
-    private final ReplicaWrite replicas = new ReplicaWrite(stats, null, null); // reached only where keys are replicated
-    private final KeyedWrite keyed = new KeyedWrite(stats, replicas);
-    private final UnkeyedWrite unkeyed = new UnkeyedWrite(stats, replicas);
+    private final Services services = Services.withoutBackends(stats); // backends reached only where keys are replicated
     private final Partitioning.LookedUp users = (Partitioning.LookedUp) catalog.table("users").partitioning();
 
     @Test
@@ -113,7 +112,7 @@ class WriteOperatorsTest {
     @Test
     void anUnkeyedWriteOfALookupGroupHoldsTheLockingFenceAsksForCopiesAndWritesEveryPartitionAtomically() throws SQLException {
         var shards = new FakeShards("x:INT").changes(0, 1).changes(2, 2);
-        var done = unkeyed.run(plan("UPDATE users SET name = ? WHERE name = ?"), List.of(s("x"), s("y")), shards, null);
+        var done = plan("UPDATE users SET name = ? WHERE name = ?").run(new Context(List.of(s("x"), s("y")), shards, services));
         assertTrue(shards.log.getFirst().matches("locking fence users at p[0-3]"), shards.log.getFirst()); // any partition (no secondary lookup)
         for (int p = 0; p < 4; p++) {
             assertEquals("query p" + p + ": " + PlacementRows.anyReplicatedSql("users", "p" + p), shards.log.get(1 + p), "no partition holds copies");
@@ -131,7 +130,7 @@ class WriteOperatorsTest {
     @Test
     void anUnkeyedWriteOfAHashedTableGoesEverywhereWithoutFence() throws SQLException {
         var shards = new FakeShards();
-        unkeyed.run(plan("DELETE FROM text WHERE body = ?"), List.of(s("x")), shards, null);
+        plan("DELETE FROM text WHERE body = ?").run(new Context(List.of(s("x")), shards, services));
         assertEquals(List.of("atomic",
                 "update p0: DELETE FROM text WHERE body = ? [x]",
                 "update p1: DELETE FROM text WHERE body = ? [x]",
@@ -139,11 +138,52 @@ class WriteOperatorsTest {
                 "update p3: DELETE FROM text WHERE body = ? [x]"), shards.log);
     }
 
+    @Test
+    void aDeleteAfterItsSubqueryReadsItAsALockingReadFirstThenDeletesTheRowsOfTheValuesItFound() throws SQLException {
+        users.table().put(5L, 1);
+        var shards = new FakeShards("id:BIGINT").on(2, "5").changes(1, 1);
+        var write = assertInstanceOf(Plan.WriteAfterSubqueries.class, planner.plan("DELETE FROM users WHERE id IN (SELECT id FROM text WHERE body = ?)"));
+        var done = write.run(new Context(List.of(s("x")), shards, services));
+        assertEquals("atomic", shards.log.getFirst(), "the reads and the write in one transaction: " + shards.log);
+        var reads = shards.log.stream().filter(l -> l.startsWith("query ")).toList();
+        assertEquals(4, reads.size(), "the subquery on every partition of text: " + shards.log);
+        for (String read : reads) assertTrue(read.contains("LOCK IN SHARE MODE"), "a DELETE's subquery is a locking read: " + read);
+        assertEquals("update p1: DELETE FROM users WHERE id IN (?) [5]", shards.log.getLast(), "the value found, bound as a parameter, routes the write");
+        assertEquals(1, done.count());
+    }
+
+    @Test
+    void anUpdateReadingAReplicatedTableInPlaceLocksItsFirstCopyFirstAtRepeatableReadOnly() throws SQLException {
+        var write = assertInstanceOf(Plan.CopiesLockedFirst.class,
+                planner.plan("UPDATE text SET body = (SELECT name FROM country WHERE code = ?) WHERE id = ?"));
+        int at = catalog.table("text").partitioning().placeNew(7L);
+        var shards = new FakeShards("name:VARCHAR").changes(at, 1);
+        var done = write.run(new Context(List.of(s("NO"), i(7)), shards, services));
+        assertEquals("atomic", shards.log.getFirst(), shards.log.toString());
+        assertTrue(shards.log.get(1).startsWith("query p0: ") && shards.log.get(1).contains("country"), "the lock on the first copy: " + shards.log);
+        assertEquals("update p" + at + ": UPDATE text SET body = (SELECT name FROM country WHERE code = ?) WHERE id = ? [NO, 7]", shards.log.getLast());
+        assertEquals(1, done.count());
+
+        var readCommitted = new FakeShards("name:VARCHAR").changes(at, 1);
+        readCommitted.transactional = true;
+        readCommitted.isolation = java.sql.Connection.TRANSACTION_READ_COMMITTED; // an UPDATE's subqueries are consistent reads there
+        write.run(new Context(List.of(s("NO"), i(7)), readCommitted, services));
+        assertEquals(List.of("update p" + at + ": UPDATE text SET body = (SELECT name FROM country WHERE code = ?) WHERE id = ? [NO, 7]"), readCommitted.log);
+    }
+
+    @Test
+    void aWritesTreeIsDrawnByExplainRouteWithTheReadsItRunsFirst() throws SQLException {
+        var write = (Plan.Writing) planner.plan("UPDATE text SET body = (SELECT name FROM country WHERE code = ?) WHERE id = ?");
+        var lines = Explain.route(write, Context.explain(List.of(s("NO"), i(7)), stats), catalog).stream().map(Explain.Line::operator).toList();
+        assertEquals(write.describe(), lines.getFirst());
+        assertEquals("  Write text", lines.get(1), "the write it runs after the locks, as its input: " + lines);
+    }
+
     private Result.Count keyed(FakeShards shards, String sql, Value... params) throws SQLException {
         var plan = plan(sql);
         Object[] keys = Routes.keys(plan, List.of(params));
         assertNotNull(keys, "names its keys: " + sql);
-        return keyed.run(plan, keys, List.of(params), shards, null);
+        return plan.run(new Context(List.of(params), shards, services));
     }
 
     private Plan.Routed plan(String sql) throws SQLException {
