@@ -44,9 +44,14 @@ final class Routes {
     static Object[] keys(Plan.Routed plan, List<Value> params) {
         KeyMatch match = plan.keys();
         if (match == null || match instanceof KeyMatch.Range) return null; // writes over a range go everywhere
-        var refs = match instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) match).values();
-        var raw = new Object[refs.size()];
-        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(params, ValueCodec::decode);
+        Object[] raw;
+        if (match instanceof KeyMatch.Equals eq) {
+            raw = new Object[]{eq.value().resolve(params, ValueCodec::decode)}; // no list for the one key of a point write
+        } else {
+            var refs = ((KeyMatch.In) match).values();
+            raw = new Object[refs.size()];
+            for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(params, ValueCodec::decode);
+        }
         Object[] keys = plan.table().keys(raw); // one backend round trip at most, for values a collation's cache lacks
         for (Object k : keys) if (k == null) return null;
         return keys;

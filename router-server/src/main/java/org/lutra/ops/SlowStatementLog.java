@@ -3,7 +3,7 @@ package org.lutra.ops;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.Operator;
+import org.lutra.exec.Node;
 import org.lutra.exec.RouterMetrics;
 import org.lutra.backend.ValueCodec;
 import org.lutra.exec.Plan;
@@ -89,15 +89,12 @@ final class SlowStatementLog implements RouterMetrics {
         return Math.round(nanos / 1e3) / 1e3;
     }
 
-    /** What the plan does, in a line: its operator tree for a query, its shape and table otherwise. */
+    /** What the plan does, in a line: its tree for a read or a write, its kind otherwise. */
     static String summary(Planned plan) {
         String s = switch (plan) {
             case null -> "none (a batch, or refused before planning)";
             case Plan.Query q -> tree(q.root());
-            case Plan.Routed r -> "write by routing key on " + r.table().name();
-            case Plan.Insert i -> "insert into " + i.table().name();
-            case Plan.InsertSelect i -> "insert into " + i.table().name() + " from " + tree(i.select().root());
-            case Plan.WriteAfterSubqueries w -> "write on " + w.table().name() + " after subqueries";
+            case Plan.Writing w -> tree(w);
             case Plan.OnePartition o -> "one partition (" + o.partition() + ")";
             case Plan.Explain e -> "explain";
             default -> plan.getClass().getSimpleName();
@@ -105,7 +102,7 @@ final class SlowStatementLog implements RouterMetrics {
         return cut(s, MAX_PLAN);
     }
 
-    private static String tree(Operator op) {
+    private static String tree(Node op) {
         var b = new StringBuilder(op.describe());
         if (!op.inputs().isEmpty()) {
             b.append(" <- [");

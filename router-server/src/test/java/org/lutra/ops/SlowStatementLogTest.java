@@ -36,6 +36,18 @@ class SlowStatementLogTest {
     }
 
     @Test
+    void aWritesPlanIsSummedUpByItsTreeAsAReadsIs() throws Exception {
+        var catalog = org.lutra.catalog.SchemaParser.parse("""
+                CREATE TABLE users (id INT PRIMARY KEY, name VARCHAR(64)) PARTITION BY lookup(id) ON (p0, p1);
+                CREATE TABLE text (id BIGINT PRIMARY KEY, body TEXT) PARTITION BY hash(id) ON (p0, p1);
+                """, List.of("p0", "p1"));
+        var planner = new org.lutra.plan.Planner(catalog, "demo", 10);
+        assertEquals("Write users", SlowStatementLog.summary(planner.plan("UPDATE users SET name = ? WHERE id = ?")));
+        var insertSelect = SlowStatementLog.summary(planner.plan("INSERT INTO text (id, body) SELECT id, name FROM users WHERE id = ?"));
+        assertTrue(insertSelect.startsWith("Insert text ") && insertSelect.contains(" <- [Select users"), insertSelect);
+    }
+
+    @Test
     void failuresSayTheirOutcomeAndCode() throws Exception {
         var log = new SlowStatementLog(new RouterConfig.SlowLog(0, false));
         var refused = new ObjectMapper().readTree(log.line(null, "UPDATE t SET id = 2", List.of(), 0,
