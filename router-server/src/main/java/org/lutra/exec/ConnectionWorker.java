@@ -1,9 +1,9 @@
 package org.lutra.exec;
 
-import org.lutra.placement.PlacementRows;
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;
 import org.lutra.backend.Deadline;
+import org.lutra.backend.Misplaced;
 import org.lutra.backend.ShardQuery;
 import org.lutra.backend.ValueCodec;
 import org.lutra.merge.RowSource;
@@ -34,7 +34,7 @@ final class ConnectionWorker {
     }
 
     long update(ShardQuery q) throws SQLException {
-        if (connections.foreignKeyChecksOff()) q = ForeignKeyChecks.withoutShardChecks(q);
+        if (connections.foreignKeyChecksOff()) q = withoutShardChecks(q);
         Connections.Lease lease = lease(Connections.Use.WRITE);
         try (PreparedStatement ps = prepare(lease.connection(), q)) {
             long count = deadline.run(ps, ps::executeLargeUpdate);
@@ -45,7 +45,7 @@ final class ConnectionWorker {
             lease.release(null);
             return count;
         } catch (SQLException e) {
-            if (PlacementRows.misplaced(e) != null) {
+            if (Misplaced.partitions(e) != null) {
                 lease.release(null); // the server rolled back this statement alone: not a failure of the transaction
                 throw new Misplaced(Backends.located(placement, e));
             }
@@ -95,6 +95,14 @@ final class ConnectionWorker {
     private void warnings(Connection c, PreparedStatement ps) throws SQLException {
         Warnings to = connections.warnings();
         if (to != null) to.read(placement, c, ps.getWarnings());
+    }
+
+    /** {@code q} run with the shard's foreign key checks off (MariaDB's per-statement variable; it joins a SET STATEMENT already there). */
+    private static ShardQuery withoutShardChecks(ShardQuery q) {
+        String sql = q.sql();
+        String joined = sql.regionMatches(true, 0, "SET STATEMENT ", 0, 14) ? "SET STATEMENT foreign_key_checks = 0, " + sql.substring(14)
+                : "SET STATEMENT foreign_key_checks = 0 FOR " + sql;
+        return new ShardQuery(q.partition(), joined, q.params());
     }
 
     private Connections.Lease lease(Connections.Use use) throws SQLException {

@@ -1,8 +1,8 @@
 package org.lutra.exec;
 
-import org.lutra.placement.Shards;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
+import org.lutra.backend.Misplaced;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 
@@ -73,16 +73,13 @@ final class FanOut {
         return out;
     }
 
-    /** {@link #insert}'s count for a sub-insert the placement trigger refused. */
-    static final long MISPLACED = Shards.MISPLACED;
-
-    /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link #MISPLACED}. */
+    /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link Misplaced#COUNT}. */
     long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {
         return counts(all(queries, connections, (w, q) -> {
             try {
                 return w.update(q);
             } catch (Misplaced m) {
-                return MISPLACED;
+                return Misplaced.COUNT;
             }
         }, c -> {}));
     }

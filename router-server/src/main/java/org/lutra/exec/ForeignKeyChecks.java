@@ -1,6 +1,5 @@
 package org.lutra.exec;
 
-import org.lutra.backend.ShardQuery;
 import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.ColumnType;
 import org.lutra.catalog.ForeignKey;
@@ -26,7 +25,7 @@ import java.util.Map;
  * UPDATE's SET gives, must reference a parent row that exists. The router asks the parent table through its own planner
  * (any placement, lookups validated) with {@code LOCK IN SHARE MODE}, in the statement's transaction — the lock InnoDB's
  * own check takes, so the parent row cannot be deleted or changed before the transaction ends — and then writes the rows
- * with the shards' checks off ({@link #withoutShardChecks}), where a shard would look for the parent on its own partition
+ * with the shards' checks off ({@link Connections#foreignKeyChecksOff}), where a shard would look for the parent on its own partition
  * only.
  *
  * <p>As MariaDB: a key with a NULL column is not checked (MATCH SIMPLE); the value checked is the one the column stores
@@ -38,14 +37,6 @@ final class ForeignKeyChecks {
     private static final int CHUNK = 200;
 
     private ForeignKeyChecks() {}
-
-    /** {@code q} run with the shard's foreign key checks off (MariaDB's per-statement variable; it joins a SET STATEMENT already there). */
-    static ShardQuery withoutShardChecks(ShardQuery q) {
-        String sql = q.sql();
-        String joined = sql.regionMatches(true, 0, "SET STATEMENT ", 0, 14) ? "SET STATEMENT foreign_key_checks = 0, " + sql.substring(14)
-                : "SET STATEMENT foreign_key_checks = 0 FOR " + sql;
-        return new ShardQuery(q.partition(), joined, q.params());
-    }
 
     /** {@code c} whose writes run with the shards' foreign key checks off. */
     static Connections checksOff(Connections c) {

@@ -2,15 +2,10 @@ package org.lutra.exec;
 
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;
-import org.lutra.merge.ListRows;
-import org.lutra.protocol.Column;
-import org.lutra.protocol.Row;
-import org.lutra.protocol.Value;
 import org.lutra.protocol.Warning;
 
 import java.sql.SQLException;
 import java.sql.SQLWarning;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,7 +13,8 @@ import java.util.List;
  * One client statement's warnings, as MySQL's SHOW WARNINGS lists them: each backend's warnings of
  * the sub-queries it ran (read when a write is done, or when a partition's rows were read to the
  * end), its message prefixed with the partition and backend; after a failed statement, its error
- * as a row of level Error. Sub-queries of several partitions add theirs concurrently.
+ * as a row of level Error. Sub-queries of several partitions add theirs concurrently. SHOW WARNINGS
+ * itself is {@code exec.WarningRows}.
  */
 public final class Warnings {
     /** MySQL's max_error_count default: SHOW WARNINGS lists at most this many, the count says all. */
@@ -65,13 +61,21 @@ public final class Warnings {
     private static final java.util.regex.Pattern CONNECTOR_PREFIX = java.util.regex.Pattern.compile("^(\\[[^\\]]*\\] )?Data truncation: ");
 
     /** The warnings collected, in order (at most {@link #MAX_LISTED}). */
-    synchronized List<Warning> list() {
+    public synchronized List<Warning> list() {
         return List.copyOf(all);
     }
 
     /** How many warnings were reported, listed or not. */
-    synchronized long count() {
+    public synchronized long count() {
         return count;
+    }
+
+    /** The warnings collected (at most {@link #MAX_LISTED}, in order) and how many were reported, read together. */
+    public record Listed(List<Warning> warnings, long count) {}
+
+    /** {@link #list} and {@link #count} at one moment. */
+    public synchronized Listed listed() {
+        return new Listed(List.copyOf(all), count);
     }
 
     /** Adds {@code other}'s warnings after these (a copy's, chosen to speak for every copy). */
@@ -106,32 +110,4 @@ public final class Warnings {
         return out;
     }
 
-    /** SHOW WARNINGS / SHOW ERRORS [LIMIT [offset,] n], or SHOW COUNT(*) WARNINGS / ERRORS ({@code show.count()}). */
-    public synchronized Result.Rows show(SessionCommand.ShowWarnings show) {
-        boolean errorsOnly = show.errors();
-        long offset = show.offset();
-        long limit = show.limit();
-        var listed = errorsOnly ? all.stream().filter(w -> w.getLevel().equals("Error")).toList() : all;
-        if (show.count()) {
-            long n = errorsOnly ? listed.size() : this.count;
-            String label = errorsOnly ? "@@session.error_count" : "@@session.warning_count";
-            var column = Column.newBuilder().setName(label).setLabel(label).setJdbcType(Types.BIGINT).setTypeName("BIGINT").setPrecision(21)
-                    .setDisplaySize(21).setSigned(true).build();
-            return new Result.Rows(new ListRows(List.of(column), List.of(Row.newBuilder().addValues(Value.newBuilder().setIntValue(n)).build())), 0);
-        }
-        var columns = List.of(text("Level", 7), Column.newBuilder().setName("Code").setLabel("Code").setJdbcType(Types.INTEGER)
-                .setTypeName("INT UNSIGNED").setPrecision(4).setDisplaySize(4).build(), text("Message", 512));
-        var rows = new ArrayList<Row>();
-        for (long i = offset; i < listed.size() && i < offset + limit; i++) {
-            var w = listed.get((int) i);
-            rows.add(Row.newBuilder().addValues(Value.newBuilder().setStringValue(w.getLevel())).addValues(Value.newBuilder().setIntValue(w.getCode()))
-                    .addValues(Value.newBuilder().setStringValue(w.getMessage())).build());
-        }
-        return new Result.Rows(new ListRows(columns, rows), 0);
-    }
-
-    private static Column text(String name, int length) {
-        return Column.newBuilder().setName(name).setLabel(name).setJdbcType(Types.VARCHAR).setTypeName("VARCHAR").setPrecision(length)
-                .setDisplaySize(length).setNullable(false).build();
-    }
 }

@@ -1,5 +1,6 @@
 package org.lutra.placement;
 
+import org.lutra.backend.Misplaced;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -36,8 +37,8 @@ import java.util.Locale;
  * insert costs a read of the home rows ({@link #resolveSql}) and a second try.
  */
 public final class PlacementRows {
-    /** The trigger's message prefix; the partition names follow, comma-separated. */
-    public static final String MISPLACED = "lutra-placed:";
+    /** The trigger's message prefix; the partition names follow, comma-separated ({@link Misplaced}). */
+    public static final String MISPLACED = Misplaced.MARKER;
 
     private PlacementRows() {}
 
@@ -168,13 +169,7 @@ public final class PlacementRows {
 
     /** The partition names a refused insert's error names, or null if {@code e} is not the placement trigger's. */
     public static String misplaced(SQLException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException s && "45000".equals(s.getSQLState()) && s.getMessage() != null) {
-                int at = s.getMessage().indexOf(MISPLACED);
-                if (at >= 0) return s.getMessage().substring(at + MISPLACED.length()).trim();
-            }
-        }
-        return null;
+        return Misplaced.partitions(e);
     }
 
     /** Reads the home rows of {@code n} keys: {@code (k, partitions)} for those that live away from home. */

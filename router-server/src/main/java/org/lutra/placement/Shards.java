@@ -1,5 +1,6 @@
 package org.lutra.placement;
 
+import org.lutra.backend.Misplaced;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
 import org.lutra.protocol.Refusal;
@@ -130,7 +131,7 @@ public interface Shards {
     long[] update(List<ShardQuery> queries) throws SQLException;
 
     /** {@link #insert}'s count for a sub-insert the placement trigger refused: its rows' keys live elsewhere. */
-    long MISPLACED = -1;
+    long MISPLACED = Misplaced.COUNT;
 
     /** As {@link #update}, for INSERTs: a sub-insert the placement trigger refused counts {@link #MISPLACED}. Without placement triggers: {@link #update}. */
     default long[] insert(List<ShardQuery> queries) throws SQLException {

@@ -8,6 +8,7 @@ import org.lutra.exec.Executor;
 import org.lutra.exec.Result;
 import org.lutra.backend.ValueCodec;
 import org.lutra.maintain.MoveJobs;
+import org.lutra.exec.WarningRows;
 import org.lutra.exec.Warnings;
 import org.lutra.merge.RowSource;
 import org.lutra.exec.Plan;
@@ -165,7 +166,7 @@ final class TransactionWorker implements AutoCloseable {
                 yield new Result.Count(0, 0);
             }
             case SessionCommand.Ddl statement -> new Result.Count(runDdl(statement, warnings), 0);
-            case SessionCommand.ShowWarnings show -> lastWarnings.show(show);
+            case SessionCommand.ShowWarnings show -> WarningRows.show(lastWarnings, show);
             case SessionCommand.RouterStatus status -> new Result.Rows(status.hotKeys() ? hotKeys() : routerStatus.get(), 0);
             case SessionCommand.LastInsertId last -> new Result.Rows(LastInsertIdRows.of(last.label(), lastInsertId), 0);
             case SessionCommand.ShowPlacement show -> {
