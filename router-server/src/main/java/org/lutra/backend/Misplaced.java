@@ -15,7 +15,7 @@ public final class Misplaced extends SQLException {
     /** The count a sub-insert the trigger refused reports in place of its update count (a real one is never negative). */
     public static final long COUNT = -1;
 
-    public Misplaced(SQLException refused) {
+    Misplaced(SQLException refused) {
         super(refused.getMessage(), refused.getSQLState(), refused.getErrorCode(), refused);
     }
 

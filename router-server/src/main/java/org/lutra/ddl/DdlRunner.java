@@ -12,7 +12,7 @@ import org.lutra.catalog.TableDef;
 import org.lutra.config.RouterConfig;
 import org.lutra.backend.BackendSetup;
 import org.lutra.backend.Backends;
-import org.lutra.exec.Warnings;
+import org.lutra.backend.Warnings;
 import org.lutra.maintain.Collations;
 import org.lutra.exec.SessionCommand;
 import org.lutra.protocol.Refusal;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
 import org.lutra.catalog.TableDef;
 import org.lutra.protocol.Value;
 

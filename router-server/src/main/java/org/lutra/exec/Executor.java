@@ -1,5 +1,10 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
+import org.lutra.backend.InsertIdReading;
+import org.lutra.backend.Warnings;
+import org.lutra.backend.WrittenPartitions;
 import org.lutra.placement.IdBlocks;
 import org.lutra.placement.SecondaryEntries;
 import org.lutra.placement.Shards;

@@ -1,5 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
+import org.lutra.backend.Warnings;
 import org.lutra.placement.MoveFence;
 import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.BackendThreads;

@@ -1,6 +1,8 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
 import org.lutra.backend.ValueCodec;
+import org.lutra.backend.Warnings;
 import org.lutra.catalog.ColumnType;
 import org.lutra.catalog.ForeignKey;
 import org.lutra.catalog.StoredValue;

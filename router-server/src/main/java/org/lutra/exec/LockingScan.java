@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
 import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
 import org.lutra.backend.ValueCodec;
 import org.lutra.protocol.Row;
 import org.lutra.protocol.Value;

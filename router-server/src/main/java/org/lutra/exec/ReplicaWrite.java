@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
 import org.lutra.placement.CopySplit;
 import org.lutra.placement.PlacementRows;
 import org.lutra.placement.Shards;

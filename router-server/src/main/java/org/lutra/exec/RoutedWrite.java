@@ -1,6 +1,9 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.InsertIdReading;
 import org.lutra.backend.ValueCodec;
+import org.lutra.backend.WrittenPartitions;
 import org.lutra.placement.SecondaryEntries;
 import org.lutra.catalog.Partitioning;
 import org.lutra.protocol.Refusal;

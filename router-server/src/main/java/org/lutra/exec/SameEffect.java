@@ -1,6 +1,9 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
 import org.lutra.backend.ShardQuery;
+import org.lutra.backend.Warnings;
 import org.lutra.catalog.TableDef;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Warning;

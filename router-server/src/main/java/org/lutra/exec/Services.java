@@ -1,6 +1,8 @@
 package org.lutra.exec;
 
 import org.lutra.backend.Backends;
+import org.lutra.backend.Connections;
+import org.lutra.backend.FanOut;
 import org.lutra.placement.Shards;
 import org.lutra.placement.IdBlocks;
 /**

@@ -3,6 +3,7 @@ package org.lutra.exec;
 import org.lutra.backend.Backends;
 import org.lutra.backend.SessionState;
 import org.lutra.backend.ValueCodec;
+import org.lutra.backend.Warnings;
 import org.lutra.protocol.Refusal;
 import org.lutra.protocol.Value;
 

@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.backend.Warnings;
 import org.lutra.merge.ListRows;
 import org.lutra.protocol.Column;
 import org.lutra.protocol.Row;

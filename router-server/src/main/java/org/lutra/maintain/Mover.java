@@ -3,7 +3,7 @@ package org.lutra.maintain;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 import org.lutra.placement.MoveFence;
 import org.lutra.placement.PlacementLog;
 import org.lutra.placement.PlacementRows;

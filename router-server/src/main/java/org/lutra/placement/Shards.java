@@ -17,7 +17,7 @@ public interface Shards {
     /** Runs every query on its partition (in parallel); one row stream per query, in order. */
     List<RowSource> query(List<ShardQuery> queries) throws SQLException;
 
-    /** Where the statement reports the routing keys it reads ({@code exec.Connections#trace}). */
+    /** Where the statement reports the routing keys it reads ({@code backend.Connections#trace}). */
     default org.lutra.trace.KeyTrace trace() {
         return org.lutra.trace.KeyTrace.NONE;
     }

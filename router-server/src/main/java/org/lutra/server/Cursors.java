@@ -1,7 +1,7 @@
 package org.lutra.server;
 
 import org.lutra.exec.Result;
-import org.lutra.exec.Warnings;
+import org.lutra.backend.Warnings;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.ListRows;
 import org.lutra.merge.RowSource;

@@ -1,6 +1,6 @@
 package org.lutra.server;
 
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 import org.lutra.maintain.Mover;
 import org.lutra.txn.TransactionState;
 import org.lutra.txn.Transactions;

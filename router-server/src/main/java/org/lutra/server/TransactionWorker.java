@@ -1,6 +1,6 @@
 package org.lutra.server;
 
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 import org.lutra.ddl.CatalogLease;
 import org.lutra.ddl.DdlRunner;
 import org.lutra.backend.Deadline;
@@ -9,7 +9,7 @@ import org.lutra.exec.Result;
 import org.lutra.backend.ValueCodec;
 import org.lutra.maintain.MoveJobs;
 import org.lutra.exec.WarningRows;
-import org.lutra.exec.Warnings;
+import org.lutra.backend.Warnings;
 import org.lutra.merge.RowSource;
 import org.lutra.exec.Plan;
 import org.lutra.exec.Planned;

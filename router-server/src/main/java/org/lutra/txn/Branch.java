@@ -48,7 +48,7 @@ final class Branch {
     private Connection connection;
     private volatile boolean written;
     /** A streamed result still open on this branch's connection, or null. */
-    private org.lutra.exec.Connections.Drain open;
+    private org.lutra.backend.Connections.Drain open;
     private volatile State state = State.ACTIVE;
     /** The connection's state is unknown (a command failed): it must not go back to the pool. */
     private volatile boolean broken;
@@ -124,7 +124,7 @@ final class Branch {
         return lockingSince;
     }
 
-    synchronized void streaming(org.lutra.exec.Connections.Drain drain) {
+    synchronized void streaming(org.lutra.backend.Connections.Drain drain) {
         open = drain;
     }
 
@@ -134,7 +134,7 @@ final class Branch {
 
     /** Before the connection is used again: the open stream's rest is read into the router (it releases the stream). */
     void drain() throws java.sql.SQLException {
-        org.lutra.exec.Connections.Drain d;
+        org.lutra.backend.Connections.Drain d;
         synchronized (this) {
             d = open;
             open = null;

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,10 +1,10 @@
 package org.lutra.txn;
 
 import org.lutra.backend.Backends;
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 import org.lutra.backend.Deadline;
 import org.lutra.backend.SessionState;
-import org.lutra.exec.Warnings;
+import org.lutra.backend.Warnings;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 
 import java.net.SocketTimeoutException;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.Connections;
+import org.lutra.backend.Connections;
 import org.lutra.exec.RouterMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

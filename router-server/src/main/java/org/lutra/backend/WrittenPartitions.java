@@ -1,18 +1,18 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListSet;
 
 /** A statement's connections that note the partitions where its writes changed or matched rows (an UPDATE's, for its secondary entries). */
-final class WrittenPartitions extends Connections.Forwarding {
+public final class WrittenPartitions extends Connections.Forwarding {
     private final Set<Integer> written = new ConcurrentSkipListSet<>();
 
-    WrittenPartitions(Connections inner) {
+    public WrittenPartitions(Connections inner) {
         super(inner);
     }
 
-    Set<Integer> partitions() {
+    public Set<Integer> partitions() {
         return written;
     }
 

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
@@ -19,7 +19,7 @@ import java.util.concurrent.Future;
  * non-blocking). One sub-query runs on the caller's thread.
  * If any fails, the others' results are released and the first error is thrown.
  */
-final class FanOut {
+public final class FanOut {
     private interface Task<T> {
         T run(ConnectionWorker worker, ShardQuery q) throws SQLException;
     }
@@ -27,23 +27,23 @@ final class FanOut {
     private final Backends backends;
     private final ExecutorService threads = BackendThreads.pool("lutra-fan-out");
 
-    FanOut(Backends backends) {
+    public FanOut(Backends backends) {
         this.backends = backends;
     }
 
-    List<RowSource> query(List<ShardQuery> queries, Connections connections) throws SQLException {
+    public List<RowSource> query(List<ShardQuery> queries, Connections connections) throws SQLException {
         return all(queries, connections, ConnectionWorker::query, RowSource::close);
     }
 
-    long[] update(List<ShardQuery> queries, Connections connections) throws SQLException {
+    public long[] update(List<ShardQuery> queries, Connections connections) throws SQLException {
         return counts(all(queries, connections, ConnectionWorker::update, c -> {}));
     }
 
     /**
      * As {@link #update}, each query's backend warnings collected apart: {@code warnings} gets one {@link Warnings} per
-     * query, in order; the statement's own warnings get none of them ({@link SameEffect} passes one copy's on).
+     * query, in order; the statement's own warnings get none of them ({@code exec.SameEffect} passes one copy's on).
      */
-    long[] updateEach(List<ShardQuery> queries, Connections connections, List<Warnings> warnings) throws SQLException {
+    public long[] updateEach(List<ShardQuery> queries, Connections connections, List<Warnings> warnings) throws SQLException {
         var own = new ArrayList<Warnings>();
         var byQuery = new java.util.IdentityHashMap<ShardQuery, Warnings>();
         for (var q : queries) {
@@ -62,7 +62,7 @@ final class FanOut {
     }
 
     /** The name of partition {@code partition}, for messages. */
-    String name(int partition) {
+    public String name(int partition) {
         return backends.placement(partition).name();
     }
 
@@ -74,7 +74,7 @@ final class FanOut {
     }
 
     /** As {@link #update}, but a sub-insert the placement trigger refused ({@link Misplaced}) counts {@link Misplaced#COUNT}. */
-    long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {
+    public long[] insert(List<ShardQuery> queries, Connections connections) throws SQLException {
         return counts(all(queries, connections, (w, q) -> {
             try {
                 return w.update(q);
@@ -85,17 +85,17 @@ final class FanOut {
     }
 
     /** Runs {@code task} for each query's partition at once; if any fails, the others' results go to {@code release} and the first error is thrown. */
-    <T> List<T> each(List<ShardQuery> queries, Connections connections, PartitionTask<T> task, java.util.function.Consumer<T> release)
+    public <T> List<T> each(List<ShardQuery> queries, Connections connections, PartitionTask<T> task, java.util.function.Consumer<T> release)
             throws SQLException {
         return all(queries, connections, (w, q) -> task.run(q.partition()), release);
     }
 
-    interface PartitionTask<T> {
+    public interface PartitionTask<T> {
         T run(int partition) throws SQLException;
     }
 
     /** For each query, whether it returned at least one row. */
-    boolean[] exists(List<ShardQuery> queries, Connections connections) throws SQLException {
+    public boolean[] exists(List<ShardQuery> queries, Connections connections) throws SQLException {
         var found = all(queries, connections, (w, q) -> {
             try (RowSource rows = w.query(q)) {
                 return rows.next() != null;

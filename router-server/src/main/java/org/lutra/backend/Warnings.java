@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;
@@ -79,7 +79,7 @@ public final class Warnings {
     }
 
     /** Adds {@code other}'s warnings after these (a copy's, chosen to speak for every copy). */
-    void addAll(Warnings other) {
+    public void addAll(Warnings other) {
         List<Warning> theirs;
         long theirCount;
         synchronized (other) {

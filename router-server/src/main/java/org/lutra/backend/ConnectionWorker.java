@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import org.lutra.backend.BackendDriver;
 import org.lutra.backend.Backends;
@@ -50,7 +50,7 @@ public interface Connections {
 
     /**
      * Whether the statement's writes run with the shards' foreign key checks off ({@code SET STATEMENT foreign_key_checks = 0
-     * FOR ...}): the router checks the keys they write ({@link ForeignKeyChecks}).
+     * FOR ...}): the router checks the keys they write ({@code exec.ForeignKeyChecks}).
      */
     default boolean foreignKeyChecksOff() {
         return false;

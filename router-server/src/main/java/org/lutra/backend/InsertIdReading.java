@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.backend;
 
 import java.util.OptionalLong;
 import java.util.function.LongConsumer;
@@ -12,14 +12,14 @@ import java.util.function.LongConsumer;
  * matched leaves the session's value as it was, as in MySQL. The executor runs such an UPDATE on
  * one partition or on every replica of a replicated table, which compute the same value.
  */
-final class InsertIdReading extends Connections.Forwarding {
+public final class InsertIdReading extends Connections.Forwarding {
     private volatile OptionalLong value = OptionalLong.empty();
 
-    InsertIdReading(Connections inner) {
+    public InsertIdReading(Connections inner) {
         super(inner);
     }
 
-    OptionalLong value() {
+    public OptionalLong value() {
         return value;
     }
 
