@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.FailPoints;
 import org.lutra.placement.KeyParams;
 import org.lutra.placement.MoveFence;
 import org.lutra.placement.PlacementRows;

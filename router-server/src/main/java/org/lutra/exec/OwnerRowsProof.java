@@ -36,7 +36,7 @@ import java.util.concurrent.FutureTask;
  * until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the UNION only: a gap lock where there is none);
  * where the transaction began on P in an earlier statement (its snapshot there may be older than this one), also the
  * group's move-batch count in the snapshot, compared with the latest committed count, read outside the transaction once
- * that statement has its locks ({@code lutra_move_version}, as {@link TransactionScan} compares them). A key is proven at P when its owner
+ * that statement has its locks ({@code lutra_move_version}, as {@code placement.TransactionScan} compares them). A key is proven at P when its owner
  * row is in the snapshot, its placement row at P is absent or names P among its partitions, and the counts are equal.
  * Why that is exact:
  * <ul>

@@ -5,6 +5,7 @@ import org.lutra.backend.Connections;
 import org.lutra.backend.FanOut;
 import org.lutra.placement.Shards;
 import org.lutra.placement.IdBlocks;
+import org.lutra.placement.StatementShards;
 /**
  * What a statement's operators use besides its parameters and connections, one set per {@link Executor}, shared by every
  * statement: the router's counters, the backends, the fan-out of sub-queries, the writes of replicated rows, the

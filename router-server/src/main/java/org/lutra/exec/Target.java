@@ -252,7 +252,7 @@ public final class Target {
     private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
-        org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ);
+        org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.SECONDARY_ENTRIES_READ);
         ctx.stats().secondary(partitions.size());
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : table.partitioning().partitions()) {

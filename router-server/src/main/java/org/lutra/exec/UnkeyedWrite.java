@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * An UPDATE or DELETE that names no routing keys: it runs where a secondary lookup's entries say rows with its values are,
  * else on every partition of the table. On a lookup group's table it writes the latest rows of every partition it runs on,
- * as a locking scan reads them, with the group's locking fence held until they are written ({@link LockingScan}); where keys
+ * as a locking scan reads them, with the group's locking fence held until they are written ({@code placement.LockingScan}); where keys
  * of the group are replicated it splits into the rows counted and the copies ({@link ReplicaWrite}).
  */
 final class UnkeyedWrite {

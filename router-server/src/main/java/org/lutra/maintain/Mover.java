@@ -109,7 +109,7 @@ public final class Mover {
                 done = moveBatch(batch, targets, t, flagged);
                 var wrote = new java.util.TreeSet<>(flagged);
                 unflag(t, flagged);
-                org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.MOVE_BATCH_LOCKED);
+                org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.MOVE_BATCH_LOCKED);
                 fenced = fence.exclusive(lookup.owner()); // last, after every lock of the batch: see MoveFence for the lock order
                 try {
                     if (targets.length > 1) refuseReplication();

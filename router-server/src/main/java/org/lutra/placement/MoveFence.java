@@ -33,7 +33,7 @@ import java.util.Locale;
  *       caller picks one it uses anyway, so that readers spread over the partitions instead of queueing on one),
  *       starts a consistent snapshot on every partition it reads ({@code START TRANSACTION WITH CONSISTENT
  *       SNAPSHOT}: the snapshot exists when the statement returns), and only then releases the row
- *       ({@code exec.FencedScan}).
+ *       ({@link FencedScan}).
  * </ul>
  * <b>Why a reader never sees a half-moved key:</b> a batch between its first and its last commit holds the
  * row exclusively on every partition, so on the one partition where a reader holds it shared, and the two
@@ -50,7 +50,7 @@ import java.util.Locale;
  * and home-row lock of its batch, and then only commits. A scan takes its row first and, while it
  * holds it, only borrows connections, reads the router's own tables (a secondary lookup's entries) and starts
  * snapshots, none of which waits for a row lock. So a reader never waits for what a batch holds — except a
- * locking scan ({@code exec.LockingScan}), which holds the fence while its queries wait for row locks: a batch takes
+ * locking scan ({@link LockingScan}), which holds the fence while its queries wait for row locks: a batch takes
  * {@link #LOCKING} without waiting and yields (rolls back and is retried); and a statement of two groups, which
  * may hold one group's row on one partition while it waits behind a batch of the other group on another
  * partition: every wait of a batch for a fence row ends after {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}
@@ -63,7 +63,7 @@ import java.util.Locale;
  * commits with its rows. A scan in a transaction compares, under the shared fence, the count its
  * snapshot of a partition sees with the latest committed one: equal on every partition it reads, no
  * batch committed there since its snapshot, and none can commit until the fence is released
- * ({@code exec.TransactionScan}). The rows are written only by fence holders, so no batch waits for another's.
+ * ({@link TransactionScan}). The rows are written only by fence holders, so no batch waits for another's.
  *
  * <p>The row is made on first use (a reader that finds none inserts it in a statement of its own and
  * locks it then; a batch inserts the missing ones before it locks them), so groups created by DDL after
@@ -72,7 +72,7 @@ import java.util.Locale;
 public final class MoveFence {
     public static final String TABLE = "lutra_move_fence";
     /**
-     * On every partition, the fence of locking statements ({@code exec.LockingScan}): one row per lookup group, held shared (on one partition) by a
+     * On every partition, the fence of locking statements ({@link LockingScan}): one row per lookup group, held shared (on one partition) by a
      * statement that reads or writes the latest rows until it is done. Such a statement may wait for a batch's row
      * locks while it holds it, so a batch takes it without waiting ({@code NOWAIT}): if one holds it, the batch rolls
      * back at once (its locks released: the statement goes on) and is retried, instead of waiting for a statement

@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  *
  * <p>The question must be asked in the snapshot the scan reads in: asked before it, a replication that
  * commits in between puts copies into the read that the scan does not leave out (counted twice). A fenced
- * scan ({@code exec.FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
+ * scan ({@link FencedScan}) asks it on each partition's snapshot; inside a transaction (REPEATABLE READ)
  * the transaction's connection is that snapshot.
  *
  * <p>Locking reads: MariaDB's {@code FOR UPDATE} and {@code LOCK IN SHARE MODE} lock the rows of the tables in their

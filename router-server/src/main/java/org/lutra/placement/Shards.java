@@ -59,7 +59,7 @@ public interface Shards {
     }
 
     /**
-     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@code exec.LockingScan}),
+     * Lookup group {@code group}'s locking statements' fence ({@link MoveFence#LOCKING}) held shared from now ({@link LockingScan}),
      * on partition {@code at}, as {@link #holdFence}; null where there are no partitions to fence.
      */
     default MoveFence.Held holdLockingFence(String group, int at) throws SQLException {
@@ -82,7 +82,7 @@ public interface Shards {
 
     /**
      * As {@link #scan}, for locking reads of a lookup group, with the group's locking fence held by the statement
-     * until its rows are read ({@code exec.LockingScan}).
+     * until its rows are read ({@link LockingScan}).
      */
     default List<RowSource> lockingScan(List<ShardQuery> queries, ReplicaScans.Copies copies) throws SQLException {
         return query(ReplicaScans.filter(this, copies, queries));

@@ -178,7 +178,7 @@ public final class RouterServer implements AutoCloseable {
      * tails the change log from the position the tables reflect, and saves the snapshot file periodically.
      */
     private void warmUp() throws SQLException, IOException {
-        org.lutra.exec.FailPoints.reach(org.lutra.exec.FailPoints.BEFORE_LOOKUP_LOAD);
+        org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.BEFORE_LOOKUP_LOAD);
         var from = org.lutra.maintain.LookupStart.load(catalog.current(), backends, config);
         tailer.seek(from.positions());
         try {

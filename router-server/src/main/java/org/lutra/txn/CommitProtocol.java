@@ -1,6 +1,6 @@
 package org.lutra.txn;
 
-import org.lutra.exec.FailPoints;
+import org.lutra.placement.FailPoints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -38,7 +38,7 @@ class InternalErrorIT {
         var log = new java.io.ByteArrayOutputStream();
         var stderr = System.err;
         String message;
-        try (var failing = org.lutra.exec.FailPoints.install(point -> {
+        try (var failing = org.lutra.placement.FailPoints.install(point -> {
             throw new IllegalStateException("secret internals at " + point);
         }); var c = router.connect()) {
             System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8));

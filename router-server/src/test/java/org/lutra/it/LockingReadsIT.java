@@ -319,8 +319,8 @@ class LockingReadsIT {
         var first = new AtomicBoolean();
         String answer;
         try (Connection b = differential.router.connect();
-             var hook = org.lutra.exec.FailPoints.install(point -> {
-                 if (!point.equals(org.lutra.exec.FailPoints.HOME_ROWS_LOCKED) || !first.compareAndSet(false, true)) return;
+             var hook = org.lutra.placement.FailPoints.install(point -> {
+                 if (!point.equals(org.lutra.placement.FailPoints.HOME_ROWS_LOCKED) || !first.compareAndSet(false, true)) return;
                  Thread.ofPlatform().start(() -> {
                      try (Connection c = differential.router.connect(); var st = c.createStatement()) {
                          moved.complete(st.executeUpdate("ALTER TABLE " + RACE + " SET PARTITION = " + target + " WHERE id = " + key));

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.lutra.config.RouterConfig;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
-import org.lutra.exec.FailPoints;
+import org.lutra.placement.FailPoints;
 
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lutra.config.RouterConfig;
-import org.lutra.exec.FailPoints;
+import org.lutra.placement.FailPoints;
 import org.lutra.shards.Shards;
 import org.lutra.shards.junit.EmbeddedShardsExtension;
 

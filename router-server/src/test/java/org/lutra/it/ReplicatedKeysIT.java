@@ -76,7 +76,7 @@ class ReplicatedKeysIT {
     /**
      * The first replication of a group commits between a scan's question "any replicated keys?" (none yet)
      * and its read: the read must not see the new copies (it would count them twice). The scan is held at
-     * {@link org.lutra.exec.FailPoints#SCAN_ASKED_ABOUT_COPIES} while another router replicates two keys.
+     * {@link org.lutra.placement.FailPoints#SCAN_ASKED_ABOUT_COPIES} while another router replicates two keys.
      */
     @Test
     @Order(0)
@@ -104,8 +104,8 @@ class ReplicatedKeysIT {
             var held = new java.util.concurrent.CountDownLatch(1);
             var release = new java.util.concurrent.CountDownLatch(1);
             var answered = new java.util.concurrent.CompletableFuture<List<String>>();
-            try (var hook = org.lutra.exec.FailPoints.install(point -> {
-                if (!point.equals(org.lutra.exec.FailPoints.SCAN_ASKED_ABOUT_COPIES) || !once.compareAndSet(false, true)) return;
+            try (var hook = org.lutra.placement.FailPoints.install(point -> {
+                if (!point.equals(org.lutra.placement.FailPoints.SCAN_ASKED_ABOUT_COPIES) || !once.compareAndSet(false, true)) return;
                 held.countDown();
                 try {
                     release.await(60, java.util.concurrent.TimeUnit.SECONDS);

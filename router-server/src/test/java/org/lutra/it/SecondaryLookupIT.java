@@ -247,8 +247,8 @@ class SecondaryLookupIT {
         int target = (home + 1) % 4;
         var moved = new java.util.concurrent.CompletableFuture<Integer>();
         var first = new java.util.concurrent.atomic.AtomicBoolean();
-        try (var hook = org.lutra.exec.FailPoints.install(point -> {
-            if (!point.equals(org.lutra.exec.FailPoints.SECONDARY_ENTRIES_READ) || !first.compareAndSet(false, true)) return;
+        try (var hook = org.lutra.placement.FailPoints.install(point -> {
+            if (!point.equals(org.lutra.placement.FailPoints.SECONDARY_ENTRIES_READ) || !first.compareAndSet(false, true)) return;
             Thread.ofPlatform().start(() -> {
                 try (Connection c = b.connect(); var st = c.createStatement()) {
                     moved.complete(st.executeUpdate("ALTER TABLE customers SET PARTITION = p" + target + " WHERE id = 500"));

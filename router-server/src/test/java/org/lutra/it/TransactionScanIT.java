@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /**
  * Scans of a lookup group inside client transactions while another router moves its rows nonstop
- * (exec.TransactionScan): transactions through two routers run several scans and reads by key, with pauses
+ * (placement.TransactionScan): transactions through two routers run several scans and reads by key, with pauses
  * between them (so that their first reads of the partitions fall before some moves and their scans after),
  * at REPEATABLE READ and READ COMMITTED. Moves change where rows are, never what they are, and nothing else
  * writes, so every answer must be the plain database's; a transaction may instead be refused with 40001

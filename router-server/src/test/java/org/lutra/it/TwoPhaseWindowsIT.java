@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.lutra.config.RouterConfig;
 import org.lutra.server.RouterServer;
 import org.lutra.shards.EmbeddedShards;
-import org.lutra.exec.FailPoints;
+import org.lutra.placement.FailPoints;
 import org.lutra.txn.Xid;
 
 import java.io.IOException;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.lutra.config.RouterConfig;
 import org.lutra.server.RouterServer;
 import org.lutra.shards.EmbeddedShards;
-import org.lutra.exec.FailPoints;
+import org.lutra.placement.FailPoints;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,11 +1,7 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.Connections;
 import org.lutra.backend.FanOut;
-import org.lutra.placement.MoveFence;
-import org.lutra.placement.ReplicaScans;
-import org.lutra.placement.ScratchConnection;
-import org.lutra.placement.Shards;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
@@ -19,12 +15,12 @@ import java.util.List;
  * its transaction's pinned ones. Scans of a lookup group go through the move fence here
  * (docs/architecture.md, "Scans and the move fence").
  */
-final class StatementShards implements Shards {
+public final class StatementShards implements Shards {
     private final FanOut fanOut;
     private final Backends backends;
     private final Connections connections;
 
-    StatementShards(FanOut fanOut, Backends backends, Connections connections) {
+    public StatementShards(FanOut fanOut, Backends backends, Connections connections) {
         this.fanOut = fanOut;
         this.backends = backends;
         this.connections = connections;

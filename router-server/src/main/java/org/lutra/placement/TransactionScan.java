@@ -1,10 +1,7 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.Connections;
 import org.lutra.backend.FanOut;
-import org.lutra.placement.MoveFence;
-import org.lutra.placement.ReplicaScans;
-import org.lutra.placement.Shards;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;

@@ -1,4 +1,4 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import java.util.function.Consumer;
 

@@ -1,8 +1,7 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.Connections;
 import org.lutra.backend.FanOut;
-import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.Backends;
 import org.lutra.backend.ShardQuery;
 import org.lutra.merge.RowSource;
@@ -19,8 +18,8 @@ import java.util.List;
  * reads the latest committed rows, not a snapshot, so neither {@link FencedScan}'s snapshots nor
  * {@link TransactionScan}'s batch counts make it exact. The rule:
  * <ul>
- *   <li>the group's locking fence ({@link org.lutra.placement.MoveFence#LOCKING}) is held shared from before the first query until the
- *       statement's rows are read (the caller holds it in the statement's {@link HomeRows.Locks}): no move batch of
+ *   <li>the group's locking fence ({@link MoveFence#LOCKING}) is held shared from before the first query until the
+ *       statement's rows are read (the caller holds it in the statement's {@code exec.HomeRows.Locks}): no move batch of
  *       the group commits in between, so every partition is read with the same batches committed, and each row is
  *       read once;
  *   <li>a query may wait for a batch's row locks meanwhile; the batch takes the locking fence with NOWAIT, so it

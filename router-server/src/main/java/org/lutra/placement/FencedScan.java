@@ -1,10 +1,8 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
 import org.lutra.backend.Connections;
 import org.lutra.backend.FanOut;
 import org.lutra.backend.Warnings;
-import org.lutra.placement.MoveFence;
-import org.lutra.placement.ReplicaScans;
 import org.lutra.backend.BackendThreads;
 import org.lutra.backend.Backends;
 import org.lutra.backend.Deadline;
