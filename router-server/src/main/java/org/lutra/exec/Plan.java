@@ -74,8 +74,12 @@ public sealed interface Plan extends Planned {
         }
     }
 
-    /** A statement that returns rows: a tree of operators, opened once per execution. */
-    record Query(org.lutra.exec.Operator root, int paramCount) implements Plan {}
+    /** A statement that returns rows: a tree of operators, opened once per execution, and what its tree says of it. */
+    record Query(org.lutra.exec.Operator root, int paramCount, QueryTraits traits) implements Plan {
+        public Query(org.lutra.exec.Operator root, int paramCount) {
+            this(root, paramCount, QueryTraits.of(root));
+        }
+    }
 
     /**
      * UPDATE or DELETE on one table.

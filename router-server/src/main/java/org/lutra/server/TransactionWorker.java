@@ -190,8 +190,9 @@ final class TransactionWorker implements AutoCloseable {
         start(requestId, deadline);
         try (deadline) {
             for (int attempt = 1; ; attempt++) {
-                var statement = transactions.statement().within(deadline).reporting(warnings).neverWaits(() -> ReadTraits.neverWaitingRead(plan));
-                if (ReadTraits.plainRead(plan)) statement.plainRead();
+                var traits = plan instanceof Plan.Query q ? q.traits() : null;
+                var statement = transactions.statement().within(deadline).reporting(warnings).neverWaits(() -> traits != null && traits.neverWaits());
+                if (traits != null && traits.plainRead()) statement.plainRead();
                 try {
                     var reply = executeWithin(deadline, plan, bound.params(), statement, request, warnings);
                     statement.succeeded(); // an implicit transaction's commit is not cut short: it is decided by then

@@ -8,6 +8,7 @@ import org.lutra.exec.Materialize;
 import org.lutra.exec.OnePartition;
 import org.lutra.exec.Operator;
 import org.lutra.exec.Plan;
+import org.lutra.exec.QueryTraits;
 import org.lutra.exec.SelectPlan;
 import org.lutra.sql.KeyMatch;
 import org.lutra.sql.PlanException;
@@ -62,8 +63,9 @@ class CostsTest {
 
     @Test
     void theCheapestCandidateRunsTiesGoToTheFirstAndRefusalsAddUp() throws PlanException {
-        var specialised = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0);
-        var copies = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0);
+        // stand-ins that never run: no tree to read traits from
+        var specialised = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0, new QueryTraits(false, false));
+        var copies = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0, new QueryTraits(false, false));
         var cheap = new Costs.Candidate("specialised", specialised, Costs.reads(List.of(10.0, 10.0)));
         var dear = new Costs.Candidate("copies", copies, Costs.copied(List.of(10.0, 10.0), 0));
         assertSame(specialised, new Costs.Choice().consider(() -> dear).consider(() -> cheap).cheapest());
