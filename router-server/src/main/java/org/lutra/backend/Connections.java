@@ -79,6 +79,19 @@ public interface Connections {
         return false;
     }
 
+    /**
+     * The lookup group's move-batch count ({@code lutra_move_version}) in the transaction's snapshot of {@code partition},
+     * as a statement of the transaction read it there before: at REPEATABLE READ the snapshot is one for the whole
+     * transaction, so the count in it never changes. Null when not read yet (or outside a transaction); empty when the
+     * snapshot has no count for the group.
+     */
+    default java.util.OptionalLong snapshotBatches(int partition, String group) {
+        return null;
+    }
+
+    /** Remembers {@link #snapshotBatches} until the transaction ends; nothing outside a transaction. */
+    default void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {}
+
     /** The session variables every backend connection of the statement carries (scratch connections too). */
     default SessionState variables() {
         return SessionState.EMPTY;
@@ -158,6 +171,16 @@ public interface Connections {
         @Override
         public boolean begun(int partition) {
             return inner.begun(partition);
+        }
+
+        @Override
+        public java.util.OptionalLong snapshotBatches(int partition, String group) {
+            return inner.snapshotBatches(partition, group);
+        }
+
+        @Override
+        public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
+            inner.snapshotBatches(partition, group, moves);
         }
 
         @Override

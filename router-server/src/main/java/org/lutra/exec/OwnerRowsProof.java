@@ -20,7 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -35,7 +35,8 @@ import java.util.concurrent.FutureTask;
  * the transaction's snapshot of P (a consistent read), and the keys' placement rows at P as last committed, locked shared
  * until the transaction ends ({@code LOCK IN SHARE MODE} on that part of the UNION only: a gap lock where there is none);
  * where the transaction began on P in an earlier statement (its snapshot there may be older than this one), also the
- * group's move-batch count in the snapshot, compared with the latest committed count, read outside the transaction once
+ * group's move-batch count in the snapshot (the first such statement only: the count in the snapshot never changes, and
+ * is remembered in the transaction, {@link Shards#snapshotBatches}), compared with the latest committed count, read outside the transaction once
  * that statement has its locks ({@code lutra_move_version}, as {@code placement.TransactionScan} compares them). A key is proven at P when its owner
  * row is in the snapshot, its placement row at P is absent or names P among its partitions, and the counts are equal.
  * Why that is exact:
@@ -141,6 +142,7 @@ final class OwnerRowsProof {
         var queries = new ArrayList<ShardQuery>();
         var asked = new ArrayList<List<Integer>>();
         var earlier = new ArrayList<Boolean>();
+        var remembered = new ArrayList<OptionalLong>();
         for (var e : ask.entrySet()) {
             var distinct = new LinkedHashSet<Object>();
             for (int i : e.getValue()) distinct.add(keys[i]);
@@ -148,28 +150,31 @@ final class OwnerRowsProof {
             for (Object k : distinct) params.add(KeyParams.toValue(k));
             for (Object k : distinct) params.add(KeyParams.toValue(k));
             boolean before = ctx.shards().begun(e.getKey()); // asked before this statement begins the branch
-            if (before) params.add(KeyParams.toValue(group));
-            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size(), before), params));
+            OptionalLong known = before ? ctx.shards().snapshotBatches(e.getKey(), group) : null;
+            boolean readBatches = before && known == null; // the count in the snapshot never changes: read once per transaction
+            if (readBatches) params.add(KeyParams.toValue(group));
+            queries.add(new ShardQuery(e.getKey(), sql(lookup, distinct.size(), readBatches), params));
             asked.add(e.getValue());
             earlier.add(before);
+            remembered.add(known);
         }
         ctx.touched(queries);
         List<RowSource> answers = ctx.shards().query(queries);
         var owned = new ArrayList<Set<Object>>();
         var elsewhere = new ArrayList<Set<Object>>();
-        var seenBatches = new ArrayList<String>();
+        var seenBatches = new ArrayList<OptionalLong>();
         for (int q = 0; q < answers.size(); q++) {
             int partition = queries.get(q).partition();
             owned.add(new HashSet<>());
             elsewhere.add(new HashSet<>());
-            String seen = null;
+            OptionalLong seen = OptionalLong.empty(); // no row: no batch counted there
             try (RowSource rows = answers.get(q)) {
                 Row row;
                 while ((row = rows.next()) != null) {
                     Object first = ValueCodec.decode(row.getValues(0));
                     Object second = ValueCodec.decode(row.getValues(1));
                     if (first == null) {
-                        seen = second.toString();
+                        seen = OptionalLong.of(Long.parseLong(second.toString()));
                         continue;
                     }
                     Object key = target.table().key(first);
@@ -177,16 +182,21 @@ final class OwnerRowsProof {
                     else if (!names(ctx.shards(), second.toString(), partition)) elsewhere.get(q).add(key);
                 }
             }
+            if (remembered.get(q) != null) {
+                seen = remembered.get(q);
+            } else if (earlier.get(q)) {
+                ctx.shards().snapshotBatches(partition, group, seen);
+            }
             seenBatches.add(seen);
         }
         // the latest counts, read once the placement rows are locked: a batch that moved a key back to a partition while
         // the locking read waited for it is then counted (read before, its count could still equal the snapshot's)
-        var latest = new ArrayList<FutureTask<String>>();
+        var latest = new ArrayList<FutureTask<OptionalLong>>();
         for (int q = 0; q < queries.size(); q++) latest.add(earlier.get(q) ? latestBatches(ctx.shards(), queries.get(q).partition(), group) : null);
         var missing = new ArrayList<Integer>();
         for (int q = 0; q < queries.size(); q++) {
             int partition = queries.get(q).partition();
-            boolean sameBatches = latest.get(q) == null || Objects.equals(seenBatches.get(q), await(latest.get(q), partition));
+            boolean sameBatches = latest.get(q) == null || seenBatches.get(q).equals(await(latest.get(q), partition));
             for (int i : asked.get(q)) {
                 if (sameBatches && owned.get(q).contains(keys[i]) && !elsewhere.get(q).contains(keys[i])) {
                     found.computeIfAbsent(partition, x -> new ArrayList<>()).add(i);
@@ -199,19 +209,19 @@ final class OwnerRowsProof {
     }
 
     /** The group's batch count last committed on {@code partition}, read outside the transaction, on a thread of its own from now. */
-    private static FutureTask<String> latestBatches(Shards shards, int partition, String group) {
+    private static FutureTask<OptionalLong> latestBatches(Shards shards, int partition, String group) {
         var task = new FutureTask<>(() -> {
             try (Shards.Scratch s = shards.scratch(partition);
                  RowSource rows = s.query(MoveFence.BATCHES, List.of(Value.newBuilder().setStringValue(group).build()))) {
                 Row row = rows.next();
-                return row == null ? null : String.valueOf(ValueCodec.decode(row.getValues(0)));
+                return row == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(String.valueOf(ValueCodec.decode(row.getValues(0)))));
             }
         });
         BackendThreads.later(task);
         return task;
     }
 
-    private static String await(FutureTask<String> task, int partition) throws SQLException {
+    private static OptionalLong await(FutureTask<OptionalLong> task, int partition) throws SQLException {
         try {
             return task.get();
         } catch (InterruptedException e) {

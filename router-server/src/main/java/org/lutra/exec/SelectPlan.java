@@ -6,6 +6,7 @@ import org.lutra.merge.FallbackRows;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
+import org.lutra.placement.Shards;
 import org.lutra.sql.PlanException;
 
 import java.sql.SQLException;
@@ -119,9 +120,11 @@ public final class SelectPlan implements Choice {
         var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
         ctx.stats().statement(partitions(first));
         ctx.touched(first);
+        Shards.MovesSince moves = ctx.shards().movesSinceSnapshot(lookup.owner(), guess.byPartition().keySet());
         RowSource primary = new UnionRows(ctx.shards().query(first));
-        if (first.size() > 1 && plainLimit >= 0) primary = new LimitRows(primary, plainLimit);
         FallbackRows.Fallback underLocks = () -> underHomeLocks(ctx, lookup, keys, guess);
+        if (moves != null && moves.any()) return movedSinceSnapshot(primary, underLocks);
+        if (first.size() > 1 && plainLimit >= 0) primary = new LimitRows(primary, plainLimit);
         RowSource rows = distinct == 1 ? new FallbackRows(primary, expected, underLocks) : FallbackRows.replacing(primary, expected, underLocks);
         return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
     }
@@ -140,7 +143,15 @@ public final class SelectPlan implements Choice {
      * each copy, whole): a move copies them all to its target and deletes them all at its source, each in one branch;
      * a row of the key is inserted only where its partition's placement row lets it ({@code lutra_place_*} triggers).
      * So in the snapshot read, a row of the key there means all the key's rows are there, as they were when the
-     * snapshot was taken — what one database with that snapshot answers. A returned row is a row of the key: the
+     * snapshot was taken — what one database with that snapshot answers, if the key still lives there as it did then.
+     * A snapshot this statement takes is new. One a REPEATABLE READ transaction took in an earlier statement may be older
+     * than a move of the key: away (the transaction's own writes of the key since went where it went, and the old rows
+     * here miss them), in (the snapshot has only the transaction's own rows of it), or away and back (the transaction may
+     * have read newer rows where it was in between). Each such move is a batch of the group committed on the partition,
+     * which counts it there with its rows ({@code lutra_move_version}); so on such a partition the count in the snapshot
+     * is compared with the latest committed one, read once the read was sent ({@link Shards#movesSinceSnapshot}): equal,
+     * the key did not move on the partition between the snapshot and now, so its rows there are the latest with the
+     * transaction's own writes; different, the read goes to the home rows ({@link #movedSinceSnapshot}). A returned row is a row of the key: the
      * routing column is pinned by {@code =} in the WHERE clause, the join is co-located (its tables meet on the
      * group's key), and the statement is no aggregate over no rows ({@link Validation#ROWS_PROVE_KEY}). No row: the key may live
      * elsewhere (or have no rows that match), which only the home row can tell.
@@ -157,7 +168,23 @@ public final class SelectPlan implements Choice {
         var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
         ctx.stats().statement(partitions(first));
         ctx.touched(first);
-        return new FallbackRows(new UnionRows(ctx.shards().query(first)), 1, () -> underHomeLocks(ctx, lookup, keys, guess));
+        Shards.MovesSince moves = ctx.shards().movesSinceSnapshot(lookup.owner(), guess.byPartition().keySet());
+        RowSource rows = new UnionRows(ctx.shards().query(first));
+        FallbackRows.Fallback underLocks = () -> underHomeLocks(ctx, lookup, keys, guess);
+        return moves != null && moves.any() ? movedSinceSnapshot(rows, underLocks) : new FallbackRows(rows, 1, underLocks);
+    }
+
+    /**
+     * A read its rows would validate, on a partition where a move batch of the key's group committed since the
+     * transaction's snapshot there: its rows there prove nothing (the key may have left since, with the transaction's
+     * own writes of it landing where it went, or left and come back with rows the transaction already read elsewhere),
+     * so they are dropped and the read runs where the home rows say, under their lock, which refuses with 40001 where
+     * that snapshot is too old.
+     */
+    private RowSource movedSinceSnapshot(RowSource first, FallbackRows.Fallback underLocks) throws SQLException {
+        first.close();
+        RowSource rows = underLocks.open();
+        return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
     }
 
     /**

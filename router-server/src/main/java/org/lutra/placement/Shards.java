@@ -127,6 +127,35 @@ public interface Shards {
      */
     default void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {}
 
+    /**
+     * Before a read of a key of lookup group {@code group} at {@code partitions} that the rows it returns validate (it
+     * takes no lock): inside a REPEATABLE READ transaction that began on one of them before this statement, its snapshot
+     * there may be older than a move batch of the group there. The check returned reads the group's move-batch count in
+     * each such snapshot now (once per transaction and partition: it never changes) and, asked once the read has been
+     * sent, the latest committed counts, and says whether one differs. Null when no partition needs it (outside such a
+     * transaction, or partitions this statement begins: their snapshots are new).
+     */
+    default MovesSince movesSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
+        return null;
+    }
+
+    /**
+     * The group's move-batch count in the statement's transaction's snapshot of {@code partition} as read there before
+     * (REPEATABLE READ: it never changes); null when not read yet or outside a transaction, empty when there is no count.
+     */
+    default java.util.OptionalLong snapshotBatches(int partition, String group) {
+        return null;
+    }
+
+    /** Remembers {@link #snapshotBatches}, read in the transaction's snapshot, until the transaction ends. */
+    default void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {}
+
+    /** {@link #movesSinceSnapshot}'s second half. */
+    interface MovesSince {
+        /** Whether a move batch of the group committed on one of the partitions since the transaction's snapshot there. */
+        boolean any() throws SQLException;
+    }
+
     /** Runs every write on its partition (in parallel); one update count per query, in order. */
     long[] update(List<ShardQuery> queries) throws SQLException;
 

@@ -121,6 +121,40 @@ public final class StatementShards implements Shards {
     }
 
     @Override
+    public java.util.OptionalLong snapshotBatches(int partition, String group) {
+        return connections.snapshotBatches(partition, MoveFence.group(group));
+    }
+
+    @Override
+    public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
+        if (connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_REPEATABLE_READ) {
+            connections.snapshotBatches(partition, MoveFence.group(group), moves);
+        }
+    }
+
+    @Override
+    public MovesSince movesSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
+        if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return null;
+        List<Integer> earlier = partitions.stream().distinct().filter(connections::begun).toList();
+        if (earlier.isEmpty()) return null;
+        // the counts in the snapshots, read now (before the read's rows stream on those connections) where not remembered
+        var unread = earlier.stream().filter(p -> connections.snapshotBatches(p, MoveFence.group(group)) == null)
+                .map(p -> new ShardQuery(p, "", List.of())).toList();
+        if (!unread.isEmpty()) fanOut.each(unread, connections, p -> TransactionScan.seenBatches(backends.placement(p), connections, group), x -> {});
+        var seen = new java.util.ArrayList<java.util.OptionalLong>();
+        for (int p : earlier) seen.add(TransactionScan.seenBatches(backends.placement(p), connections, group)); // remembered now
+        return () -> {
+            // the latest counts, read once the read was sent (in parallel, outside the transaction)
+            var latest = earlier.stream().map(p -> TransactionScan.latestBatches(backends.placement(p), group)).toList();
+            boolean moved = false;
+            for (int i = 0; i < earlier.size(); i++) {
+                if (!seen.get(i).equals(TransactionScan.await(latest.get(i), backends.placement(earlier.get(i))))) moved = true;
+            }
+            return moved;
+        };
+    }
+
+    @Override
     public long[] update(List<ShardQuery> queries) throws SQLException {
         return fanOut.update(queries, connections);
     }

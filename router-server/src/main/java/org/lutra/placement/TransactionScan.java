@@ -13,7 +13,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * A scan of a lookup group over several partitions inside a transaction (the client's, or a statement's
@@ -88,15 +90,29 @@ final class TransactionScan {
      * the counts differ); refused and the transaction failed otherwise.
      */
     static Boolean sameBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
-        boolean before = statement.begun(placement.partition()); // asked before the lease below begins the branch
+        boolean before = statement.begun(placement.partition()); // asked before the read below begins the branch
         // the latest count read at the same time as the snapshot's (either order: only a batch committing in between
         // makes them differ, and then the snapshot is older than it anyway)
-        var latestRead = before ? new java.util.concurrent.FutureTask<>(() -> {
-            try (Connection c = placement.borrow()) {
-                return batches(c, group);
-            }
-        }) : null;
-        if (latestRead != null) BackendThreads.later(latestRead);
+        var latestRead = before ? latestBatches(placement, group) : null;
+        OptionalLong seen = seenBatches(placement, statement, group);
+        if (latestRead == null || seen.equals(await(latestRead, placement))) return true;
+        // 40001 and MySQL's deadlock code: applications and pools retry it as they retry a deadlock victim
+        var moved = new SQLException("rows of " + group + "'s lookup group were moved on " + placement.name() + " after this transaction"
+                + " first read there, and its snapshot there does not have them as they are now (a read could see them twice or not at all); retry the transaction",
+                "40001", 1213);
+        statement.consistentRead(placement.partition()).release(moved); // the transaction fails: it is rolled back, as after a deadlock
+        throw moved;
+    }
+
+    /**
+     * The group's move-batch count in the transaction's snapshot of the partition: remembered from an earlier read in
+     * the transaction ({@link Connections#snapshotBatches}: one snapshot per partition at REPEATABLE READ, so it never
+     * changes), else read there now (a consistent read, which makes the snapshot if there was none) and remembered.
+     */
+    static OptionalLong seenBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
+        String g = MoveFence.group(group);
+        OptionalLong known = statement.snapshotBatches(placement.partition(), g);
+        if (known != null) return known;
         Connections.Lease lease = statement.consistentRead(placement.partition()); // BATCHES locks nothing
         Long seen;
         try {
@@ -106,30 +122,31 @@ final class TransactionScan {
             lease.release(located);
             throw located;
         }
-        if (latestRead == null) {
-            lease.release(null);
-            return true;
-        }
-        Long latest;
+        lease.release(null);
+        OptionalLong moves = seen == null ? OptionalLong.empty() : OptionalLong.of(seen);
+        if (statement.transactional() && statement.isolation() == Connection.TRANSACTION_REPEATABLE_READ) statement.snapshotBatches(placement.partition(), g, moves);
+        return moves;
+    }
+
+    /** The group's count last committed on the partition, read outside the transaction on a thread of its own from now. */
+    static FutureTask<OptionalLong> latestBatches(Backends.Placement placement, String group) {
+        var task = new FutureTask<>(() -> {
+            try (Connection c = placement.borrow()) {
+                Long latest = batches(c, group);
+                return latest == null ? OptionalLong.empty() : OptionalLong.of(latest);
+            }
+        });
+        BackendThreads.later(task);
+        return task;
+    }
+
+    static OptionalLong await(FutureTask<OptionalLong> task, Backends.Placement placement) throws SQLException {
         try {
-            latest = latestRead.get();
-        } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
+            return task.get();
+        } catch (ExecutionException | InterruptedException e) {
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-            SQLException located = Backends.located(placement, e.getCause() instanceof SQLException s ? s
-                    : new SQLException("reading the move count failed", "HY000", 0, e));
-            lease.release(null);
-            throw located;
+            throw Backends.located(placement, e.getCause() instanceof SQLException s ? s : new SQLException("reading the move count failed", "HY000", 0, e));
         }
-        if (Objects.equals(seen, latest)) {
-            lease.release(null);
-            return true;
-        }
-        // 40001 and MySQL's deadlock code: applications and pools retry it as they retry a deadlock victim
-        var moved = new SQLException("rows of " + group + "'s lookup group were moved on " + placement.name() + " after this transaction"
-                + " first read there, and its snapshot there does not have them as they are now (a read could see them twice or not at all); retry the transaction",
-                "40001", 1213);
-        lease.release(moved); // the transaction fails: it is rolled back, as after a deadlock
-        throw moved;
     }
 
     private static Long batches(Connection c, String group) throws SQLException {

@@ -168,6 +168,18 @@ public final class SessionStatement implements Connections {
     }
 
     @Override
+    public java.util.OptionalLong snapshotBatches(int partition, String group) {
+        TransactionState t = txn != null ? txn : implicit;
+        return t != null ? t.snapshotBatches(partition, group) : null;
+    }
+
+    @Override
+    public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
+        TransactionState t = txn != null ? txn : implicit;
+        if (t != null) t.snapshotBatches(partition, group, moves);
+    }
+
+    @Override
     public void atomic() {
         if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
     }

@@ -53,6 +53,8 @@ public final class TransactionState implements Connections {
      */
     private final java.util.Set<Integer> locking = new java.util.HashSet<>();
     private final Savepoints savepoints = new Savepoints();
+    /** The move-batch counts read in the transaction's snapshots, by partition and group ({@link #snapshotBatches}). */
+    private final Map<String, java.util.OptionalLong> snapshotBatches = new java.util.concurrent.ConcurrentHashMap<>();
     private Branch coordinator;
     private GlobalId id;
     private volatile Status status = Status.ACTIVE;
@@ -305,6 +307,16 @@ public final class TransactionState implements Connections {
     @Override
     public synchronized boolean begun(int partition) {
         return branches.containsKey(partition);
+    }
+
+    @Override
+    public java.util.OptionalLong snapshotBatches(int partition, String group) {
+        return snapshotBatches.get(partition + "/" + group);
+    }
+
+    @Override
+    public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
+        snapshotBatches.put(partition + "/" + group, moves);
     }
 
     synchronized int partitions() {

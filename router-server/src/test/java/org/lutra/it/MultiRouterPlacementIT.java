@@ -365,6 +365,148 @@ class MultiRouterPlacementIT {
         move(a, other, home(other));
     }
 
+    /** As above, for a read of one key that its rows prove (GROUP BY on the pinned key: run where the cache points, a row returned is the answer). */
+    @Test
+    void aRepeatableReadOfOneKeySeesItsOwnInsertOfAKeyThatLeftItsSnapshot() throws Exception {
+        int key = 38; // home p2
+        int other = 37; // home p1
+        int from = 0;
+        int to = 3;
+        move(a, key, from);
+        move(a, other, from);
+        var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
+        try (Connection lutra = b.connect()) {
+            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            lutra.setAutoCommit(false);
+            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
+                assertTrue(rs.next()); // the transaction's snapshot of p0, with both users' rows (a plain read: no lock taken)
+            }
+            assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet leave p0 after the snapshot");
+            lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60038, " + key + ", 'own')");
+            users.table().put((long) key, from); // the cache points where the key was
+            try (var rs = lutra.createStatement().executeQuery("SELECT author, COUNT(*) FROM tweets WHERE author = " + key + " GROUP BY author")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(2), "the key's tweet and the transaction's own");
+            }
+            lutra.rollback();
+        }
+        move(a, key, home(key));
+        move(a, other, home(other));
+    }
+
+    /** As above, for a plain read of one key's rows, validated by counting them (a row came back: the key was found). */
+    @Test
+    void aRepeatableReadOfOneKeysRowsSeesItsOwnInsertOfAKeyThatLeftItsSnapshot() throws Exception {
+        int key = 29; // home p1
+        int other = 30; // home p2
+        int from = 0;
+        int to = 3;
+        move(a, key, from);
+        move(a, other, from);
+        var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
+        try (Connection lutra = b.connect()) {
+            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            lutra.setAutoCommit(false);
+            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
+                assertTrue(rs.next()); // the transaction's snapshot of p0, with both users' rows
+            }
+            assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet leave p0 after the snapshot");
+            lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60029, " + key + ", 'own')");
+            users.table().put((long) key, from); // the cache points where the key was
+            var ids = new java.util.TreeSet<Integer>();
+            try (var rs = lutra.createStatement().executeQuery("SELECT id FROM tweets WHERE author = " + key)) {
+                while (rs.next()) ids.add(rs.getInt(1));
+            }
+            assertEquals(java.util.Set.of(1000 + key, 60029), ids, "the key's tweet and the transaction's own");
+            lutra.rollback();
+        }
+        move(a, key, home(key));
+        move(a, other, home(other));
+    }
+
+    /**
+     * As {@link #aRepeatableReadOfSeveralKeysNeverAnswersFromASnapshotOlderThanRowsItSawOfAKeyThatCameBack}, for a read of
+     * one key that its rows prove (GROUP BY on the pinned key): the key's owner row and old tweet in the snapshot of the
+     * partition it came back to are not the rows the transaction has seen.
+     */
+    @Test
+    void aRepeatableReadOfOneKeyNeverAnswersFromASnapshotOlderThanRowsItSawOfAKeyThatCameBack() throws Exception {
+        int key = 31; // home p3
+        int other = 32; // home p0
+        int from = 1;
+        int to = 2;
+        move(a, key, from);
+        move(a, other, from);
+        var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
+        try (Connection lutra = b.connect(); Connection writer = a.connect()) {
+            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            lutra.setAutoCommit(false);
+            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
+                assertTrue(rs.next()); // the transaction's snapshot of p1, with both users' rows
+            }
+            move(a, key, to);
+            writer.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60031, " + key + ", 'new')");
+            users.table().put((long) key, to);
+            int seen = 0;
+            try (var rs = lutra.createStatement().executeQuery("SELECT id FROM tweets WHERE author = " + key)) {
+                while (rs.next()) seen++;
+            }
+            assertEquals(2, seen, "the transaction reads the key's rows where it went, in a new snapshot");
+            move(a, key, from);
+            users.table().put((long) key, from);
+            try (var rs = lutra.createStatement().executeQuery("SELECT author, COUNT(*) FROM tweets WHERE author = " + key + " GROUP BY author")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(2), "the rows the transaction has seen");
+            } catch (SQLException e) {
+                // the other right outcome: the home row says p1, and the snapshot there predates the batch that brought the key back
+                assertEquals("40001", e.getSQLState(), e.toString());
+            }
+            lutra.rollback();
+        } finally {
+            try (Connection lutra = a.connect()) {
+                lutra.createStatement().executeUpdate("DELETE FROM tweets WHERE id = 60031");
+            }
+        }
+        move(a, key, home(key));
+        move(a, other, home(other));
+    }
+
+    /**
+     * A transaction's snapshot of a partition began before a key moved into it; the transaction inserts a row of the key
+     * there; a read of the key there (one key, proven by its rows) finds the transaction's own row in the snapshot but
+     * not the key's older rows, which the snapshot predates: it must not answer from them.
+     */
+    @Test
+    void aRepeatableReadOfOneKeyNeverAnswersFromASnapshotOlderThanTheKeysMoveIntoIt() throws Exception {
+        int key = 33; // home p1
+        int other = 34; // home p2
+        int from = 0;
+        int to = 3;
+        move(a, key, from);
+        move(a, other, to);
+        var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
+        try (Connection lutra = b.connect()) {
+            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            lutra.setAutoCommit(false);
+            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
+                assertTrue(rs.next()); // the transaction's snapshot of p3, without the key's rows
+            }
+            assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet come to p3 after the snapshot");
+            users.table().put((long) key, to);
+            lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60033, " + key + ", 'own')");
+            try (var rs = lutra.createStatement().executeQuery("SELECT author, COUNT(*) FROM tweets WHERE author = " + key + " GROUP BY author")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(2), "the key's tweet and the transaction's own");
+            } catch (SQLException e) {
+                // the other right outcome: the home row says p3, and the snapshot there predates the batch that brought the key
+                assertEquals("40001", e.getSQLState(), e.toString());
+            }
+            lutra.rollback();
+        }
+        move(a, key, home(key));
+        move(a, other, home(other));
+    }
+
     /**
      * A key leaves the partition of a transaction's snapshot, gets a new row where it went, which the transaction reads
      * there (a read of one key takes no lock), and comes back: the snapshot of the first partition still has the key's
