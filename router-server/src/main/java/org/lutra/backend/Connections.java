@@ -92,6 +92,9 @@ public interface Connections {
     /** Remembers {@link #snapshotBatches} until the transaction ends; nothing outside a transaction. */
     default void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {}
 
+    /** Every group's count in the snapshot of {@code partition} was remembered: a group without one has none there (empty). */
+    default void everySnapshotBatches(int partition) {}
+
     /** The session variables every backend connection of the statement carries (scratch connections too). */
     default SessionState variables() {
         return SessionState.EMPTY;
@@ -181,6 +184,11 @@ public interface Connections {
         @Override
         public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
             inner.snapshotBatches(partition, group, moves);
+        }
+
+        @Override
+        public void everySnapshotBatches(int partition) {
+            inner.everySnapshotBatches(partition);
         }
 
         @Override

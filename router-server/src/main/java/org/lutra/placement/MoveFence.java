@@ -92,6 +92,9 @@ public final class MoveFence {
     /** The move batches of a group committed on a partition, as the reading snapshot sees them (parameter: {@link #group}; no row: none). */
     public static final String BATCHES = "SELECT moves FROM " + VERSIONS + " WHERE owner = ?";
 
+    /** Every group's count on a partition (one row per group a batch wrote there). */
+    public static final String EVERY_BATCHES = "SELECT owner, moves FROM " + VERSIONS;
+
     /** A held fence: closing it (COMMIT) releases it. */
     public interface Held extends AutoCloseable {
         @Override

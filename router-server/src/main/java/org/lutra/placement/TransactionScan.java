@@ -107,25 +107,29 @@ final class TransactionScan {
     /**
      * The group's move-batch count in the transaction's snapshot of the partition: remembered from an earlier read in
      * the transaction ({@link Connections#snapshotBatches}: one snapshot per partition at REPEATABLE READ, so it never
-     * changes), else read there now (a consistent read, which makes the snapshot if there was none) and remembered.
+     * changes), else read there now (a consistent read, which makes the snapshot if there was none), with every other
+     * group's (one statement for all: a statement of another group on the partition then needs none), and remembered.
      */
     static OptionalLong seenBatches(Backends.Placement placement, Connections statement, String group) throws SQLException {
         String g = MoveFence.group(group);
         OptionalLong known = statement.snapshotBatches(placement.partition(), g);
         if (known != null) return known;
-        Connections.Lease lease = statement.consistentRead(placement.partition()); // BATCHES locks nothing
-        Long seen;
-        try {
-            seen = batches(lease.connection(), group);
+        Connections.Lease lease = statement.consistentRead(placement.partition()); // locks nothing
+        var all = new java.util.HashMap<String, Long>();
+        try (PreparedStatement ps = lease.connection().prepareStatement(MoveFence.EVERY_BATCHES); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) all.put(rs.getString(1), rs.getLong(2));
         } catch (SQLException e) {
             SQLException located = Backends.located(placement, e, lease.connection());
             lease.release(located);
             throw located;
         }
         lease.release(null);
-        OptionalLong moves = seen == null ? OptionalLong.empty() : OptionalLong.of(seen);
-        if (statement.transactional() && statement.isolation() == Connection.TRANSACTION_REPEATABLE_READ) statement.snapshotBatches(placement.partition(), g, moves);
-        return moves;
+        if (statement.transactional() && statement.isolation() == Connection.TRANSACTION_REPEATABLE_READ) {
+            all.forEach((owner, moves) -> statement.snapshotBatches(placement.partition(), owner, OptionalLong.of(moves)));
+            statement.everySnapshotBatches(placement.partition());
+        }
+        Long seen = all.get(g);
+        return seen == null ? OptionalLong.empty() : OptionalLong.of(seen);
     }
 
     /** The group's count last committed on the partition, read outside the transaction on a thread of its own from now. */

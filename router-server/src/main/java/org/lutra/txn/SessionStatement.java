@@ -180,6 +180,12 @@ public final class SessionStatement implements Connections {
     }
 
     @Override
+    public void everySnapshotBatches(int partition) {
+        TransactionState t = txn != null ? txn : implicit;
+        if (t != null) t.everySnapshotBatches(partition);
+    }
+
+    @Override
     public void atomic() {
         if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
     }

@@ -55,6 +55,8 @@ public final class TransactionState implements Connections {
     private final Savepoints savepoints = new Savepoints();
     /** The move-batch counts read in the transaction's snapshots, by partition and group ({@link #snapshotBatches}). */
     private final Map<String, java.util.OptionalLong> snapshotBatches = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The partitions whose snapshot's counts of every group are in {@link #snapshotBatches} (a group missing there has none). */
+    private final java.util.Set<Integer> everySnapshotBatches = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private Branch coordinator;
     private GlobalId id;
     private volatile Status status = Status.ACTIVE;
@@ -311,7 +313,13 @@ public final class TransactionState implements Connections {
 
     @Override
     public java.util.OptionalLong snapshotBatches(int partition, String group) {
-        return snapshotBatches.get(partition + "/" + group);
+        var moves = snapshotBatches.get(partition + "/" + group);
+        return moves == null && everySnapshotBatches.contains(partition) ? java.util.OptionalLong.empty() : moves;
+    }
+
+    @Override
+    public void everySnapshotBatches(int partition) {
+        everySnapshotBatches.add(partition);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.lutra.it;
 
+import org.lutra.placement.MoveFence;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,8 @@ class TransactionStatementsIT {
      * entries read at the title's home and the group's move fence held shared there meanwhile (its COMMIT runs
      * off the statement's path, maybe after the log is read: not counted). No replicated-keys question: a group with a
      * secondary lookup has no replicated keys; the title's read starts the page partition's snapshot under the fence. No
-     * home row is locked and no move-batch count read: each read by key is validated by its answer.
+     * home row is locked: each read by key is validated by its answer, in a snapshot the transaction began in an earlier
+     * statement, so with the move-batch counts compared (in the snapshot once per transaction, the latest per read).
      */
     @Test
     void fetchPageSendsItsReadsToThePagesPartitionOnly() throws Exception {
@@ -116,8 +118,14 @@ class TransactionStatementsIT {
                 assertEquals(fence.getFirst().server(), entries.getFirst().server(), "page " + id + ": the fence at the title's home: " + sent);
                 assertTrue(onFence.size() <= 2 && (onFence.size() == 1 || onFence.get(1).text().equals("COMMIT")), "page " + id + ": the fence's transaction: " + onFence);
                 var rest = sent.stream().filter(s -> !onFence.contains(s) && !s.text().contains("lutra_sec_")).toList();
-                var onPage = rest.stream().filter(s -> s.server() == shard).map(s -> kind(s.text())).toList();
-                assertEquals(List.of("BEGIN", "page", "page JOIN revision", "text", "COMMIT"), onPage, "page " + id + ": " + sent);
+                var begin = rest.stream().filter(s -> s.server() == shard && s.text().equals("BEGIN")).findFirst().orElseThrow();
+                var onPage = rest.stream().filter(s -> s.server() == shard && s.thread() == begin.thread()).map(s -> kind(s.text())).toList();
+                // the second read, the first to find the partition begun before, reads every group's move-batch count in
+                // the transaction's snapshot there (once: the third needs none)
+                assertEquals(List.of("BEGIN", "page", "batches in the snapshot", "page JOIN revision", "text", "COMMIT"), onPage, "page " + id + ": " + sent);
+                // and the second and third reads, the group's latest count, outside the transaction
+                var latest = rest.stream().filter(s -> s.server() == shard && s.thread() != begin.thread()).map(s -> s.text()).toList();
+                assertEquals(List.of(MoveFence.BATCHES, MoveFence.BATCHES), latest, "page " + id + ": " + sent);
                 var others = rest.stream().filter(s -> s.server() != shard).toList();
                 assertEquals(List.of(), others, "page " + id + ": nothing else, on no other partition");
                 long counted = rest.size() + 2 + 1; // and the entries' read, the fence and its COMMIT
@@ -129,6 +137,7 @@ class TransactionStatementsIT {
     /** What a statement of the fetch-page transaction is, by its text. */
     private static String kind(String sql) {
         if (sql.startsWith("SELECT 1 FROM `lutra_place_page` WHERE partitions LIKE")) return "copies?";
+        if (sql.equals(MoveFence.EVERY_BATCHES)) return "batches in the snapshot";
         if (sql.contains("JOIN revision")) return "page JOIN revision";
         if (sql.contains("FROM page")) return "page";
         if (sql.contains("FROM text")) return "text";
