@@ -244,29 +244,24 @@ final class Fallback {
 
         @Override
         public <S> Void visit(PlainSelect select, S context) {
-            var outer = new HashSet<>(inScope);
-            try {
-                return super.visit(select, context);
-            } finally {
-                inScope = outer;
-            }
+            return inOwnScope(() -> super.visit(select, context));
         }
 
         @Override
         public <S> Void visit(net.sf.jsqlparser.statement.select.SetOperationList list, S context) {
-            var outer = new HashSet<>(inScope);
-            try {
-                return super.visit(list, context);
-            } finally {
-                inScope = outer;
-            }
+            return inOwnScope(() -> super.visit(list, context));
         }
 
         @Override
         public <S> Void visit(net.sf.jsqlparser.statement.select.ParenthesedSelect select, S context) {
+            return inOwnScope(() -> super.visit(select, context));
+        }
+
+        /** Visits a query: the CTEs its WITH clause defines are in scope until its visit ends. */
+        private Void inOwnScope(java.util.function.Supplier<Void> visit) {
             var outer = new HashSet<>(inScope);
             try {
-                return super.visit(select, context);
+                return visit.get();
             } finally {
                 inScope = outer;
             }
