@@ -339,12 +339,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, from);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p1, with both users' rows (a plain read: no lock taken)
-            }
+        try (Connection lutra = repeatableReadHolding(other)) { // the transaction's snapshot of p1, with both users' rows (a plain read: no lock taken)
             assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet leave p1 after the snapshot");
             lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60035, " + key + ", 'own')");
             users.table().put((long) key, from); // the cache points where the key was
@@ -375,12 +370,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, from);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p0, with both users' rows (a plain read: no lock taken)
-            }
+        try (Connection lutra = repeatableReadHolding(other)) { // the transaction's snapshot of p0, with both users' rows (a plain read: no lock taken)
             assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet leave p0 after the snapshot");
             lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60038, " + key + ", 'own')");
             users.table().put((long) key, from); // the cache points where the key was
@@ -404,12 +394,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, from);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p0, with both users' rows
-            }
+        try (Connection lutra = repeatableReadHolding(other)) { // the transaction's snapshot of p0, with both users' rows
             assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet leave p0 after the snapshot");
             lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60029, " + key + ", 'own')");
             users.table().put((long) key, from); // the cache points where the key was
@@ -438,12 +423,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, from);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect(); Connection writer = a.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p1, with both users' rows
-            }
+        try (Connection lutra = repeatableReadHolding(other); Connection writer = a.connect()) { // the transaction's snapshot of p1, with both users' rows
             move(a, key, to);
             writer.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60031, " + key + ", 'new')");
             users.table().put((long) key, to);
@@ -485,12 +465,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, to);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p3, without the key's rows
-            }
+        try (Connection lutra = repeatableReadHolding(other)) { // the transaction's snapshot of p3, without the key's rows
             assertEquals(4, move(a, key, to), "the user, 2 followers and 1 tweet come to p3 after the snapshot");
             users.table().put((long) key, to);
             lutra.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60033, " + key + ", 'own')");
@@ -523,12 +498,7 @@ class MultiRouterPlacementIT {
         move(a, key, from);
         move(a, other, from);
         var users = (org.lutra.catalog.Partitioning.LookedUp) b.server.catalog().table("users").partitioning();
-        try (Connection lutra = b.connect(); Connection writer = a.connect()) {
-            lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            lutra.setAutoCommit(false);
-            try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + other)) {
-                assertTrue(rs.next()); // the transaction's snapshot of p1, with both users' rows (a plain read: no lock taken)
-            }
+        try (Connection lutra = repeatableReadHolding(other); Connection writer = a.connect()) { // the transaction's snapshot of p1, with both users' rows (a plain read: no lock taken)
             move(a, key, to);
             writer.createStatement().executeUpdate("INSERT INTO tweets (id, author, body) VALUES (60039, " + key + ", 'new')");
             users.table().put((long) key, to);
@@ -691,5 +661,19 @@ class MultiRouterPlacementIT {
         }
         stop.set(true);
         for (var t : tasks) t.get();
+    }
+
+    /**
+     * A REPEATABLE READ transaction through router b whose snapshot of {@code user}'s partition is taken by reading that user
+     * (a plain read: no lock held).
+     */
+    private Connection repeatableReadHolding(int user) throws SQLException {
+        Connection lutra = b.connect();
+        lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        lutra.setAutoCommit(false);
+        try (var rs = lutra.createStatement().executeQuery("SELECT name FROM users WHERE id = " + user)) {
+            assertTrue(rs.next(), "user " + user);
+        }
+        return lutra;
     }
 }
