@@ -112,18 +112,20 @@ public final class Union implements Operator {
 
     /**
      * For each branch and text column whose item's collation is not the union column's, what weighs its values again in
-     * the union column's (null where none is); null where no text is compared.
+     * the union column's (null where none is); null where no text is compared. A union of text the backend would refuse
+     * for its collations (1271) is refused the same, UNION ALL too.
      */
     private TextWeights[][] reweighing(Context ctx, List<Column> columns) throws SQLException {
-        if (visible < 0) return null;
+        int n = visible < 0 ? columns.size() : visible;
         boolean text = false;
-        for (int c = 0; c < visible; c++) text |= Values.needsWeight(columns.get(c));
+        for (int c = 0; c < n; c++) text |= Values.needsWeight(columns.get(c));
         if (!text) return null;
         if (collations == null) {
-            throw Refusal.of("Lutra does not support a UNION that compares text (UNION or ORDER BY) here: it learns the union's collations from a"
-                    + " backend holding the tables it reads, or copies of them, and cannot for this one");
+            throw Refusal.of("Lutra does not support a UNION of text here: it learns the union's collations (or that MySQL would refuse to mix"
+                    + " them) from a backend holding the tables it reads, or copies of them, and cannot for this one");
         }
-        var found = collations.probe(ctx, ctx.params());
+        var found = collations.probe(ctx, ctx.params(), n);
+        if (visible < 0) return null;
         var out = new TextWeights[branches.size()][];
         for (int c = 0; c < visible; c++) {
             if (!Values.needsWeight(columns.get(c))) continue;

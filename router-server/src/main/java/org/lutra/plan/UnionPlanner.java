@@ -66,14 +66,14 @@ final class UnionPlanner {
                 }
                 visible = n;
                 if (names == null) names = names(select);
-                probed.add(UnionProbes.branch(select));
-                addWeights(select);
             }
+            probed.add(UnionProbes.branch(select));
+            if (weighted) addWeights(select);
             Plan.Query q = branches.plan(select);
             plans.add(q.root());
             paramCounts.add(q.paramCount());
         }
-        var collations = weighted ? UnionProbes.of(list, probed, all, visible, catalog) : null;
+        var collations = UnionProbes.of(list, probed, all, catalog);
         Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct ? Union.Duplicates.REMOVED : Union.Duplicates.KEPT, weighted ? visible : -1, collations);
         if (ordered) {
             var keys = new ArrayList<SortKey>();

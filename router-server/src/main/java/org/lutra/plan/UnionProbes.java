@@ -43,10 +43,10 @@ final class UnionProbes {
     }
 
     /**
-     * The probe of a union of {@code branches} (each as {@link #branch} gave it) of {@code columns} columns each, or null
-     * where it cannot run: a table the catalog does not know, or one no temporary table can copy.
+     * The probe of a union of {@code branches} (each as {@link #branch} gave it), or null where it cannot run: a table the
+     * catalog does not know, or one no temporary table can copy.
      */
-    static UnionCollations of(SetOperationList list, List<String> branches, boolean all, int columns, Catalog catalog) {
+    static UnionCollations of(SetOperationList list, List<String> branches, boolean all, Catalog catalog) {
         if (branches.contains(null)) return null;
         var tables = new LinkedHashMap<String, TableDef>();
         try {
@@ -67,41 +67,7 @@ final class UnionProbes {
             setup.add(copy.plan().definition(t.name()));
             teardown.add("DROP TEMPORARY TABLE IF EXISTS " + TemporaryCopy.quote(t.name()));
         }
-        return new UnionCollations(partition, setup, sql(branches, all, columns), teardown, branches.size(), columns,
-                ShardColumns.EXPRESSION_TEXT_LENGTH);
-    }
-
-    /**
-     * {@code WITH b0 (c1, ...) AS (branch 0), ..., u (c1, ...) AS ((branch 0) UNION (branch 1) ...) SELECT COLLATION(b0.c1),
-     * ..., COLLATION(u.c1), ..., CHARSET(u.c1), ... FROM (SELECT 1) LEFT JOIN b0 ON TRUE ...}: the common table expressions
-     * have no rows, the outer join gives one row of NULLs whose columns keep their types. A common table expression's
-     * column has its item's collation; the union's columns, MySQL's derivation across the branches.
-     */
-    private static String sql(List<String> branches, boolean all, int columns) {
-        var names = new ArrayList<String>();
-        for (int c = 1; c <= columns; c++) names.add("c" + c);
-        String list = " (" + String.join(", ", names) + ") AS (";
-        var sql = new StringBuilder("WITH ");
-        for (int b = 0; b < branches.size(); b++) sql.append(cte(b)).append(list).append(branches.get(b)).append("), ");
-        sql.append(UNION).append(list);
-        for (int b = 0; b < branches.size(); b++) {
-            if (b > 0) sql.append(all ? " UNION ALL " : " UNION ");
-            sql.append('(').append(branches.get(b)).append(')');
-        }
-        sql.append(") SELECT ");
-        var items = new ArrayList<String>();
-        for (int b = 0; b < branches.size(); b++) for (String c : names) items.add("COLLATION(" + cte(b) + "." + c + ")");
-        for (String c : names) items.add("COLLATION(" + UNION + "." + c + ")");
-        for (String c : names) items.add("CHARSET(" + UNION + "." + c + ")");
-        sql.append(String.join(", ", items)).append(" FROM (SELECT 1) AS `lutra_one`");
-        for (int b = 0; b < branches.size(); b++) sql.append(" LEFT JOIN ").append(cte(b)).append(" ON TRUE");
-        return sql.append(" LEFT JOIN ").append(UNION).append(" ON TRUE").toString();
-    }
-
-    private static final String UNION = "`lutra_union`";
-
-    private static String cte(int branch) {
-        return "`lutra_branch_" + branch + "`";
+        return new UnionCollations(partition, setup, branches, all, teardown, ShardColumns.EXPRESSION_TEXT_LENGTH);
     }
 
     /** The partition holding most of {@code tables} (the lowest of equals); with no tables, the first. */

@@ -180,6 +180,18 @@ class QueryEngineIT {
         ordered("SELECT id FROM users INTERSECT SELECT author FROM tweets ORDER BY id DESC LIMIT 4");
     }
 
+    /** MySQL refuses a union whose text columns have no common collation (1271), UNION ALL too: so does the router. */
+    @Test
+    void aUnionOfTextInCollationsMySqlCannotMixFailsAsOnMySql() {
+        for (String sql : List.of("SELECT CAST(id AS CHAR) FROM users UNION ALL SELECT name FROM users",
+                "SELECT CAST(id AS CHAR) FROM users UNION SELECT name FROM users")) {
+            var expected = assertThrows(SQLException.class, () -> rows(reference, sql, false), sql);
+            var actual = assertThrows(SQLException.class, () -> rows(lutra, sql, false), sql);
+            assertEquals(1271, expected.getErrorCode(), sql);
+            assertEquals(expected.getErrorCode() + " " + expected.getSQLState(), actual.getErrorCode() + " " + actual.getSQLState(), sql);
+        }
+    }
+
     @Test
     void uncorrelatedSubqueriesRunFirstAndBindTheirValues() throws SQLException {
         for (String sql : List.of(
