@@ -1,5 +1,6 @@
 package org.lutra.exec;
 
+import org.lutra.placement.HomeRows;
 import org.lutra.backend.Connections;
 import org.lutra.placement.KeyParams;
 import org.lutra.placement.PlacementRows;

@@ -6,6 +6,8 @@ import org.lutra.merge.FallbackRows;
 import org.lutra.merge.LimitRows;
 import org.lutra.merge.RowSource;
 import org.lutra.merge.UnionRows;
+import org.lutra.placement.HomeRows;
+import org.lutra.placement.LookupValidation;
 import org.lutra.placement.Shards;
 import org.lutra.sql.PlanException;
 
@@ -116,24 +118,15 @@ public final class SelectPlan implements Choice {
         long distinct = Arrays.stream(keys).distinct().count();
         if (!lookup.unique() && distinct > 1) return null;
         long expected = lookup.unique() ? distinct : 1;
-        Target.Resolution guess = target.guess(ctx);
-        var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
-        ctx.stats().statement(partitions(first));
-        ctx.touched(first);
-        Shards.MovesSince moves = ctx.shards().movesSinceSnapshot(lookup.owner(), guess.byPartition().keySet());
-        RowSource primary = new UnionRows(ctx.shards().query(first));
-        FallbackRows.Fallback underLocks = () -> underHomeLocks(ctx, lookup, keys, guess);
-        if (moves != null && moves.any()) return movedSinceSnapshot(primary, underLocks);
-        if (first.size() > 1 && plainLimit >= 0) primary = new LimitRows(primary, plainLimit);
-        RowSource rows = distinct == 1 ? new FallbackRows(primary, expected, underLocks) : FallbackRows.replacing(primary, expected, underLocks);
-        return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
+        var read = new ValidatedRead(ctx, keys, expected, distinct == 1 ? Settle.AS_IT_STREAMS : Settle.HELD_BACK);
+        return read.run(target.guess(ctx));
     }
 
     /**
      * A read of one key of a lookup group that the router must not cut (ORDER BY, LIMIT, GROUP BY, DISTINCT, a
      * co-located join), validated by its answer, as the paper's protocol validates a read: it runs whole where the
      * cache points; if it returns a row, that is the answer; if none, it runs again where the key's home row says,
-     * under that row's lock ({@link #underHomeLocks}: the path every such read took before, two more statements at
+     * under that row's lock ({@link LookupValidation}: the path every such read took before, two more statements at
      * the key's hash home and, in a transaction, the move-batch check). Null where this does not apply (several keys,
      * a range, a locking read).
      *
@@ -151,10 +144,11 @@ public final class SelectPlan implements Choice {
      * which counts it there with its rows ({@code lutra_move_version}); so on such a partition the count in the snapshot
      * is compared with the latest committed one, read once the read was sent ({@link Shards#movesSinceSnapshot}): equal,
      * the key did not move on the partition between the snapshot and now, so its rows there are the latest with the
-     * transaction's own writes; different, the read goes to the home rows ({@link #movedSinceSnapshot}). A returned row is a row of the key: the
-     * routing column is pinned by {@code =} in the WHERE clause, the join is co-located (its tables meet on the
-     * group's key), and the statement is no aggregate over no rows ({@link Validation#ROWS_PROVE_KEY}). No row: the key may live
-     * elsewhere (or have no rows that match), which only the home row can tell.
+     * transaction's own writes; different, the read goes to the home rows ({@link LookupValidation.Kind#READ}). A
+     * returned row is a row of the key: the routing column is pinned by {@code =} in the WHERE clause, the join is
+     * co-located (its tables meet on the group's key), and the statement is no aggregate over no rows
+     * ({@link Validation#ROWS_PROVE_KEY}). No row: the key may live elsewhere (or have no rows that match), which only
+     * the home row can tell.
      */
     private RowSource keyProvenRows(Context ctx) throws SQLException {
         if (target.keys() instanceof org.lutra.sql.KeyMatch.Range) return null;
@@ -164,43 +158,69 @@ public final class SelectPlan implements Choice {
         Target.Resolution guess = target.guess(ctx);
         if (guess.size() != 1) return null;
         target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
-        var lookup = (Partitioning.LookedUp) target.table().partitioning();
-        var first = target.cut(guess, pushdown.sql(), pushdown.template(), ctx.params());
-        ctx.stats().statement(partitions(first));
-        ctx.touched(first);
-        Shards.MovesSince moves = ctx.shards().movesSinceSnapshot(lookup.owner(), guess.byPartition().keySet());
-        RowSource rows = new UnionRows(ctx.shards().query(first));
-        FallbackRows.Fallback underLocks = () -> underHomeLocks(ctx, lookup, keys, guess);
-        return moves != null && moves.any() ? movedSinceSnapshot(rows, underLocks) : new FallbackRows(rows, 1, underLocks);
+        return new ValidatedRead(ctx, keys, 1, Settle.AS_IT_STREAMS).run(guess);
+    }
+
+    /** How a read validated by its rows learns that the try where the cache points was incomplete. */
+    private enum Settle {
+        /** Its rows stream as they come; fewer than expected at the end, the retry's rows follow (one key: none came). */
+        AS_IT_STREAMS,
+        /** Its rows are held back until counted; fewer than expected, they are dropped and the retry's replace them. */
+        HELD_BACK
     }
 
     /**
-     * A read its rows would validate, on a partition where a move batch of the key's group committed since the
-     * transaction's snapshot there: its rows there prove nothing (the key may have left since, with the transaction's
-     * own writes of it landing where it went, or left and come back with rows the transaction already read elsewhere),
-     * so they are dropped and the read runs where the home rows say, under their lock, which refuses with 40001 where
-     * that snapshot is too old.
+     * The pushdown statement for the keys, as the validation protocol runs a read ({@link LookupValidation.Kind#READ}):
+     * where the cache points first, counted as the statement; then, if its rows do not prove it complete, where the
+     * home rows say, under their lock, held until the statement's rows are read ({@link Context#locks}).
      */
-    private RowSource movedSinceSnapshot(RowSource first, FallbackRows.Fallback underLocks) throws SQLException {
-        first.close();
-        RowSource rows = underLocks.open();
-        return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
-    }
+    private final class ValidatedRead implements LookupValidation.Statement<RowSource> {
+        private final Context ctx;
+        private final Object[] keys;
+        private final long expected;
+        private final Settle settle;
 
-    /**
-     * The statement for {@code keys} where their home rows say they live, read while those rows are
-     * locked; a fallback (in the counters) when that is not where the cache pointed.
-     */
-    private RowSource underHomeLocks(Context ctx, Partitioning.LookedUp lookup, Object[] keys, Target.Resolution guess) throws SQLException {
-        HomeRows home = HomeRows.lock(ctx.locks(), ctx.shards(), target.table(), lookup, keys); // held until the statement's rows are read
-        home.learn(keys, ctx.stats());
-        var located = home.byPartition(keys);
-        if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
-        ctx.shards().noMoveSinceSnapshot(lookup.owner(), located.keySet()); // a transaction's older snapshot there may not have them
-        var queries = target.cut(new Target.Resolution(located, keys), pushdown.sql(), pushdown.template(), ctx.params());
-        ctx.touched(queries);
-        RowSource rows = new UnionRows(ctx.shards().query(queries));
-        return queries.size() > 1 && plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
+        ValidatedRead(Context ctx, Object[] keys, long expected, Settle settle) {
+            this.ctx = ctx;
+            this.keys = keys;
+            this.expected = expected;
+            this.settle = settle;
+        }
+
+        RowSource run(Target.Resolution guess) throws SQLException {
+            RowSource rows = new LookupValidation(ctx.shards(), ctx.stats(), target.table(), keys, guess.byPartition(), LookupValidation.Kind.READ)
+                    .run(ctx.locks(), this);
+            return plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
+        }
+
+        @Override
+        public RowSource tryWhereCachePoints(Map<Integer, List<Integer>> guess) throws SQLException {
+            var first = target.cut(new Target.Resolution(guess, keys), pushdown.sql(), pushdown.template(), ctx.params());
+            ctx.stats().statement(partitions(first));
+            return rowsOf(first);
+        }
+
+        @Override
+        public RowSource settle(RowSource first, LookupValidation.Retry<RowSource> retry) throws SQLException {
+            return settle == Settle.AS_IT_STREAMS ? new FallbackRows(first, expected, retry::run) : FallbackRows.replacing(first, expected, retry::run);
+        }
+
+        @Override
+        public void drop(RowSource first) {
+            first.close();
+        }
+
+        @Override
+        public RowSource runWhereHomeRowsSay(Map<Integer, List<Integer>> located, HomeRows home) throws SQLException {
+            return rowsOf(target.cut(new Target.Resolution(located, keys), pushdown.sql(), pushdown.template(), ctx.params()));
+        }
+
+        /** The queries' rows, one partition's after another; over several partitions the LIMIT again on each try's. */
+        private RowSource rowsOf(List<ShardQuery> queries) throws SQLException {
+            ctx.touched(queries);
+            RowSource rows = new UnionRows(ctx.shards().query(queries));
+            return queries.size() > 1 && plainLimit >= 0 ? new LimitRows(rows, plainLimit) : rows;
+        }
     }
 
     private static int[] partitions(List<ShardQuery> queries) {

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Routing counters: how many statements went to one partition or several, and where; and per
  * lookup table, how its guesses fared ({@link LookupCounters}).
  */
-public final class Stats {
+public final class Stats implements org.lutra.placement.ValidationCounters {
     private final LongAdder singlePartition = new LongAdder();
     private final LongAdder multiPartition = new LongAdder();
     private final LongAdder fallbacks = new LongAdder();
@@ -57,14 +57,15 @@ public final class Stats {
         for (int p : partitions) perPartition.incrementAndGet(p);
     }
 
-    /** A lookup guess was wrong or incomplete; {@code partitions} were asked in addition. */
-    void fallback(Partitioning.LookedUp lookup, int[] partitions) {
+    @Override
+    public void fallback(Partitioning.LookedUp lookup, int[] partitions) {
         fallbacks.increment();
         lookup(lookup).fallbacks.increment();
         for (int p : partitions) perPartition.incrementAndGet(p);
     }
 
-    void learn(Partitioning.LookedUp lookup) {
+    @Override
+    public void learn(Partitioning.LookedUp lookup) {
         learned.increment();
         lookup(lookup).learned.increment();
     }

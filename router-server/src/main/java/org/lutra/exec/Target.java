@@ -1,5 +1,7 @@
 package org.lutra.exec;
 
+import org.lutra.placement.HomeRows;
+import org.lutra.placement.LookupValidation;
 import org.lutra.placement.MoveFence;
 import org.lutra.placement.ReplicaLocks;
 import org.lutra.placement.SecondaryEntries;
@@ -228,14 +230,10 @@ public final class Target {
         }
         Resolution guess = guessed != null ? guessed : guess(ctx);
         if (!guesses() || guess.keys() == null || guess.keys().length == 0) return guess;
-        var lookup = (Partitioning.LookedUp) table.partitioning();
         Object[] values = guess.keys();
-        HomeRows home = HomeRows.lock(ctx.locks(), ctx.shards(), table, lookup, values); // held until the statement's rows are read
-        home.learn(values, ctx.stats());
-        var located = home.byPartition(values);
-        if (!located.equals(guess.byPartition())) ctx.stats().fallback(lookup, located.keySet().stream().mapToInt(Integer::intValue).toArray());
-        ctx.shards().noMoveSinceSnapshot(lookup.owner(), located.keySet()); // a transaction's older snapshot there may not have them
-        return new Resolution(located, values, home.anyReplicated(values));
+        // the validation protocol's second half alone: the locks are the statement's, held until its rows are read
+        return new LookupValidation(ctx.shards(), ctx.stats(), table, values, guess.byPartition(), LookupValidation.Kind.READ)
+                .whereHomeRowsSay(ctx.locks(), (located, home) -> new Resolution(located, values, home.anyReplicated(values)));
     }
 
     /**

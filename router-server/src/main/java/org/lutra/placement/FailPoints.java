@@ -22,7 +22,7 @@ public final class FailPoints {
     /** A read through a secondary lookup has its entries' partitions; it has not read its rows yet. */
     public static final String SECONDARY_ENTRIES_READ = "secondary-entries-read";
 
-    /** A statement holds its keys' home rows under a shared lock ({@code exec.HomeRows}); it has not read their rows yet. */
+    /** A statement holds its keys' home rows under a shared lock ({@link HomeRows}); it has not read their rows yet. */
     public static final String HOME_ROWS_LOCKED = "home-rows-locked";
 
     /** A move batch holds every row lock it needs (rows read, copied and deleted); it has not taken the move fence yet. */

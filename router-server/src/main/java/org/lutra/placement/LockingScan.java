@@ -19,7 +19,7 @@ import java.util.List;
  * {@link TransactionScan}'s batch counts make it exact. The rule:
  * <ul>
  *   <li>the group's locking fence ({@link MoveFence#LOCKING}) is held shared from before the first query until the
- *       statement's rows are read (the caller holds it in the statement's {@code exec.HomeRows.Locks}): no move batch of
+ *       statement's rows are read (the caller holds it in the statement's {@link HomeRows.Locks}): no move batch of
  *       the group commits in between, so every partition is read with the same batches committed, and each row is
  *       read once;
  *   <li>a query may wait for a batch's row locks meanwhile; the batch takes the locking fence with NOWAIT, so it

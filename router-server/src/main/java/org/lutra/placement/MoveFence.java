@@ -17,7 +17,7 @@ import java.util.Locale;
 
 /**
  * The move fence: what keeps a scan of a lookup group (a read of several partitions that does not
- * name its keys, so {@code exec.HomeRows} cannot pin them) from seeing a moving row on both partitions
+ * name its keys, so {@link HomeRows} cannot pin them) from seeing a moving row on both partitions
  * or on neither.
  *
  * <p>A move batch commits its branches one after another (target first, see {@code maintain.Mover}).

@@ -19,7 +19,8 @@ import java.util.Map;
  * Shards for operator tests: each partition answers every query with rows written as text,
  * {@code "1|ann|0041"} under columns declared as {@code "id:INT", "name:VARCHAR", "w:VARBINARY"};
  * {@code \N} is NULL; a write on a partition changes as many rows as {@link #changes} says (none unless told), and an
- * insert on a partition {@link #misplaces} names is refused as the placement trigger refuses it.
+ * insert on a partition {@link #misplaces} names (an update on one {@link #refusesWrites} names) is refused as the placement
+ * trigger refuses it; scratch and locking connections answer with a partition's {@link #placement} rows where it has some.
  * Records what it was asked and which answers were closed, and in {@link #log} everything it was asked, in order.
  */
 final class FakeShards implements Shards {
@@ -68,6 +69,30 @@ final class FakeShards implements Shards {
 
     FakeShards on(int partition, String... rows) {
         this.rows.put(partition, List.of(rows));
+        return this;
+    }
+
+    /** Rows the scratch and locking connections of a partition answer with (its placement rows), where they differ from {@link #on}'s. */
+    final Map<Integer, List<String>> placementRows = new HashMap<>();
+
+    FakeShards placement(int partition, String... rows) {
+        placementRows.put(partition, List.of(rows));
+        return this;
+    }
+
+    /** Partitions where a move batch of every lookup group committed since the transaction's snapshot ({@link #movesSinceSnapshot}). */
+    final java.util.Set<Integer> movedSinceSnapshot = new java.util.HashSet<>();
+
+    FakeShards movedSinceSnapshot(int partition) {
+        movedSinceSnapshot.add(partition);
+        return this;
+    }
+
+    /** Partitions whose placement trigger refuses every UPDATE or DELETE: the key's placement row there names another partition. */
+    final java.util.Set<Integer> refusingWrites = new java.util.HashSet<>();
+
+    FakeShards refusesWrites(int partition) {
+        refusingWrites.add(partition);
         return this;
     }
 
@@ -138,7 +163,7 @@ final class FakeShards implements Shards {
             public RowSource query(String sql, List<Value> params) {
                 ran("p" + partition + ": " + sql + (params.isEmpty() ? "" : " " + cells(params)));
                 var parsed = new ArrayList<Row>();
-                for (String line : rows.getOrDefault(partition, List.of())) parsed.add(row(line));
+                for (String line : placementRows.getOrDefault(partition, rows.getOrDefault(partition, List.of()))) parsed.add(row(line));
                 return new ListRows(columns.stream().map(c -> c.toBuilder().setTable(scratchTable).build()).toList(), parsed);
             }
 
@@ -192,6 +217,18 @@ final class FakeShards implements Shards {
         return transactional && isolation == java.sql.Connection.TRANSACTION_SERIALIZABLE;
     }
 
+    /**
+     * Inside a transaction where a test named partitions {@link #movedSinceSnapshot}, a check (logged when asked) that finds
+     * a move on those among {@code partitions}; elsewhere none, as outside a REPEATABLE READ transaction.
+     */
+    @Override
+    public MovesSince movesSinceSnapshot(String group, java.util.Collection<Integer> partitions) {
+        if (!transactional || movedSinceSnapshot.isEmpty()) return null;
+        log.add("moves since snapshot " + group + " " + partitions);
+        boolean moved = partitions.stream().anyMatch(movedSinceSnapshot::contains);
+        return () -> moved;
+    }
+
     @Override
     public void noMoveSinceSnapshot(String group, java.util.Collection<Integer> partitions) {
         log.add("no move since snapshot " + group + " " + partitions);
@@ -215,10 +252,13 @@ final class FakeShards implements Shards {
     }
 
     @Override
-    public long[] update(List<ShardQuery> queries) {
+    public long[] update(List<ShardQuery> queries) throws java.sql.SQLException {
         long[] counts = new long[queries.size()];
         for (int i = 0; i < counts.length; i++) {
             log.add("update " + text(queries.get(i)));
+            if (refusingWrites.contains(queries.get(i).partition())) {
+                throw new java.sql.SQLException(org.lutra.backend.Misplaced.MARKER + " p" + queries.get(i).partition(), "45000");
+            }
             counts[i] = changes.getOrDefault(queries.get(i).partition(), 0L);
         }
         return counts;

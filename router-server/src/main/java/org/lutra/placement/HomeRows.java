@@ -1,10 +1,5 @@
-package org.lutra.exec;
+package org.lutra.placement;
 
-import org.lutra.placement.FailPoints;
-import org.lutra.placement.KeyParams;
-import org.lutra.placement.MoveFence;
-import org.lutra.placement.PlacementRows;
-import org.lutra.placement.Shards;
 import org.lutra.backend.ValueCodec;
 import org.lutra.catalog.Partitioning;
 import org.lutra.catalog.TableDef;
@@ -82,7 +77,7 @@ public final class HomeRows {
          * Locks in the statement's transaction, held until it ends (never closed): for keys that have home rows (replicated
          * ones), whose set of partitions must stay as the transaction's writes found it.
          */
-        static Locks untilTransactionEnds(Shards shards) {
+        public static Locks untilTransactionEnds(Shards shards) {
             return new Locks(shards, true);
         }
 
@@ -96,14 +91,14 @@ public final class HomeRows {
         }
 
         /** Lookup group {@code group}'s fence, held shared on partition {@code at} by this statement from now until it ends (or its scan releases it). */
-        void holdFence(String group, int at) throws SQLException {
+        public void holdFence(String group, int at) throws SQLException {
             if (fences.containsKey(group)) return;
             MoveFence.Held held = shards.holdFence(group, at);
             if (held != null) fences.put(group, held);
         }
 
         /** Lookup group {@code group}'s locking fence ({@link MoveFence#LOCKING}), held shared by this statement from now until it ends. */
-        void holdLockingFence(String group, int at) throws SQLException {
+        public void holdLockingFence(String group, int at) throws SQLException {
             String key = "locking " + group;
             if (fences.containsKey(key)) return;
             MoveFence.Held held = shards.holdLockingFence(group, at);
@@ -111,7 +106,7 @@ public final class HomeRows {
         }
 
         /** The fence of {@code group} this statement holds, or null. */
-        MoveFence.Held fence(String group) {
+        public MoveFence.Held fence(String group) {
             return fences.get(group);
         }
 
@@ -211,14 +206,14 @@ public final class HomeRows {
      * change it again). A key at home without an entry gets none: the DEFAULT NEW rule already
      * points there, and reads of keys that do not exist must not fill the table.
      */
-    public void learn(Object[] keys, Stats stats) {
+    public void learn(Object[] keys, ValidationCounters counters) {
         for (Object k : keys) {
             if (k == null) continue;
             int p = partitionOf(k);
             int cached = lookup.table().get(k);
             if (cached != p && (cached != org.lutra.lookup.LookupTable.MISSING || away.containsKey(k)) && !contains(replicasOf(k), cached)) {
                 lookup.table().put(k, p);
-                stats.learn(lookup);
+                counters.learn(lookup);
             }
         }
     }
