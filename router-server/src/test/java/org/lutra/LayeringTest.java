@@ -35,8 +35,8 @@ class LayeringTest {
             "maintain",  // lookup tables at start, the change log, moves
             "txn",       // TransactionState, two-phase commit, recovery
             "plan",      // parse, decide partitions, rewrite, choose by cost: builds operator trees
-            "exec",      // the plan and its operators, the Executor, EXPLAIN, SHOW WARNINGS' rows, the home rows
-            "placement", // the placement protocol: home and placement rows, the move fence, replica scans, secondary entries, the Shards interface and a statement's scans under the fence
+            "exec",      // the plan and its operators, the Executor, EXPLAIN, SHOW WARNINGS' rows, the router's foreign keys
+            "placement", // the placement protocol: the validation protocol and the home rows, placement rows, the move fence, replica scans, secondary entries, the Shards interface and a statement's scans under the fence
             "backend",   // the backends: pools, a statement's connections, the driver's settings and codecs, deadlines, the backend watch
             "sql",       // SQL text both planning and execution read: templates, key matches, guards, locking clauses
             "merge",     // row streams, expressions, sort keys

@@ -33,6 +33,10 @@ import java.util.Map;
  * <p>As MariaDB: a key with a NULL column is not checked (MATCH SIMPLE); the value checked is the one the column stores
  * ({@link StoredValue}); a row without its parent fails the statement with 1452, or with IGNORE is left out with warning
  * 1452; a row may reference a row the same INSERT wrote before it.
+ *
+ * <p>In {@code exec}, not {@code placement}: its probes are statements the router plans ({@code Plan.Statements}) and runs
+ * through the {@link Executor} (which counts them in {@code Stats}), and it reads {@code Plan.Insert}; placement, below
+ * exec, could reach none of them.
  */
 final class ForeignKeyChecks {
     /** Parent keys asked for in one statement. */

@@ -12,9 +12,7 @@ import org.lutra.placement.Shards;
 import org.lutra.sql.PlanException;
 
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +25,11 @@ import java.util.Map;
  * <p>Plain row reads routed by a lookup table are validated without an extra round trip when the
  * cache is right: run where the lookup table points and count the rows; if fewer answered than
  * keys were asked, read the keys' home rows under a lock and run again where they say
- * ({@link HomeRows}: the durable form of the paper's Fig. 2 fallback, which no move can slip
- * past, instead of asking every partition). Reads whose shard results cannot be counted that way
+ * ({@link LookupValidation}, the protocol keyed writes run through too; {@link HomeRows}: the durable
+ * form of the paper's Fig. 2 fallback, which no move can slip past, instead of asking every
+ * partition). What is a read's own: its answer is rows, counted as they stream or held back; several
+ * keys are tried where the cache points first (a read can be dropped, a write cannot); the
+ * transaction's snapshots are checked ({@link LookupValidation.Kind#READ}). Reads whose shard results cannot be counted that way
  * (aggregates, ORDER BY, ...) first check where the keys' owner rows are ({@link Target#exact}),
  * except a read of one key whose every row proves the key lives where it was read ({@link #keyProvenRows}).
  */
