@@ -100,8 +100,8 @@ final class ReplicaWrite {
                 continue;
             }
             String name = backends.catalog().partition(p).name();
-            counting.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, false), params));
-            copies.add(new ShardQuery(p, CopySplit.restricted(plan.sql(), lookup.owner(), lookup.column(), name, true), params));
+            counting.add(new ShardQuery(p, CopySplit.ownRows(plan.sql(), lookup.owner(), lookup.column(), name), params));
+            copies.add(new ShardQuery(p, CopySplit.copiedRows(plan.sql(), lookup.owner(), lookup.column(), name), params));
         }
         c.atomic();
         stats.broadcast(plan.table().partitioning());

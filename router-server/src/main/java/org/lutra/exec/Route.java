@@ -75,7 +75,7 @@ public final class Route implements Operator {
         if (r.copies() && target.keys() instanceof org.lutra.sql.KeyMatch.Range) {
             // a range's statement, whole on each partition, would also read the copies kept there for keys whose primary is
             // elsewhere, counting a replicated key's rows once per copy; the keys' home rows are locked: no replication in between
-            return copies(ctx).apply(queries, true);
+            return copies(ctx).scansWithoutCopies(queries);
         }
         return queries;
     }

@@ -46,15 +46,15 @@ public final class UnionCollations {
      * @param setup      statements run before it on the same connection: temporary copies of the tables the
      *                   partition does not hold (the catalog's definitions, so their columns are the tables')
      * @param branches   the union's SELECTs as the probe runs them (each with {@code LIMIT 0})
-     * @param all        UNION ALL (else UNION)
+     * @param duplicates kept (UNION ALL) or removed (UNION)
      * @param teardown   statements run after it (the copies dropped)
      * @param textLength the characters the branches' weight strings are padded to ({@code WEIGHT_STRING(x AS CHAR(n))})
      */
-    public UnionCollations(int partition, List<String> setup, List<String> branches, boolean all, List<String> teardown, int textLength) {
+    public UnionCollations(int partition, List<String> setup, List<String> branches, Union.Duplicates duplicates, List<String> teardown, int textLength) {
         this.partition = partition;
         this.setup = List.copyOf(setup);
         this.branches = List.copyOf(branches);
-        this.all = all;
+        this.all = duplicates == Union.Duplicates.KEPT;
         this.teardown = List.copyOf(teardown);
         this.textLength = textLength;
     }

@@ -22,8 +22,17 @@ import java.sql.SQLException;
 public final class CopySplit {
     private CopySplit() {}
 
-    /** {@code sql} (a single-table UPDATE or DELETE) restricted to the rows that are ({@code copies}) or are not copies kept for another primary. */
-    public static String restricted(String sql, String owner, String column, String partitionName, boolean copies) throws SQLException {
+    /** {@code sql} (a single-table UPDATE or DELETE) restricted to the rows that are not copies kept for another primary: the counted run. */
+    public static String ownRows(String sql, String owner, String column, String partitionName) throws SQLException {
+        return restricted(sql, owner, column, partitionName, false);
+    }
+
+    /** {@code sql} (a single-table UPDATE or DELETE) restricted to the copies kept for another primary: the run not counted. */
+    public static String copiedRows(String sql, String owner, String column, String partitionName) throws SQLException {
+        return restricted(sql, owner, column, partitionName, true);
+    }
+
+    private static String restricted(String sql, String owner, String column, String partitionName, boolean copies) throws SQLException {
         Statement statement;
         try {
             statement = CCJSqlParserUtil.parse(sql, p -> p.withBackslashEscapeCharacter(true));

@@ -69,7 +69,11 @@ public final class ReplicaScans {
 
         /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
         public List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
-            if (!anyReplicated) return scans;
+            return anyReplicated ? scansWithoutCopies(scans) : scans;
+        }
+
+        /** Each scan without the copies of keys whose primary is elsewhere. */
+        public List<ShardQuery> scansWithoutCopies(List<ShardQuery> scans) throws SQLException {
             var out = new ArrayList<ShardQuery>(scans.size());
             for (var q : scans) out.add(new ShardQuery(q.partition(), withoutCopies(q.sql(), owner(), groupColumns, names.partitionName(q.partition())), q.params()));
             return out;

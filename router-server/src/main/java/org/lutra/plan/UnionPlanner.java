@@ -73,8 +73,9 @@ final class UnionPlanner {
             plans.add(q.root());
             paramCounts.add(q.paramCount());
         }
-        var collations = UnionProbes.of(list, probed, all, catalog);
-        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), distinct ? Union.Duplicates.REMOVED : Union.Duplicates.KEPT, weighted ? visible : -1, collations);
+        var duplicates = distinct ? Union.Duplicates.REMOVED : Union.Duplicates.KEPT;
+        var collations = UnionProbes.of(list, probed, duplicates, catalog);
+        Operator root = new Union(plans, paramCounts.stream().mapToInt(Integer::intValue).toArray(), duplicates, weighted ? visible : -1, collations);
         if (ordered) {
             var keys = new ArrayList<SortKey>();
             for (OrderByElement o : list.getOrderByElements()) {

@@ -6,6 +6,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
+import org.lutra.exec.Union;
 import org.lutra.exec.UnionCollations;
 import org.lutra.sql.ParamCounter;
 import org.lutra.sql.PlanException;
@@ -46,7 +47,7 @@ final class UnionProbes {
      * The probe of a union of {@code branches} (each as {@link #branch} gave it), or null where it cannot run: a table the
      * catalog does not know, or one no temporary table can copy.
      */
-    static UnionCollations of(SetOperationList list, List<String> branches, boolean all, Catalog catalog) {
+    static UnionCollations of(SetOperationList list, List<String> branches, Union.Duplicates duplicates, Catalog catalog) {
         if (branches.contains(null)) return null;
         var tables = new LinkedHashMap<String, TableDef>();
         try {
@@ -67,7 +68,7 @@ final class UnionProbes {
             setup.add(copy.plan().definition(t.name()));
             teardown.add("DROP TEMPORARY TABLE IF EXISTS " + TemporaryCopy.quote(t.name()));
         }
-        return new UnionCollations(partition, setup, branches, all, teardown, ShardColumns.EXPRESSION_TEXT_LENGTH);
+        return new UnionCollations(partition, setup, branches, duplicates, teardown, ShardColumns.EXPRESSION_TEXT_LENGTH);
     }
 
     /** The partition holding most of {@code tables} (the lowest of equals); with no tables, the first. */
