@@ -54,7 +54,9 @@ public final class PointBench implements Command {
               Lutra driver: with JAR this build's own jar, what an idle listener costs the Lutra driver's path.
               Connector/J (direct, both forwarders, the MySQL listener) connects with the router's own prepared-statement
               options (server-side, cached); --connector-options replaces them, e.g. 'useServerPrepStmts=false' for the
-              text protocol Connector/J uses by default.
+              text protocol Connector/J uses by default. The MySQL listener's path runs right beside the Lutra driver's (after it in odd
+              rounds, before it in even ones); its table gives the median of the rounds' listener / Lutra driver, the JIT compilers'
+              share of the router's CPU, and the clients' CPU on both.
               Prints a Markdown report.""";
 
     /** The config that turns monitoring on in the second router: metrics on its HTTP listener, and the slow log. */
@@ -224,12 +226,16 @@ public final class PointBench implements Command {
             }
             var idle = ShardCounters.idleRates(shards, seconds);
             err.println("Per round and cell: statements/s through the router (Lutra driver), direct, the threads forwarder, the event-loop "
-                    + "forwarder and the router's MySQL listener (Connector/J); CPU µs per statement of the router, the two forwarders and the router "
-                    + "serving the MySQL listener" + (beside.isEmpty() ? "" : "; then /s and CPU µs of the routers run beside it"));
+                    + "forwarder and the router's MySQL listener (Connector/J, run right after the Lutra driver in odd rounds, right before it in "
+                    + "even ones); CPU µs per statement of the router, the two forwarders and the router serving the MySQL listener" + (beside.isEmpty() ? "" : "; then /s and CPU µs of the routers run beside it"));
             for (int round = 1; round <= rounds; round++) {
                 var line = new StringBuilder("Round " + round + ":");
                 for (var cell : cells) {
                     if (round % 2 == 1) measureBeside(beside, cell, seconds, round, rows);
+                    String mysqlUrl = mysqlUrl(router, directUrl);
+                    ClosedLoop.Opener mysqlClient = () -> PointClients.open(mysqlUrl, "bench", "bench", cell.workload(), rows);
+                    // the listener's path right beside the Lutra driver's, before it in even rounds: their ratio is side by side
+                    ClosedLoop.Result viaMysql = round % 2 == 0 ? measureMysql(cell, router, seconds, round, mysqlClient) : null;
                     var counters = ShardCounters.read(shards);
                     var ticksBefore = verbose ? router.threadTicks() : null;
                     long clientBefore = ownCpuNanos();
@@ -239,6 +245,7 @@ public final class PointBench implements Command {
                     long lutraClient = ownCpuNanos() - clientBefore;
                     if (verbose) printTicks(cell, ticksBefore, router.threadTicks(), viaRouter.transactions());
                     cell.counters().add(delta(counters, ShardCounters.read(shards), idle, (System.nanoTime() - wallBefore) / 1e9, viaRouter.transactions()));
+                    if (viaMysql == null) viaMysql = measureMysql(cell, router, seconds, round, mysqlClient);
                     if (round % 2 == 0) measureBeside(beside, cell, seconds, round, rows);
                     long directBefore = ownCpuNanos();
                     var direct = ClosedLoop.run(cell.clients(), seconds, round,
@@ -248,11 +255,6 @@ public final class PointBench implements Command {
                             () -> PointClients.open(threadsUrl, shards.user(), shards.password(), cell.workload(), rows));
                     var viaLoop = cell.loop().run(loop, cell, seconds, round,
                             () -> PointClients.open(loopUrl, shards.user(), shards.password(), cell.workload(), rows));
-                    long mysqlCpuBefore = router.cpuNanos();
-                    var viaMysql = ClosedLoop.run(cell.clients(), seconds, round,
-                            () -> PointClients.open(mysqlUrl(router, directUrl), "bench", "bench", cell.workload(), rows));
-                    cell.mysql().results().add(viaMysql);
-                    cell.mysql().cpuMicros().add((router.cpuNanos() - mysqlCpuBefore) / 1e3 / Math.max(1, viaMysql.transactions()));
                     for (var r : List.of(viaRouter, direct, viaThreads, viaLoop, viaMysql)) {
                         if (r.errors() > 0) err.println("  errors in " + cell.workload() + ": " + r.errorSamples());
                     }
@@ -286,6 +288,15 @@ public final class PointBench implements Command {
                 Files.deleteIfExists(dir);
             }
         }
+    }
+
+    /** One run of {@code cell} through the router's MySQL listener: the router's CPU, and Connector/J's (this JVM's) per statement. */
+    private static ClosedLoop.Result measureMysql(PointCell cell, RouterProcess router, double seconds, int round, ClosedLoop.Opener client)
+            throws Exception {
+        long clientBefore = ownCpuNanos();
+        var result = cell.mysql().run(router, cell.clients(), seconds, round, client);
+        cell.mysqlClientMicros().add((ownCpuNanos() - clientBefore) / 1e3 / Math.max(1, result.transactions()));
+        return result;
     }
 
     /** Where the flight recording of the router called {@code which} goes: beside {@code jfr}, FILE.which.jfr. */

@@ -56,15 +56,24 @@ final class PointReport {
             s.append(String.format(Locale.ROOT, "- %s × %d: %s%n", c.workload(), c.clients(), String.join(", ", parts)));
         }
         s.append("\nThe router's MySQL listener: the same Connector/J client (the direct path's options) at the router's MySQL-protocol port, "
-                + "so the router parses MySQL packets instead of the Lutra driver's frames:\n\n");
-        s.append("| workload | clients | MySQL listener /s | vs Lutra driver | vs forwarder, threads | vs forwarder, event loop | vs direct | router CPU µs/stmt |\n");
-        s.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "so the router parses MySQL packets instead of the Lutra driver's frames. It runs right beside the Lutra driver's path (after it "
+                + "in odd rounds, before it in even ones): \"per round\" is the median of each round's listener / Lutra driver, the side-by-side "
+                + "ratio; \"of medians\" divides the two paths' medians. The router's CPU per statement is the whole process's, and of it "
+                + "the JIT compilers' (a path still compiled during the run); the clients' CPU is this JVM's over the run:\n\n");
+        s.append("| workload | clients | MySQL listener /s | vs Lutra driver: per round | of medians | each round | vs forwarder, threads "
+                + "| vs forwarder, event loop | vs direct | router CPU µs/stmt: Lutra driver / listener | of it JIT "
+                + "| client CPU µs/stmt: Lutra driver / Connector/J at the listener / Connector/J direct |\n");
+        s.append("|---|--:|--:|--:|--:|---|--:|--:|--:|--:|--:|--:|\n");
         for (var c : cells) {
-            double mysql = c.mysql().perSecond();
+            double mysql = median(c.mysql().perSecond());
             double lutra = median(c.router().perSecond());
             double direct = median(perSecond(c.direct()));
-            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f× | %.2f× | %.2f× | %.2f× | %.1f |%n", c.workload(), c.clients(), mysql, mysql / lutra,
-                    mysql / c.threads().perSecond(), mysql / c.loop().perSecond(), mysql / direct, median(c.mysql().cpuMicros())));
+            var perRound = ratios(c.mysql().perSecond(), c.router().perSecond());
+            s.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %.2f× | %.2f× | %s | %.2f× | %.2f× | %.2f× | %.1f / %.1f | %.1f / %.1f | %.1f / %.1f / %.1f |%n",
+                    c.workload(), c.clients(), mysql, median(perRound), mysql / lutra, joined(perRound), mysql / c.threads().perSecond(),
+                    mysql / c.loop().perSecond(), mysql / direct, median(c.router().cpuMicros()), median(c.mysql().cpuMicros()),
+                    median(c.router().jitMicros()), median(c.mysql().jitMicros()), median(c.lutraClientMicros()), median(c.mysqlClientMicros()),
+                    median(c.directClientMicros())));
         }
         return s.toString();
     }

@@ -232,6 +232,29 @@ public final class RouterProcess implements AutoCloseable {
         return out;
     }
 
+    /**
+     * CPU time in ns the router's JIT compiler threads have used so far, from each thread's schedstat (ticks of 10 ms where
+     * the kernel has none). Compiler threads that ended (the JVM adds and removes them with the queue) are not counted.
+     */
+    long compilerNanos() {
+        long nanos = 0;
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        try (var dirs = Files.list(tasks)) {
+            for (Path task : dirs.toList()) {
+                try {
+                    String name = Files.readString(task.resolve("comm")).strip();
+                    if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) continue;
+                    nanos += Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile, or no schedstat: below
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return nanos > 0 ? nanos : compilerTicks() * 10_000_000L;
+    }
+
     /** CPU ticks (10 ms) the router's JIT compiler threads have used so far. */
     long compilerTicks() {
         long ticks = 0;
