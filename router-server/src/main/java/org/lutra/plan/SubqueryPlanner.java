@@ -139,14 +139,23 @@ final class SubqueryPlanner {
     /**
      * An UPDATE's or DELETE's uncorrelated subqueries (in SET's values and WHERE) as slots, to run before the write
      * ({@code Plan.WriteAfterSubqueries}). {@code locking} plans a subquery as a locking read (InnoDB reads a write's
-     * subqueries with shared locks at REPEATABLE READ and SERIALIZABLE), or refuses.
+     * subqueries with shared locks at REPEATABLE READ and SERIALIZABLE), or refuses. Rewrites a tree of its own
+     * ({@link PrivateTree#ofWrite}): {@code write} stays as it was.
      */
-    static Slots forWrite(net.sf.jsqlparser.statement.Statement write, List<Expression> values, Expression where, Catalog catalog,
+    static Slots forWrite(net.sf.jsqlparser.statement.Statement write, Catalog catalog,
                           java.util.function.Predicate<Select> inPlace, Inner inner, Inner locking) throws PlanException {
+        var copy = PrivateTree.ofWrite(write);
         var all = new ArrayList<Found>();
-        for (Expression v : values) find(v, "SET", all);
+        if (copy instanceof net.sf.jsqlparser.statement.update.Update update) {
+            for (Expression v : WriteSubqueries.setValues(update.getUpdateSets())) find(v, "SET", all);
+        }
+        Expression where = switch (copy) {
+            case net.sf.jsqlparser.statement.update.Update update -> update.getWhere();
+            case net.sf.jsqlparser.statement.delete.Delete delete -> delete.getWhere();
+            default -> throw new IllegalStateException(String.valueOf(copy));
+        };
         if (where != null) find(where, "WHERE", all);
-        int kept = Guards.selectWords(write.toString());
+        int kept = Guards.selectWords(copy.toString());
         var found = new ArrayList<Found>();
         for (Found f : all) {
             if (inPlace.test(f.select())) continue; // left in the write, which runs it inside each partition
@@ -154,7 +163,7 @@ final class SubqueryPlanner {
             kept -= Guards.selectWords(f.select().toString());
         }
         requireUncorrelated(found, catalog);
-        return slots(found, write::toString, inner, locking, kept);
+        return slots(found, copy::toString, inner, locking, kept);
     }
 
     /** WHERE's {@code IN (SELECT ...)} and {@code EXISTS (SELECT ...)} subqueries (not negated), in text order, not looking inside them. */

@@ -193,7 +193,7 @@ final class WriteSubqueries {
             AssignmentOrder.requireIndependent(update);
         }
         // those each partition answers stay in the write (correlated ones over co-located tables); the others run first
-        var slots = SubqueryPlanner.forWrite(write, values, where, catalog, s -> inPlace(s, table, outer, catalog), inner, locking);
+        var slots = SubqueryPlanner.forWrite(write, catalog, s -> inPlace(s, table, outer, catalog), inner, locking);
         if (slots.subqueries().isEmpty()) throw new IllegalStateException("no subquery to run first in " + write);
         writes.write(sample(slots));
         return new Plan.WriteAfterSubqueries(table, slots.pieces(), slots.subqueries(), slots.locking(), writes, slots.params(),
