@@ -311,17 +311,20 @@ final class DerivedTables {
 
     /**
      * {@code sql} parsed as a SELECT. A text that does not parse again (JSQLParser prints some trees it cannot read back)
-     * or is another statement is a shape these plans do not take: that parse error is translated into their refusal.
+     * or is another statement is a shape these plans do not take: refused ({@link #parsedAgain} asks first).
      */
     static Select parse(String sql) throws PlanException {
-        net.sf.jsqlparser.statement.Statement parsed;
+        return parsedAgain(sql).orElseThrow(() -> PlanException.unsupported("this statement's shape over several partitions yet"));
+    }
+
+    /** {@code sql} parsed as a SELECT, or empty where it does not parse again or is another statement. */
+    static java.util.Optional<Select> parsedAgain(String sql) {
         try {
-            parsed = Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis());
+            return Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis()) instanceof Select select
+                    ? java.util.Optional.of(select) : java.util.Optional.empty();
         } catch (PlanException unreadable) {
-            throw PlanException.unsupported("this statement's shape over several partitions yet");
+            return java.util.Optional.empty();
         }
-        if (!(parsed instanceof Select select)) throw PlanException.unsupported("this statement's shape over several partitions yet");
-        return select;
     }
 
     private static Set<String> tableNames(Select statement) throws PlanException {

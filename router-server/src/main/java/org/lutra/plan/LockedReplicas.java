@@ -11,7 +11,6 @@ import org.lutra.placement.ReplicaLocks;
 import org.lutra.sql.Guards;
 import org.lutra.sql.LockInShareMode;
 import org.lutra.sql.LockedTables;
-import org.lutra.sql.PlanException;
 import org.lutra.sql.TableFinder;
 
 import java.util.LinkedHashSet;
@@ -46,13 +45,8 @@ final class LockedReplicas {
         new TableFinder() {
             @Override
             public <S> Void visit(PlainSelect plain, S context) {
-                boolean locking;
-                try {
-                    locking = LockInShareMode.clause(plain) != null;
-                } catch (PlanException notMariaDbs) {
-                    locking = true; // a clause MariaDB does not read (its backend answers it): counted as one, never fewer checks
-                }
-                if (locking) LockedTables.readDirectly(plain.getFromItem(), plain.getJoins(), t -> add(t, locked));
+                // a clause MariaDB does not read (its backend answers it) counts as one too: never fewer checks
+                if (LockInShareMode.locks(plain)) LockedTables.readDirectly(plain.getFromItem(), plain.getJoins(), t -> add(t, locked));
                 return super.visit(plain, context);
             }
 

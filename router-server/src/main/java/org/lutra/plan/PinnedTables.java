@@ -38,8 +38,8 @@ import java.util.Set;
 record PinnedTables(List<Target> targets, String sql) {
     /** The statement's pinned tables, or null where one of them is neither pinned, replicated nor on one partition. */
     static PinnedTables of(String text, Catalog catalog, String database) {
-        if (!(Attempt.of(() -> DerivedTables.parse(text)) instanceof Attempt.Planned<Select> parsed)) return null; // a text that does not parse again
-        Select select = parsed.plan();
+        Select select = DerivedTables.parsedAgain(text).orElse(null);
+        if (select == null) return null; // a text that does not parse again
         var finder = new Finder();
         try {
             finder.getTables((net.sf.jsqlparser.statement.Statement) select);

@@ -107,6 +107,11 @@ public final class LockInShareMode {
         return null;
     }
 
+    /** Whether {@code select} has a locking clause, in a form MariaDB reads or not ({@link #clause} refuses the latter). */
+    public static boolean locks(PlainSelect select) {
+        return select.getIsolation() instanceof Clause || select.getForMode() != null;
+    }
+
     /**
      * The locking clause of {@code select} in MariaDB's words ({@code FOR UPDATE} or {@code LOCK IN SHARE MODE}, then its
      * {@code WAIT n}, {@code NOWAIT} or {@code SKIP LOCKED}), or null for a plain read: parsed from {@link #forParser}'s text
