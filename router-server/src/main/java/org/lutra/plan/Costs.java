@@ -166,11 +166,23 @@ final class Costs {
                 case Attempt.Planned<Candidate> p -> {
                     if (p.plan() != null) candidates.add(p.plan());
                 }
-                case Attempt.NotApplicable<Candidate> n -> {
-                    if (n.refused()) refusals.add(n.reason()); else if (error == null) error = n.reason();
-                }
+                case Attempt.NotApplicable<Candidate> n -> notApplicable(n);
             }
             return this;
+        }
+
+        /**
+         * As {@link #consider(Builder)}, for a way that says before it is tried whether it applies: {@code notApplicable},
+         * its reason where it does not, is taken as the reason {@code builder} would refuse with, and it is not tried.
+         */
+        Choice consider(java.util.Optional<PlanException> notApplicable, Builder builder) {
+            if (notApplicable.isEmpty()) return consider(builder);
+            notApplicable(new Attempt.NotApplicable<>(notApplicable.get()));
+            return this;
+        }
+
+        private void notApplicable(Attempt.NotApplicable<Candidate> n) {
+            if (n.refused()) refusals.add(n.reason()); else if (error == null) error = n.reason();
         }
 
         /** Why the way the planner would take first does not answer the statement: the refusal when no candidate is left. */

@@ -56,21 +56,35 @@ final class Fallback {
 
     private Fallback() {}
 
-    /** The statement's plan over copies of its tables, with its estimated cost. */
-    static Costs.Candidate plan(String text, Catalog catalog, String database, SubqueryPlanner.Inner inner) throws PlanException {
+    /**
+     * What the statement reads, found before anything is planned: its own tree (parsed again from the text, numbered), the
+     * tables it names (CTE references apart), and each table of the catalog it copies with its uses in order and its copy.
+     */
+    private record Reads(Select select, Finder found, Map<String, List<Table>> uses, Map<String, TableDef> defs, Map<String, TemporaryCopy> copies) {}
+
+    /**
+     * Why the statement cannot run over copies of its tables, asked before it is planned so: a refusal, or an error of the
+     * statement (an unknown table); empty where it can. {@link #plan} gives the same reason as its refusal.
+     */
+    static java.util.Optional<PlanException> notApplicable(String text, Catalog catalog, String database) {
+        return reads(text, catalog, database) instanceof Attempt.NotApplicable<Reads> n ? java.util.Optional.of(n.reason()) : java.util.Optional.empty();
+    }
+
+    private static Attempt<Reads> reads(String text, Catalog catalog, String database) {
         if (Guards.lockingRead(text)) {
-            throw PlanException.unsupported("locking reads (FOR UPDATE, LOCK IN SHARE MODE) of tables that must be copied into temporary tables yet"
-                    + " (the copies would lock nothing)");
+            return Attempt.notApplicable(PlanException.unsupported("locking reads (FOR UPDATE, LOCK IN SHARE MODE) of tables that must be copied into"
+                    + " temporary tables yet (the copies would lock nothing)"));
         }
-        Guards.requireNoSessionState(text);
-        int params = ParamCounter.count(text);
-        Select select = DerivedTables.parse(DerivedTables.numbered(text));
-        if (select instanceof PlainSelect p && p.getIntoTables() != null) throw PlanException.unsupported("SELECT ... INTO over several partitions");
+        var sessionState = Guards.sessionState(text);
+        if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
+        Select select = DerivedTables.parsedAgain(DerivedTables.numbered(text)).orElse(null);
+        if (select == null) return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
+        if (select instanceof PlainSelect p && p.getIntoTables() != null) return Attempt.notApplicable(PlanException.unsupported("SELECT ... INTO over several partitions"));
         var found = new Finder();
         try {
             found.getTables((net.sf.jsqlparser.statement.Statement) select);
-        } catch (RuntimeException e) {
-            throw PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")");
+        } catch (RuntimeException e) { // JSQLParser's finder meets a node it does not visit
+            return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")"));
         }
         // each table of the catalog the statement names, with its uses in order
         var uses = new LinkedHashMap<String, List<Table>>();
@@ -79,16 +93,38 @@ final class Fallback {
             String name = KeyFinder.unquote(t.getName());
             if (found.cteReferences.contains(t)) continue; // a CTE: its body's tables are copied
             if (t.getSchemaName() != null && !KeyFinder.unquote(t.getSchemaName()).equalsIgnoreCase(database)) {
-                throw PlanException.unsupported("tables outside the logical database (" + t + ") over several partitions");
+                return Attempt.notApplicable(PlanException.unsupported("tables outside the logical database (" + t + ") over several partitions"));
             }
             TableDef def = catalog.table(name);
-            if (def == null) throw new PlanException("42S02", 1146, "Table '" + database + "." + name + "' doesn't exist");
-            if (org.lutra.catalog.Sequences.is(def)) throw PlanException.unsupported("reading sequence " + def.name() + " as a table over several partitions");
+            if (def == null) return Attempt.notApplicable(new PlanException("42S02", 1146, "Table '" + database + "." + name + "' doesn't exist"));
+            if (org.lutra.catalog.Sequences.is(def)) {
+                return Attempt.notApplicable(PlanException.unsupported("reading sequence " + def.name() + " as a table over several partitions"));
+            }
             String key = def.name().toLowerCase(Locale.ROOT);
             defs.put(key, def);
             uses.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
         }
-        if (uses.isEmpty()) throw PlanException.unsupported("this statement over several partitions yet (it names no table to copy)");
+        if (uses.isEmpty()) return Attempt.notApplicable(PlanException.unsupported("this statement over several partitions yet (it names no table to copy)"));
+        var copies = new LinkedHashMap<String, TemporaryCopy>();
+        for (var e : defs.entrySet()) {
+            switch (TemporaryCopy.attempt(e.getValue())) {
+                case Attempt.Planned<TemporaryCopy> copy -> copies.put(e.getKey(), copy.plan());
+                case Attempt.NotApplicable<TemporaryCopy> n -> {
+                    return Attempt.notApplicable(n.reason());
+                }
+            }
+        }
+        return new Attempt.Planned<>(new Reads(select, found, uses, defs, copies));
+    }
+
+    /** The statement's plan over copies of its tables, with its estimated cost; refused for {@link #notApplicable}'s reason. */
+    static Costs.Candidate plan(String text, Catalog catalog, String database, SubqueryPlanner.Inner inner) throws PlanException {
+        Reads reads = reads(text, catalog, database).orThrow();
+        int params = ParamCounter.count(text);
+        Select select = reads.select();
+        Finder found = reads.found();
+        var uses = reads.uses();
+        var defs = reads.defs();
         var pushed = pushable(select, catalog, found.cteReferences);
         keepLabels(select);
         var derived = new ArrayList<Materialize.Derived>();
@@ -99,7 +135,7 @@ final class Fallback {
         for (var e : uses.entrySet()) {
             TableDef def = defs.get(e.getKey());
             List<Table> tables = e.getValue();
-            TemporaryCopy copy = TemporaryCopy.of(def);
+            TemporaryCopy copy = reads.copies().get(e.getKey());
             Table first = tables.getFirst();
             List<Expression> own = tables.size() == 1 ? pushed.getOrDefault(first, List.of()) : List.of();
             // called as the conditions call it; else by its name alone (a scan of a group with replicated keys takes no alias)

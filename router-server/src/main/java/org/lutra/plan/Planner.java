@@ -232,7 +232,7 @@ public final class Planner {
             case net.sf.jsqlparser.statement.select.SetOperationList list -> setOperations(list, sql);
             case Select other -> new Costs.Choice()
                     .refused(PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet"))
-                    .consider(() -> fallback(other.toString()))
+                    .consider(fallbackNotApplicable(other.toString()), () -> fallback(other.toString()))
                     .cheapest();
             case Insert insert -> writes.insert(insert, false);
             case net.sf.jsqlparser.statement.upsert.Upsert upsert -> writes.replace(upsert);
@@ -257,7 +257,7 @@ public final class Planner {
             return whole.onOnePartition(original, new Costs.Choice()
                     .refused(cannotMerge.reason())
                     .consider(() -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
-                    .consider(() -> fallback(original)));
+                    .consider(fallbackNotApplicable(original), () -> fallback(original)));
         }
         Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
@@ -291,6 +291,11 @@ public final class Planner {
     /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
     Costs.Candidate fallback(String text) throws PlanException {
         return Fallback.plan(text, catalog, database, this::subquery);
+    }
+
+    /** Why {@code text} cannot run over copies of its tables ({@link #fallback}'s refusal), asked before it is planned so; empty where it can. */
+    java.util.Optional<PlanException> fallbackNotApplicable(String text) {
+        return Fallback.notApplicable(text, catalog, database);
     }
 
     /** Statements that run whole on one partition. */

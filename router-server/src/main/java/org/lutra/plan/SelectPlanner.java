@@ -50,7 +50,7 @@ final class SelectPlanner {
             int items = 1 + (select.getJoins() == null ? 0 : select.getJoins().size());
             return planner.whole().onOnePartition(original, new Costs.Choice()
                     .consider(() -> Costs.materialized("derived tables materialized", DerivedTables.plan(original, catalog, planner::subquery, true), items))
-                    .consider(() -> planner.fallback(original)));
+                    .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
         }
         boolean inPlace = select.getFromItem() instanceof Table && (select.getJoins() == null || select.getJoins().isEmpty())
                 && CoLocatedSubqueries.all(select, Sources.single(planner.table((Table) select.getFromItem()), alias((Table) select.getFromItem())), catalog);
@@ -64,7 +64,7 @@ final class SelectPlanner {
                 return planner.whole().onOnePartition(original, new Costs.Choice()
                         .refused(PlanException.unsupported("correlated scalar subqueries with LIMIT over several partitions yet (each partition"
                                 + " would evaluate rows the LIMIT drops)"))
-                        .consider(() -> planner.fallback(original)));
+                        .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
             }
             if (scalars == 1) inPlace = false;
         }
@@ -75,7 +75,7 @@ final class SelectPlanner {
             return planner.whole().onOnePartition(original, new Costs.Choice()
                     .consider(() -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, planner::subquery,
                             outer -> ((Plan.Query) planner.plan(outer)).root()), Costs.reads(reads)))
-                    .consider(() -> planner.fallback(original)));
+                    .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
         }
         String text = select.toString();
         if (select.getFromItem() == null) {
@@ -97,7 +97,7 @@ final class SelectPlanner {
                     return planner.whole().onOnePartition(original, new Costs.Choice()
                             .refused(notColocated.reason())
                             .consider(() -> roundsJoin(select))
-                            .consider(() -> planner.fallback(original)));
+                            .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
                 }
             }
         } else {
@@ -109,7 +109,7 @@ final class SelectPlanner {
             // the statement's keys do not put them all on one partition (co-located ones run inside each partition instead)
             return planner.whole().onOnePartition(original, new Costs.Choice()
                     .refused(PlanException.unsupported("subqueries in ORDER BY, GROUP BY or ON over several partitions yet"))
-                    .consider(() -> planner.fallback(original)));
+                    .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
         }
         Guards.requireNoSessionState(text);
         var driving = sources.drivingSource();
@@ -129,8 +129,12 @@ final class SelectPlanner {
         // execution needs several partitions
         Attempt<Operator> scatter = overSeveral(select, sources, target, text);
         if (scatter instanceof Attempt.NotApplicable<Operator> cannotMerge && cannotMerge.refused() && !sources.isJoin() && !inPlace) {
-            var copied = Attempt.refusable(() -> planner.fallback(original).plan().root());
-            if (copied instanceof Attempt.Planned<Operator>) scatter = copied;
+            var notCopied = planner.fallbackNotApplicable(original);
+            if (notCopied.isPresent() && !org.lutra.protocol.Refusal.is(notCopied.get())) throw notCopied.get(); // the statement's own error
+            if (notCopied.isEmpty()) {
+                var copied = Attempt.refusable(() -> planner.fallback(original).plan().root());
+                if (copied instanceof Attempt.Planned<Operator>) scatter = copied;
+            }
         }
         var merged = switch (scatter) {
             case Attempt.Planned<Operator> p -> new SelectPlan(target, pushdown, validation, plainLimit, p.plan(), null);

@@ -118,24 +118,37 @@ public final class Guards {
      * backend connection it uses for the session.
      */
     public static void requireNoSessionState(String sql) throws PlanException {
+        var refusal = sessionState(sql);
+        if (refusal.isPresent()) throw refusal.get();
+    }
+
+    /** Why {@link #requireNoSessionState} refuses {@code sql}, or empty where it does not. */
+    public static java.util.Optional<PlanException> sessionState(String sql) {
         String text = stripQuoted(sql);
         var m = SESSION_STATE.matcher(text);
         while (m.find()) {
             // a table called user: INSERT INTO user (...), FROM user (...)
             if (afterTableKeyword(text, m.start())) continue;
-            throw PlanException.unsupported("session-scoped " + m.group().strip() + " through the router yet (it would run in a pooled backend session)");
+            return java.util.Optional.of(PlanException.unsupported("session-scoped " + m.group().strip()
+                    + " through the router yet (it would run in a pooled backend session)"));
         }
-        requireNoUserVariableWrite(sql);
+        return userVariableWrite(sql);
     }
 
     /** Refuses {@code @x := ...} and {@code SELECT ... INTO @x} in a statement: one backend connection's copy would change. */
     public static void requireNoUserVariableWrite(String sql) throws PlanException {
+        var refusal = userVariableWrite(sql);
+        if (refusal.isPresent()) throw refusal.get();
+    }
+
+    private static java.util.Optional<PlanException> userVariableWrite(String sql) {
         String text = stripQuoted(sql);
-        if (text.stripLeading().regionMatches(true, 0, "SET", 0, 3)) return; // a SET's own assignments: SessionSettings checks its expressions
+        if (text.stripLeading().regionMatches(true, 0, "SET", 0, 3)) return java.util.Optional.empty(); // a SET's own assignments: SessionSettings checks its expressions
         if (USER_VARIABLE_WRITE.matcher(text).find()) {
-            throw PlanException.unsupported("assigning a user variable inside a statement (:= or INTO @x) through the router: it would change one "
-                    + "backend connection's copy; use SET @x = ...");
+            return java.util.Optional.of(PlanException.unsupported("assigning a user variable inside a statement (:= or INTO @x) through the router:"
+                    + " it would change one backend connection's copy; use SET @x = ..."));
         }
+        return java.util.Optional.empty();
     }
 
     /**
