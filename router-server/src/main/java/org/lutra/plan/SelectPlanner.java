@@ -73,7 +73,7 @@ final class SelectPlanner {
             var reads = new ArrayList<Double>(java.util.Collections.nCopies(Guards.selectWords(original) - 1, Costs.TABLE_ROWS));
             reads.add(Costs.TABLE_ROWS);
             return planner.whole().onOnePartition(original, new Costs.Choice()
-                    .consider(() -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, planner::subquery,
+                    .consider(SubqueryPlanner.notApplicable(select, catalog), () -> new Costs.Candidate("subqueries first", SubqueryPlanner.plan(select, catalog, planner::subquery,
                             outer -> ((Plan.Query) planner.plan(outer)).root()), Costs.reads(reads)))
                     .consider(planner.fallbackNotApplicable(original), () -> planner.fallback(original)));
         }

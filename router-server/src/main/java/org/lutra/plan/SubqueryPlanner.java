@@ -105,16 +105,46 @@ final class SubqueryPlanner {
         return true;
     }
 
-    /** The plan of {@code statement}, whose subqueries run first; rewrites a tree of its own ({@link PrivateTree}). */
-    static Plan.Query plan(PlainSelect statement, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
-        PlainSelect select = PrivateTree.of(statement);
-        var found = find(select);
-        // all refusals before the statement is rewritten: a refused statement may still run whole on one partition
+    /**
+     * Why {@code select}'s subqueries cannot run first, asked before {@link #plan} is tried (which refuses with the same
+     * reason): ANY, SOME or ALL beside them, a correlated one, parameters or a row left of IN, a subquery where they are
+     * not looked for (ON, GROUP BY, ORDER BY); empty where none holds. Reads {@code select} without changing it.
+     */
+    static java.util.Optional<PlanException> notApplicable(PlainSelect select, Catalog catalog) {
         if (hasAnyComparison(select)) {
             // not found as a subquery to run first, it would stay in the outer statement and run inside each partition
-            throw PlanException.unsupported("ANY, SOME and ALL subqueries beside other subqueries over several partitions yet");
+            return java.util.Optional.of(PlanException.unsupported("ANY, SOME and ALL subqueries beside other subqueries over several partitions yet"));
         }
-        requireUncorrelated(found, catalog);
+        var found = find(select);
+        var correlated = correlatedOne(found, catalog);
+        if (correlated.isPresent()) return correlated;
+        int outside = Guards.selectWords(select.toString());
+        for (Found f : found) {
+            if (f.node() instanceof InExpression in) {
+                var left = leftOfIn(in);
+                if (left.isPresent()) return left;
+            }
+            outside -= Guards.selectWords(f.select().toString());
+        }
+        if (outside > 1) return java.util.Optional.of(PlanException.unsupported("subqueries yet")); // Guards.requireNoSubquery's words
+        return java.util.Optional.empty();
+    }
+
+    /** Why the left side of {@code in} cannot take a subquery's values in a slot: parameters, or a row; or empty. */
+    private static java.util.Optional<PlanException> leftOfIn(InExpression in) {
+        if (ParamCounter.count(in.getLeftExpression().toString()) > 0) return java.util.Optional.of(PlanException.unsupported("parameters left of IN (subquery) yet"));
+        if (in.getLeftExpression() instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l && l.size() > 1) {
+            return java.util.Optional.of(PlanException.unsupported("row subqueries ((a, b) IN (SELECT ...)) yet"));
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The plan of {@code statement}, whose subqueries run first; rewrites a tree of its own ({@link PrivateTree}). */
+    static Plan.Query plan(PlainSelect statement, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
+        var notApplicable = notApplicable(statement, catalog);
+        if (notApplicable.isPresent()) throw notApplicable.get();
+        PlainSelect select = PrivateTree.of(statement);
+        var found = find(select);
         keepLabels(select);
         // a WHERE scalar of several rows stays in the statement as a subquery of no table where the statement then runs
         // inside each partition (one table, CoLocatedSubqueries): each raises 1242 only for a row that evaluates it, as one
@@ -182,12 +212,18 @@ final class SubqueryPlanner {
     }
 
     private static void requireUncorrelated(List<Found> found, Catalog catalog) throws PlanException {
+        var correlated = correlatedOne(found, catalog);
+        if (correlated.isPresent()) throw correlated.get();
+    }
+
+    private static java.util.Optional<PlanException> correlatedOne(List<Found> found, Catalog catalog) {
         for (Found f : found) {
             if (f.select() instanceof PlainSelect p && correlated(p, catalog)) {
-                throw PlanException.unsupported("correlated subqueries in " + f.clause() + " on tables not co-located "
-                        + "with the outer table yet (" + f.select() + ")");
+                return java.util.Optional.of(PlanException.unsupported("correlated subqueries in " + f.clause() + " on tables not co-located "
+                        + "with the outer table yet (" + f.select() + ")"));
             }
         }
+        return java.util.Optional.empty();
     }
 
     private static Slots slots(List<Found> found, java.util.function.Supplier<String> printed, Inner inner, Inner locking, int ownSelects) throws PlanException {
@@ -210,10 +246,8 @@ final class SubqueryPlanner {
             switch (f.node()) {
                 case InExpression in -> {
                     left = in.getLeftExpression().toString();
-                    if (ParamCounter.count(left) > 0) throw PlanException.unsupported("parameters left of IN (subquery) yet");
-                    if (in.getLeftExpression() instanceof net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList<?> l && l.size() > 1) {
-                        throw PlanException.unsupported("row subqueries ((a, b) IN (SELECT ...)) yet");
-                    }
+                    var notInSlot = leftOfIn(in);
+                    if (notInSlot.isPresent()) throw notInSlot.get();
                     in.setLeftExpression(new Column("__LUTRA_L" + i + "__"));
                     in.setRightExpression(new Column("__LUTRA_R" + i + "__"));
                     slot = null;
