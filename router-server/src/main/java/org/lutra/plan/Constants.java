@@ -78,7 +78,7 @@ final class Constants {
         }
         // nested subqueries could read the outermost row; non-deterministic functions differ between partitions
         if (p.toString().toUpperCase(Locale.ROOT).replaceFirst("^\\s*SELECT\\b", "").matches("(?s).*\\bSELECT\\b.*")) return false;
-        return !callsFunctions(p) && !SubqueryPlanner.correlated(p, catalog);
+        return !callsFunctions(p) && !Correlation.correlated(p, catalog);
     }
 
     /** Whether {@code p} calls a function other than an aggregate (RAND(), NOW(), ...: not the same everywhere). */

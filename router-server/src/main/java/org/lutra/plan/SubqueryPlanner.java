@@ -6,9 +6,7 @@ import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.schema.Column;
-import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.AllColumns;
-import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -20,7 +18,6 @@ import org.lutra.sql.ParamCounter;
 import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -62,7 +59,7 @@ final class SubqueryPlanner {
                 found = 1; // reads no table: run first, it raises 1242 once a row is returned
                 continue;
             }
-            if (!(f.select() instanceof PlainSelect p) || correlated(p, catalog)) return 2;
+            if (!(f.select() instanceof PlainSelect p) || Correlation.correlated(p, catalog)) return 2;
             found = 1;
         }
         return found;
@@ -218,7 +215,7 @@ final class SubqueryPlanner {
 
     private static java.util.Optional<PlanException> correlatedOne(List<Found> found, Catalog catalog) {
         for (Found f : found) {
-            if (f.select() instanceof PlainSelect p && correlated(p, catalog)) {
+            if (f.select() instanceof PlainSelect p && Correlation.correlated(p, catalog)) {
                 return java.util.Optional.of(PlanException.unsupported("correlated subqueries in " + f.clause() + " on tables not co-located "
                         + "with the outer table yet (" + f.select() + ")"));
             }
@@ -366,60 +363,4 @@ final class SubqueryPlanner {
             }
         }, null);
     }
-
-    /** Whether a column of {@code select} (outside its own nested subqueries) belongs to none of its own tables. */
-    static boolean correlated(PlainSelect select, Catalog catalog) {
-        var names = new HashSet<String>();
-        var tables = new ArrayList<org.lutra.catalog.TableDef>();
-        var items = new ArrayList<Object>();
-        items.add(select.getFromItem());
-        if (select.getJoins() != null) for (Join j : select.getJoins()) items.add(j.getRightItem());
-        for (Object item : items) {
-            if (!(item instanceof Table t)) return true; // derived tables: not analysed, treated as correlated (refused)
-            String name = KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT);
-            // an aliased table answers to its alias only: t.a then names an outer t (MySQL's scoping)
-            names.add(t.getAlias() != null ? KeyFinder.unquote(t.getAlias().getName()).toLowerCase(Locale.ROOT) : name);
-            var def = catalog.table(name);
-            if (def == null) return true;
-            tables.add(def);
-        }
-        var aliases = new HashSet<String>();
-        for (var item : select.getSelectItems()) {
-            if (item.getAlias() != null) aliases.add(KeyFinder.unquote(item.getAlias().getName()).toLowerCase(Locale.ROOT));
-        }
-        boolean[] outer = {false};
-        var visitor = new ExpressionVisitorAdapter<Void>() {
-            @Override
-            public <S> Void visit(Column c, S context) {
-                String column = KeyFinder.unquote(c.getColumnName());
-                if (c.getTable() != null && c.getTable().getName() != null) {
-                    if (!names.contains(KeyFinder.unquote(c.getTable().getName()).toLowerCase(Locale.ROOT))) outer[0] = true;
-                } else if (tables.stream().noneMatch(t -> t.column(column) != null) && !aliases.contains(column.toLowerCase(Locale.ROOT))) {
-                    outer[0] = true;
-                }
-                return null;
-            }
-
-            @Override
-            public <S> Void visit(ParenthesedSelect ps, S context) {
-                return null; // its own subqueries are checked when they are planned
-            }
-        };
-        for (var item : select.getSelectItems()) {
-            if (item.getExpression() instanceof Expression e) e.accept(visitor, null);
-        }
-        for (Expression e : expressions(select)) e.accept(visitor, null);
-        return outer[0];
-    }
-
-    private static List<Expression> expressions(PlainSelect select) {
-        var out = new ArrayList<Expression>();
-        if (select.getWhere() != null) out.add(select.getWhere());
-        if (select.getHaving() != null) out.add(select.getHaving());
-        if (select.getJoins() != null) for (Join j : select.getJoins()) out.addAll(j.getOnExpressions());
-        if (select.getGroupBy() != null) for (Object g : select.getGroupBy().getGroupByExpressionList()) out.add((Expression) g);
-        if (select.getOrderByElements() != null) for (var o : select.getOrderByElements()) out.add(o.getExpression());
-        return out;
-    }
-
 }

@@ -134,7 +134,7 @@ final class WriteSubqueries {
     /** {@code sub} as a locking read, or null where it is not one the router can read as InnoDB locks it. */
     private static Plan.Query exactLock(Select sub, Catalog catalog, SubqueryPlanner.Inner locking) throws PlanException {
         if (!(sub instanceof net.sf.jsqlparser.statement.select.PlainSelect p) || Guards.selectWords(sub.toString()) != 1
-                || SubqueryPlanner.correlated(p, catalog)) {
+                || Correlation.correlated(p, catalog)) {
             return null;
         }
         return Attempt.refusable(() -> locking.plan(sub)) instanceof Attempt.Planned<Plan.Query> read ? read.plan() : null;
