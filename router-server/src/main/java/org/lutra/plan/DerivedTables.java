@@ -12,6 +12,7 @@ import net.sf.jsqlparser.statement.select.Join;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.WithItem;
 import org.lutra.catalog.Catalog;
 import org.lutra.catalog.TableDef;
@@ -163,27 +164,58 @@ final class DerivedTables {
         return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, outer.sql(), outer.params()), params);
     }
 
+    /** A set operation's branches as statements of their own, the operations over them, and the partition they run on. */
+    private record SetOperationShape(SetOperationList list, List<Piece> branches, int partition) {}
+
+    /**
+     * Why {@link #setOperations} cannot materialize the branches of {@code text}, asked before it is tried (the refusal it
+     * gives): a shape it does not take, a branch that is not a table's, tables that share no partition; empty where it can.
+     */
+    static java.util.Optional<PlanException> setOperationsNotApplicable(String text, Catalog catalog) {
+        return setOperationShape(text, catalog) instanceof Attempt.NotApplicable<SetOperationShape> n ? java.util.Optional.of(n.reason()) : java.util.Optional.empty();
+    }
+
+    private static Attempt<SetOperationShape> setOperationShape(String text, Catalog catalog) {
+        var shapeRefused = Attempt.<SetOperationShape>notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
+        var parsed = parsedAgain(numbered(text));
+        if (parsed.isEmpty()) return shapeRefused;
+        if (!(parsed.get() instanceof SetOperationList list) || list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) {
+            return Attempt.notApplicable(PlanException.unsupported("this set operation's shape over several partitions yet"));
+        }
+        var branches = new ArrayList<Piece>();
+        var read = new HashSet<String>();
+        for (Select branch : list.getSelects()) {
+            Select body = unwrap(branch);
+            if (body instanceof ParenthesedSelect) return Attempt.notApplicable(PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized branch yet"));
+            var piece = cut(body.toString());
+            var clean = parsedAgain(piece.sql());
+            if (clean.isEmpty()) return shapeRefused;
+            try {
+                read.addAll(new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) clean.get()));
+            } catch (RuntimeException e) { // JSQLParser's finder meets a node it does not visit
+                return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")"));
+            }
+            branches.add(piece);
+        }
+        var partition = commonPartitionOf(read, catalog);
+        if (partition instanceof Attempt.NotApplicable<Integer> n) return Attempt.notApplicable(n.reason());
+        return new Attempt.Planned<>(new SetOperationShape(list, branches, ((Attempt.Planned<Integer>) partition).plan()));
+    }
+
     /**
      * A set operation the Union operator cannot merge (INTERSECT, EXCEPT, UNION mixed with UNION
      * ALL, ...): each branch's rows materialized, and the same operations over them in MySQL.
      */
     static Plan.Query setOperations(String text, Catalog catalog, SubqueryPlanner.Inner inner) throws PlanException {
         int params = ParamCounter.count(text);
-        if (!(parse(numbered(text)) instanceof net.sf.jsqlparser.statement.select.SetOperationList list)
-                || list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) {
-            throw PlanException.unsupported("this set operation's shape over several partitions yet");
-        }
+        SetOperationShape shape = setOperationShape(text, catalog).orThrow();
+        var list = shape.list();
         var derived = new ArrayList<Materialize.Derived>();
-        var read = new HashSet<String>();
         var outer = new StringBuilder();
-        for (int i = 0; i < list.getSelects().size(); i++) {
-            Select body = unwrap(list.getSelects().get(i));
-            if (body instanceof ParenthesedSelect) throw PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized branch yet");
-            var piece = cut(body.toString());
-            Select clean = parse(piece.sql());
-            read.addAll(tableNames(clean));
+        for (int i = 0; i < shape.branches().size(); i++) {
+            var piece = shape.branches().get(i);
             String name = "lutra_derived_" + i;
-            derived.add(new Materialize.Derived(inner.plan(clean).root(), piece.sql(), piece.params(), name));
+            derived.add(new Materialize.Derived(inner.plan(parse(piece.sql())).root(), piece.sql(), piece.params(), name));
             if (i > 0) outer.append(' ').append(list.getOperations().get(i - 1)).append(' ');
             outer.append("SELECT * FROM `").append(name).append('`');
         }
@@ -193,7 +225,7 @@ final class DerivedTables {
         if (list.getLimit() != null) outer.append(' ').append(list.getLimit());
         if (list.getOffset() != null) outer.append(' ').append(list.getOffset());
         var o = cut(outer.toString());
-        return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, o.sql(), o.params()), params);
+        return new Plan.Query(new Materialize(shape.partition(), derived, o.sql(), o.params()), params);
     }
 
     /** The text with its '?' numbered in order ({@code ?1, ?2, ...}): JSQLParser keeps such numbers when it prints. */
@@ -337,19 +369,24 @@ final class DerivedTables {
 
     /** A partition holding every table the materialized SELECTs read: there MySQL types their columns. */
     private static int commonPartition(Set<String> names, Catalog catalog) throws PlanException {
+        return commonPartitionOf(names, catalog).orThrow();
+    }
+
+    /** The lowest partition holding every table of {@code names}, or why there is none to run on. */
+    private static Attempt<Integer> commonPartitionOf(Set<String> names, Catalog catalog) {
         Set<Integer> common = null;
         for (String name : names) {
             TableDef t = catalog.table(KeyFinder.unquote(name));
             if (t == null) {
-                throw PlanException.unsupported("a derived table or common table expression that reads " + name
-                        + " (another CTE, or a table outside the logical database) over several partitions yet");
+                return Attempt.notApplicable(PlanException.unsupported("a derived table or common table expression that reads " + name
+                        + " (another CTE, or a table outside the logical database) over several partitions yet"));
             }
             var set = new HashSet<Integer>();
             for (int p : t.partitioning().partitions()) set.add(p);
             if (common == null) common = set; else common.retainAll(set);
         }
         if (common == null) common = new HashSet<>(List.of(catalog.partitions().getFirst().id()));
-        if (common.isEmpty()) throw PlanException.unsupported("derived tables over tables that share no partition yet");
-        return common.stream().min(Integer::compare).get();
+        if (common.isEmpty()) return Attempt.notApplicable(PlanException.unsupported("derived tables over tables that share no partition yet"));
+        return new Attempt.Planned<>(common.stream().min(Integer::compare).get());
     }
 }

@@ -256,12 +256,14 @@ public final class Planner {
             int branches = list.getSelects().size();
             return whole.onOnePartition(original, new Costs.Choice()
                     .refused(cannotMerge.reason())
-                    .consider(() -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
+                    .consider(DerivedTables.setOperationsNotApplicable(original, catalog),
+                            () -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
                     .consider(fallbackNotApplicable(original), () -> fallback(original)));
         }
         Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
-        return switch (Attempt.of(() -> DerivedTables.setOperations(original, catalog, this::subquery))) {
+        if (DerivedTables.setOperationsNotApplicable(original, catalog).isPresent()) return union;
+        return switch (Attempt.of(() -> DerivedTables.setOperations(original, catalog, this::subquery))) { // a branch's own plan may still refuse
             case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), materialized.plan().root()), union.paramCount());
             case Attempt.NotApplicable<Plan.Query> none -> union;
         };
