@@ -11,9 +11,10 @@ import org.lutra.sql.PlanException;
  * picks among the {@link Planned} ones ({@link Costs.Choice} by cost, else in the order it lists them); the reason of
  * a {@link NotApplicable} one is what the client gets when no way applies. A way whose applicability is cheap to
  * see answers {@code NotApplicable} itself, before it is tried ({@link JoinPlacement}, {@link TemporaryCopy#attempt},
- * {@link Fallback#notApplicable}, {@link SubqueryPlanner#notApplicable}); the specialised planners, which find out deep inside (a construct the merge cannot
- * reproduce), refuse with the {@link PlanException} the client gets when nothing else answers, and {@link #of} is the
- * one place where such a refusal becomes "not applicable".
+ * {@link Fallback#notApplicable}, {@link SubqueryPlanner#notApplicable},
+ * {@link DerivedTables#setOperationsNotApplicable}); the specialised planners, which find out deep inside (a construct
+ * the merge cannot reproduce), refuse with the {@link PlanException} the client gets when nothing else answers, and
+ * {@link #of} is the one place where such a refusal becomes "not applicable".
  */
 sealed interface Attempt<T> {
     /** The way applies: its plan. */
