@@ -87,7 +87,7 @@ final class ScatterPlanner {
                 || select.getHaving() != null && AggregateFunctions.hasAggregate(select.getHaving())
                 || select.getOrderByElements() != null && select.getOrderByElements().stream().anyMatch(o -> AggregateFunctions.hasAggregate(o.getExpression()));
         if ((select.getGroupBy() != null || aggregates) && !partitionLocalGroups()) return groups();
-        if (select.getDistinct() != null && !holdsRoutingColumn(columns.visible())) return distinctRows();
+        if (select.getDistinct() != null && (!holdsRoutingColumn(columns.visible()) || distinctOverAggregates())) return distinctRows();
         return rows();
     }
 
@@ -103,13 +103,18 @@ final class ScatterPlanner {
         return project(root);
     }
 
+    /** A DISTINCT over groups whose items hold aggregates: the router removes its duplicates, never MariaDB (see distinctRows). */
+    private boolean distinctOverAggregates() {
+        return select.getGroupBy() != null && columns.visible().stream().anyMatch(AggregateFunctions::hasAggregate);
+    }
+
     /**
      * SELECT DISTINCT over rows that are final on their partition but for the DISTINCT (no grouping,
-     * or groups that each live on one partition), whose items do not hold the routing column: each
+     * or groups that each live on one partition), whose items do not hold the routing column or are aggregates: each
      * shard removes its own duplicates and sorts by the items that vary, the router merges and
      * removes the duplicates between partitions, then orders and limits. The shards get DISTINCT
      * as DISTINCT, not as GROUP BY: MySQL evaluates a GROUP BY's constant subquery even where no
-     * row matches, a DISTINCT's only for the rows it returns.
+     * row matches, a DISTINCT's only for the rows it returns. Groups of aggregates go without DISTINCT.
      */
     private Operator distinctRows() throws PlanException {
         var keys = new ArrayList<SortKey>();
@@ -122,6 +127,10 @@ final class ScatterPlanner {
         }
         var orderKeys = orderKeys();
         ParamLimit.Bound[] limit = MergedLimit.of(select);
+        // Groups whose items hold aggregates go to the router as they are: MariaDB 11.4 answers a DISTINCT over such items
+        // wrongly (duplicates kept, or distinct rows lost: SELECT DISTINCT AVG(a), COUNT(NULL) / SUM(k) ... GROUP BY id),
+        // and the router removes the duplicates anyway.
+        if (distinctOverAggregates()) select.setDistinct(null);
         select.setOrderByElements(positions(varying));
         select.setLimit(null);
         select.setOffset(null);
