@@ -71,6 +71,13 @@ public final class Comparer {
         return l.equals(r);
     }
 
+    /** Whether every row of {@code part} is one of {@code whole}'s, no row twice (compared as {@link #sameRows} compares). */
+    static boolean distinctRowsOf(List<List<String>> part, List<List<String>> whole, List<Integer> types) {
+        var p = normalized(part, types, false);
+        var w = new java.util.HashSet<>(normalized(whole, types, false));
+        return new java.util.HashSet<>(p).size() == p.size() && w.containsAll(p);
+    }
+
     private static List<List<String>> normalized(List<List<String>> rows, List<Integer> types, boolean ordered) {
         var out = new ArrayList<List<String>>();
         for (var row : rows) {
