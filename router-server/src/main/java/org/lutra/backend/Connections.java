@@ -92,6 +92,15 @@ public interface Connections {
     /** Remembers {@link #snapshotBatches} until the transaction ends; nothing outside a transaction. */
     default void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {}
 
+    /**
+     * Whether all the transaction has seen so far is its snapshot of {@code partition}: that is its only branch, and every
+     * sub-query of it was a consistent read (no write, no locking read, the router's own included: {@code TransactionState}'s
+     * locking partitions are none). False outside a transaction.
+     */
+    default boolean onlySnapshotOf(int partition) {
+        return false;
+    }
+
     /** Every group's count in the snapshot of {@code partition} was remembered: a group without one has none there (empty). */
     default void everySnapshotBatches(int partition) {}
 
@@ -189,6 +198,11 @@ public interface Connections {
         @Override
         public void everySnapshotBatches(int partition) {
             inner.everySnapshotBatches(partition);
+        }
+
+        @Override
+        public boolean onlySnapshotOf(int partition) {
+            return inner.onlySnapshotOf(partition);
         }
 
         @Override

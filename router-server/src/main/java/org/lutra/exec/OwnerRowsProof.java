@@ -149,7 +149,8 @@ final class OwnerRowsProof {
             var params = new ArrayList<Value>(2 * distinct.size() + 1);
             for (Object k : distinct) params.add(KeyParams.toValue(k));
             for (Object k : distinct) params.add(KeyParams.toValue(k));
-            boolean before = ctx.shards().begun(e.getKey()); // asked before this statement begins the branch
+            // asked before this statement begins the branch; a snapshot that is all the transaction has seen is not checked
+            boolean before = ctx.shards().begun(e.getKey()) && !ctx.shards().onlySnapshotOf(e.getKey());
             OptionalLong known = before ? ctx.shards().snapshotBatches(e.getKey(), group) : null;
             boolean readBatches = before && known == null; // the count in the snapshot never changes: read once per transaction
             if (readBatches) params.add(KeyParams.toValue(group));

@@ -150,6 +150,16 @@ public interface Shards {
     /** Remembers {@link #snapshotBatches}, read in the transaction's snapshot, until the transaction ends. */
     default void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {}
 
+    /**
+     * Whether a read validated by its rows on {@code partition}, which the statement's transaction began on before, can skip
+     * comparing the move-batch counts ({@link #movesSinceSnapshot}): all the transaction has seen so far is its snapshot of that
+     * partition (its only branch; consistent reads only, no write or locking read anywhere, the router's own included). Why
+     * that is exact: docs/architecture.md, "The validation protocol".
+     */
+    default boolean onlySnapshotOf(int partition) {
+        return false;
+    }
+
     /** {@link #movesSinceSnapshot}'s second half. */
     interface MovesSince {
         /** Whether a move batch of the group committed on one of the partitions since the transaction's snapshot there. */

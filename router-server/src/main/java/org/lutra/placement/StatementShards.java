@@ -133,9 +133,17 @@ public final class StatementShards implements Shards {
     }
 
     @Override
+    public boolean onlySnapshotOf(int partition) {
+        return connections.transactional() && connections.isolation() == java.sql.Connection.TRANSACTION_REPEATABLE_READ
+                && connections.onlySnapshotOf(partition);
+    }
+
+    @Override
     public MovesSince movesSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
         if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return null;
-        List<Integer> earlier = partitions.stream().distinct().filter(connections::begun).toList();
+        // a snapshot that is all the transaction has seen needs no check: whatever moved since, what it answers is what one
+        // database's snapshot taken at the same time answers (docs/architecture.md, "The validation protocol")
+        List<Integer> earlier = partitions.stream().distinct().filter(connections::begun).filter(p -> !connections.onlySnapshotOf(p)).toList();
         if (earlier.isEmpty()) return null;
         // the counts in the snapshots, read now (before the read's rows stream on those connections) where not remembered
         var unread = earlier.stream().filter(p -> connections.snapshotBatches(p, MoveFence.group(group)) == null)

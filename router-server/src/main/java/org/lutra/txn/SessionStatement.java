@@ -186,6 +186,12 @@ public final class SessionStatement implements Connections {
     }
 
     @Override
+    public boolean onlySnapshotOf(int partition) {
+        TransactionState t = txn != null ? txn : implicit;
+        return t != null && t.onlySnapshotOf(partition);
+    }
+
+    @Override
     public void atomic() {
         if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
     }

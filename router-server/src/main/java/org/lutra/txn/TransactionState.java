@@ -322,6 +322,12 @@ public final class TransactionState implements Connections {
         everySnapshotBatches.add(partition);
     }
 
+    /** Its only branch is {@code partition}, and it may hold no lock anywhere: it has run consistent reads there, nothing else. */
+    @Override
+    public synchronized boolean onlySnapshotOf(int partition) {
+        return locking.isEmpty() && branches.size() == 1 && branches.containsKey(partition);
+    }
+
     @Override
     public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
         snapshotBatches.put(partition + "/" + group, moves);
