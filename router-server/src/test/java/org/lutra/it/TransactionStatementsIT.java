@@ -133,6 +133,35 @@ class TransactionStatementsIT {
         }
     }
 
+    /**
+     * Once the transaction has written, its snapshot of the page's partition is no longer all it has seen: each later read
+     * there compares the group's move-batch count in the snapshot (read once) with the latest (read outside the
+     * transaction, per read), as the title's read does under its fence.
+     */
+    @Test
+    void aFetchPageAfterAWriteComparesTheMoveBatchCounts() throws Exception {
+        try (Connection lutra = router.connect()) {
+            lutra.setAutoCommit(false);
+            for (int id = 1; id <= PAGES; id++) fetchPage(lutra, id); // warm
+            int id = 9;
+            var sent = log.during(() -> {
+                try (var ps = lutra.prepareStatement("UPDATE page SET page_latest = page_latest WHERE page_id = ?")) {
+                    ps.setInt(1, id);
+                    assertEquals(1, ps.executeUpdate());
+                }
+                fetchPage(lutra, id);
+            });
+            sent.forEach(s -> System.out.println("TransactionStatementsIT: write, then fetch-page " + id + " " + s));
+            int shard = id % 4;
+            var begin = sent.stream().filter(s -> s.server() == shard && s.text().equals("BEGIN")).findFirst().orElseThrow();
+            var inTransaction = sent.stream().filter(s -> s.server() == shard && s.thread() == begin.thread()).map(s -> kind(s.text())).toList();
+            assertEquals(1, inTransaction.stream().filter(k -> k.equals("batches in the snapshot")).count(), "page " + id + ": " + sent);
+            var latest = sent.stream().filter(s -> s.server() == shard && s.thread() != begin.thread()
+                    && s.text().startsWith(MoveFence.BATCHES.substring(0, MoveFence.BATCHES.indexOf('?')))).toList(); // the log shows the value
+            assertEquals(3, latest.size(), "page " + id + ": the latest count per read after the write: " + sent);
+        }
+    }
+
     /** What a statement of the fetch-page transaction is, by its text. */
     private static String kind(String sql) {
         if (sql.startsWith("SELECT 1 FROM `lutra_place_page` WHERE partitions LIKE")) return "copies?";
