@@ -31,16 +31,20 @@ import static org.junit.jupiter.api.Assertions.*;
  * transaction) under every placement (hash, range, REPLICATED, lookup, lookup with replicated keys, a secondary lookup, a
  * lookup group whose keys move all the time), in auto-commit and in transactions, must wait for a row another
  * transaction holds, as one MariaDB's does. The bank of the report: transaction A locks accounts 1 and 2 {@code FOR
- * UPDATE}, moves money between them and keeps them; B starts a locking read of them. B must still be waiting after A
- * has held its locks for {@value #HOLD_MILLIS} ms (a read that took no lock answers in milliseconds: this cannot pass by
- * accident in the wrong direction), then A commits and B's answer must be what the same sequence gives on one plain
- * MariaDB holding the same rows, run beside it (whose B must be waiting too: the test's own expectation).
+ * UPDATE}, moves money between them and keeps them; B starts a locking read of them. B must be seen waiting for A's rows in
+ * the shards' InnoDB lock waits ({@link InnoDbLockWaits}; a read of the lookup group whose keys move all the time, where a
+ * move may wait for them too: still unfinished after {@value #HOLD_MILLIS} ms), then A commits and B's answer must be what
+ * the same sequence gives on one plain MariaDB holding the same rows, run beside it (whose B must be waiting too: the test's own expectation).
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LockingReadsIT {
     static final int HOLD_MILLIS = 300;
     static final int LOCK_WAIT = 10;
+    /** How long a statement that takes no lock may take, under load; one that waits ends only at {@link #LOCK_WAIT}. */
+    static final int NO_WAIT_SECONDS = LOCK_WAIT / 2;
+    /** How long to look for a statement's lock wait before taking its being unfinished as waiting. */
+    static final int SEEN_WAITING_SECONDS = 3;
     static final int ACCOUNTS = 8;
     static final long SEED = Long.getLong("lutra.lockingreads.seed", System.nanoTime());
 
@@ -129,6 +133,9 @@ class LockingReadsIT {
             new Shape("SELECT id, balance FROM {t} WHERE id = 3 UNION ALL SELECT id, balance FROM {t} WHERE id = 1", false));
 
     Differential differential;
+    InnoDbLockWaits lockWaits;
+    /** Cases whose B was unfinished but never seen in InnoDB's lock waits (printed: each cost {@value #SEEN_WAITING_SECONDS} s). */
+    final AtomicInteger unseenWaits = new AtomicInteger();
     final AtomicBoolean moving = new AtomicBoolean(true);
     final AtomicInteger moves = new AtomicInteger();
 
@@ -158,11 +165,16 @@ class LockingReadsIT {
         try (var st = differential.reference.createStatement()) {
             st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
         }
+        var databases = new ArrayList<String>();
+        for (int s = 0; s < differential.router.servers; s++) databases.add(differential.router.database + "_p" + s);
+        lockWaits = new InnoDbLockWaits(shards, databases);
     }
 
     @AfterAll
     void stop() throws Exception {
         moving.set(false);
+        System.out.printf("LockingReadsIT: %d cases whose waits InnoDB's views did not show%n", unseenWaits.get());
+        if (lockWaits != null) lockWaits.close();
         if (differential != null) differential.close();
     }
 
@@ -307,6 +319,15 @@ class LockingReadsIT {
         assertEquals(List.of(), failures);
     }
 
+    /** How long a move that is not seen waiting for a lock is given to commit while the statement holds its home rows. */
+    static final int MOVE_MILLIS = 1500;
+
+    /** Whether a transaction on the router's partitions waits for a row lock now (in a test where only one statement and one move run). */
+    private boolean someoneWaits() throws Exception {
+        String partitions = "`" + differential.router.database + "_p";
+        return lockWaits.now().stream().anyMatch(w -> w.table().startsWith(partitions));
+    }
+
     /** {@code sql} run in {@code mode}; once it holds its home rows, key {@code key} (at home) starts moving away. Its rows or update count. */
     private String readWhileAKeyStartsMoving(int key, String sql, Mode mode) throws Exception {
         String home;
@@ -328,10 +349,13 @@ class LockingReadsIT {
                          moved.completeExceptionally(e);
                      }
                  });
-                 try {
-                     moved.get(1500, TimeUnit.MILLISECONDS); // a move the statement's locks do not hold up commits meanwhile
-                 } catch (Exception heldUp) {
-                     // the move waits for the statement
+                 try { // a move the statement's locks do not hold up commits meanwhile; one seen waiting for a lock waits for the statement
+                     long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MOVE_MILLIS);
+                     while (!moved.isDone() && System.nanoTime() < until && !someoneWaits()) {
+                         // someoneWaits() reads the lock waits at the next 120 ms instant
+                     }
+                 } catch (Exception e) {
+                     throw new IllegalStateException(e);
                  }
              })) {
             b.setTransactionIsolation(mode.level);
@@ -469,8 +493,8 @@ class LockingReadsIT {
 
     /**
      * One case, through the router and on the plain MariaDB at once: A takes accounts 1 and 2 of {@code locked} and, if
-     * {@code change}, changes them (the total too, so a sum read before A commits differs), B starts {@code sql}; after
-     * {@value #HOLD_MILLIS} ms both Bs must still wait; A commits; B's answers must agree — or, where {@code refusal} names the
+     * {@code change}, changes them (the total too, so a sum read before A commits differs), B starts {@code sql}; both Bs must
+     * be seen waiting ({@link #seenWaiting}); A commits; B's answers must agree — or, where {@code refusal} names the
      * words of one, the router refused the read (42000/1235) rather than answer it without the lock. Null when all holds,
      * else what did not.
      */
@@ -490,13 +514,24 @@ class LockingReadsIT {
             try (var st = bM.createStatement()) {
                 st.execute("SET SESSION innodb_lock_wait_timeout = " + LOCK_WAIT);
             }
+            long bMThread = InnoDbLockWaits.threadOf(bM);
             var started = new CountDownLatch(2);
             Future<List<String>> lutra = threads.submit(() -> read(bL, sql + v.clause(), started));
             Future<List<String>> mariadb = threads.submit(() -> read(bM, sql + v.clause().replace("FOR SHARE", "LOCK IN SHARE MODE"), started));
             started.await(30, TimeUnit.SECONDS);
-            Thread.sleep(HOLD_MILLIS);
-            boolean lutraWaited = !lutra.isDone();
-            boolean mariadbWaited = !mariadb.isDone();
+            boolean lutraWaited, mariadbWaited;
+            if (!waits) { // a statement that takes no lock ends while A holds its locks (one that waited would end at the lock wait timeout, or later)
+                lutraWaited = !endsWithin(lutra, NO_WAIT_SECONDS);
+                mariadbWaited = !endsWithin(mariadb, NO_WAIT_SECONDS);
+            } else if (locked.equals(Placement.MOVING.table())) { // a move's wait for A's rows would look like B's
+                Thread.sleep(HOLD_MILLIS);
+                lutraWaited = !lutra.isDone();
+                mariadbWaited = !mariadb.isDone();
+            } else {
+                boolean[] seen = seenWaiting(locked, lutra, mariadb, bMThread);
+                lutraWaited = seen[0];
+                mariadbWaited = seen[1];
+            }
             aL.commit();
             aM.commit();
             List<String> l = lutra.get(LOCK_WAIT * 3L, TimeUnit.SECONDS);
@@ -517,6 +552,39 @@ class LockingReadsIT {
             if (!lutraWaited) return "returned while the rows were locked (with the answer after the commit, by chance): " + l;
             return null;
         }
+    }
+
+    /**
+     * Whether B through the router and B on the plain MariaDB wait for A's locks on {@code locked}: each is seen waiting in its
+     * shard's InnoDB lock waits (the router's B on the router's partition databases, the plain one by its connection id), or has
+     * ended (it did not wait). One still unfinished after {@value #SEEN_WAITING_SECONDS} s without being seen (a wait that is
+     * not InnoDB's) counts as waiting, as it would have after {@value #HOLD_MILLIS} ms.
+     */
+    private boolean[] seenWaiting(String locked, Future<?> lutra, Future<?> mariadb, long mariadbThread) throws Exception {
+        String partitions = "`" + differential.router.database + "_p", reference = "`" + differential.router.database + "_ref`.`" + locked + "`";
+        boolean lutraSeen = false, mariadbSeen = false;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SEEN_WAITING_SECONDS);
+        while (System.nanoTime() < deadline) {
+            for (var w : lockWaits.now()) {
+                if (w.table().startsWith(partitions) && w.table().endsWith("`.`" + locked + "`")) lutraSeen = true;
+                if (w.server() == 0 && w.thread() == mariadbThread && w.table().equals(reference)) mariadbSeen = true;
+            }
+            if ((lutraSeen || lutra.isDone()) && (mariadbSeen || mariadb.isDone())) break;
+        }
+        if (!lutraSeen && !lutra.isDone() || !mariadbSeen && !mariadb.isDone()) unseenWaits.incrementAndGet();
+        return new boolean[] {lutraSeen || !lutra.isDone(), mariadbSeen || !mariadb.isDone()};
+    }
+
+    /** Whether {@code f} ends within {@code seconds}. */
+    private static boolean endsWithin(Future<?> f, int seconds) throws InterruptedException {
+        try {
+            f.get(seconds, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException stillRunning) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            // ended (read() turns SQL errors into answers)
+        }
+        return true;
     }
 
     /**
