@@ -145,7 +145,7 @@ class LockingScanIT {
                             return new Object[] {rows, took};
                         }
                     });
-                    Thread.sleep(700); // the scan has started and waits for the moving row
+                    assertTrue(seenWaiting(scanned), mode + ": the scan waits for the moving row's lock");
                     long wentOn = System.nanoTime();
                     go.countDown();
                     Object[] answer = scanned.get(30, TimeUnit.SECONDS);
@@ -162,6 +162,23 @@ class LockingScanIT {
                     threads.shutdownNow();
                 }
             }
+        }
+    }
+
+    /**
+     * Whether a lock wait on the routers' partitions is seen in InnoDB's views (the scan's: the only statement that can
+     * wait while the batch is stopped at its fail point) before {@code scan} ends, within 30 s.
+     */
+    private boolean seenWaiting(Future<?> scan) throws Exception {
+        var databases = new ArrayList<String>();
+        for (int s = 0; s < a.servers; s++) databases.add(a.database + "_p" + s);
+        String partitions = "`" + a.database + "_p";
+        try (var waits = new InnoDbLockWaits(a.shards, databases)) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!scan.isDone() && System.nanoTime() < deadline) {
+                if (waits.now().stream().anyMatch(w -> w.table().startsWith(partitions))) return true;
+            }
+            return false;
         }
     }
 
