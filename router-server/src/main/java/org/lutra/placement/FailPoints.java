@@ -28,6 +28,9 @@ public final class FailPoints {
     /** A move batch holds every row lock it needs (rows read, copied and deleted); it has not taken the move fence yet. */
     public static final String MOVE_BATCH_LOCKED = "move-batch-locked";
 
+    /** A move batch found the locking statements' fence held (NOWAIT refused) and yields: it rolls back, to be retried. */
+    public static final String MOVE_FENCE_YIELDED = "move-fence-yielded";
+
     private static final String HALT_AT = System.getProperty("lutra.failpoint", "");
     private static volatile Consumer<String> hook = point -> {};
 

@@ -222,6 +222,7 @@ public final class MoveFence {
                 }
             } catch (SQLException busy) {
                 // MariaDB answers NOWAIT with 1205, MySQL with 3572: the batch yields to a locking statement as to a lock wait
+                FailPoints.reach(FailPoints.MOVE_FENCE_YIELDED);
                 throw busy.getErrorCode() == 3572 ? new SQLException("a locking statement holds the move fence of " + owner + ": the batch yields",
                         "HY000", 1205, busy) : busy;
             }
