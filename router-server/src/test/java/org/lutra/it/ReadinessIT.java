@@ -32,7 +32,7 @@ class ReadinessIT {
             assertEquals(200, ready.statusCode(), ready.body());
 
             proxy.down();
-            ready = awaitReadiness(router, 503);
+            ready = awaitReadiness(router, 503, proxy);
             assertTrue(ready.body().contains("\"status\":\"not ready\""), ready.body());
             assertTrue(ready.body().matches("(?s).*\"partition\":\"p3\",\"backend\":\"shard3\",\"reachable\":false.*"), ready.body());
             assertTrue(ready.body().matches("(?s).*\"partition\":\"p0\",\"backend\":\"shard0\",\"reachable\":true.*"), ready.body());
@@ -43,7 +43,7 @@ class ReadinessIT {
             }
 
             proxy.up();
-            ready = awaitReadiness(router, 200);
+            ready = awaitReadiness(router, 200, proxy);
             assertEquals(1, OperatedRouter.sample(router.get("/metrics").body(), "lutra_backend_reachable", "backend=\"shard3\",partition=\"p3\""));
             assertEquals(3, afterStaleConnections(router, "SELECT v FROM kv WHERE k = 3"), "p3 answers again");
         }
@@ -54,12 +54,12 @@ class ReadinessIT {
      * running rather than starting another (the sampler checks every second too), so the first answer after the proxy
      * went down or up can be a check that began just before: readiness follows the backend within a check, not at once.
      */
-    static java.net.http.HttpResponse<String> awaitReadiness(OperatedRouter router, int status) throws Exception {
+    static java.net.http.HttpResponse<String> awaitReadiness(OperatedRouter router, int status, Object backend) throws Exception {
         long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         for (;;) {
             var ready = router.get("/health/ready");
             if (ready.statusCode() == status || System.nanoTime() > until) {
-                assertEquals(status, ready.statusCode(), ready.body());
+                assertEquals(status, ready.statusCode(), ready.body() + "; " + backend);
                 return ready;
             }
             Thread.sleep(50);
