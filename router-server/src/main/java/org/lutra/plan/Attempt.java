@@ -9,12 +9,20 @@ import org.lutra.sql.PlanException;
  * <p>Where several ways may answer a statement (a join placed inside each partition or joined in rounds, a merge of
  * each partition's answer or the tables copied to one partition), the planner asks each for an {@code Attempt} and
  * picks among the {@link Planned} ones ({@link Costs.Choice} by cost, else in the order it lists them); the reason of
- * a {@link NotApplicable} one is what the client gets when no way applies. A way whose applicability is cheap to
- * see answers {@code NotApplicable} itself, before it is tried ({@link JoinPlacement}, {@link TemporaryCopy#attempt},
- * {@link Fallback#notApplicable}, {@link SubqueryPlanner#notApplicable},
- * {@link DerivedTables#setOperationsNotApplicable}); the specialised planners, which find out deep inside (a construct
- * the merge cannot reproduce), refuse with the {@link PlanException} the client gets when nothing else answers, and
- * {@link #of} is the one place where such a refusal becomes "not applicable".
+ * a {@link NotApplicable} one is what the client gets when no way applies.
+ *
+ * <p>The rule: a way says whether it applies as a value, never by throwing for its caller to catch. A way whose
+ * applicability is cheap to see answers {@code NotApplicable} itself, before it is tried ({@link JoinPlacement},
+ * {@link TemporaryCopy#attempt}, {@link Fallback#notApplicable}, {@link SubqueryPlanner#notApplicable},
+ * {@link DerivedTables#setOperationsNotApplicable}). A way that finds out deep inside answers an {@code Attempt} from
+ * each step: the merge of each partition's answer ({@link ScatterPlanner#build}) and the steps it is made of (the
+ * compiler of expressions over groups, the partial aggregates, the merged LIMIT, the resolution of names) each return
+ * one, and a step that meets a part that does not apply passes that reason up ({@link #passUp}, {@link #then},
+ * {@link #map}): the first construct met is the one the client is told of. Such a way also answers an error of the
+ * statement as it reads it (an unknown column, an ambiguous name) as a {@code NotApplicable} whose reason is no refusal
+ * ({@link NotApplicable#refused}): its caller gives it when the way is needed, as it would the refusal.
+ *
+ * <p>{@link #of} and {@link #refusable} remain for the ways still written to throw where they do not apply.
  */
 sealed interface Attempt<T> {
     /** The way applies: its plan. */
@@ -54,6 +62,35 @@ sealed interface Attempt<T> {
         Attempt<T> attempt = of(way);
         if (attempt instanceof NotApplicable<T> n && !n.refused()) throw n.reason();
         return attempt;
+    }
+
+    static <T> Attempt<T> planned(T plan) {
+        return new Planned<>(plan);
+    }
+
+    /** The plan made into another, or, where the way does not apply, the same reason. */
+    default <U> Attempt<U> map(java.util.function.Function<? super T, ? extends U> next) {
+        return switch (this) {
+            case Planned<T> p -> new Planned<>(next.apply(p.plan()));
+            case NotApplicable<T> n -> new NotApplicable<>(n.reason());
+        };
+    }
+
+    /** The next step's attempt, taken with the plan; or, where this way does not apply, its reason (the next step is not tried). */
+    default <U> Attempt<U> then(java.util.function.Function<? super T, Attempt<U>> next) {
+        return switch (this) {
+            case Planned<T> p -> next.apply(p.plan());
+            case NotApplicable<T> n -> new NotApplicable<>(n.reason());
+        };
+    }
+
+    /**
+     * The reason this way does not apply, as the attempt of the step that asked it (of another type): how a step that
+     * finds one of its parts does not apply says so in turn. Only for a {@link NotApplicable}.
+     */
+    default <U> Attempt<U> passUp() {
+        if (this instanceof NotApplicable<T> n) return new NotApplicable<>(n.reason());
+        throw new IllegalStateException("the way applies: " + this);
     }
 
     /** The plan, or the reason thrown. */

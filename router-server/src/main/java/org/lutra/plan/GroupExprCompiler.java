@@ -37,6 +37,7 @@ import org.lutra.sql.PlanException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BinaryOperator;
 
 /**
  * Compiles a HAVING condition or a select item over aggregates into an {@link Expr} the router
@@ -72,59 +73,61 @@ final class GroupExprCompiler {
         return params;
     }
 
-    Expr compile(Expression e) throws PlanException {
+    /**
+     * {@code e} as the router evaluates it on merged groups; not applicable: a construct the router does not evaluate (the
+     * first one met, in text order: its refusal), or a name that is the statement's error (ambiguous).
+     */
+    Attempt<Expr> compile(Expression e) {
         return switch (e) {
-            case JdbcParameter p when having -> new Expr.Param(params++, "?");
+            case JdbcParameter p when having -> Attempt.planned(new Expr.Param(params++, "?"));
             case Parenthesis p -> compile(p.getExpression());
             case ParenthesedExpressionList<?> p when p.size() == 1 -> compile((Expression) p.getFirst());
-            case LongValue l -> new Expr.Literal(Value.newBuilder().setIntValue(l.getValue()).build());
-            case DoubleValue d -> new Expr.Literal(Value.newBuilder().setDecimalValue(new BigDecimal(d.toString()).toPlainString()).build());
-            case NullValue n -> new Expr.Literal(null);
-            case SignedExpression s when s.getSign() == '-' -> new Expr.Negate(compile(s.getExpression()));
+            case LongValue l -> Attempt.planned(new Expr.Literal(Value.newBuilder().setIntValue(l.getValue()).build()));
+            case DoubleValue d -> Attempt.planned(new Expr.Literal(Value.newBuilder().setDecimalValue(new BigDecimal(d.toString()).toPlainString()).build()));
+            case NullValue n -> Attempt.planned(new Expr.Literal(null));
+            case SignedExpression s when s.getSign() == '-' -> compile(s.getExpression()).map(Expr.Negate::new);
             case SignedExpression s when s.getSign() == '+' -> compile(s.getExpression());
-            case Addition a -> arith(Expr.ArithOp.ADD, a);
-            case Subtraction a -> arith(Expr.ArithOp.SUBTRACT, a);
-            case Multiplication a -> arith(Expr.ArithOp.MULTIPLY, a);
-            case Division a -> arith(Expr.ArithOp.DIVIDE, a);
-            case EqualsTo c -> compare(Expr.CmpOp.EQ, c);
-            case NotEqualsTo c -> compare(Expr.CmpOp.NE, c);
-            case MinorThan c -> compare(Expr.CmpOp.LT, c);
-            case MinorThanEquals c -> compare(Expr.CmpOp.LE, c);
-            case GreaterThan c -> compare(Expr.CmpOp.GT, c);
-            case GreaterThanEquals c -> compare(Expr.CmpOp.GE, c);
-            case AndExpression a -> new Expr.And(compile(a.getLeftExpression()), compile(a.getRightExpression()));
-            case OrExpression o -> new Expr.Or(compile(o.getLeftExpression()), compile(o.getRightExpression()));
-            case NotExpression n -> new Expr.Not(compile(n.getExpression()));
-            case IsNullExpression n -> new Expr.IsNull(compile(n.getLeftExpression()), n.isNot());
-            case Between b -> new Expr.Between(compile(b.getLeftExpression()), compile(b.getBetweenExpressionStart()),
-                    compile(b.getBetweenExpressionEnd()), b.isNot());
-            case InExpression in when in.getRightExpression() instanceof ExpressionList<?> list && in.getOldOracleJoinSyntax() == 0 -> {
-                var items = new ArrayList<Expr>();
-                for (Object x : list) items.add(compile((Expression) x));
-                yield new Expr.In(compile(in.getLeftExpression()), items, in.isNot());
-            }
+            case Addition a -> both(a, (l, r) -> new Expr.Arith(Expr.ArithOp.ADD, l, r));
+            case Subtraction a -> both(a, (l, r) -> new Expr.Arith(Expr.ArithOp.SUBTRACT, l, r));
+            case Multiplication a -> both(a, (l, r) -> new Expr.Arith(Expr.ArithOp.MULTIPLY, l, r));
+            case Division a -> both(a, (l, r) -> new Expr.Arith(Expr.ArithOp.DIVIDE, l, r));
+            case EqualsTo c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.EQ, l, r));
+            case NotEqualsTo c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.NE, l, r));
+            case MinorThan c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.LT, l, r));
+            case MinorThanEquals c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.LE, l, r));
+            case GreaterThan c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.GT, l, r));
+            case GreaterThanEquals c -> both(c, (l, r) -> new Expr.Compare(Expr.CmpOp.GE, l, r));
+            case AndExpression a -> both(a, Expr.And::new);
+            case OrExpression o -> both(o, Expr.Or::new);
+            case NotExpression n -> compile(n.getExpression()).map(Expr.Not::new);
+            case IsNullExpression n -> compile(n.getLeftExpression()).map(x -> new Expr.IsNull(x, n.isNot()));
+            case Between b -> compile(b.getLeftExpression()).then(x -> compile(b.getBetweenExpressionStart()).then(low ->
+                    compile(b.getBetweenExpressionEnd()).map(high -> new Expr.Between(x, low, high, b.isNot()))));
+            // the list before the value, as before (a HAVING's '?' are numbered in the order compiled)
+            case InExpression in when in.getRightExpression() instanceof ExpressionList<?> list && in.getOldOracleJoinSyntax() == 0 ->
+                    all(list).then(items -> compile(in.getLeftExpression()).map(x -> new Expr.In(x, items, in.isNot())));
             case Function f when AggregateFunctions.isAggregate(f) -> {
                 if (ParamCounter.count(f.toString()) > 0) {
                     // the shards would compute it as a hidden select item: its '?' would move before WHERE's
-                    throw PlanException.unsupported("parameters inside aggregates in HAVING or over aggregates over several partitions yet (" + f + ")");
+                    yield Attempt.notApplicable(PlanException.unsupported("parameters inside aggregates in HAVING or over aggregates over several partitions yet (" + f + ")"));
                 }
                 if (f.getName().equalsIgnoreCase("AVG") && f.getParameters() != null && f.getParameters().size() == 1) {
                     // AVG's value inside an expression keeps the digits of MariaDB's SUM / COUNT (the same division),
                     // not the AVG as the client is shown it
-                    yield new Expr.Arith(Expr.ArithOp.DIVIDE, aggregate(f, "SUM"), aggregate(f, "COUNT"));
+                    yield aggregate(f, "SUM").then(sum -> aggregate(f, "COUNT").map(count -> new Expr.Arith(Expr.ArithOp.DIVIDE, sum, count)));
                 }
                 int column = columns.find(f);
-                yield new Expr.Col(column >= 0 ? column : aggregates.hidden(f), f.toString());
+                yield (column >= 0 ? Attempt.planned(column) : aggregates.hidden(f)).map(c -> new Expr.Col(c, f.toString()));
             }
-            case Column c -> new Expr.Col(columnNamed(c), c.toString());
+            case Column c -> columnNamed(c).map(column -> new Expr.Col(column, c.toString()));
             default -> {
                 // an item found among the select items is its shard column; one over aggregates (a function of them,
                 // COALESCE(SUM(a), 0)) has no shard column to read: its item's place holds NULL, the router computes it
                 int column = columns.find(e);
                 if (column < 0 || AggregateFunctions.hasAggregate(e)) {
-                    throw PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet");
+                    yield Attempt.notApplicable(PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet"));
                 }
-                yield new Expr.Col(column, e.toString());
+                yield Attempt.planned(new Expr.Col(column, e.toString()));
             }
         };
     }
@@ -132,35 +135,44 @@ final class GroupExprCompiler {
     /**
      * The column a name outside aggregates reads: in HAVING, the select item or GROUP BY key it
      * stands for ({@link ItemNames#having}); in a select item, the same column of the FROM tables
-     * as a select item or a group key.
+     * as a select item or a group key. Not applicable: a name that is neither (refused), or ambiguous (the statement's error).
      */
-    private int columnNamed(Column c) throws PlanException {
+    private Attempt<Integer> columnNamed(Column c) {
         if (having) {
-            ItemNames.Resolved r = names.having(c, groupExpressions);
-            if (r != null && r.item() >= 0) return r.item();
-            if (r != null) return groupKeys.get(groupExpressions.indexOf(r.expression())).column();
+            var named = names.having(c, groupExpressions);
+            if (!(named instanceof Attempt.Planned<ItemNames.Resolved>(ItemNames.Resolved r))) return named.passUp();
+            if (r != null && r.item() >= 0) return Attempt.planned(r.item());
+            if (r != null) return Attempt.planned(groupKeys.get(groupExpressions.indexOf(r.expression())).column());
         } else {
             int column = columns.find(c);
-            if (column >= 0) return column;
+            if (column >= 0) return Attempt.planned(column);
             for (int i = 0; i < groupExpressions.size(); i++) {
-                if (columns.same(groupExpressions.get(i), c)) return groupKeys.get(i).column();
+                if (columns.same(groupExpressions.get(i), c)) return Attempt.planned(groupKeys.get(i).column());
             }
         }
-        throw PlanException.unsupported("the column " + c + " in HAVING or over aggregates over several partitions yet");
+        return Attempt.notApplicable(PlanException.unsupported("the column " + c + " in HAVING or over aggregates over several partitions yet"));
     }
 
     /** {@code name}(x) for {@code AVG(x)} (DISTINCT as it is), as a hidden aggregate column. */
-    private Expr aggregate(Function avg, String name) throws PlanException {
+    private Attempt<Expr> aggregate(Function avg, String name) {
         var f = new Function().withName(name).withParameters(avg.getParameters()).withDistinct(avg.isDistinct());
         int column = columns.find(f);
-        return new Expr.Col(column >= 0 ? column : aggregates.hidden(f), f.toString());
+        return (column >= 0 ? Attempt.planned(column) : aggregates.hidden(f)).map(c -> new Expr.Col(c, f.toString()));
     }
 
-    private Expr arith(Expr.ArithOp op, BinaryExpression b) throws PlanException {
-        return new Expr.Arith(op, compile(b.getLeftExpression()), compile(b.getRightExpression()));
+    /** Both sides of {@code b} compiled, left first (the right one is not tried where the left does not apply), made one. */
+    private Attempt<Expr> both(BinaryExpression b, BinaryOperator<Expr> make) {
+        return compile(b.getLeftExpression()).then(left -> compile(b.getRightExpression()).map(right -> make.apply(left, right)));
     }
 
-    private Expr compare(Expr.CmpOp op, BinaryExpression b) throws PlanException {
-        return new Expr.Compare(op, compile(b.getLeftExpression()), compile(b.getRightExpression()));
+    /** Every item compiled in order, up to the first that does not apply. */
+    private Attempt<List<Expr>> all(ExpressionList<?> list) {
+        var items = new ArrayList<Expr>();
+        for (Object x : list) {
+            var item = compile((Expression) x);
+            if (!(item instanceof Attempt.Planned<Expr>(Expr compiled))) return item.passUp();
+            items.add(compiled);
+        }
+        return Attempt.planned(items);
     }
 }

@@ -46,34 +46,40 @@ final class ItemNames {
         this.sources = sources;
     }
 
-    Resolved order(Expression e) throws PlanException {
+    /** What an ORDER BY term stands for; not applicable: the statement's error (a position past the select list, an ambiguous name). */
+    Attempt<Resolved> order(Expression e) {
         e = column(e);
         Position position = Position.of(e);
         if (position != null) return item(position, "ORDER BY");
         if (e instanceof Column c && c.getTable() == null) {
-            int item = named(KeyFinder.unquote(c.getColumnName()), "ORDER BY");
-            if (item >= 0) return new Resolved(items.get(item), item);
+            var named = named(KeyFinder.unquote(c.getColumnName()), "ORDER BY");
+            if (!(named instanceof Attempt.Planned<Integer>(Integer item))) return named.passUp();
+            if (item >= 0) return Attempt.planned(new Resolved(items.get(item), item));
         }
-        return new Resolved(e, -1);
+        return Attempt.planned(new Resolved(e, -1));
     }
 
-    Resolved group(Expression e) throws PlanException {
+    /** What a GROUP BY term stands for; not applicable: the statement's error (as {@link #order}, or a group on an aggregate). */
+    Attempt<Resolved> group(Expression e) {
         e = column(e);
         Resolved r;
         Position position = Position.of(e);
         if (position != null) {
-            r = item(position, "GROUP BY");
+            var atPosition = item(position, "GROUP BY");
+            if (!(atPosition instanceof Attempt.Planned<Resolved>(Resolved item))) return atPosition;
+            r = item;
         } else if (e instanceof Column c && c.getTable() == null) {
-            int item = named(KeyFinder.unquote(c.getColumnName()), "GROUP BY");
-            if (item < 0 || sources.sourceOf(c) != null && !sameColumn(items.get(item), c)) return new Resolved(c, -1);
+            var named = named(KeyFinder.unquote(c.getColumnName()), "GROUP BY");
+            if (!(named instanceof Attempt.Planned<Integer>(Integer item))) return named.passUp();
+            if (item < 0 || sources.sourceOf(c) != null && !sameColumn(items.get(item), c)) return Attempt.planned(new Resolved(c, -1));
             r = new Resolved(items.get(item), item);
         } else {
-            return new Resolved(e, -1);
+            return Attempt.planned(new Resolved(e, -1));
         }
         if (AggregateFunctions.hasAggregate(r.expression())) {
-            throw new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'");
+            return Attempt.notApplicable(new PlanException("42000", 1056, "Can't group on '" + label(r.item()) + "'"));
         }
-        return r;
+        return Attempt.planned(r);
     }
 
     /**
@@ -92,12 +98,15 @@ final class ItemNames {
 
     /**
      * A column named in HAVING outside an aggregate: the select item or the GROUP BY key it stands
-     * for ({@code groupKeys} as {@link #group} resolved them), or null where it names neither.
+     * for ({@code groupKeys} as {@link #group} resolved them), or null where it names neither; not applicable: an
+     * ambiguous name (the statement's error).
      */
-    Resolved having(Column c, List<Expression> groupKeys) throws PlanException {
+    Attempt<Resolved> having(Column c, List<Expression> groupKeys) {
         int item;
         if (c.getTable() == null) {
-            item = named(KeyFinder.unquote(c.getColumnName()), "HAVING");
+            var named = named(KeyFinder.unquote(c.getColumnName()), "HAVING");
+            if (!(named instanceof Attempt.Planned<Integer>(Integer found))) return named.passUp();
+            item = found;
         } else {
             item = -1;
             for (int i = 0; i < items.size() && item < 0; i++) if (items.get(i) instanceof Column x && sameColumn(x, c)) item = i;
@@ -110,16 +119,16 @@ final class ItemNames {
                 break;
             }
         }
-        if (item >= 0 && (key == null || sameColumn(items.get(item), key))) return new Resolved(items.get(item), item);
-        return key == null ? null : new Resolved(key, -1);
+        if (item >= 0 && (key == null || sameColumn(items.get(item), key))) return Attempt.planned(new Resolved(items.get(item), item));
+        return Attempt.planned(key == null ? null : new Resolved(key, -1));
     }
 
-    private Resolved item(Position position, String clause) throws PlanException {
+    private Attempt<Resolved> item(Position position, String clause) {
         BigInteger p = position.value();
         if (p.signum() < 1 || p.compareTo(BigInteger.valueOf(items.size())) > 0) {
-            throw new PlanException("42S22", 1054, "Unknown column '" + position.name() + "' in '" + clause + "'");
+            return Attempt.notApplicable(new PlanException("42S22", 1054, "Unknown column '" + position.name() + "' in '" + clause + "'"));
         }
-        return new Resolved(items.get(p.intValue() - 1), p.intValue() - 1);
+        return Attempt.planned(new Resolved(items.get(p.intValue() - 1), p.intValue() - 1));
     }
 
     /**
@@ -168,9 +177,10 @@ final class ItemNames {
 
     /**
      * The select item an unqualified name stands for, or -1: an item whose name (alias, or an unaliased
-     * column's name) it is; else a column item that reads a column of that name under another alias.
+     * column's name) it is; else a column item that reads a column of that name under another alias. Not applicable:
+     * the name is ambiguous ({@link #ambiguous}).
      */
-    private int named(String name, String clause) throws PlanException {
+    private Attempt<Integer> named(String name, String clause) {
         int found = -1;
         int behindAlias = -1;
         boolean severalBehindAlias = false;
@@ -180,23 +190,23 @@ final class ItemNames {
             if (e instanceof Column c) {
                 String columnName = KeyFinder.unquote(c.getColumnName());
                 if (name.equalsIgnoreCase(alias != null ? alias : columnName)) {
-                    if (found >= 0 && !sameColumn(items.get(found), c)) throw ambiguous(name, clause);
+                    if (found >= 0 && !sameColumn(items.get(found), c)) return ambiguous(name, clause);
                     if (found < 0) found = i;
                 } else if (name.equalsIgnoreCase(columnName)) {
                     if (behindAlias >= 0 && !sameColumn(items.get(behindAlias), c)) severalBehindAlias = true;
                     if (behindAlias < 0) behindAlias = i;
                 }
             } else if (name.equalsIgnoreCase(alias)) {
-                return i; // an expression item of that name ends the search (MySQL takes it)
+                return Attempt.planned(i); // an expression item of that name ends the search (MySQL takes it)
             }
         }
-        if (found >= 0) return found;
-        if (severalBehindAlias) throw ambiguous(name, clause);
-        return behindAlias;
+        if (found >= 0) return Attempt.planned(found);
+        if (severalBehindAlias) return ambiguous(name, clause);
+        return Attempt.planned(behindAlias);
     }
 
-    private static PlanException ambiguous(String name, String clause) {
-        return new PlanException("23000", 1052, "Column '" + name + "' in " + clause + " is ambiguous");
+    private static <T> Attempt<T> ambiguous(String name, String clause) {
+        return Attempt.notApplicable(new PlanException("23000", 1052, "Column '" + name + "' in " + clause + " is ambiguous"));
     }
 
     /** Whether {@code e} is a column item reading the same column of the same table as {@code c}. */

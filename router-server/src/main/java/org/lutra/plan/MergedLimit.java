@@ -22,13 +22,14 @@ final class MergedLimit {
      * {offset, count} of the LIMIT, or null. A bound may be one of the client's parameters (ORMs bind
      * page bounds): those are the statement's last parameters (LIMIT ends it, and parameters in ORDER BY and
      * GROUP BY are refused), in the order the text has them. Called while HAVING is still in the
-     * statement: the bounds index the client's parameters, HAVING's included.
+     * statement: the bounds index the client's parameters, HAVING's included. Not applicable: a bound the merge does not
+     * apply (OFFSET without LIMIT, an expression).
      */
-    static ParamLimit.Bound[] of(PlainSelect select) throws PlanException {
+    static Attempt<ParamLimit.Bound[]> of(PlainSelect select) {
         Limit l = select.getLimit();
-        if (l == null && select.getOffset() == null) return null;
+        if (l == null && select.getOffset() == null) return Attempt.planned(null);
         if (l == null || l.getRowCount() == null || l.isLimitAll() || l.isLimitNull()) {
-            throw PlanException.unsupported("OFFSET without LIMIT over several partitions yet");
+            return Attempt.notApplicable(PlanException.unsupported("OFFSET without LIMIT over several partitions yet"));
         }
         boolean offsetFirst = l.getOffset() != null; // LIMIT offset, count; else LIMIT count [OFFSET offset]
         Expression offsetExpression = l.getOffset() != null ? l.getOffset() : select.getOffset() != null ? select.getOffset().getOffset() : null;
@@ -38,15 +39,19 @@ final class MergedLimit {
         int next = params - limitParams;
         Expression first = offsetFirst ? offsetExpression : countExpression;
         Expression second = offsetFirst ? countExpression : offsetExpression;
-        var firstBound = bound(first, first instanceof JdbcParameter ? next++ : -1, l);
-        var secondBound = second == null ? ParamLimit.Bound.literal(0) : bound(second, second instanceof JdbcParameter ? next : -1, l);
-        return offsetFirst ? new ParamLimit.Bound[] {firstBound, secondBound} : new ParamLimit.Bound[] {secondBound, firstBound};
+        var firstBound = bound(first, first instanceof JdbcParameter ? next++ : -1);
+        var secondBound = second == null ? ParamLimit.Bound.literal(0) : bound(second, second instanceof JdbcParameter ? next : -1);
+        if (firstBound == null || secondBound == null) {
+            return Attempt.notApplicable(PlanException.unsupported("LIMIT with expressions over several partitions yet (" + l + ")"));
+        }
+        return Attempt.planned(offsetFirst ? new ParamLimit.Bound[] {firstBound, secondBound} : new ParamLimit.Bound[] {secondBound, firstBound});
     }
 
-    private static ParamLimit.Bound bound(Expression e, int param, Limit l) throws PlanException {
+    /** A literal bound or a parameter's; null for an expression. */
+    private static ParamLimit.Bound bound(Expression e, int param) {
         if (e instanceof LongValue v) return ParamLimit.Bound.literal(v.getValue());
         if (e instanceof JdbcParameter) return ParamLimit.Bound.param(param);
-        throw PlanException.unsupported("LIMIT with expressions over several partitions yet (" + l + ")");
+        return null;
     }
 
     private static boolean literal(ParamLimit.Bound[] limit) {

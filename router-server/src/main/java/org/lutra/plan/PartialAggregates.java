@@ -52,32 +52,42 @@ final class PartialAggregates {
         return null;
     }
 
-    /** Aggregate {@code f}, the client's item at visible column {@code column}, computed in its place. */
-    void inPlace(Function f, int column) throws PlanException {
-        all.add(aggregation(f, column, true));
+    /**
+     * Aggregate {@code f}, the client's item at visible column {@code column}, computed in its place: how the router
+     * combines it; not applicable: an aggregate the merge does not combine.
+     */
+    Attempt<Aggregate.Aggregation> inPlace(Function f, int column) {
+        return added(aggregation(f, column, true));
     }
 
-    /** Aggregate {@code f}, which no select item is, computed as a hidden column: returns the column with its final value. */
-    int hidden(Function f) throws PlanException {
+    /**
+     * Aggregate {@code f}, which no select item is, computed as a hidden column: the column with its final value; not
+     * applicable: an aggregate the merge does not combine.
+     */
+    Attempt<Integer> hidden(Function f) {
         int column = columns.width();
-        all.add(aggregation(f, column, false));
-        return column;
+        return added(aggregation(f, column, false)).map(a -> column);
+    }
+
+    private Attempt<Aggregate.Aggregation> added(Attempt<Aggregate.Aggregation> aggregation) {
+        if (aggregation instanceof Attempt.Planned<Aggregate.Aggregation>(var a)) all.add(a);
+        return aggregation;
     }
 
     /**
      * Rewrites aggregate {@code f}, whose final value goes to {@code column}, into the partial the
      * shards compute, and says how the router combines it.
      */
-    private Aggregate.Aggregation aggregation(Function f, int column, boolean inPlace) throws PlanException {
+    private Attempt<Aggregate.Aggregation> aggregation(Function f, int column, boolean inPlace) {
         String name = f.getName().toUpperCase(Locale.ROOT);
         var params = f.getParameters();
         Expression arg = params != null && params.size() == 1 ? (Expression) params.getFirst() : null;
         if (f.isDistinct()) {
             if (arg == null || !Set.of("COUNT", "SUM", "AVG").contains(name)) {
-                throw PlanException.unsupported(name + "(DISTINCT ...) with several arguments or of this kind over several partitions yet");
+                return Attempt.notApplicable(PlanException.unsupported(name + "(DISTINCT ...) with several arguments or of this kind over several partitions yet"));
             }
             if (distinctArgument != null && !columns.same(distinctArgument, arg)) {
-                throw PlanException.unsupported("DISTINCT aggregates of different arguments in one statement over several partitions yet");
+                return Attempt.notApplicable(PlanException.unsupported("DISTINCT aggregates of different arguments in one statement over several partitions yet"));
             }
             if (distinctArgument == null) {
                 distinctArgument = arg;
@@ -89,28 +99,30 @@ final class PartialAggregates {
                 case "SUM" -> Aggregate.Kind.SUM_DISTINCT;
                 default -> Aggregate.Kind.AVG_DISTINCT;
             };
-            return new Aggregate.Aggregation(kind, column, -1, -1, null);
+            return Attempt.planned(new Aggregate.Aggregation(kind, column, -1, -1, null));
         }
         switch (name) {
             case "SUM" -> {
                 place(inPlace, column, f, f);
-                return new Aggregate.Aggregation(Aggregate.Kind.SUM, column, -1, -1, null, exactSum(arg));
+                return Attempt.planned(new Aggregate.Aggregation(Aggregate.Kind.SUM, column, -1, -1, null, exactSum(arg)));
             }
             case "COUNT", "BIT_AND", "BIT_OR", "BIT_XOR" -> {
                 place(inPlace, column, f, f);
-                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1, null);
+                return Attempt.planned(new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, -1, null));
             }
             case "MIN", "MAX" -> {
                 place(inPlace, column, f, f);
-                return new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, columns.weightOfExtreme(f, arg), null);
+                return Attempt.planned(new Aggregate.Aggregation(Aggregate.Kind.valueOf(name), column, -1, columns.weightOfExtreme(f, arg), null));
             }
             case "AVG" -> {
-                if (arg == null) throw PlanException.unsupported("AVG without an argument");
+                if (arg == null) return Attempt.notApplicable(PlanException.unsupported("AVG without an argument"));
                 place(inPlace, column, new Function().withName("SUM").withParameters(arg), f);
                 int count = columns.hidden(new Function().withName("COUNT").withParameters(arg));
-                return new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1, null, exactSum(arg));
+                return Attempt.planned(new Aggregate.Aggregation(Aggregate.Kind.AVG, column, count, -1, null, exactSum(arg)));
             }
-            default -> throw PlanException.unsupported("the aggregate " + name + "() over several partitions yet");
+            default -> {
+                return Attempt.notApplicable(PlanException.unsupported("the aggregate " + name + "() over several partitions yet"));
+            }
         }
     }
 
@@ -151,28 +163,28 @@ final class PartialAggregates {
      * GROUP_CONCAT without ORDER BY or DISTINCT: each shard concatenates its group's values and the
      * router joins the pieces with the separator (MySQL promises no order without ORDER BY). The
      * shards also return their group_concat_max_len: a joined result longer than that would be cut
-     * by MySQL, and is refused instead.
+     * by MySQL, and is refused instead (not applicable: with DISTINCT or ORDER BY).
      */
-    void groupConcat(MySQLGroupConcat gc, int column) throws PlanException {
+    Attempt<Aggregate.Aggregation> groupConcat(MySQLGroupConcat gc, int column) {
         if (gc.isDistinct() || gc.getOrderByElements() != null && !gc.getOrderByElements().isEmpty()) {
-            throw PlanException.unsupported("GROUP_CONCAT with DISTINCT or ORDER BY over several partitions yet");
+            return Attempt.notApplicable(PlanException.unsupported("GROUP_CONCAT with DISTINCT or ORDER BY over several partitions yet"));
         }
         String separator = gc.getSeparator() == null ? "," : separator(gc.getSeparator());
-        all.add(groupConcat(gc.toString(), column, separator));
+        return added(Attempt.planned(groupConcat(gc.toString(), column, separator)));
     }
 
-    /** GROUP_CONCAT(x, ... [SEPARATOR 's']) parsed as a plain function call (no ORDER BY, no DISTINCT). */
-    void groupConcat(Function f, int column) throws PlanException {
+    /** GROUP_CONCAT(x, ... [SEPARATOR 's']) parsed as a plain function call (no ORDER BY, no DISTINCT); not applicable: a separator it cannot read. */
+    Attempt<Aggregate.Aggregation> groupConcat(Function f, int column) {
         String text = f.toString();
         var m = SEPARATOR.matcher(text);
         String separator = m.find() ? Literals.unescape(m.group(1), '\'') : ",";
         if (!m.find(0) && text.toUpperCase(Locale.ROOT).contains("SEPARATOR")) {
-            throw PlanException.unsupported("this GROUP_CONCAT separator over several partitions yet (" + text + ")");
+            return Attempt.notApplicable(PlanException.unsupported("this GROUP_CONCAT separator over several partitions yet (" + text + ")"));
         }
-        all.add(groupConcat(text, column, separator));
+        return added(Attempt.planned(groupConcat(text, column, separator)));
     }
 
-    private Aggregate.Aggregation groupConcat(String text, int column, String separator) throws PlanException {
+    private Aggregate.Aggregation groupConcat(String text, int column, String separator) {
         var item = columns.itemAt(column);
         if (item.getAlias() == null) item.setAlias(new Alias(Sources.quote(text), true));
         if (maxLengthColumn < 0) maxLengthColumn = columns.hidden(new UserVariable("group_concat_max_len").withDoubleAdd(true));
@@ -187,7 +199,7 @@ final class PartialAggregates {
     }
 
     /** Puts {@code partial} where the client's aggregate {@code original} was (labelled as the client wrote it), or appends it hidden. */
-    private void place(boolean inPlace, int column, Expression partial, Function original) throws PlanException {
+    private void place(boolean inPlace, int column, Expression partial, Function original) {
         if (!inPlace) {
             columns.hidden(partial);
             return;

@@ -22,15 +22,20 @@ final class PrivateTree {
      * cannot read) is a shape the rewriting planners do not take: refused, so that another way may answer.
      */
     static PlainSelect of(PlainSelect select) throws PlanException {
+        return copy(select).orThrow();
+    }
+
+    /** As {@link #of}, a tree that does not parse back answered as not applicable. */
+    static Attempt<PlainSelect> copy(PlainSelect select) {
         String text = select.toString();
         net.sf.jsqlparser.statement.Statement copy;
         try {
             copy = Parsing.parse(text, Planner.Limits.defaults().parseTimeoutMillis());
-        } catch (PlanException unreadable) {
-            throw PlanException.unsupported("this statement's shape over several partitions yet");
+        } catch (PlanException unreadable) { // the parser's answer to text it cannot read: its exception
+            return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
         }
-        if (copy instanceof PlainSelect plain) return plain;
-        throw PlanException.unsupported("this statement's shape over several partitions yet");
+        if (copy instanceof PlainSelect plain) return Attempt.planned(plain);
+        return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
     }
 
     /**

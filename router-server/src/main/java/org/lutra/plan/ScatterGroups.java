@@ -8,6 +8,7 @@ import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionLi
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.exec.Aggregate;
@@ -21,10 +22,11 @@ import org.lutra.sql.PlanException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What {@link ScatterPlanner}'s groups shape needs beyond merging partial aggregates: WITH ROLLUP's conditions, the
- * keys of a SELECT DISTINCT over merged groups, and the partitions' statement over no rows that answers a scalar
+ * keys of a SELECT DISTINCT and of the ORDER BY over merged groups, and the partitions' statement over no rows that answers a scalar
  * aggregate where no row matches.
  */
 final class ScatterGroups {
@@ -34,37 +36,42 @@ final class ScatterGroups {
      * WITH ROLLUP over several partitions: the router adds the super-aggregate rows, with the
      * rolled-up key columns NULL. That is MySQL's answer only where every select item outside an
      * aggregate is one of the GROUP BY columns itself (MySQL would compute an expression over a
-     * rolled-up key from its NULL) and no ORDER BY reorders the rows. The shards group without it.
+     * rolled-up key from its NULL) and no ORDER BY reorders the rows. The shards group without it. Empty where the
+     * router rolls up; else the refusal of what it cannot, or the statement's error in a GROUP BY term.
      */
-    static void requireRollupItems(PlainSelect select, GroupByElement groupBy, ItemNames names, ShardColumns columns) throws PlanException {
+    static Optional<PlanException> rollupNotApplicable(PlainSelect select, GroupByElement groupBy, ItemNames names, ShardColumns columns) {
         if (select.getOrderByElements() != null && !select.getOrderByElements().isEmpty()) {
-            throw PlanException.unsupported("WITH ROLLUP together with ORDER BY over several partitions yet");
+            return Optional.of(PlanException.unsupported("WITH ROLLUP together with ORDER BY over several partitions yet"));
         }
         var keys = new ArrayList<String>();
         for (Object g : groupBy.getGroupByExpressionList()) {
-            Expression k = names.group((Expression) g).expression();
-            if (!(k instanceof Column)) throw PlanException.unsupported("WITH ROLLUP grouped by an expression (" + k + ") over several partitions yet");
+            var resolved = names.group((Expression) g);
+            if (resolved instanceof Attempt.NotApplicable<ItemNames.Resolved> error) return Optional.of(error.reason());
+            Expression k = ((Attempt.Planned<ItemNames.Resolved>) resolved).plan().expression();
+            if (!(k instanceof Column)) return Optional.of(PlanException.unsupported("WITH ROLLUP grouped by an expression (" + k + ") over several partitions yet"));
             keys.add(k.toString().toLowerCase(Locale.ROOT));
         }
         for (Expression e : columns.visible()) {
             if (AggregateFunctions.hasAggregate(e)) {
                 if (AggregateFunctions.hasColumnOutsideAggregates(e)) {
-                    throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which mixes columns and aggregates, over several partitions yet");
+                    return Optional.of(PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which mixes columns and aggregates, over several partitions yet"));
                 }
                 continue;
             }
             if (!(e instanceof Column) || !keys.contains(e.toString().toLowerCase(Locale.ROOT))) {
-                throw PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which is not a GROUP BY column, over several partitions yet");
+                return Optional.of(PlanException.unsupported("WITH ROLLUP with the select item " + e + ", which is not a GROUP BY column, over several partitions yet"));
             }
         }
         groupBy.setMysqlWithRollup(false); // the shards group; the router rolls up
+        return Optional.empty();
     }
 
     /**
      * SELECT DISTINCT over merged groups: what compares each select item as MySQL's DISTINCT
-     * would (text by its weight string): a group key's own key, MIN/MAX's weight, numbers as they are.
+     * would (text by its weight string): a group key's own key, MIN/MAX's weight, numbers as they are. Not applicable:
+     * a GROUP_CONCAT among the items.
      */
-    static List<SortKey> distinctOverGroups(ShardColumns columns, List<SortKey> groupKeys, PartialAggregates aggregates) throws PlanException {
+    static Attempt<List<SortKey>> distinctOverGroups(ShardColumns columns, List<SortKey> groupKeys, PartialAggregates aggregates) {
         var keys = new ArrayList<SortKey>();
         for (int i = 0; i < columns.visible().size(); i++) {
             final int column = i;
@@ -73,7 +80,7 @@ final class ScatterGroups {
             if (key != null) {
                 keys.add(key);
             } else if (aggregation != null && aggregation.kind() == Aggregate.Kind.GROUP_CONCAT) {
-                throw PlanException.unsupported("SELECT DISTINCT over GROUP_CONCAT over several partitions yet");
+                return Attempt.notApplicable(PlanException.unsupported("SELECT DISTINCT over GROUP_CONCAT over several partitions yet"));
             } else if (aggregation != null) {
                 keys.add(new SortKey(i, false, aggregation.weight()));
             } else if (AggregateFunctions.hasAggregate(columns.visible().get(i))) {
@@ -82,7 +89,42 @@ final class ScatterGroups {
                 keys.add(columns.withWeight(SortKey.asc(i), columns.visible().get(i))); // a value of the group's first row
             }
         }
-        return keys;
+        return Attempt.planned(keys);
+    }
+
+    /**
+     * A term of the client's ORDER BY over merged groups: the column of the select item, group key or aggregate it
+     * names (an aggregate not selected computed hidden), by its weight where it is text. Not applicable: an expression
+     * over aggregates, or what resolving it meets.
+     */
+    static Attempt<SortKey> orderKey(OrderByElement o, ItemNames names, ShardColumns columns, PartialAggregates aggregates, List<SortKey> groupKeys) {
+        var resolved = names.order(o.getExpression());
+        if (!(resolved instanceof Attempt.Planned<ItemNames.Resolved>(ItemNames.Resolved r))) return resolved.passUp();
+        Expression e = r.expression();
+        int column = r.item() >= 0 ? r.item() : columns.find(e);
+        if (column < 0) {
+            Attempt<Integer> found;
+            if (e instanceof Function f && AggregateFunctions.isAggregate(f)) {
+                found = aggregates.hidden(f);
+            } else if (AggregateFunctions.hasAggregate(e)) {
+                return Attempt.notApplicable(PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")"));
+            } else {
+                found = columns.columnOf(e); // a non-aggregated expression: its value in the group's first row
+            }
+            if (!(found instanceof Attempt.Planned<Integer>(Integer c))) return found.passUp();
+            column = c;
+        }
+        final int sorted = column;
+        var groupKey = groupKeys.stream().filter(k -> k.column() == sorted).findFirst();
+        var aggregation = aggregates.at(column);
+        // a group key's or MIN/MAX's weight column, where it has one
+        int weight = groupKey.map(SortKey::weightColumn).orElse(aggregation == null ? -1 : aggregation.weight());
+        var key = new SortKey(column, !o.isAsc(), weight);
+        Expression value = columns.expressionOf(column);
+        if (key.weightColumn() < 0 && groupKey.isEmpty() && aggregation == null && !AggregateFunctions.hasAggregate(value)) {
+            key = columns.withWeight(key, value); // a value of the group's first row: text by its weight too
+        }
+        return Attempt.planned(key);
     }
 
     /**

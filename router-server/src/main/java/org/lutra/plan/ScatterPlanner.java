@@ -32,6 +32,7 @@ import org.lutra.sql.PlanException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds the plan of a single-table SELECT over several partitions: rewrites the statement
@@ -53,8 +54,10 @@ import java.util.List;
  *       ORDER BY, limits, projects.</li>
  * </ul>
  * Names in GROUP BY, HAVING and ORDER BY mean what they mean to MySQL ({@link ItemNames}); the
- * shards are told the keys by position. Whatever it cannot merge exactly it refuses with a
- * {@link PlanException} naming the construct.
+ * shards are told the keys by position. Whatever it cannot merge exactly makes the merge not applicable
+ * ({@link Attempt.NotApplicable}), with the refusal that names the construct: {@link #build} answers it as a value, each
+ * step passing up the first one its parts meet; an error of the statement its items show (an ORDER BY position past the
+ * select list, an ambiguous name) is answered the same way, as the reason to give when an execution needs several partitions.
  */
 final class ScatterPlanner {
 
@@ -78,29 +81,39 @@ final class ScatterPlanner {
         this.target = target;
     }
 
-    Operator build() throws PlanException {
-        refuseUnmergeable();
-        columns = new ShardColumns(select, sources);
+    /** The operators that merge the partitions' answers, or why the merge does not apply (a refusal, or the statement's error). */
+    Attempt<Operator> build() {
+        var unmergeable = unmergeable();
+        if (unmergeable.isPresent()) return Attempt.notApplicable(unmergeable.get());
+        var shardColumns = ShardColumns.of(select, sources);
+        if (!(shardColumns instanceof Attempt.Planned<ShardColumns>(ShardColumns c))) return shardColumns.passUp();
+        columns = c;
         names = new ItemNames(columns.visible(), columns.aliases(), sources);
         // aggregates anywhere make one group of all rows; HAVING alone filters rows (MySQL's extension)
         boolean aggregates = select.getSelectItems().stream().anyMatch(i -> i.getExpression() instanceof Expression x && AggregateFunctions.hasAggregate(x))
                 || select.getHaving() != null && AggregateFunctions.hasAggregate(select.getHaving())
                 || select.getOrderByElements() != null && select.getOrderByElements().stream().anyMatch(o -> AggregateFunctions.hasAggregate(o.getExpression()));
-        if ((select.getGroupBy() != null || aggregates) && !partitionLocalGroups()) return groups();
+        if (select.getGroupBy() != null || aggregates) {
+            var local = partitionLocalGroups();
+            if (!(local instanceof Attempt.Planned<Boolean>(Boolean partitionLocal))) return local.passUp();
+            if (!partitionLocal) return groups();
+        }
         if (select.getDistinct() != null && (!holdsRoutingColumn(columns.visible()) || distinctOverAggregates())) return distinctRows();
         return rows();
     }
 
     // ---- rows: ORDER BY / LIMIT over rows that are final on their partition ------------------------
 
-    private Operator rows() throws PlanException {
-        var keys = orderKeys();
-        ParamLimit.Bound[] limit = MergedLimit.of(select);
+    private Attempt<Operator> rows() {
+        var orderKeys = orderKeys();
+        if (!(orderKeys instanceof Attempt.Planned<List<SortKey>>(List<SortKey> keys))) return orderKeys.passUp();
+        var merged = MergedLimit.of(select);
+        if (!(merged instanceof Attempt.Planned<ParamLimit.Bound[]>(ParamLimit.Bound[] limit))) return merged.passUp();
         if (limit != null) MergedLimit.widenOnShards(select, limit);
-        Route route = route();
-        Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
-        root = MergedLimit.apply(root, limit, true);
-        return project(root);
+        return route().map(route -> {
+            Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
+            return project(MergedLimit.apply(root, limit, true));
+        });
     }
 
     /** A DISTINCT over groups whose items hold aggregates: the router removes its duplicates, never MariaDB (see distinctRows). */
@@ -116,7 +129,7 @@ final class ScatterPlanner {
      * as DISTINCT, not as GROUP BY: MySQL evaluates a GROUP BY's constant subquery even where no
      * row matches, a DISTINCT's only for the rows it returns. Groups of aggregates go without DISTINCT.
      */
-    private Operator distinctRows() throws PlanException {
+    private Attempt<Operator> distinctRows() {
         var keys = new ArrayList<SortKey>();
         var varying = new ArrayList<SortKey>();
         for (int i = 0; i < columns.visible().size(); i++) {
@@ -125,8 +138,10 @@ final class ScatterPlanner {
             keys.add(key);
             if (!Constants.sameOnEveryRow(item, catalog)) varying.add(key);
         }
-        var orderKeys = orderKeys();
-        ParamLimit.Bound[] limit = MergedLimit.of(select);
+        var order = orderKeys();
+        if (!(order instanceof Attempt.Planned<List<SortKey>>(List<SortKey> orderKeys))) return order.passUp();
+        var merged = MergedLimit.of(select);
+        if (!(merged instanceof Attempt.Planned<ParamLimit.Bound[]>(ParamLimit.Bound[] limit))) return merged.passUp();
         // Groups whose items hold aggregates go to the router as they are: MariaDB 11.4 answers a DISTINCT over such items
         // wrongly (duplicates kept, or distinct rows lost: SELECT DISTINCT AVG(a), COUNT(NULL) / SUM(k) ... GROUP BY id),
         // and the router removes the duplicates anyway.
@@ -134,24 +149,29 @@ final class ScatterPlanner {
         select.setOrderByElements(positions(varying));
         select.setLimit(null);
         select.setOffset(null);
-        Route route = route();
-        Operator root = varying.isEmpty() ? route : new MergeSort(route, varying);
-        root = new Distinct(root, keys);
-        if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
-        root = MergedLimit.apply(root, limit, false);
-        return project(root);
+        return route().map(route -> {
+            Operator root = varying.isEmpty() ? route : new MergeSort(route, varying);
+            root = new Distinct(root, keys);
+            if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
+            return project(MergedLimit.apply(root, limit, false));
+        });
     }
 
     /** The client's ORDER BY over final rows: each term the column of the select item it names or equals, else a hidden copy. */
-    private List<SortKey> orderKeys() throws PlanException {
+    private Attempt<List<SortKey>> orderKeys() {
         var keys = new ArrayList<SortKey>();
-        if (select.getOrderByElements() == null) return keys;
+        if (select.getOrderByElements() == null) return Attempt.planned(keys);
         for (OrderByElement o : select.getOrderByElements()) {
-            ItemNames.Resolved r = names.order(o.getExpression());
-            int column = r.item() >= 0 ? r.item() : columns.columnOf(r.expression());
+            var found = names.order(o.getExpression()).then(this::column);
+            if (!(found instanceof Attempt.Planned<Integer>(Integer column))) return found.passUp();
             keys.add(columns.withWeight(new SortKey(column, !o.isAsc(), -1), columns.expressionOf(column)));
         }
-        return keys;
+        return Attempt.planned(keys);
+    }
+
+    /** The column of a resolved key: its select item's, else one that equals it, else a hidden copy (not applicable: one with parameters). */
+    private Attempt<Integer> column(ItemNames.Resolved r) {
+        return r.item() >= 0 ? Attempt.planned(r.item()) : columns.columnOf(r.expression());
     }
 
     /** ORDER BY the shard's columns of {@code keys}, ascending (the router merges by their weights), or null for none. */
@@ -165,12 +185,16 @@ final class ScatterPlanner {
      * GROUP BY whose keys include the routing column: no group spans two partitions, and each
      * shard's groups are final. Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition.
      */
-    private boolean partitionLocalGroups() throws PlanException {
-        if (target.table().partitioning().column() == null || select.getGroupBy() == null) return false;
-        if (select.getGroupBy().isMysqlWithRollup()) return false;
+    private Attempt<Boolean> partitionLocalGroups() {
+        if (target.table().partitioning().column() == null || select.getGroupBy() == null) return Attempt.planned(false);
+        if (select.getGroupBy().isMysqlWithRollup()) return Attempt.planned(false);
         var keys = new ArrayList<Expression>();
-        for (Object g : select.getGroupBy().getGroupByExpressionList()) keys.add(names.group((Expression) g).expression());
-        return holdsRoutingColumn(keys);
+        for (Object g : select.getGroupBy().getGroupByExpressionList()) {
+            var key = names.group((Expression) g);
+            if (!(key instanceof Attempt.Planned<ItemNames.Resolved>(ItemNames.Resolved r))) return key.passUp();
+            keys.add(r.expression());
+        }
+        return Attempt.planned(holdsRoutingColumn(keys));
     }
 
     private boolean holdsRoutingColumn(List<Expression> keys) {
@@ -198,17 +222,22 @@ final class ScatterPlanner {
 
     // ---- groups: aggregates merged by the router ---------------------------------------------------
 
-    private Operator groups() throws PlanException {
+    private Attempt<Operator> groups() {
         GroupByElement groupBy = select.getGroupBy();
         if (groupBy != null && groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty()) {
-            throw PlanException.unsupported("GROUPING SETS over several partitions yet");
+            return Attempt.notApplicable(PlanException.unsupported("GROUPING SETS over several partitions yet"));
         }
         boolean rollup = groupBy != null && groupBy.isMysqlWithRollup();
-        if (rollup) ScatterGroups.requireRollupItems(select, groupBy, names, columns);
+        if (rollup) {
+            var noRollup = ScatterGroups.rollupNotApplicable(select, groupBy, names, columns);
+            if (noRollup.isPresent()) return Attempt.notApplicable(noRollup.get());
+        }
         if (groupBy != null) {
             for (Object g : groupBy.getGroupByExpressionList()) {
-                ItemNames.Resolved r = names.group((Expression) g);
-                int column = r.item() >= 0 ? r.item() : columns.columnOf(r.expression());
+                var resolved = names.group((Expression) g);
+                if (!(resolved instanceof Attempt.Planned<ItemNames.Resolved>(ItemNames.Resolved r))) return resolved.passUp();
+                var found = column(r);
+                if (!(found instanceof Attempt.Planned<Integer>(Integer column))) return found.passUp();
                 groupExpressions.add(r.expression());
                 groupKeys.add(columns.withWeight(SortKey.asc(column), columns.expressionOf(column)));
             }
@@ -218,46 +247,49 @@ final class ScatterPlanner {
         for (int i = 0; i < columns.visible().size(); i++) {
             Expression e = columns.visible().get(i);
             if (!AggregateFunctions.hasAggregate(e)) continue;
+            Attempt<?> merged;
             if (e instanceof Function f && f.getName().equalsIgnoreCase("GROUP_CONCAT") && !f.isDistinct()
                     && (f.getOrderByElements() == null || f.getOrderByElements().isEmpty())) {
-                aggregates.groupConcat(f, i);
+                merged = aggregates.groupConcat(f, i);
             } else if (e instanceof Function f && AggregateFunctions.isAggregate(f)) {
-                aggregates.inPlace(f, i);
+                merged = aggregates.inPlace(f, i);
             } else if (e instanceof MySQLGroupConcat gc) {
-                aggregates.groupConcat(gc, i);
+                merged = aggregates.groupConcat(gc, i);
             } else {
                 var item = columns.itemAt(i);
                 String label = item.getAlias() != null ? item.getAlias().getName() : Sources.quote(e.toString());
                 item.setExpression(new NullValue());
                 item.setAlias(new Alias(label, true));
-                computed.add(new Compute.Item(i, compiler(aggregates, false).compile(e), e.toString()));
+                merged = compiler(aggregates, false).compile(e);
+                if (merged instanceof Attempt.Planned<?>(Expr value)) computed.add(new Compute.Item(i, value, e.toString()));
             }
+            if (merged instanceof Attempt.NotApplicable<?>) return merged.passUp();
         }
         var havingCompiler = compiler(aggregates, true);
-        Expr having = select.getHaving() == null ? null : havingCompiler.compile(select.getHaving());
+        Expr having = null;
+        if (select.getHaving() != null) {
+            var compiled = havingCompiler.compile(select.getHaving());
+            if (!(compiled instanceof Attempt.Planned<Expr>(Expr condition))) return compiled.passUp();
+            having = condition;
+        }
         String havingText = select.getHaving() == null ? null : select.getHaving().toString();
-        List<SortKey> distinctRows = select.getDistinct() == null ? null : ScatterGroups.distinctOverGroups(columns, groupKeys, aggregates);
+        List<SortKey> distinctRows = null;
+        if (select.getDistinct() != null) {
+            var distinct = ScatterGroups.distinctOverGroups(columns, groupKeys, aggregates);
+            if (!(distinct instanceof Attempt.Planned<List<SortKey>>(List<SortKey> keys))) return distinct.passUp();
+            distinctRows = keys;
+        }
         var orderKeys = new ArrayList<SortKey>();
         if (select.getOrderByElements() != null) {
             for (OrderByElement o : select.getOrderByElements()) {
-                ItemNames.Resolved r = names.order(o.getExpression());
-                Expression e = r.expression();
-                int column = r.item() >= 0 ? r.item() : columns.find(e);
-                if (column < 0 && e instanceof Function f && AggregateFunctions.isAggregate(f)) {
-                    column = aggregates.hidden(f);
-                } else if (column < 0) {
-                    if (AggregateFunctions.hasAggregate(e)) throw PlanException.unsupported("ORDER BY an expression over aggregates over several partitions yet (" + e + ")");
-                    column = columns.columnOf(e); // a non-aggregated expression: its value in the group's first row
-                }
-                var key = new SortKey(column, !o.isAsc(), weightOf(column, aggregates));
-                Expression value = columns.expressionOf(column);
-                if (key.weightColumn() < 0 && !isGroupKey(column) && aggregates.at(column) == null && !AggregateFunctions.hasAggregate(value)) {
-                    key = columns.withWeight(key, value); // a value of the group's first row: text by its weight too
-                }
-                orderKeys.add(key);
+                var key = ScatterGroups.orderKey(o, names, columns, aggregates, groupKeys);
+                if (!(key instanceof Attempt.Planned<SortKey>(SortKey k))) return key.passUp();
+                orderKeys.add(k);
             }
         }
-        ParamLimit.Bound[] limit = MergedLimit.of(select); // with the HAVING clause still there: its '?' come before LIMIT's
+        // with the HAVING clause still there: its '?' come before LIMIT's
+        var merged = MergedLimit.of(select);
+        if (!(merged instanceof Attempt.Planned<ParamLimit.Bound[]>(ParamLimit.Bound[] limit))) return merged.passUp();
         // the router evaluates HAVING, so the shards' statement goes without it and its parameters (the Filter takes them)
         select.setHaving(null);
         params -= havingCompiler.params();
@@ -279,10 +311,11 @@ final class ScatterPlanner {
         // without group keys every partition answers one row, where none matches too (its items over a row of NULLs):
         // select items outside aggregates are taken from a row that counts rows
         int rowCount = mergeKeys.isEmpty() && columns.visible().stream().anyMatch(e -> !AggregateFunctions.hasAggregate(e)) ? countAll() : -1;
-        Route route = route();
+        var routed = route();
+        if (!(routed instanceof Attempt.Planned<Route>(Route route))) return routed.passUp();
         Operator root = mergeKeys.isEmpty() ? route : new MergeSort(route, mergeKeys);
         if (rollup && (distinctKey != null || aggregates.all().stream().anyMatch(a -> a.kind() == Aggregate.Kind.GROUP_CONCAT))) {
-            throw PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet");
+            return Attempt.notApplicable(PlanException.unsupported("WITH ROLLUP together with DISTINCT aggregates or GROUP_CONCAT over several partitions yet"));
         }
         root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
                 : rollup ? Aggregate.withRollup(root, groupKeys, aggregates.all(), distinctKey) : new Aggregate(root, groupKeys, aggregates.all(), distinctKey);
@@ -291,7 +324,7 @@ final class ScatterPlanner {
         if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         root = MergedLimit.apply(root, limit, false);
-        return project(root);
+        return Attempt.planned(project(root));
     }
 
     /** The column of the shards' COUNT(*): the client's own, else a hidden one. */
@@ -305,50 +338,42 @@ final class ScatterPlanner {
         return new GroupExprCompiler(columns, aggregates, names, groupExpressions, groupKeys, having);
     }
 
-    private boolean isGroupKey(int column) {
-        return groupKeys.stream().anyMatch(k -> k.column() == column);
-    }
-
-    /** For ORDER BY after aggregation: the weight column of a group key or MIN/MAX, if the column has one. */
-    private int weightOf(int column, PartialAggregates aggregates) {
-        for (SortKey k : groupKeys) if (k.column() == column) return k.weightColumn();
-        var a = aggregates.at(column);
-        return a == null ? -1 : a.weight();
-    }
-
     // ---- shared ------------------------------------------------------------------------------------
 
-    private void refuseUnmergeable() throws PlanException {
+    /** The refusal of a clause the merge does not reproduce, seen before it starts; empty where there is none. */
+    private Optional<PlanException> unmergeable() {
         if (select.getOrderByElements() != null) {
             for (var o : select.getOrderByElements()) {
-                if (o.getNullOrdering() != null) throw PlanException.unsupported("NULLS FIRST / NULLS LAST");
-                if (ParamCounter.count(o.toString()) > 0) throw PlanException.unsupported("parameters in ORDER BY over several partitions yet");
+                if (o.getNullOrdering() != null) return Optional.of(PlanException.unsupported("NULLS FIRST / NULLS LAST"));
+                if (ParamCounter.count(o.toString()) > 0) return Optional.of(PlanException.unsupported("parameters in ORDER BY over several partitions yet"));
             }
         }
         if (select.getGroupBy() != null && ParamCounter.count(select.getGroupBy().toString()) > 0) {
-            throw PlanException.unsupported("parameters in GROUP BY over several partitions yet");
+            return Optional.of(PlanException.unsupported("parameters in GROUP BY over several partitions yet"));
         }
         if (select.getDistinct() != null && select.getDistinct().getOnSelectItems() != null && !select.getDistinct().getOnSelectItems().isEmpty()) {
-            throw PlanException.unsupported("DISTINCT ON");
+            return Optional.of(PlanException.unsupported("DISTINCT ON"));
         }
-        if (select.getMySqlSqlCalcFoundRows()) throw PlanException.unsupported("SQL_CALC_FOUND_ROWS");
-        if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) throw PlanException.unsupported("SELECT ... INTO");
+        if (select.getMySqlSqlCalcFoundRows()) return Optional.of(PlanException.unsupported("SQL_CALC_FOUND_ROWS"));
+        if (select.getIntoTables() != null || select.getMySqlSelectIntoClause() != null) return Optional.of(PlanException.unsupported("SELECT ... INTO"));
+        return Optional.empty();
     }
 
     /** How many '?' the statement has outside its LIMIT: the shard SQL must have them once each, in order. */
     private int params;
 
-    private Route route() throws PlanException {
+    /** The shards' statement as rewritten so far; not applicable: one that repeats a parameter of the client's. */
+    private Attempt<Route> route() {
         // an item the merge repeats (a DISTINCT key sorted by, a select item with its sort weight) would repeat its '?'
         // (the LIMIT's own '?' are the router's: ParamLimit rewrites them, so they are left out of the count)
         if (ParamCounter.count(select.toString()) - MergedLimit.params(select) != params) {
-            throw PlanException.unsupported("parameters in select items that the merge over several partitions repeats (DISTINCT, "
-                    + "ORDER BY an item) yet");
+            return Attempt.notApplicable(PlanException.unsupported("parameters in select items that the merge over several partitions repeats (DISTINCT, "
+                    + "ORDER BY an item) yet"));
         }
         var driving = sources.drivingSource();
         KeyMatch keys = target.keys() == null ? null
                 : new KeyFinder(driving.table().partitioning().column(), driving.table().name(), driving.alias()).find(select.getWhere(), select);
-        return new Route(target, select.toString(), keys instanceof KeyMatch.In in ? in.template() : null);
+        return Attempt.planned(new Route(target, select.toString(), keys instanceof KeyMatch.In in ? in.template() : null));
     }
 
     private Operator project(Operator root) {

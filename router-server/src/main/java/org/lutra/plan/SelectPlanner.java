@@ -151,7 +151,7 @@ final class SelectPlanner {
         if (WINDOW.matcher(Guards.stripQuoted(text)).find()) {
             return Attempt.notApplicable(PlanException.unsupported("window functions (OVER ...) over several partitions of " + target.table().name() + " yet"));
         }
-        return Attempt.of(() -> new ScatterPlanner(PrivateTree.of(select), sources, target, planner.catalog()).build());
+        return PrivateTree.copy(select).then(copy -> new ScatterPlanner(copy, sources, target, planner.catalog()).build());
     }
 
     /** A join of two tables in rounds ({@link RoundsJoinPlanner}) with its cost, or null where its shape does not allow one. */

@@ -35,21 +35,31 @@ final class ShardColumns {
     private final List<String> aliases = new ArrayList<>();
     private final List<Expression> hidden = new ArrayList<>();
 
-    ShardColumns(PlainSelect select, Sources sources) throws PlanException {
+    private ShardColumns(PlainSelect select, Sources sources) {
         this.select = select;
         this.sources = sources;
+    }
+
+    /** The columns of {@code select}'s list; not applicable: a {@code t.*} of a table the statement does not read (its error, 1051). */
+    static Attempt<ShardColumns> of(PlainSelect select, Sources sources) {
+        var columns = new ShardColumns(select, sources);
         for (var item : select.getSelectItems()) {
             Object e = item.getExpression();
             if (e instanceof AllColumns || e instanceof AllTableColumns) {
-                for (Column c : starColumns(e)) {
-                    visible.add(c);
-                    aliases.add(null);
+                var star = columns.starColumns(e);
+                if (star == null) {
+                    return Attempt.notApplicable(new PlanException("42S02", 1051, "Unknown table '" + ((AllTableColumns) e).getTable().getName() + "'"));
+                }
+                for (Column c : star) {
+                    columns.visible.add(c);
+                    columns.aliases.add(null);
                 }
             } else {
-                visible.add((Expression) e);
-                aliases.add(item.getAlias() == null ? null : KeyFinder.unquote(item.getAlias().getName()));
+                columns.visible.add((Expression) e);
+                columns.aliases.add(item.getAlias() == null ? null : KeyFinder.unquote(item.getAlias().getName()));
             }
         }
+        return Attempt.planned(columns);
     }
 
     /** The client's columns, in order. */
@@ -71,14 +81,14 @@ final class ShardColumns {
         return !hidden.isEmpty();
     }
 
-    /** The column a key reads: a visible one it equals, else a hidden copy. */
-    int columnOf(Expression e) throws PlanException {
+    /** The column a key reads: a visible one it equals, else a hidden copy; not applicable: a key with parameters not selected. */
+    Attempt<Integer> columnOf(Expression e) {
         int found = find(e);
-        if (found >= 0) return found;
+        if (found >= 0) return Attempt.planned(found);
         if (ParamCounter.count(e.toString()) > 0) {
-            throw PlanException.unsupported("parameters in ORDER BY or GROUP BY over several partitions yet (" + e + ")");
+            return Attempt.notApplicable(PlanException.unsupported("parameters in ORDER BY or GROUP BY over several partitions yet (" + e + ")"));
         }
-        return hidden(e);
+        return Attempt.planned(hidden(e));
     }
 
     /** The visible column that equals {@code e}, or -1. */
@@ -174,7 +184,7 @@ final class ShardColumns {
     }
 
     /** The shard statement's select item that holds visible column {@code column}. */
-    SelectItem<Expression> itemAt(int column) throws PlanException {
+    SelectItem<Expression> itemAt(int column) {
         int at = 0;
         for (var item : select.getSelectItems()) {
             if (item.getExpression() instanceof AllColumns || item.getExpression() instanceof AllTableColumns) {
@@ -190,13 +200,9 @@ final class ShardColumns {
         throw new IllegalStateException("no select item at column " + column);
     }
 
-    /** The columns a {@code *} or {@code t.*} item stands for. */
-    private List<Column> starColumns(Object e) throws PlanException {
-        if (e instanceof AllTableColumns t) {
-            var columns = sources.star(KeyFinder.unquote(t.getTable().getName()));
-            if (columns == null) throw new PlanException("42S02", 1051, "Unknown table '" + t.getTable().getName() + "'");
-            return columns;
-        }
+    /** The columns a {@code *} or {@code t.*} item stands for; null for a table the statement does not read ({@link #of} finds none). */
+    private List<Column> starColumns(Object e) {
+        if (e instanceof AllTableColumns t) return sources.star(KeyFinder.unquote(t.getTable().getName()));
         return sources.star();
     }
 }
