@@ -103,9 +103,9 @@ final class GroupExprCompiler {
             case IsNullExpression n -> compile(n.getLeftExpression()).map(x -> new Expr.IsNull(x, n.isNot()));
             case Between b -> compile(b.getLeftExpression()).then(x -> compile(b.getBetweenExpressionStart()).then(low ->
                     compile(b.getBetweenExpressionEnd()).map(high -> new Expr.Between(x, low, high, b.isNot()))));
-            // the list before the value, as before (a HAVING's '?' are numbered in the order compiled)
+            // the value before the list, as the text has them: HAVING's '?' are numbered in the order compiled
             case InExpression in when in.getRightExpression() instanceof ExpressionList<?> list && in.getOldOracleJoinSyntax() == 0 ->
-                    all(list).then(items -> compile(in.getLeftExpression()).map(x -> new Expr.In(x, items, in.isNot())));
+                    compile(in.getLeftExpression()).then(x -> all(list).map(items -> new Expr.In(x, items, in.isNot())));
             case Function f when AggregateFunctions.isAggregate(f) -> {
                 if (ParamCounter.count(f.toString()) > 0) {
                     // the shards would compute it as a hidden select item: its '?' would move before WHERE's

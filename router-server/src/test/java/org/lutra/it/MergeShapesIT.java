@@ -247,6 +247,8 @@ class MergeShapesIT {
             prepared(side, problems, "SELECT -71 AS c, SUM(DISTINCT col1) FROM t WHERE col0 > ?", 100);
             prepared(side, problems, "SELECT DISTINCT COUNT(*) FROM t GROUP BY col1 HAVING COUNT(*) > ? ORDER BY 1 LIMIT ?", 0, 2);
             prepared(side, problems, "SELECT col1 AS col0, COUNT(*) FROM t WHERE col2 < ? GROUP BY col0 HAVING col0 > ?", 1000, 3);
+            // parameters on both sides of HAVING's IN: bound in the order the text has them (1 IN (COUNT(*), 3): the groups of one row)
+            prepared(side, problems, "SELECT col1, COUNT(*) FROM t GROUP BY col1 HAVING ? IN (COUNT(*), ?) ORDER BY col1", 1, 3);
         }
         assertTrue(problems.isEmpty(), String.join("\n", problems));
     }
