@@ -164,8 +164,11 @@ final class DerivedTables {
         return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, outer.sql(), outer.params()), params);
     }
 
-    /** A set operation's branches as statements of their own, the operations over them, and the partition they run on. */
-    private record SetOperationShape(SetOperationList list, List<Piece> branches, int partition) {}
+    /**
+     * A set operation's branches as statements of their own (their text, and that text parsed), the operations over them,
+     * and the partition they run on.
+     */
+    private record SetOperationShape(SetOperationList list, List<Piece> branches, List<Select> parsed, int partition) {}
 
     /**
      * Why {@link #setOperations} cannot materialize the branches of {@code text}, asked before it is tried (the refusal it
@@ -183,6 +186,7 @@ final class DerivedTables {
             return Attempt.notApplicable(PlanException.unsupported("this set operation's shape over several partitions yet"));
         }
         var branches = new ArrayList<Piece>();
+        var parsedBranches = new ArrayList<Select>();
         var read = new HashSet<String>();
         for (Select branch : list.getSelects()) {
             Select body = unwrap(branch);
@@ -196,26 +200,36 @@ final class DerivedTables {
                 return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")"));
             }
             branches.add(piece);
+            parsedBranches.add(clean.get());
         }
         var partition = commonPartitionOf(read, catalog);
         if (partition instanceof Attempt.NotApplicable<Integer> n) return Attempt.notApplicable(n.reason());
-        return new Attempt.Planned<>(new SetOperationShape(list, branches, ((Attempt.Planned<Integer>) partition).plan()));
+        return new Attempt.Planned<>(new SetOperationShape(list, branches, parsedBranches, ((Attempt.Planned<Integer>) partition).plan()));
     }
 
     /**
      * A set operation the Union operator cannot merge (INTERSECT, EXCEPT, UNION mixed with UNION
-     * ALL, ...): each branch's rows materialized, and the same operations over them in MySQL.
+     * ALL, ...): each branch's rows materialized, and the same operations over them in MySQL. Where that does not apply,
+     * why: the shape {@link #setOperationsNotApplicable} names, else the first branch its planner refuses.
      */
-    static Plan.Query setOperations(String text, Catalog catalog, SubqueryPlanner.Inner inner) throws PlanException {
+    static Attempt<Plan.Query> setOperations(String text, Catalog catalog, SubqueryPlanner.InnerAttempt inner) throws PlanException {
         int params = ParamCounter.count(text);
-        SetOperationShape shape = setOperationShape(text, catalog).orThrow();
+        SetOperationShape shape;
+        switch (setOperationShape(text, catalog)) {
+            case Attempt.Planned<SetOperationShape> p -> shape = p.plan();
+            case Attempt.NotApplicable<SetOperationShape> n -> {
+                return Attempt.notApplicable(n.reason());
+            }
+        }
         var list = shape.list();
         var derived = new ArrayList<Materialize.Derived>();
         var outer = new StringBuilder();
         for (int i = 0; i < shape.branches().size(); i++) {
             var piece = shape.branches().get(i);
             String name = "lutra_derived_" + i;
-            derived.add(new Materialize.Derived(inner.plan(parse(piece.sql())).root(), piece.sql(), piece.params(), name));
+            var branch = inner.plan(shape.parsed().get(i));
+            if (!(branch instanceof Attempt.Planned<Plan.Query> rows)) return branch;
+            derived.add(new Materialize.Derived(rows.plan().root(), piece.sql(), piece.params(), name));
             if (i > 0) outer.append(' ').append(list.getOperations().get(i - 1)).append(' ');
             outer.append("SELECT * FROM `").append(name).append('`');
         }
@@ -225,7 +239,7 @@ final class DerivedTables {
         if (list.getLimit() != null) outer.append(' ').append(list.getLimit());
         if (list.getOffset() != null) outer.append(' ').append(list.getOffset());
         var o = cut(outer.toString());
-        return new Plan.Query(new Materialize(shape.partition(), derived, o.sql(), o.params()), params);
+        return new Attempt.Planned<>(new Plan.Query(new Materialize(shape.partition(), derived, o.sql(), o.params()), params));
     }
 
     /** The text with its '?' numbered in order ({@code ?1, ?2, ...}): JSQLParser keeps such numbers when it prints. */

@@ -205,12 +205,12 @@ public final class Planner {
         if (informationSchema != null) return informationSchema;
         answerDatabase(statement);
         int partition = statement instanceof Select select ? whole.partition(select) : -1;
-        if (partition < 0) return route(statement, sql);
+        if (partition < 0) return route(statement, sql).orThrow();
         // every table's rows are on one partition: MySQL there answers the statement whole. Derived tables go there at
         // once; other statements are planned the specialised way where it applies, and go whole where it does not
         String asWritten = statement.toString(); // the planners below rewrite the tree
         if (topSelect(statement) instanceof PlainSelect p && DerivedTables.applies(p)) return whole.plan(asWritten, partition);
-        return switch (Attempt.refusable(() -> route(statement, sql))) {
+        return switch (route(statement, sql)) {
             case Attempt.Planned<Plan> planned -> planned.plan();
             case Attempt.NotApplicable<Plan> notApplicable -> whole.plan(asWritten, partition);
         };
@@ -226,47 +226,55 @@ public final class Planner {
         };
     }
 
-    private Plan route(Statement statement, String sql) throws PlanException {
+    /**
+     * The statement's specialised plan, or, for a read, the refusal of the way that would answer it (which
+     * {@link #planStatement} answers by sending the statement whole, where one partition holds all its rows). Writes and
+     * statements the router does not run refuse by throwing: no other way answers them. An error of the statement is thrown.
+     */
+    private Attempt<Plan> route(Statement statement, String sql) throws PlanException {
         return switch (statement) {
-            case Select select when topSelect(select) != null -> select(topSelect(select), sql);
+            case Select select when topSelect(select) != null -> selectAttempt(topSelect(select), sql);
             case net.sf.jsqlparser.statement.select.SetOperationList list -> setOperations(list, sql);
             case Select other -> new Costs.Choice()
                     .refused(PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet"))
                     .consider(fallbackNotApplicable(other.toString()), () -> fallback(other.toString()))
-                    .cheapest();
-            case Insert insert -> writes.insert(insert, false);
-            case net.sf.jsqlparser.statement.upsert.Upsert upsert -> writes.replace(upsert);
+                    .attempt().map(q -> (Plan) q);
+            case Insert insert -> new Attempt.Planned<>(writes.insert(insert, false));
+            case net.sf.jsqlparser.statement.upsert.Upsert upsert -> new Attempt.Planned<>(writes.replace(upsert));
             case net.sf.jsqlparser.statement.UnsupportedStatement u when REPLACE_MODIFIER.matcher(sql).lookingAt() ->
                     throw PlanException.unsupported("REPLACE LOW_PRIORITY and REPLACE DELAYED (the parser takes neither); leave the modifier out:"
                             + " on InnoDB tables MariaDB runs them as a plain REPLACE");
-            case Update update -> writes.update(update);
-            case Delete delete -> writes.delete(delete);
+            case Update update -> new Attempt.Planned<>(writes.update(update));
+            case Delete delete -> new Attempt.Planned<>(writes.delete(delete));
             default -> throw PlanException.unsupported(statement.getClass().getSimpleName().toUpperCase(Locale.ROOT)
                     + " statements through the router (docs/ddl.md lists the DDL it runs)");
         };
     }
 
-    /** UNION / UNION ALL merged by the router; what it cannot merge, over the branches' materialized rows. */
-    private Plan setOperations(net.sf.jsqlparser.statement.select.SetOperationList list, String sql) throws PlanException {
+    /**
+     * UNION / UNION ALL merged by the router; what it cannot merge, over the branches' materialized rows. Where one
+     * partition holds every row the statement reads, why the merge does not answer it ({@link #planStatement} sends it there).
+     */
+    private Attempt<Plan> setOperations(net.sf.jsqlparser.statement.select.SetOperationList list, String sql) throws PlanException {
         String original = list.toString();
         boolean onePartition = whole.partition(list) >= 0; // before the branches' planners rewrite them
-        var merged = Attempt.refusable(() -> UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, sql)));
+        var merged = UnionPlanner.plan(list, catalog, branch -> selectAttempt(branch, sql).map(Plan.Query.class::cast));
         if (merged instanceof Attempt.NotApplicable<Plan.Query> cannotMerge) {
-            if (onePartition) throw cannotMerge.reason(); // the statement goes whole to that partition (planStatement)
+            if (onePartition) return Attempt.notApplicable(cannotMerge.reason()); // the statement goes whole to that partition
             int branches = list.getSelects().size();
-            return whole.onOnePartition(original, new Costs.Choice()
+            return new Attempt.Planned<>(whole.onOnePartition(original, new Costs.Choice()
                     .refused(cannotMerge.reason())
                     .consider(DerivedTables.setOperationsNotApplicable(original, catalog),
-                            () -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subquery), branches))
-                    .consider(fallbackNotApplicable(original), () -> fallback(original)));
+                            () -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subqueryAttempt).orThrow(), branches))
+                    .consider(fallbackNotApplicable(original), () -> fallback(original))));
         }
         Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
-        if (DerivedTables.setOperationsNotApplicable(original, catalog).isPresent()) return union;
-        return switch (Attempt.of(() -> DerivedTables.setOperations(original, catalog, this::subquery))) { // a branch's own plan may still refuse
+        if (DerivedTables.setOperationsNotApplicable(original, catalog).isPresent()) return new Attempt.Planned<>(union);
+        return new Attempt.Planned<>(switch (DerivedTables.setOperations(original, catalog, this::subqueryAttempt)) { // a branch's own plan may still refuse
             case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), materialized.plan().root()), union.paramCount());
             case Attempt.NotApplicable<Plan.Query> none -> union;
-        };
+        });
     }
 
     /**
@@ -288,6 +296,16 @@ public final class Planner {
     /** A SELECT without UNION ({@link SelectPlanner}). */
     private Plan select(PlainSelect select, String sql) throws PlanException {
         return selects.plan(select, sql);
+    }
+
+    /**
+     * A SELECT without UNION planned, or the refusal of {@link SelectPlanner} as the reason it does not apply; an error of
+     * the statement is thrown. The select planner finds deep inside what it cannot answer (a construct the merge cannot
+     * reproduce) and refuses by throwing: this is where that refusal becomes a value for the ways that choose by it (a
+     * UNION's branches, the statement sent whole to one partition).
+     */
+    private Attempt<Plan> selectAttempt(PlainSelect select, String sql) throws PlanException {
+        return Attempt.refusable(() -> select(select, sql));
     }
 
     /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
@@ -317,10 +335,18 @@ public final class Planner {
 
     /** A subquery's own plan: a SELECT or a UNION, planned like a statement of its own. */
     Plan.Query subquery(Select select) throws PlanException {
+        return subqueryAttempt(select).orThrow();
+    }
+
+    /**
+     * As {@link #subquery}, a refusal of its planners as the reason it does not apply (a subquery the router cannot read
+     * so may be read another way: its rows materialized, or not locked); an error of the statement is thrown.
+     */
+    Attempt<Plan.Query> subqueryAttempt(Select select) throws PlanException {
         return switch (alone(select)) {
-            case PlainSelect p -> (Plan.Query) select(p, p.toString());
-            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> (Plan.Query) select(branch, branch.toString()));
-            default -> throw PlanException.unsupported("this kind of subquery yet (" + select + ")");
+            case PlainSelect p -> selectAttempt(p, p.toString()).map(Plan.Query.class::cast);
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> selectAttempt(branch, branch.toString()).map(Plan.Query.class::cast));
+            default -> Attempt.notApplicable(PlanException.unsupported("this kind of subquery yet (" + select + ")"));
         };
     }
 

@@ -37,6 +37,14 @@ final class SubqueryPlanner {
         Plan.Query plan(Select select) throws PlanException;
     }
 
+    /**
+     * Plans a subquery's SELECT a way that may not apply to it (materialized, read with locks): its plan, or why not (a
+     * refusal) as a value; an error of the statement (an unknown table) is thrown.
+     */
+    interface InnerAttempt {
+        Attempt<Plan.Query> plan(Select select) throws PlanException;
+    }
+
     /** @param clause where it stands, for refusals; @param column the result column a scalar select item fills, or -1 */
     private record Found(SubqueryRounds.Kind kind, Expression node, Select select, String clause, int column) {}
 
@@ -166,11 +174,11 @@ final class SubqueryPlanner {
     /**
      * An UPDATE's or DELETE's uncorrelated subqueries (in SET's values and WHERE) as slots, to run before the write
      * ({@code Plan.WriteAfterSubqueries}). {@code locking} plans a subquery as a locking read (InnoDB reads a write's
-     * subqueries with shared locks at REPEATABLE READ and SERIALIZABLE), or refuses. Rewrites a tree of its own
+     * subqueries with shared locks at REPEATABLE READ and SERIALIZABLE), or says why the router cannot read it so. Rewrites a tree of its own
      * ({@link PrivateTree#ofWrite}): {@code write} stays as it was.
      */
     static Slots forWrite(net.sf.jsqlparser.statement.Statement write, Catalog catalog,
-                          java.util.function.Predicate<Select> inPlace, Inner inner, Inner locking) throws PlanException {
+                          java.util.function.Predicate<Select> inPlace, Inner inner, InnerAttempt locking) throws PlanException {
         var copy = PrivateTree.ofWrite(write);
         var all = new ArrayList<Found>();
         if (copy instanceof net.sf.jsqlparser.statement.update.Update update) {
@@ -223,7 +231,7 @@ final class SubqueryPlanner {
         return java.util.Optional.empty();
     }
 
-    private static Slots slots(List<Found> found, java.util.function.Supplier<String> printed, Inner inner, Inner locking, int ownSelects) throws PlanException {
+    private static Slots slots(List<Found> found, java.util.function.Supplier<String> printed, Inner inner, InnerAttempt locking, int ownSelects) throws PlanException {
         var subqueries = new ArrayList<SubqueryRounds.Subquery>();
         var lockingSubqueries = locking == null ? null : new ArrayList<SubqueryRounds.Subquery>();
         var slots = new ArrayList<String>();
@@ -233,7 +241,7 @@ final class SubqueryPlanner {
             Plan.Query locked = null;
             if (lockingSubqueries != null) {
                 // a subquery the router cannot read as InnoDB locks it: decided when run, refused only where the read must lock
-                switch (Attempt.refusable(() -> locking.plan(f.select()))) {
+                switch (locking.plan(f.select())) {
                     case Attempt.Planned<Plan.Query> p -> locked = p.plan();
                     case Attempt.NotApplicable<Plan.Query> n -> lockingSubqueries = null;
                 }

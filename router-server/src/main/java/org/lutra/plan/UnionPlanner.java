@@ -36,20 +36,27 @@ import java.util.List;
 final class UnionPlanner {
     /** Plans one branch: a plain SELECT, through the planner's usual path. */
     interface BranchPlanner {
-        Plan.Query plan(PlainSelect select) throws PlanException;
+        /** The branch's plan, or the refusal of the planner that plans it; an error of the statement (an unknown table) is thrown. */
+        Attempt<Plan.Query> plan(PlainSelect select) throws PlanException;
     }
 
     private UnionPlanner() {}
 
-    static Plan.Query plan(SetOperationList list, Catalog catalog, BranchPlanner branches) throws PlanException {
+    /**
+     * The union merged by the router, or why it cannot be: a set operation other than UNION, UNION mixed with UNION ALL,
+     * a shape of branch, ORDER BY or LIMIT the merge does not take, or a branch its own planner refuses (the first of these
+     * met, in the order the statement is read). An error of the statement (branches with different numbers of columns, an
+     * ORDER BY position past the last column, an unknown table in a branch) is thrown.
+     */
+    static Attempt<Plan.Query> plan(SetOperationList list, Catalog catalog, BranchPlanner branches) throws PlanException {
         boolean distinct = false;
         boolean all = false;
         for (SetOperation op : list.getOperations()) {
-            if (!(op instanceof UnionOp)) throw PlanException.unsupported(op + " (only UNION and UNION ALL)");
+            if (!(op instanceof UnionOp)) return Attempt.notApplicable(PlanException.unsupported(op + " (only UNION and UNION ALL)"));
             if (op.isAll()) all = true; else distinct = true;
         }
-        if (distinct && all) throw PlanException.unsupported("UNION and UNION ALL mixed in one statement yet");
-        if (list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) throw PlanException.unsupported("WITH (common table expressions) yet");
+        if (distinct && all) return Attempt.notApplicable(PlanException.unsupported("UNION and UNION ALL mixed in one statement yet"));
+        if (list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) return Attempt.notApplicable(PlanException.unsupported("WITH (common table expressions) yet"));
         boolean ordered = list.getOrderByElements() != null && !list.getOrderByElements().isEmpty();
         boolean weighted = distinct || ordered;
         var plans = new ArrayList<Operator>();
@@ -58,7 +65,9 @@ final class UnionPlanner {
         List<String> names = null;
         var probed = new ArrayList<String>();
         for (Select branch : list.getSelects()) {
-            PlainSelect select = plainOf(branch);
+            var notPlain = plainNotApplicable(branch);
+            if (notPlain.isPresent()) return Attempt.notApplicable(notPlain.get());
+            PlainSelect select = Planner.alone(plainOf(branch));
             if (weighted) {
                 int n = select.getSelectItems().size();
                 if (visible >= 0 && n != visible) {
@@ -68,10 +77,20 @@ final class UnionPlanner {
                 if (names == null) names = names(select);
             }
             probed.add(UnionProbes.branch(select));
-            if (weighted) addWeights(select);
-            Plan.Query q = branches.plan(select);
-            plans.add(q.root());
-            paramCounts.add(q.paramCount());
+            if (weighted) {
+                var star = weightsNotApplicable(select);
+                if (star.isPresent()) return Attempt.notApplicable(star.get());
+                addWeights(select);
+            }
+            switch (branches.plan(select)) {
+                case Attempt.Planned<Plan.Query> planned -> {
+                    plans.add(planned.plan().root());
+                    paramCounts.add(planned.plan().paramCount());
+                }
+                case Attempt.NotApplicable<Plan.Query> refused -> {
+                    return refused;
+                }
+            }
         }
         var duplicates = distinct ? Union.Duplicates.REMOVED : Union.Duplicates.KEPT;
         var collations = UnionProbes.of(list, probed, duplicates, catalog);
@@ -80,6 +99,10 @@ final class UnionPlanner {
             var keys = new ArrayList<SortKey>();
             for (OrderByElement o : list.getOrderByElements()) {
                 int column = column(o.getExpression(), names, visible);
+                if (column < 0) {
+                    return Attempt.notApplicable(PlanException.unsupported("ORDER BY on a UNION by anything but a position or a column name of the first"
+                            + " SELECT (" + o.getExpression() + ")"));
+                }
                 keys.add(new SortKey(column, !o.isAsc(), visible + column));
             }
             root = new Sort(root, keys);
@@ -88,7 +111,7 @@ final class UnionPlanner {
             var limit = list.getLimit();
             Expression offset = limit != null && limit.getOffset() != null ? limit.getOffset() : list.getOffset() != null ? list.getOffset().getOffset() : null;
             if (limit == null || !(limit.getRowCount() instanceof LongValue count) || offset != null && !(offset instanceof LongValue)) {
-                throw PlanException.unsupported("LIMIT with parameters or OFFSET alone on a UNION yet");
+                return Attempt.notApplicable(PlanException.unsupported("LIMIT with parameters or OFFSET alone on a UNION yet"));
             }
             root = new Limit(root, offset == null ? 0 : ((LongValue) offset).getValue(), count.getValue());
         }
@@ -98,19 +121,24 @@ final class UnionPlanner {
             root = new Project(root, keep, null);
         }
         int params = paramCounts.stream().mapToInt(Integer::intValue).sum();
-        return new Plan.Query(root, params);
+        return new Attempt.Planned<>(new Plan.Query(root, params));
     }
 
-    /** The branch as a SELECT of its own (its '?' numbered from 1: it runs with its own slice of the parameters). */
-    private static PlainSelect plainOf(Select branch) throws PlanException {
-        if (branch instanceof PlainSelect p) return Planner.alone(p);
-        if (branch instanceof ParenthesedSelect p && p.getSelect() instanceof PlainSelect inner) {
+    /** Why {@code branch} is not a SELECT the union plans as a branch of its own: a nested set operation, ORDER BY or LIMIT outside its parentheses. */
+    static java.util.Optional<PlanException> plainNotApplicable(Select branch) {
+        if (branch instanceof PlainSelect) return java.util.Optional.empty();
+        if (branch instanceof ParenthesedSelect p && p.getSelect() instanceof PlainSelect) {
             if (p.getOrderByElements() != null || p.getLimit() != null) {
-                throw PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized UNION branch yet");
+                return java.util.Optional.of(PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized UNION branch yet"));
             }
-            return Planner.alone(inner);
+            return java.util.Optional.empty();
         }
-        throw PlanException.unsupported("nested set operations in a UNION yet (" + branch + ")");
+        return java.util.Optional.of(PlanException.unsupported("nested set operations in a UNION yet (" + branch + ")"));
+    }
+
+    /** The SELECT of a branch {@link #plainNotApplicable} takes. */
+    private static PlainSelect plainOf(Select branch) {
+        return branch instanceof ParenthesedSelect p ? (PlainSelect) p.getSelect() : (PlainSelect) branch;
     }
 
     /** The label each select item of the first branch gives its column: its alias, else a column's name, else its text. */
@@ -124,14 +152,20 @@ final class UnionPlanner {
         return out;
     }
 
-    private static void addWeights(PlainSelect select) throws PlanException {
-        var weights = new ArrayList<Expression>();
+    /** Why a branch's columns cannot be weighed ({@link #addWeights}): a {@code *} among them. */
+    static java.util.Optional<PlanException> weightsNotApplicable(PlainSelect select) {
         for (var item : select.getSelectItems()) {
             if (item.getExpression() instanceof AllColumns) {
-                throw PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns");
+                return java.util.Optional.of(PlanException.unsupported("SELECT * in a UNION with ORDER BY or without ALL yet: name the columns"));
             }
-            weights.add(weightString((Expression) item.getExpression()));
         }
+        return java.util.Optional.empty();
+    }
+
+    /** Each select item's weight as a column after the visible ones ({@link #weightsNotApplicable} asked first). */
+    private static void addWeights(PlainSelect select) {
+        var weights = new ArrayList<Expression>();
+        for (var item : select.getSelectItems()) weights.add(weightString((Expression) item.getExpression()));
         for (Expression w : weights) select.addSelectItems(w);
     }
 
@@ -148,6 +182,7 @@ final class UnionPlanner {
         return f;
     }
 
+    /** The union's column {@code e} orders by, or -1 where it names none the merge can find (refused by the caller). */
     private static int column(Expression e, List<String> names, int visible) throws PlanException {
         if (e instanceof LongValue p) {
             if (p.getValue() < 1 || p.getValue() > visible) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in 'order clause'");
@@ -157,6 +192,6 @@ final class UnionPlanner {
             String name = KeyFinder.unquote(c.getColumnName());
             for (int i = 0; i < names.size(); i++) if (names.get(i).equalsIgnoreCase(name)) return i;
         }
-        throw PlanException.unsupported("ORDER BY on a UNION by anything but a position or a column name of the first SELECT (" + e + ")");
+        return -1;
     }
 }

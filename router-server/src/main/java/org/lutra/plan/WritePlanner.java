@@ -119,16 +119,25 @@ final class WritePlanner {
     }
 
     /**
-     * A write's subquery as InnoDB reads it at REPEATABLE READ and SERIALIZABLE: a locking read ({@code LOCK IN SHARE MODE}).
-     * A UNION, or a subquery holding subqueries of its own, would lock only part of what it reads: refused.
+     * A write's subquery as InnoDB reads it at REPEATABLE READ and SERIALIZABLE: a locking read ({@code LOCK IN SHARE MODE}),
+     * or why the router cannot read it so ({@link #lockingNotApplicable}, else its planner's refusal); an error of the
+     * statement is thrown.
      */
-    private Plan.Query lockingSubquery(Select select) throws PlanException {
+    private Attempt<Plan.Query> lockingSubquery(Select select) throws PlanException {
+        var notLocking = lockingNotApplicable(select);
+        if (notLocking.isPresent()) return Attempt.notApplicable(notLocking.get());
+        String text = select.toString();
+        if (Guards.lockingRead(text)) return planner.subqueryAttempt(select);
+        return planner.subqueryAttempt((Select) Parsing.parse(text + " LOCK IN SHARE MODE", planner.limits().parseTimeoutMillis()));
+    }
+
+    /** Why {@code select} cannot be read with locks: a UNION, or a subquery holding subqueries of its own, would lock only part of what it reads. */
+    static java.util.Optional<PlanException> lockingNotApplicable(Select select) {
         String text = select.toString();
         if (!(select instanceof PlainSelect) || Guards.selectWords(text) != 1) {
-            throw PlanException.unsupported("a UNION or nested subqueries as a locking read (" + text + ")");
+            return java.util.Optional.of(PlanException.unsupported("a UNION or nested subqueries as a locking read (" + text + ")"));
         }
-        if (Guards.lockingRead(text)) return planner.subquery(select);
-        return planner.subquery((Select) Parsing.parse(text + " LOCK IN SHARE MODE", planner.limits().parseTimeoutMillis()));
+        return java.util.Optional.empty();
     }
 
     /**
@@ -286,7 +295,7 @@ final class WritePlanner {
         // the SELECT as a locking read, where the isolation level asks for one; where the router cannot read it so, the
         // statement is refused when it runs at such a level. A SELECT of no table reads no rows to lock.
         boolean readsRows = !(insert.getSelect() instanceof PlainSelect p) || p.getFromItem() != null;
-        var locking = readsRows ? Attempt.refusable(() -> lockingSubquery(insert.getSelect())) : new Attempt.Planned<>(select);
+        var locking = readsRows ? lockingSubquery(insert.getSelect()) : new Attempt.Planned<>(select);
         return switch (locking) {
             case Attempt.Planned<Plan.Query> read -> new Plan.InsertSelect(table, select, read.plan(), null, names.size(), batches, select.paramCount(), !upsert.isEmpty());
             case Attempt.NotApplicable<Plan.Query> n -> new Plan.InsertSelect(table, select, null, n.reason().getMessage(), names.size(), batches, select.paramCount(), !upsert.isEmpty());

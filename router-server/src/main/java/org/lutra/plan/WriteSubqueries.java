@@ -80,7 +80,7 @@ final class WriteSubqueries {
      * write runs on nothing but those first partitions.
      */
     static List<Plan.CopyLock> copyLocks(Statement write, TableDef table, List<Expression> values, Expression where, Catalog catalog,
-                                         SubqueryPlanner.Inner locking) throws PlanException {
+                                         SubqueryPlanner.InnerAttempt locking) throws PlanException {
         String text = write.toString();
         int[] mine = table.partitioning().partitions();
         var out = new ArrayList<Plan.CopyLock>();
@@ -109,7 +109,7 @@ final class WriteSubqueries {
      * index, where the rows' locks are (a scan of a covering secondary index would lock its own records only, which a
      * {@code FOR UPDATE} by the primary key does not hold). Without a PRIMARY KEY the clustered index has no name to force.
      */
-    private static Plan.CopyLock wholeTable(TableDef t, SubqueryPlanner.Inner locking) throws PlanException {
+    private static Plan.CopyLock wholeTable(TableDef t, SubqueryPlanner.InnerAttempt locking) throws PlanException {
         if (!hasPrimaryKey(t)) {
             return new Plan.CopyLock(null, 0, "Lutra does not support a subquery inside UPDATE/DELETE that reads the REPLICATED table " + t.name() + " (without a"
                     + " PRIMARY KEY) correlated with the outer row, or through nested subqueries or a UNION, at an isolation level where"
@@ -120,7 +120,7 @@ final class WriteSubqueries {
                 .addSelectItems(new net.sf.jsqlparser.expression.Function("COUNT", new net.sf.jsqlparser.statement.select.AllColumns()))
                 .withFromItem(new Table("`" + t.name().replace("`", "``") + "`")
                         .withHint(new net.sf.jsqlparser.expression.MySQLIndexHint("FORCE", "INDEX", List.of("`PRIMARY`"))));
-        return new Plan.CopyLock(locking.plan(all), 0);
+        return new Plan.CopyLock(locking.plan(all).orThrow(), 0);
     }
 
     private static boolean hasPrimaryKey(TableDef t) {
@@ -132,12 +132,12 @@ final class WriteSubqueries {
     }
 
     /** {@code sub} as a locking read, or null where it is not one the router can read as InnoDB locks it. */
-    private static Plan.Query exactLock(Select sub, Catalog catalog, SubqueryPlanner.Inner locking) throws PlanException {
+    private static Plan.Query exactLock(Select sub, Catalog catalog, SubqueryPlanner.InnerAttempt locking) throws PlanException {
         if (!(sub instanceof net.sf.jsqlparser.statement.select.PlainSelect p) || Guards.selectWords(sub.toString()) != 1
                 || Correlation.correlated(p, catalog)) {
             return null;
         }
-        return Attempt.refusable(() -> locking.plan(sub)) instanceof Attempt.Planned<Plan.Query> read ? read.plan() : null;
+        return locking.plan(sub) instanceof Attempt.Planned<Plan.Query> read ? read.plan() : null;
     }
 
     private static boolean oneFirstPartition(List<TableDef> tables) {
@@ -181,7 +181,7 @@ final class WriteSubqueries {
      * the write itself cannot do (the routing column in SET, ...) is refused before anything runs.
      */
     static Plan.WriteAfterSubqueries plan(Statement write, TableDef table, Table target, List<Expression> values, Expression where, Catalog catalog,
-                                          SubqueryPlanner.Inner inner, SubqueryPlanner.Inner locking, Plan.BoundWrite writes) throws PlanException {
+                                          SubqueryPlanner.Inner inner, SubqueryPlanner.InnerAttempt locking, Plan.BoundWrite writes) throws PlanException {
         int inside = 0;
         for (Select s : SubqueryPlanner.of(values, where)) inside += Guards.selectWords(s.toString());
         if (inside != Guards.selectWords(write.toString())) {
