@@ -53,7 +53,6 @@ import java.util.regex.Pattern;
  * conditions: each moves whole.
  */
 final class DerivedTables {
-    private static final Pattern NUMBERED = Pattern.compile("\\?(\\d+)");
     private static final Pattern NONDETERMINISTIC = Pattern.compile("\\b(RAND|UUID|UUID_SHORT|SYSDATE|SLEEP|NEXTVAL|LASTVAL)\\s*\\(");
 
     private DerivedTables() {}
@@ -68,25 +67,41 @@ final class DerivedTables {
     }
 
     /**
+     * {@link #attempt}'s plan, its reason thrown where it does not apply; {@code inner}'s refusals thrown as they come.
+     *
      * @param text       the statement, as planned (its '?' the statement's parameters in order)
      * @param tables     whether plain tables in FROM are materialized too (else only derived tables and CTEs may appear)
      */
     static Plan.Query plan(String text, Catalog catalog, SubqueryPlanner.Inner inner, boolean tables) throws PlanException {
+        return attempt(text, catalog, select -> new Attempt.Planned<>(inner.plan(select)), tables).orThrow();
+    }
+
+    /**
+     * The statement over its FROM items materialized, or why that does not apply: a shape it does not take (see the class
+     * comment), tables that share no partition, or an item its own planner refuses (the first met, in the order of the FROM
+     * clause). An error of the statement (a derived table without an alias, an unknown table) is thrown.
+     *
+     * @param text       the statement, as planned (its '?' the statement's parameters in order)
+     * @param tables     whether plain tables in FROM are materialized too (else only derived tables and CTEs may appear)
+     */
+    static Attempt<Plan.Query> attempt(String text, Catalog catalog, SubqueryPlanner.InnerAttempt inner, boolean tables) throws PlanException {
         int params = ParamCounter.count(text);
-        PlainSelect select = parse(numbered(text)) instanceof PlainSelect p ? p : null;
-        if (select == null) throw PlanException.unsupported("this statement's shape over several partitions yet");
+        var shapeRefused = Attempt.<Plan.Query>notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
+        PlainSelect select = NumberedText.parsedAgain(NumberedText.numbered(text)).orElse(null) instanceof PlainSelect p ? p : null;
+        if (select == null) return shapeRefused;
         var ctes = new LinkedHashMap<String, WithItem<?>>();
         if (select.getWithItemsList() != null) {
             for (WithItem<?> w : select.getWithItemsList()) {
-                if (w.isRecursive()) throw PlanException.unsupported("recursive common table expressions over several partitions yet");
+                if (w.isRecursive()) return Attempt.notApplicable(PlanException.unsupported("recursive common table expressions over several partitions yet"));
                 if (w.getWithItemList() != null && !w.getWithItemList().isEmpty()) {
-                    throw PlanException.unsupported("column lists of common table expressions (WITH " + w.getAlias().getName() + " (...)) over several partitions yet");
+                    return Attempt.notApplicable(PlanException.unsupported("column lists of common table expressions (WITH " + w.getAlias().getName()
+                            + " (...)) over several partitions yet"));
                 }
                 ctes.put(KeyFinder.unquote(w.getAlias().getName()).toLowerCase(Locale.ROOT), w);
             }
             select.setWithItemsList(null);
         }
-        if (select.getFromItem() == null) throw PlanException.unsupported("a WITH clause whose statement reads no table over several partitions yet");
+        if (select.getFromItem() == null) return Attempt.notApplicable(PlanException.unsupported("a WITH clause whose statement reads no table over several partitions yet"));
         List<FromItem> items = new ArrayList<>();
         items.add(select.getFromItem());
         var nullable = new HashSet<Integer>();
@@ -132,9 +147,9 @@ final class DerivedTables {
                 if (LockInShareMode.clause(select) != null) {
                     // the outer statement reads the table's rows from a temporary table: moved there with the lock, every row its own
                     // conditions select would be locked, not the rows the join reads (NOWAIT and SKIP LOCKED would answer otherwise)
-                    throw PlanException.unsupported("a locking read (" + LockInShareMode.clause(select) + ") of " + t.getName()
+                    return Attempt.notApplicable(PlanException.unsupported("a locking read (" + LockInShareMode.clause(select) + ") of " + t.getName()
                             + " joined with a derived table, a CTE or a table on other partitions: the router would lock other rows than"
-                            + " MariaDB locks");
+                            + " MariaDB locks"));
                 }
                 alias = t.getAlias() != null ? t.getAlias() : new Alias(t.getName(), true);
                 String as = KeyFinder.unquote(alias.getName());
@@ -143,32 +158,55 @@ final class DerivedTables {
                 if (!own.isEmpty()) s.setWhere(and(own));
                 body = s;
             } else {
-                throw PlanException.unsupported("a derived table or common table expression together with the table " + item
-                        + " over several partitions yet");
+                return Attempt.notApplicable(PlanException.unsupported("a derived table or common table expression together with the table " + item
+                        + " over several partitions yet"));
             }
-            var piece = cut(body.toString());
-            Select clean = parse(piece.sql());
-            read.addAll(tableNames(clean));
-            derived.add(new Materialize.Derived(inner.plan(clean).root(), piece.sql(), piece.params(), name));
+            var piece = NumberedText.cut(body.toString());
+            Select clean = NumberedText.parsedAgain(piece.sql()).orElse(null);
+            if (clean == null) return shapeRefused;
+            switch (tableNames(clean)) {
+                case Attempt.Planned<Set<String>> names -> read.addAll(names.plan());
+                case Attempt.NotApplicable<Set<String>> n -> {
+                    return Attempt.notApplicable(n.reason());
+                }
+            }
+            var plan = inner.plan(clean);
+            if (!(plan instanceof Attempt.Planned<Plan.Query> rows)) return plan;
+            derived.add(new Materialize.Derived(rows.plan().root(), piece.sql(), piece.params(), name));
             Table replacement = new Table("`" + name + "`").withAlias(alias);
             if (i == 0) select.setFromItem(replacement);
             else select.getJoins().get(i - 1).setRightItem(replacement);
         }
-        var outer = cut(select.toString());
-        Guards.requireNoSessionState(outer.sql());
-        for (String t : tableNames(parse(outer.sql()))) {
-            if (!t.startsWith("`lutra_derived_")) {
-                throw PlanException.unsupported("a derived table, CTE or join with a subquery on " + t + " outside it over several partitions yet");
+        var outer = NumberedText.cut(select.toString());
+        var sessionState = Guards.sessionState(outer.sql());
+        if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
+        Select outerSelect = NumberedText.parsedAgain(outer.sql()).orElse(null);
+        if (outerSelect == null) return shapeRefused;
+        Set<String> outerNames;
+        switch (tableNames(outerSelect)) {
+            case Attempt.Planned<Set<String>> names -> outerNames = names.plan();
+            case Attempt.NotApplicable<Set<String>> n -> {
+                return Attempt.notApplicable(n.reason());
             }
         }
-        return new Plan.Query(new Materialize(commonPartition(read, catalog), derived, outer.sql(), outer.params()), params);
+        for (String t : outerNames) {
+            if (!t.startsWith("`lutra_derived_")) {
+                return Attempt.notApplicable(PlanException.unsupported("a derived table, CTE or join with a subquery on " + t
+                        + " outside it over several partitions yet"));
+            }
+        }
+        return switch (commonPartitionOf(read, catalog)) {
+            case Attempt.Planned<Integer> partition ->
+                    new Attempt.Planned<>(new Plan.Query(new Materialize(partition.plan(), derived, outer.sql(), outer.params()), params));
+            case Attempt.NotApplicable<Integer> n -> Attempt.notApplicable(n.reason());
+        };
     }
 
     /**
      * A set operation's branches as statements of their own (their text, and that text parsed), the operations over them,
      * and the partition they run on.
      */
-    private record SetOperationShape(SetOperationList list, List<Piece> branches, List<Select> parsed, int partition) {}
+    private record SetOperationShape(SetOperationList list, List<NumberedText.Piece> branches, List<Select> parsed, int partition) {}
 
     /**
      * Why {@link #setOperations} cannot materialize the branches of {@code text}, asked before it is tried (the refusal it
@@ -180,24 +218,25 @@ final class DerivedTables {
 
     private static Attempt<SetOperationShape> setOperationShape(String text, Catalog catalog) {
         var shapeRefused = Attempt.<SetOperationShape>notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
-        var parsed = parsedAgain(numbered(text));
+        var parsed = NumberedText.parsedAgain(NumberedText.numbered(text));
         if (parsed.isEmpty()) return shapeRefused;
         if (!(parsed.get() instanceof SetOperationList list) || list.getWithItemsList() != null && !list.getWithItemsList().isEmpty()) {
             return Attempt.notApplicable(PlanException.unsupported("this set operation's shape over several partitions yet"));
         }
-        var branches = new ArrayList<Piece>();
+        var branches = new ArrayList<NumberedText.Piece>();
         var parsedBranches = new ArrayList<Select>();
         var read = new HashSet<String>();
         for (Select branch : list.getSelects()) {
             Select body = unwrap(branch);
             if (body instanceof ParenthesedSelect) return Attempt.notApplicable(PlanException.unsupported("ORDER BY or LIMIT outside a parenthesized branch yet"));
-            var piece = cut(body.toString());
-            var clean = parsedAgain(piece.sql());
+            var piece = NumberedText.cut(body.toString());
+            var clean = NumberedText.parsedAgain(piece.sql());
             if (clean.isEmpty()) return shapeRefused;
-            try {
-                read.addAll(new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) clean.get()));
-            } catch (RuntimeException e) { // JSQLParser's finder meets a node it does not visit
-                return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")"));
+            switch (tableNames(clean.get())) {
+                case Attempt.Planned<Set<String>> names -> read.addAll(names.plan());
+                case Attempt.NotApplicable<Set<String>> n -> {
+                    return Attempt.notApplicable(n.reason());
+                }
             }
             branches.add(piece);
             parsedBranches.add(clean.get());
@@ -238,56 +277,8 @@ final class DerivedTables {
         }
         if (list.getLimit() != null) outer.append(' ').append(list.getLimit());
         if (list.getOffset() != null) outer.append(' ').append(list.getOffset());
-        var o = cut(outer.toString());
+        var o = NumberedText.cut(outer.toString());
         return new Attempt.Planned<>(new Plan.Query(new Materialize(shape.partition(), derived, o.sql(), o.params()), params));
-    }
-
-    /** The text with its '?' numbered in order ({@code ?1, ?2, ...}): JSQLParser keeps such numbers when it prints. */
-    static String numbered(String sql) {
-        var out = new StringBuilder(sql.length() + 16);
-        int n = 0;
-        char quote = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            out.append(c);
-            if (quote != 0) {
-                if (c == '\\' && quote != '`' && i + 1 < sql.length()) out.append(sql.charAt(++i));
-                else if (c == quote) quote = 0;
-            } else if (c == '\'' || c == '"' || c == '`') {
-                quote = c;
-            } else if (c == '?') {
-                out.append(++n);
-            }
-        }
-        return out.toString();
-    }
-
-    record Piece(String sql, int[] params) {}
-
-    /** A printed piece with numbered parameters as plain '?' and, for each, the statement's parameter (0-based). */
-    static Piece cut(String printed) {
-        var out = new StringBuilder(printed.length());
-        var params = new ArrayList<Integer>();
-        char quote = 0;
-        for (int i = 0; i < printed.length(); i++) {
-            char c = printed.charAt(i);
-            if (quote != 0) {
-                out.append(c);
-                if (c == '\\' && quote != '`' && i + 1 < printed.length()) out.append(printed.charAt(++i));
-                else if (c == quote) quote = 0;
-                continue;
-            }
-            if (c == '\'' || c == '"' || c == '`') quote = c;
-            if (c == '?') {
-                var m = NUMBERED.matcher(printed).region(i, printed.length());
-                if (m.lookingAt()) {
-                    params.add(Integer.parseInt(m.group(1)) - 1);
-                    i = m.end() - 1;
-                }
-            }
-            out.append(c);
-        }
-        return new Piece(out.toString(), params.stream().mapToInt(Integer::intValue).toArray());
     }
 
     static List<Expression> conjuncts(Expression where) {
@@ -355,35 +346,13 @@ final class DerivedTables {
         return s;
     }
 
-    /**
-     * {@code sql} parsed as a SELECT. A text that does not parse again (JSQLParser prints some trees it cannot read back)
-     * or is another statement is a shape these plans do not take: refused ({@link #parsedAgain} asks first).
-     */
-    static Select parse(String sql) throws PlanException {
-        return parsedAgain(sql).orElseThrow(() -> PlanException.unsupported("this statement's shape over several partitions yet"));
-    }
-
-    /** {@code sql} parsed as a SELECT, or empty where it does not parse again or is another statement. */
-    static java.util.Optional<Select> parsedAgain(String sql) {
+    /** The tables {@code statement} reads, or why they cannot be listed (JSQLParser's finder meets a node it does not visit). */
+    private static Attempt<Set<String>> tableNames(Select statement) {
         try {
-            return Parsing.parse(sql, Planner.Limits.defaults().parseTimeoutMillis()) instanceof Select select
-                    ? java.util.Optional.of(select) : java.util.Optional.empty();
-        } catch (PlanException unreadable) {
-            return java.util.Optional.empty();
-        }
-    }
-
-    private static Set<String> tableNames(Select statement) throws PlanException {
-        try {
-            return new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) statement);
+            return new Attempt.Planned<>(new TableFinder().getTables((net.sf.jsqlparser.statement.Statement) statement));
         } catch (RuntimeException e) {
-            throw PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")");
+            return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet (" + e.getMessage() + ")"));
         }
-    }
-
-    /** A partition holding every table the materialized SELECTs read: there MySQL types their columns. */
-    private static int commonPartition(Set<String> names, Catalog catalog) throws PlanException {
-        return commonPartitionOf(names, catalog).orThrow();
     }
 
     /** The lowest partition holding every table of {@code names}, or why there is none to run on. */

@@ -77,7 +77,7 @@ final class Fallback {
         }
         var sessionState = Guards.sessionState(text);
         if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
-        Select select = DerivedTables.parsedAgain(DerivedTables.numbered(text)).orElse(null);
+        Select select = NumberedText.parsedAgain(NumberedText.numbered(text)).orElse(null);
         if (select == null) return Attempt.notApplicable(PlanException.unsupported("this statement's shape over several partitions yet"));
         if (select instanceof PlainSelect p && p.getIntoTables() != null) return Attempt.notApplicable(PlanException.unsupported("SELECT ... INTO over several partitions"));
         var found = new Finder();
@@ -143,8 +143,8 @@ final class Fallback {
             boolean named = own.isEmpty() || KeyFinder.unquote(as).equals(def.name());
             String read = "SELECT " + copy.columnList() + " FROM " + TemporaryCopy.quote(def.name()) + (named ? "" : " AS " + as)
                     + (own.isEmpty() ? "" : " WHERE " + DerivedTables.and(own));
-            var piece = DerivedTables.cut(read);
-            Select clean = DerivedTables.parse(piece.sql());
+            var piece = NumberedText.cut(read);
+            Select clean = NumberedText.parse(piece.sql());
             var plan = inner.plan(clean);
             rows.add(estimatedRows(def, clean));
             String name = "lutra_copy_" + j++;
@@ -156,7 +156,7 @@ final class Fallback {
             shownAs.put(name, def.name());
             for (String m : more) shownAs.put(m, def.name());
         }
-        var outer = DerivedTables.cut(select.toString());
+        var outer = NumberedText.cut(select.toString());
         Guards.requireNoSessionState(outer.sql());
         int partition = defs.values().iterator().next().partitioning().partitions()[0];
         var plan = new Plan.Query(new Materialize(partition, derived, outer.sql(), outer.params(), shownAs), params);

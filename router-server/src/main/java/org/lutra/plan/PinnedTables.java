@@ -38,7 +38,7 @@ import java.util.Set;
 record PinnedTables(List<Target> targets, String sql) {
     /** The statement's pinned tables, or null where one of them is neither pinned, replicated nor on one partition. */
     static PinnedTables of(String text, Catalog catalog, String database) {
-        Select select = DerivedTables.parsedAgain(text).orElse(null);
+        Select select = NumberedText.parsedAgain(text).orElse(null);
         if (select == null) return null; // a text that does not parse again
         var finder = new Finder();
         try {
