@@ -168,6 +168,20 @@ public final class BackendDriver {
         return c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getId();
     }
 
+    /** SERVER_STATUS_IN_TRANS of the server status flags every OK and EOF packet carries. */
+    private static final int SERVER_STATUS_IN_TRANS = 1;
+
+    /**
+     * Whether a transaction is open on {@code c}'s server session, as the status flags of the server's last answer say
+     * (no round trip): set from a transaction's first statement, clear again after its COMMIT or ROLLBACK.
+     */
+    public static boolean inTransaction(java.sql.Connection c) throws SQLException {
+        if (c.isWrapperFor(org.mariadb.jdbc.Connection.class)) {
+            return (c.unwrap(org.mariadb.jdbc.Connection.class).getContext().getServerStatus() & SERVER_STATUS_IN_TRANS) != 0;
+        }
+        return c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getSession().getServerSession().inTransactionOnServer();
+    }
+
     private static boolean isMariaDb(Statement st) throws SQLException {
         return st.isWrapperFor(org.mariadb.jdbc.Statement.class);
     }

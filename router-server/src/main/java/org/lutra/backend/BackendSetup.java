@@ -89,7 +89,7 @@ public final class BackendSetup {
                 // gap locks: a home row read that finds none must keep a move from writing one until the statement is done (HomeRows)
                 locking.setTransactionIsolation("TRANSACTION_REPEATABLE_READ");
                 placements.add(new Backends.Placement(id, p.name(), backend.name(), database, new HikariDataSource(hikari), new HikariDataSource(scratch),
-                        new HikariDataSource(locking),
+                        new HikariDataSource(locking), new HikariDataSource(transactions(hikari)),
                         backend.pingTimeoutMillis(), config.transactions().lockWaitSeconds(), new BackendWatch.Waiting(), new SessionState.Carried(), fence));
             }
         } catch (SQLException | RuntimeException e) {
@@ -97,10 +97,27 @@ public final class BackendSetup {
                 pl.pool().close();
                 pl.scratch().close();
                 pl.locking().close();
+                pl.transactions().close();
             });
             throw e;
         }
         return placements;
+    }
+
+    /**
+     * The transactions pool's settings ({@link Backends.Placement#begin}): the statement pool's, its connections at
+     * autocommit=0 (HikariCP sets it once per connection) so that a branch's first statement starts its transaction
+     * with no BEGIN. As many as the statement pool, whose connections the branches pinned before: a transaction pins
+     * one per partition it touches for its whole life. None kept idle beyond those in use lately: a router that runs
+     * no transactions opens none.
+     */
+    private static HikariConfig transactions(HikariConfig statements) {
+        var transactions = new HikariConfig();
+        statements.copyStateTo(transactions);
+        transactions.setPoolName(statements.getPoolName() + ":txn");
+        transactions.setAutoCommit(false);
+        transactions.setMinimumIdle(0);
+        return transactions;
     }
 
     private static boolean isPreferred(RouterConfig.Backend backend) {

@@ -26,13 +26,16 @@ public final class Backends implements AutoCloseable {
      * @param locking a small pool whose connections are never in auto-commit, for the short
      *                transactions of locking reads ({@code placement.ScratchConnection#transaction}): the read
      *                itself starts the transaction, with no START TRANSACTION round trip
+     * @param transactions the pool of the transactions' branches, whose connections are never in auto-commit either
+     *                (a branch's first statement starts its transaction, with no BEGIN): taken only through
+     *                {@link #begin}, as {@link TransactionConnection}s, never for an auto-commit statement
      * @param pingTimeoutMillis how long a statement may wait on the server before it is pinged, and the ping
      *                answered ({@link BackendWatch})
      * @param waiting the connections borrowed from {@code pool} now, for the {@link BackendWatch}
      * @param carried the session variables each pooled connection (of either pool) carries now
      */
     public record Placement(int partition, String name, String backend, String database, HikariDataSource pool, HikariDataSource scratch,
-                            HikariDataSource locking,
+                            HikariDataSource locking, HikariDataSource transactions,
                             int pingTimeoutMillis, int lockWaitSeconds, BackendWatch.Waiting waiting, SessionState.Carried carried, RoutingFence fence) {
         /**
          * How long a move batch waits for any lock: it yields. A batch holds its rows' locks while it waits for more
@@ -86,6 +89,32 @@ public final class Backends implements AutoCloseable {
             } catch (SQLException | RuntimeException e) {
                 waiting.remove(c);
                 pool.evictConnection(c);
+                throw e;
+            }
+        }
+
+        /**
+         * A connection of the transactions pool at {@code isolation} (as {@link #borrow(int)} sets it), for one
+         * partition's branch of a transaction: at {@code autocommit=0} with no transaction open, so the branch's first
+         * statement (or {@code XA START}) starts it. Fenced by the catalog lease and watched by the {@link BackendWatch}
+         * as {@link #borrow(int)}'s connections are.
+         */
+        public TransactionConnection begin(int isolation) throws SQLException {
+            fence.check();
+            Connection c = transactions.getConnection();
+            try {
+                fence.check();
+            } catch (SQLException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+            waiting.add(c);
+            try {
+                c.unwrap(Connection.class).setTransactionIsolation(isolation == Connection.TRANSACTION_NONE ? Connection.TRANSACTION_REPEATABLE_READ : isolation);
+                return new TransactionConnection(this, transactions, c);
+            } catch (SQLException | RuntimeException e) {
+                waiting.remove(c);
+                transactions.evictConnection(c);
                 throw e;
             }
         }
@@ -221,6 +250,7 @@ public final class Backends implements AutoCloseable {
             p.pool().getHikariPoolMXBean().softEvictConnections();
             p.scratch().getHikariPoolMXBean().softEvictConnections();
             p.locking().getHikariPoolMXBean().softEvictConnections();
+            p.transactions().getHikariPoolMXBean().softEvictConnections();
         }
         log.info("catalog changed: backend connections renewed (their prepared statements knew the old table definitions)");
     }
@@ -307,12 +337,12 @@ public final class Backends implements AutoCloseable {
         return placements;
     }
 
-    /** Connections borrowed from the partition pools (statement, scratch and locking) right now. */
+    /** Connections borrowed from the partition pools (statement, scratch, locking and transactions) right now. */
     public int activeConnections() {
         int active = 0;
         for (var p : placements) {
             active += p.pool().getHikariPoolMXBean().getActiveConnections() + p.scratch().getHikariPoolMXBean().getActiveConnections()
-                    + p.locking().getHikariPoolMXBean().getActiveConnections();
+                    + p.locking().getHikariPoolMXBean().getActiveConnections() + p.transactions().getHikariPoolMXBean().getActiveConnections();
         }
         return active;
     }
@@ -324,6 +354,7 @@ public final class Backends implements AutoCloseable {
             p.pool().close();
             p.scratch().close();
             p.locking().close();
+            p.transactions().close();
         });
     }
 }

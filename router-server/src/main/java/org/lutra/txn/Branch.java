@@ -1,6 +1,7 @@
 package org.lutra.txn;
 
 import org.lutra.backend.Backends;
+import org.lutra.backend.TransactionConnection;
 
 import java.net.SocketTimeoutException;
 import java.sql.Connection;
@@ -12,9 +13,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One partition's part of a transaction, on one pinned connection for the transaction's life.
  *
- * <p>The first partition a transaction touches runs a plain transaction ({@code BEGIN}): if it
- * stays the only writer it commits with one {@code COMMIT}, no XA and no log. Every later
- * partition runs an XA branch, whose states are MySQL's:
+ * <p>The first partition a transaction touches runs a plain transaction: if it stays the only
+ * writer it commits with one {@code COMMIT}, no XA and no log. It sends no {@code BEGIN}: its
+ * connection is kept at {@code autocommit=0} ({@link TransactionConnection}), so its first
+ * statement starts the transaction, as on one MariaDB driven by Connector/J with auto-commit off.
+ * A transaction's snapshot starts where it did after {@code BEGIN}, at its first consistent read:
+ * neither opens a read view. Every later partition runs an XA branch, whose states are MySQL's:
  * <pre>
  *   XA START ──▶ ACTIVE ──XA END──▶ IDLE ──XA PREPARE──▶ PREPARED ──XA COMMIT──▶ DONE
  *                                     └──XA COMMIT .. ONE PHASE──────────────────▶ DONE
@@ -27,6 +31,10 @@ import java.util.concurrent.TimeUnit;
  * With two or more writers, the plain branch becomes the coordinator: the commit decision is a
  * row inserted in its transaction, so the decision is durable exactly when that branch commits
  * (see {@link DecisionLog}).
+ *
+ * <p>Every way a branch ends leaves its connection out of any transaction before it goes back to
+ * its pool ({@code COMMIT}, {@code ROLLBACK}, {@code XA COMMIT}, {@code XA ROLLBACK}); any other
+ * end evicts it, and its server rolls back what it had open as the connection closes.
  *
  * <p>Phase deadlines: {@link #phaseEndsAt} bounds every later statement of the branch with a
  * socket timeout (Connection.setNetworkTimeout) of the time left, so a backend that stops
@@ -45,6 +53,8 @@ final class Branch {
     final Backends.Placement placement;
     /** null for the plain (coordinator) branch. */
     final Xid xid;
+    private TransactionConnection pinned;
+    /** {@code pinned}'s connection, or null. */
     private Connection connection;
     private volatile boolean written;
     /** A streamed result still open on this branch's connection, or null. */
@@ -71,26 +81,41 @@ final class Branch {
     }
 
     /**
-     * Pins a connection and opens the transaction on it. Nothing has run on this partition yet, so
-     * a pooled connection found dead (its backend restarted) is replaced and the start retried.
+     * Pins a connection for the branch: an XA branch opens with {@code XA START}, a plain one sends
+     * nothing (its first statement starts it). A pooled connection found dead while starting (its
+     * backend restarted) is replaced and the start retried; a plain branch's dead connection is
+     * found by its first statement instead, which fails the transaction (HikariCP checks a pooled
+     * connection idle for over half a second before handing it out).
      */
     void start(int isolation) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                connection = placement.borrow(isolation);
+                pinned = placement.begin(isolation);
+                connection = pinned.connection();
                 if (yields) placement.yieldLocks(connection);
                 threadId = org.lutra.backend.BackendDriver.threadId(connection);
-                run(xid == null ? "BEGIN" : "XA START " + xid.sql());
+                if (xid != null) run("XA START " + xid.sql());
                 return;
             } catch (SQLException e) {
                 // a connection the backend watch closed: its server does not answer, a new one would wait as long
                 boolean unanswered = connection != null && placement.waiting().cutOff(connection);
-                if (connection != null) placement.pool().evictConnection(connection);
+                if (pinned != null) pinned.evict();
+                pinned = null;
                 connection = null;
                 if (attempt == START_ATTEMPTS || unanswered || !TransactionState.isConnectionLoss(e)) {
                     throw e.getMessage().startsWith("[") ? e : Backends.located(placement, e);
                 }
             }
+        }
+    }
+
+    /** Makes the pinned connection carry a session's variables; if the SET fails the connection is closed, and the branch with it. */
+    void carry(org.lutra.backend.SessionState state) throws SQLException {
+        try {
+            pinned.carry(state);
+        } catch (SQLException e) {
+            broken = true;
+            throw e;
         }
     }
 
@@ -281,14 +306,11 @@ final class Branch {
     void release() {
         if (connection == null) return;
         if (broken || state != State.DONE || !lockWaitSetBack()) {
-            placement.pool().evictConnection(connection);
+            pinned.evict();
         } else {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // the pool copes
-            }
+            pinned.giveBack();
         }
+        pinned = null;
         connection = null;
     }
 

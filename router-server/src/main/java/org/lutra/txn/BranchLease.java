@@ -31,6 +31,11 @@ final class BranchLease implements Connections.Lease {
         return b.connection();
     }
 
+    /** Makes the branch's connection carry a session's variables ({@link Branch#carry}). */
+    void carry(org.lutra.backend.SessionState state) throws SQLException {
+        b.carry(state);
+    }
+
     @Override
     public boolean streaming() {
         return streaming;

@@ -130,7 +130,8 @@ public final class SessionStatement implements Connections {
         Lease lease = t != null ? t.lease(partition, access, rows) : pooled.lease(partition, write ? Use.WRITE : Use.READ);
         var placement = service.backends().placement(partition);
         try {
-            placement.carry(lease.connection(), carry, placement.pool());
+            if (lease instanceof BranchLease pinned) pinned.carry(carry); // a transaction's connection: of the transactions pool
+            else placement.carry(lease.connection(), carry, placement.pool());
         } catch (SQLException e) {
             SQLException located = Backends.located(placement, e);
             lease.release(located); // not this statement's footprint: the transaction cannot go on after it
