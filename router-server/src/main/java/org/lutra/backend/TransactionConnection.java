@@ -70,7 +70,6 @@ public final class TransactionConnection {
     /** Closed for good (its state is unknown, or a transaction may be open on it): its server ends what it had open. */
     public void evict() {
         placement.waiting().remove(connection);
-        placement.carried().forget(connection);
-        pool.evictConnection(connection);
+        pool.evictConnection(connection); // what it carried is forgotten with it (weak keys): it may be closed already, beyond asking
     }
 }

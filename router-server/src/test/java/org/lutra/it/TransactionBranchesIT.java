@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * How a transaction over several partitions opens and ends its branches, read in the shards' own general logs, through
  * the MySQL listener (as sysbench and every MySQL client reach it): a transaction declared READ ONLY runs plain
- * transactions on every partition (BEGIN .. COMMIT, no XA), and each keeps its snapshot; one that only read commits its
+ * transactions on every partition (no XA; no BEGIN either: the first statement starts each, as on one MariaDB with
+ * auto-commit off), and each keeps its snapshot; one that only read commits its
  * XA branches with XA END and XA COMMIT .. ONE PHASE (one round trip: the pair is pipelined), never a prepare; one that
  * wrote on two partitions prepares the other writer with XA END and XA PREPARE and commits both.
  */
@@ -94,7 +95,7 @@ class TransactionBranchesIT {
             assertEquals(first[0], again[0], "each partition's snapshot is kept until COMMIT");
             assertEquals(first[0] + 200, sum(mysql), "after COMMIT a new transaction sees the other client's rows");
             for (int server = 0; server < 4; server++) {
-                assertEquals(List.of("BEGIN", "sum"), on(opened, server), "shard" + server + ": a plain transaction, no XA: " + opened);
+                assertEquals(List.of("sum"), on(opened, server), "shard" + server + ": a plain transaction, no XA, no BEGIN: " + opened);
                 assertEquals(List.of("sum", "COMMIT"), on(ended, server), "shard" + server + ": " + ended);
             }
         } finally {
@@ -116,9 +117,9 @@ class TransactionBranchesIT {
             int plain = 0;
             for (int server = 0; server < 4; server++) {
                 var statements = on(sent, server);
-                if (statements.getFirst().equals("BEGIN")) {
+                if (!statements.getFirst().equals("XA START")) {
                     plain++;
-                    assertEquals(List.of("BEGIN", "sum", "COMMIT"), statements, "the first partition's plain transaction: " + sent);
+                    assertEquals(List.of("sum", "COMMIT"), statements, "the first partition's plain transaction, no BEGIN: " + sent);
                 } else {
                     assertEquals(List.of("XA START", "sum", "XA END", "XA COMMIT"), statements, "shard" + server + ": " + sent);
                 }
@@ -137,7 +138,7 @@ class TransactionBranchesIT {
                 st.executeUpdate("UPDATE t SET v = v + 1000 WHERE id = " + idOn[2]);
                 st.execute("COMMIT");
             });
-            assertEquals(List.of("BEGIN", "update", "COMMIT"), on(sent, 1), "the coordinator (its decision row is the log's): " + sent);
+            assertEquals(List.of("update", "COMMIT"), on(sent, 1), "the coordinator (its decision row is the log's), no BEGIN: " + sent);
             assertEquals(List.of("XA START", "update", "XA END", "XA PREPARE", "XA COMMIT"), on(sent, 2), sent.toString());
             for (int p : new int[] {1, 2}) {
                 try (Connection c = router.partition(p); var q = c.createStatement(); var rs = q.executeQuery("SELECT v FROM t WHERE id = " + idOn[p])) {
