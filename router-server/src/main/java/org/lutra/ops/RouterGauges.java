@@ -56,6 +56,21 @@ final class RouterGauges {
             Gauge.builder("lutra.pool.waiting", pool, x -> x.getHikariPoolMXBean() == null ? 0 : x.getHikariPoolMXBean().getThreadsAwaitingConnection())
                     .description("threads waiting for a connection of the partition's statement pool").tag("partition", p.name()).tag("backend", p.backend())
                     .register(registry);
+            // the transactions pool: the branches' connections, kept at autocommit=0 (backend.TransactionConnection)
+            var txnPool = p.transactions();
+            for (var state : java.util.List.of("active", "idle", "max")) {
+                Gauge.builder("lutra.transaction.pool.connections", txnPool, x -> x.getHikariPoolMXBean() == null ? 0 : switch (state) {
+                            case "active" -> x.getHikariPoolMXBean().getActiveConnections();
+                            case "idle" -> x.getHikariPoolMXBean().getIdleConnections();
+                            default -> x.getMaximumPoolSize();
+                        })
+                        .description("connections of the partition's transactions pool (the branches of transactions) by state: active (pinned"
+                                + " by a transaction), idle, max (pool_size)")
+                        .tag("state", state).tag("partition", p.name()).tag("backend", p.backend()).register(registry);
+            }
+            Gauge.builder("lutra.transaction.pool.waiting", txnPool, x -> x.getHikariPoolMXBean() == null ? 0 : x.getHikariPoolMXBean().getThreadsAwaitingConnection())
+                    .description("transactions waiting for a connection of the partition's transactions pool").tag("partition", p.name()).tag("backend", p.backend())
+                    .register(registry);
             Gauge.builder("lutra.backend.reachable", sampler, s -> s.reachable(id))
                     .description("1 when the partition's backend answered the last health check in time, else 0")
                     .tag("partition", p.name()).tag("backend", p.backend()).register(registry);

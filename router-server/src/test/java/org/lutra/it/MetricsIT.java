@@ -125,7 +125,7 @@ class MetricsIT {
     }
 
     @Test
-    void anOpenTransactionHoldsAConnectionOfItsPartitionsPool() throws Exception {
+    void anOpenTransactionHoldsAConnectionOfItsPartitionsTransactionsPool() throws Exception {
         int a = firstKeyOn(0);
         String pool = "backend=\"shard0\",partition=\"p0\"";
         c.setAutoCommit(false);
@@ -138,9 +138,12 @@ class MetricsIT {
             c.setAutoCommit(true);
         }
         assertEquals(8, OperatedRouter.sample(during, "lutra_pool_connections", pool + ",state=\"max\""), "the backend's pool_size");
-        assertTrue(OperatedRouter.sample(during, "lutra_pool_connections", pool + ",state=\"active\"") >= 1,
-                "the transaction's branch on p0 is a borrowed connection:\n" + during.lines().filter(l -> l.startsWith("lutra_pool")).toList());
+        assertEquals(8, OperatedRouter.sample(during, "lutra_transaction_pool_connections", pool + ",state=\"max\""), "the backend's pool_size");
+        assertTrue(OperatedRouter.sample(during, "lutra_transaction_pool_connections", pool + ",state=\"active\"") >= 1,
+                "the transaction's branch on p0 is a borrowed connection of its transactions pool:\n"
+                        + during.lines().filter(l -> l.startsWith("lutra_transaction_pool")).toList());
         assertEquals(0, OperatedRouter.sample(during, "lutra_pool_waiting", pool), "nobody waits for a pool of 8");
+        assertEquals(0, OperatedRouter.sample(during, "lutra_transaction_pool_waiting", pool), "nobody waits for a pool of 8");
     }
 
     @Test
