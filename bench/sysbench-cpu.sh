@@ -5,8 +5,8 @@
 # the median per router. CPU per statement holds on a machine other builds share, where transactions/s do not.
 #   bench/sysbench-cpu.sh --router before=127.0.0.1:26312:b1:PID --router after=127.0.0.1:26322:a1:PID --rounds 10
 # (NAME=HOST:PORT:DATABASE:PID; the database holds sysbench's tables, made by `sysbench oltp_common ... prepare` through
-# that router; run a few rounds first to warm the routers up, and give every router the same history: a profiler
-# attached to one once changes its code from then on.)
+# that router; run a few rounds first to warm the routers up, and give the routers compared the same history: started
+# together, no profiler attached to one only, whose agent stays loaded.)
 set -euo pipefail
 user=app password=secret tables=1 size=10000 threads=8 seconds=6 rounds=5 workload=oltp_point_select
 names=()
