@@ -101,6 +101,14 @@ public interface Connections {
         return false;
     }
 
+    /**
+     * Whether every sub-query of the transaction so far was a consistent read, on any number of partitions (no write, no
+     * locking read, the router's own included: {@code TransactionState}'s locking partitions are none); true outside one.
+     */
+    default boolean consistentReadsOnly() {
+        return true;
+    }
+
     /** Every group's count in the snapshot of {@code partition} was remembered: a group without one has none there (empty). */
     default void everySnapshotBatches(int partition) {}
 
@@ -203,6 +211,11 @@ public interface Connections {
         @Override
         public boolean onlySnapshotOf(int partition) {
             return inner.onlySnapshotOf(partition);
+        }
+
+        @Override
+        public boolean consistentReadsOnly() {
+            return inner.consistentReadsOnly();
         }
 
         @Override

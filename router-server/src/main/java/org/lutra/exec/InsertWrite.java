@@ -138,7 +138,11 @@ final class InsertWrite {
         }
         for (int i = 0; i < secondaryKeys.size(); i++) {
             Object[] values = secondaryKeys.get(i);
-            SecondaryEntries.writeForWrittenRows(shards, table, plan.secondaries().get(i).lookup(), SecondaryEntries.entriesOf(landed, row -> values[row]));
+            var lookup = plan.secondaries().get(i).lookup();
+            var entries = SecondaryEntries.entriesOf(landed, row -> values[row]);
+            SecondaryEntries.writeForWrittenRows(shards, table, lookup, entries);
+            // where a UNIQUE value's row was written: a guess for reads by it (checked by each read's rows: UniqueValueGuess)
+            for (var e : entries) stats.secondaryGuesses().learn(lookup, e.key(), e.partition());
         }
         return ids.result(count, touched.size());
     }

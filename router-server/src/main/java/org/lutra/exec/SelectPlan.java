@@ -80,6 +80,10 @@ public final class SelectPlan implements Choice {
             RowSource proven = keyProvenRows(ctx);
             if (proven != null) return proven;
         }
+        if (validation != Validation.OWNER_ROWS) {
+            RowSource guessed = UniqueValueGuess.rows(ctx, target, pushdown.sql());
+            if (guessed != null) return guessed;
+        }
         Target.Resolution r = provenWhereRead(ctx);
         if (r == null) r = target.exact(ctx);
         ctx.remember(target, r);

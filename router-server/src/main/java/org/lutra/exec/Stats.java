@@ -18,6 +18,10 @@ public final class Stats implements org.lutra.placement.ValidationCounters {
     private final LongAdder learned = new LongAdder();
     private final LongAdder secondaryReads = new LongAdder();
     private final LongAdder secondaryPartitions = new LongAdder();
+    private final LongAdder secondaryGuessed = new LongAdder();
+    private final LongAdder secondaryGuessMissed = new LongAdder();
+    /** Where this router guesses the rows of UNIQUE secondary lookups' values live (a cache: each guess is checked). */
+    private final org.lutra.placement.SecondaryGuesses secondaryGuesses = new org.lutra.placement.SecondaryGuesses();
     private final AtomicLongArray perPartition;
     private final org.lutra.exec.PartitionCounts statementPartitions = new org.lutra.exec.PartitionCounts();
     /** By the shared lookup table itself (identity): an owner table and its SAME AS tables count together. */
@@ -146,6 +150,27 @@ public final class Stats implements org.lutra.placement.ValidationCounters {
     /** Statements routed by a secondary lookup. */
     public long secondaryReads() {
         return secondaryReads.sum();
+    }
+
+    public org.lutra.placement.SecondaryGuesses secondaryGuesses() {
+        return secondaryGuesses;
+    }
+
+    /** A read by a UNIQUE secondary lookup's value tried the partition guessed: its row was there ({@code found}) or not (it read the entries). */
+    void secondaryGuess(boolean found) {
+        (found ? secondaryGuessed : secondaryGuessMissed).increment();
+        if (found) secondaryReads.increment();
+        if (found) secondaryPartitions.increment();
+    }
+
+    /** Reads by a UNIQUE secondary lookup's value answered where the router guessed, without reading its entries. */
+    public long secondaryGuessed() {
+        return secondaryGuessed.sum();
+    }
+
+    /** Reads that tried a guess and found no row there, then read the entries. */
+    public long secondaryGuessMissed() {
+        return secondaryGuessMissed.sum();
     }
 
     /** The partitions those statements went to, summed. */

@@ -124,6 +124,21 @@ public final class Target {
         return table.partitioning() instanceof Partitioning.LookedUp lookup ? lookup.owner() : null;
     }
 
+    /**
+     * The one value of a {@code UNIQUE} secondary lookup by which this execution is routed (the routing column's keys
+     * not named), normalized as its entries hold it; null otherwise (no such lookup, several values, NULL).
+     */
+    Object uniqueSecondaryValue(Context ctx) {
+        if (secondary == null || !secondary.lookup().unique() || keyValues(ctx.params()) != null) return null;
+        Object[] values = secondaryValues(ctx, table, secondary);
+        return values.length == 1 ? values[0] : null;
+    }
+
+    /** The secondary lookup the WHERE clause pins, or null. */
+    org.lutra.catalog.SecondaryLookup secondaryLookup() {
+        return secondary == null ? null : secondary.lookup();
+    }
+
     /** Integer ranges up to this many keys on a hash or lookup column are routed as the list of their keys. */
     static final int MAX_RANGE_KEYS = 256;
     private static final Object[] NO_KEYS = new Object[0];
@@ -252,6 +267,8 @@ public final class Target {
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.SECONDARY_ENTRIES_READ);
         ctx.stats().secondary(partitions.size());
+        // a UNIQUE value's one entry: where its row is, as of the entries read; a guess for the next read by it (SecondaryGuesses)
+        if (values.length == 1 && partitions.size() == 1) ctx.stats().secondaryGuesses().learn(secondary.lookup(), values[0], partitions.iterator().next());
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : table.partitioning().partitions()) {
             if (partitions.contains(p)) out.put(p, List.of());

@@ -160,6 +160,14 @@ public interface Shards {
         return false;
     }
 
+    /**
+     * Whether the statement's transaction has run nothing but consistent reads so far (no write, no locking read, on any
+     * partition); true outside a transaction.
+     */
+    default boolean consistentReadsOnly() {
+        return true;
+    }
+
     /** {@link #movesSinceSnapshot}'s second half. */
     interface MovesSince {
         /** Whether a move batch of the group committed on one of the partitions since the transaction's snapshot there. */

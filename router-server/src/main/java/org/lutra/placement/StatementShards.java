@@ -139,6 +139,11 @@ public final class StatementShards implements Shards {
     }
 
     @Override
+    public boolean consistentReadsOnly() {
+        return connections.consistentReadsOnly();
+    }
+
+    @Override
     public MovesSince movesSinceSnapshot(String group, java.util.Collection<Integer> partitions) throws SQLException {
         if (!connections.transactional() || connections.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return null;
         // a snapshot that is all the transaction has seen needs no check: whatever moved since, what it answers is what one

@@ -193,6 +193,12 @@ public final class SessionStatement implements Connections {
     }
 
     @Override
+    public boolean consistentReadsOnly() {
+        TransactionState t = txn != null ? txn : implicit;
+        return t == null || t.consistentReadsOnly();
+    }
+
+    @Override
     public void atomic() {
         if (txn == null && implicit == null) implicit = service.begin(sessionIsolation);
     }

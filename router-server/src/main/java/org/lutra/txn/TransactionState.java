@@ -328,6 +328,12 @@ public final class TransactionState implements Connections {
         return locking.isEmpty() && branches.size() == 1 && branches.containsKey(partition);
     }
 
+    /** It may hold no lock anywhere: every statement it ran was a consistent read (on any number of partitions). */
+    @Override
+    public synchronized boolean consistentReadsOnly() {
+        return locking.isEmpty();
+    }
+
     @Override
     public void snapshotBatches(int partition, String group, java.util.OptionalLong moves) {
         snapshotBatches.put(partition + "/" + group, moves);
