@@ -89,6 +89,7 @@ final class UniqueValueGuess {
         Row first;
         try {
             first = rows.next();
+            if (first != null) org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.SECONDARY_GUESS_READ);
             if (first != null && moves != null && moves.any()) first = null;
         } catch (SQLException | RuntimeException e) {
             rows.close();

@@ -22,6 +22,12 @@ public final class FailPoints {
     /** A read through a secondary lookup has its entries' partitions; it has not read its rows yet. */
     public static final String SECONDARY_ENTRIES_READ = "secondary-entries-read";
 
+    /**
+     * A read by a UNIQUE secondary lookup's value, tried where the router guesses its row lives, has read its first row
+     * there (its snapshot is taken); it has not compared move batches nor answered yet.
+     */
+    public static final String SECONDARY_GUESS_READ = "secondary-guess-read";
+
     /** A statement holds its keys' home rows under a shared lock ({@link HomeRows}); it has not read their rows yet. */
     public static final String HOME_ROWS_LOCKED = "home-rows-locked";
 

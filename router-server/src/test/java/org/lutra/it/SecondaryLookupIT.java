@@ -235,7 +235,8 @@ class SecondaryLookupIT {
      * A read through the lookup whose row moves between its reading the entries and reading the rows: router B moves
      * the row while router A's read stands between the two (a fail point). The read holds the group's move fence from
      * before the entries until its rows are read, so the move waits for it and the row is found once; before, the move
-     * committed in between and the read looked where the row no longer was (it answered no row).
+     * committed in between and the read looked where the row no longer was (it answered no row). Router C reads: it has
+     * no guess of where the UNIQUE value's row is (router A, which inserted it, would try there first: UniqueValueGuessIT).
      */
     @Test
     @Order(5)
@@ -262,7 +263,8 @@ class SecondaryLookupIT {
                 // fenced: the move waits for this read
             }
         })) {
-            assertEquals(new TreeSet<>(List.of(500L)), ids(a, "SELECT id FROM customers WHERE tax_id = ?", "R-500"), "read while the row moved");
+            assertEquals(new TreeSet<>(List.of(500L)), ids(c, "SELECT id FROM customers WHERE tax_id = ?", "R-500"), "read while the row moved");
+            assertTrue(first.get(), "the read went through the entries");
         }
         assertEquals(1, moved.get(60, java.util.concurrent.TimeUnit.SECONDS), "the move ran once the read was done");
         assertEquals(List.of(target), List.copyOf(onShards("customers", "tax_id", "R-500").keySet()));

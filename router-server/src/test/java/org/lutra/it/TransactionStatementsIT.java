@@ -29,8 +29,11 @@ class TransactionStatementsIT {
             CREATE TABLE revision (rev_id INT PRIMARY KEY, rev_page INT NOT NULL, rev_text_id INT NOT NULL, KEY (rev_page))
               PARTITION BY lookup(rev_page) SAME AS page;
             CREATE TABLE text (old_id INT PRIMARY KEY, old_text VARCHAR(200) NOT NULL) PARTITION BY lookup(old_id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(old_id);
+            CREATE TABLE customer (c_id INT PRIMARY KEY, c_tax_id VARCHAR(20) NOT NULL, c_name VARCHAR(40) NOT NULL, UNIQUE KEY (c_tax_id))
+              PARTITION BY lookup(c_id) ON (p0, p1, p2, p3) DEFAULT NEW ON hash(c_id);
             """;
     static final int PAGES = 40;
+    static final int CUSTOMERS = 12;
 
     TestRouter router;
     GeneralLog log;
@@ -41,6 +44,11 @@ class TransactionStatementsIT {
         log = new GeneralLog(shards);
         try (Connection lutra = router.connect(); var st = lutra.createStatement()) {
             st.execute("CREATE SECONDARY LOOKUP page_by_title ON page (page_title)");
+            st.execute("CREATE SECONDARY LOOKUP cust_tax ON customer (c_tax_id) UNIQUE");
+            for (int id = 1; id <= CUSTOMERS; id++) {
+                st.executeUpdate("INSERT INTO customer VALUES (" + id + ", 'TAX-" + id + "', 'customer " + id + "')");
+                st.executeUpdate("ALTER TABLE customer SET PARTITION = p" + (id + 1) % 4 + " WHERE c_id = " + id); // off its hash home
+            }
             for (int id = 1; id <= PAGES; id++) {
                 st.executeUpdate("INSERT INTO page VALUES (" + id + ", 0, 'Title_" + id + "', " + (1000 + id) + ")");
                 st.executeUpdate("INSERT INTO revision VALUES (" + (1000 + id) + ", " + id + ", " + (1000 + id) + ")");
@@ -166,6 +174,74 @@ class TransactionStatementsIT {
         }
     }
 
+    /** TPC-E's customer by tax id, a read through a UNIQUE secondary lookup, in a transaction of its own. */
+    static void customerByTax(Connection lutra, int id) throws SQLException {
+        try (var ps = lutra.prepareStatement("SELECT c_id, c_name FROM customer WHERE c_tax_id = ?")) {
+            ps.setString(1, "TAX-" + id);
+            try (var rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(id, rs.getInt(1));
+                assertFalse(rs.next());
+            }
+        }
+        lutra.commit();
+    }
+
+    /** The statements sent, without {@code BEGIN} (whether a branch sends one is the transactions' business, not the lookup's). */
+    static List<GeneralLog.Statement> withoutBegin(List<GeneralLog.Statement> sent) {
+        return sent.stream().filter(s -> !s.text().equals("BEGIN")).toList();
+    }
+
+    /**
+     * A read by a UNIQUE value whose row is where the router guesses (it read the value's entry before: UniqueValueGuess)
+     * is the read and the COMMIT on the customer's partition, as one MariaDB is sent: no fence, no entries (3 statements
+     * before, with them). A router with no guess for the value (a second one) reads the fence and the entries at the
+     * value's home first, as before; a stale guess (the row moved by the second router) costs the try where it was, then
+     * the same.
+     */
+    @Test
+    void aReadByAUniqueValueWhereTheRouterGuessesIsTheReadAlone() throws Exception {
+        TestRouter second = new TestRouter(router, "txstmtsB", List.of()); // closing it would drop the shared databases: stopped below
+        try (Connection lutra = router.connect(); Connection other = second.connect()) {
+            lutra.setAutoCommit(false);
+            other.setAutoCommit(false);
+            for (int id = 1; id <= CUSTOMERS; id++) customerByTax(lutra, id); // warm; a guess missed at the hash home learns the entry
+            for (int id : new int[] {3, 4}) {
+                int shard = (id + 1) % 4;
+                var hit = withoutBegin(log.during(() -> customerByTax(lutra, id)));
+                hit.forEach(s -> System.out.println("TransactionStatementsIT: customer by tax id " + id + ", guessed " + s));
+                assertEquals(List.of("customer", "COMMIT"), hit.stream().map(s -> kind(s.text())).toList(), "customer " + id + ": " + hit);
+                assertTrue(hit.stream().allMatch(s -> s.server() == shard), "on the customer's partition only: " + hit);
+
+                var noGuess = withoutBegin(log.during(() -> customerByTax(other, id)));
+                noGuess.forEach(s -> System.out.println("TransactionStatementsIT: customer by tax id " + id + ", no guess " + s));
+                assertEquals(1, noGuess.stream().filter(s -> s.text().contains("lutra_move_fence")).count(), "" + noGuess);
+                assertEquals(1, noGuess.stream().filter(s -> s.text().contains("lutra_sec_cust_tax")).count(), "" + noGuess);
+                var onCustomer = noGuess.stream().filter(s -> s.server() == shard && !s.text().contains("lutra_")).map(s -> kind(s.text())).toList();
+                assertTrue(onCustomer.size() >= 2 && onCustomer.subList(onCustomer.size() - 2, onCustomer.size()).equals(List.of("customer", "COMMIT")),
+                        "then the read on the customer's partition: " + noGuess);
+                System.out.printf("TransactionStatementsIT: customer by tax id %d: %d statements with the guess, %d without (BEGIN not counted)%n",
+                        id, hit.size(), noGuess.size());
+            }
+            int id = 5;
+            int from = (id + 1) % 4;
+            int to = (from + 2) % 4;
+            try (var st = other.createStatement()) {
+                st.executeUpdate("ALTER TABLE customer SET PARTITION = p" + to + " WHERE c_id = " + id);
+                other.commit();
+            }
+            var stale = withoutBegin(log.during(() -> customerByTax(lutra, id)));
+            stale.forEach(s -> System.out.println("TransactionStatementsIT: customer by tax id " + id + ", stale guess " + s));
+            assertTrue(stale.stream().anyMatch(s -> s.server() == from && kind(s.text()).equals("customer")), "the try where it was: " + stale);
+            assertTrue(stale.stream().anyMatch(s -> s.text().contains("lutra_sec_cust_tax")), "then the entries: " + stale);
+            assertTrue(stale.stream().anyMatch(s -> s.server() == to && kind(s.text()).equals("customer")), "and the read where it is: " + stale);
+            var again = withoutBegin(log.during(() -> customerByTax(lutra, id)));
+            assertEquals(List.of("customer", "COMMIT"), again.stream().map(s -> kind(s.text())).toList(), "learned: " + again);
+        } finally {
+            second.stopRouter();
+        }
+    }
+
     /** What a statement of the fetch-page transaction is, by its text. */
     private static String kind(String sql) {
         if (sql.startsWith("SELECT 1 FROM `lutra_place_page` WHERE partitions LIKE")) return "copies?";
@@ -173,6 +249,7 @@ class TransactionStatementsIT {
         if (sql.contains("JOIN revision")) return "page JOIN revision";
         if (sql.contains("FROM page")) return "page";
         if (sql.contains("FROM text")) return "text";
+        if (sql.contains("FROM customer")) return "customer";
         return sql;
     }
 }
