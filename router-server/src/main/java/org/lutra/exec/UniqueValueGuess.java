@@ -74,7 +74,9 @@ final class UniqueValueGuess {
         if (shards.lockingRead(sql)) return null;
         if (shards.transactional() && shards.isolation() == Connection.TRANSACTION_READ_UNCOMMITTED) return null;
         SecondaryLookup lookup = target.secondaryLookup();
-        int p = ctx.stats().secondaryGuesses().get(lookup, value);
+        SecondaryGuesses guesses = ctx.stats().secondaryGuesses();
+        int p = guesses.get(lookup, value);
+        if (p < 0 && ctx.services() != null) guesses.warmOnce(ctx.services().backends(), target.table(), lookup);
         if (p < 0 || !placedOn(target, p)) return null;
         boolean olderSnapshot = shards.transactional() && shards.isolation() == Connection.TRANSACTION_REPEATABLE_READ
                 && shards.begun(p) && !shards.onlySnapshotOf(p);

@@ -195,16 +195,15 @@ class TransactionStatementsIT {
     /**
      * A read by a UNIQUE value whose row is where the router guesses (it read the value's entry before: UniqueValueGuess)
      * is the read and the COMMIT on the customer's partition, as one MariaDB is sent: no fence, no entries (3 statements
-     * before, with them). A router with no guess for the value (a second one) reads the fence and the entries at the
-     * value's home first, as before; a stale guess (the row moved by the second router) costs the try where it was, then
-     * the same.
+     * before, with them). A router with no guess for the value (a new one, whose first read by the lookup starts reading
+     * its entries as guesses in the background, and weighs the values under the column's collation, once per router:
+     * not counted) reads the fence and the entries at the value's home first, as
+     * before; a stale guess (the row moved by another router) costs the try where it was, then the same.
      */
     @Test
     void aReadByAUniqueValueWhereTheRouterGuessesIsTheReadAlone() throws Exception {
-        TestRouter second = new TestRouter(router, "txstmtsB", List.of()); // closing it would drop the shared databases: stopped below
-        try (Connection lutra = router.connect(); Connection other = second.connect()) {
+        try (Connection lutra = router.connect()) {
             lutra.setAutoCommit(false);
-            other.setAutoCommit(false);
             for (int id = 1; id <= CUSTOMERS; id++) customerByTax(lutra, id); // warm; a guess missed at the hash home learns the entry
             for (int id : new int[] {3, 4}) {
                 int shard = (id + 1) % 4;
@@ -213,7 +212,15 @@ class TransactionStatementsIT {
                 assertEquals(List.of("customer", "COMMIT"), hit.stream().map(s -> kind(s.text())).toList(), "customer " + id + ": " + hit);
                 assertTrue(hit.stream().allMatch(s -> s.server() == shard), "on the customer's partition only: " + hit);
 
-                var noGuess = withoutBegin(log.during(() -> customerByTax(other, id)));
+                TestRouter fresh = new TestRouter(router, "txstmtsB" + id, List.of()); // closing it would drop the shared databases
+                List<GeneralLog.Statement> noGuess;
+                try (Connection other = fresh.connect()) {
+                    other.setAutoCommit(false);
+                    noGuess = withoutBegin(log.during(() -> customerByTax(other, id))).stream()
+                            .filter(s -> !s.text().startsWith("SELECT v, p FROM") && !s.text().startsWith("SELECT WEIGHT_STRING")).toList(); // the guesses read, and weighed, in the background
+                } finally {
+                    fresh.stopRouter();
+                }
                 noGuess.forEach(s -> System.out.println("TransactionStatementsIT: customer by tax id " + id + ", no guess " + s));
                 assertEquals(1, noGuess.stream().filter(s -> s.text().contains("lutra_move_fence")).count(), "" + noGuess);
                 assertEquals(1, noGuess.stream().filter(s -> s.text().contains("lutra_sec_cust_tax")).count(), "" + noGuess);
@@ -226,9 +233,11 @@ class TransactionStatementsIT {
             int id = 5;
             int from = (id + 1) % 4;
             int to = (from + 2) % 4;
-            try (var st = other.createStatement()) {
+            TestRouter mover = new TestRouter(router, "txstmtsM", List.of());
+            try (Connection other = mover.connect(); var st = other.createStatement()) {
                 st.executeUpdate("ALTER TABLE customer SET PARTITION = p" + to + " WHERE c_id = " + id);
-                other.commit();
+            } finally {
+                mover.stopRouter();
             }
             var stale = withoutBegin(log.during(() -> customerByTax(lutra, id)));
             stale.forEach(s -> System.out.println("TransactionStatementsIT: customer by tax id " + id + ", stale guess " + s));
@@ -237,8 +246,6 @@ class TransactionStatementsIT {
             assertTrue(stale.stream().anyMatch(s -> s.server() == to && kind(s.text()).equals("customer")), "and the read where it is: " + stale);
             var again = withoutBegin(log.during(() -> customerByTax(lutra, id)));
             assertEquals(List.of("customer", "COMMIT"), again.stream().map(s -> kind(s.text())).toList(), "learned: " + again);
-        } finally {
-            second.stopRouter();
         }
     }
 

@@ -299,6 +299,36 @@ class UniqueValueGuessIT {
         assertEquals(expected.get(0), answers.get(0), "through A, guessing the older snapshot's partition: the same");
     }
 
+    /**
+     * A router's first read by the lookup reads its entries as guesses (in the background): a value it never read nor wrote
+     * is then answered where it guesses, even after another router moved its row before the warm-up read the entries.
+     */
+    @Test
+    void aNewRouterGuessesValuesItNeverReadFromTheEntries() throws Exception {
+        long first = insert(a, "WARM-1");
+        long second = insert(a, "WARM-2");
+        onB("ALTER TABLE customers SET PARTITION = p" + (partitionOf(second) + 1) % 4 + " WHERE id = " + second);
+        TestRouter c = new TestRouter(a, "uvguessC", List.of());
+        try (Connection lutra = c.connect()) {
+            assertEquals(java.util.Set.of(first), read(lutra, "WARM-1").keySet()); // no guess: the entries; the warm-up starts
+            long entries = 0;
+            for (int p = 0; p < 4; p++) {
+                try (Connection shard = a.partition(p); var rs = shard.createStatement().executeQuery("SELECT COUNT(*) FROM lutra_sec_cust_tax")) {
+                    assertTrue(rs.next());
+                    entries += rs.getLong(1);
+                }
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // waits for the background read, asserts no time
+            while (c.server.stats().secondaryGuesses().size("cust_tax") < entries && System.nanoTime() < deadline) Thread.sleep(50);
+            assertEquals(entries, c.server.stats().secondaryGuesses().size("cust_tax"), "every entry read as a guess");
+            assertEquals(onShards("WARM-2"), read(lutra, "WARM-2"));
+            assertEquals(1, c.server.stats().secondaryGuessed(), "WARM-2 answered where the entries read in the background put it");
+            assertEquals(0, c.server.stats().secondaryGuessMissed());
+        } finally {
+            c.stopRouter();
+        }
+    }
+
     /** Where an uncommitted row is: READ UNCOMMITTED on each shard. */
     int partitionOfUncommitted(long id) throws SQLException {
         for (int p = 0; p < 4; p++) {
