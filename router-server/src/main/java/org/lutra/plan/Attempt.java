@@ -22,7 +22,12 @@ import org.lutra.sql.PlanException;
  * statement as it reads it (an unknown column, an ambiguous name) as a {@code NotApplicable} whose reason is no refusal
  * ({@link NotApplicable#refused}): its caller gives it when the way is needed, as it would the refusal.
  *
- * <p>{@link #of} and {@link #refusable} remain for the ways still written to throw where they do not apply.
+ * <p>No way is chosen by catching: {@link Costs.Choice} takes each way's {@code Attempt}, and the select planner answers
+ * one ({@link SelectPlanner#plan}), its refusals and the errors it meets alike. What still throws is what no other way
+ * could answer: an error of the statement where the caller needs a plan (an unknown table, a syntax error; see
+ * {@link #errorThrown}), and a statement refused outright (a write the router does not run, a guard with no way around
+ * it). The parser's exception on re-reading the planner's own printed text ({@link PrivateTree},
+ * {@link NumberedText#parsedAgain}) is caught where it is met: it is no way's answer.
  */
 sealed interface Attempt<T> {
     /** The way applies: its plan. */
@@ -36,32 +41,8 @@ sealed interface Attempt<T> {
         }
     }
 
-    /** One way to plan the statement, which refuses where it does not apply. */
-    interface Way<T> {
-        T plan() throws PlanException;
-    }
-
     static <T> Attempt<T> notApplicable(PlanException reason) {
         return new NotApplicable<>(reason);
-    }
-
-    /** {@code way}'s plan, or, where it throws, why it does not apply: a refusal or an error of the statement alike. */
-    static <T> Attempt<T> of(Way<T> way) {
-        try {
-            return new Planned<>(way.plan());
-        } catch (PlanException reason) {
-            return new NotApplicable<>(reason);
-        }
-    }
-
-    /**
-     * {@code way}'s plan, or, where it refuses, why it does not apply. An error that is not a refusal (an unknown table,
-     * a syntax error) is the statement's whichever way plans it: thrown.
-     */
-    static <T> Attempt<T> refusable(Way<T> way) throws PlanException {
-        Attempt<T> attempt = of(way);
-        if (attempt instanceof NotApplicable<T> n && !n.refused()) throw n.reason();
-        return attempt;
     }
 
     static <T> Attempt<T> planned(T plan) {
@@ -91,6 +72,15 @@ sealed interface Attempt<T> {
     default <U> Attempt<U> passUp() {
         if (this instanceof NotApplicable<T> n) return new NotApplicable<>(n.reason());
         throw new IllegalStateException("the way applies: " + this);
+    }
+
+    /**
+     * This attempt, where the way applies or is refused; an error of the statement (not a refusal) thrown: for a caller that
+     * chooses among ways by refusals only, where an error is the statement's whichever way plans it.
+     */
+    default Attempt<T> errorThrown() throws PlanException {
+        if (this instanceof NotApplicable<T> n && !n.refused()) throw n.reason();
+        return this;
     }
 
     /** The plan, or the reason thrown. */

@@ -152,17 +152,22 @@ final class Costs {
         private final List<PlanException> refusals = new ArrayList<>();
         private PlanException error;
 
-        interface Builder {
-            Candidate build() throws PlanException;
+        /**
+         * One way of answering the statement: its candidate, or why it does not apply (a refusal, or an error of the
+         * statement as this way reads it). A planned null: the statement's shape is not one this way takes, which is no
+         * reason to tell the client (a join in rounds of a shape it does not take).
+         */
+        interface Way {
+            Attempt<Candidate> attempt() throws PlanException;
         }
 
         /**
-         * Adds the candidate {@code builder} makes; a way that cannot answer the statement adds its reason instead. An
-         * error that is not a refusal (an unknown table, a syntax error) is the statement's own where no way answers it;
-         * a way that cannot read the statement (a CTE it takes for a table) gives one where another way does.
+         * Adds the candidate {@code way} makes; a way that cannot answer the statement adds its reason instead. An error
+         * that is not a refusal (an unknown table, a syntax error) is the statement's own where no way answers it; a way
+         * that cannot read the statement (a CTE it takes for a table) gives one where another way does.
          */
-        Choice consider(Builder builder) {
-            switch (Attempt.of(builder::build)) {
+        Choice consider(Way way) throws PlanException {
+            switch (way.attempt()) {
                 case Attempt.Planned<Candidate> p -> {
                     if (p.plan() != null) candidates.add(p.plan());
                 }
@@ -172,11 +177,11 @@ final class Costs {
         }
 
         /**
-         * As {@link #consider(Builder)}, for a way that says before it is tried whether it applies: {@code notApplicable},
-         * its reason where it does not, is taken as the reason {@code builder} would refuse with, and it is not tried.
+         * As {@link #consider(Way)}, for a way that says before it is tried whether it applies: {@code notApplicable},
+         * its reason where it does not, is taken as the reason {@code way} would give, and it is not tried.
          */
-        Choice consider(java.util.Optional<PlanException> notApplicable, Builder builder) {
-            if (notApplicable.isEmpty()) return consider(builder);
+        Choice consider(java.util.Optional<PlanException> notApplicable, Way way) throws PlanException {
+            if (notApplicable.isEmpty()) return consider(way);
             notApplicable(new Attempt.NotApplicable<>(notApplicable.get()));
             return this;
         }
@@ -196,11 +201,11 @@ final class Costs {
         }
 
         /**
-         * The cheapest plan, or, where no way answers, why (the refusals, in the order the ways were listed). Where no way
-         * answers and one of them met an error that is not a refusal, that error is the statement's: thrown.
+         * The cheapest plan, or, where no way answers, why: the refusals, in the order the ways were listed, combined; or,
+         * where one of the ways met an error that is not a refusal, the first such error (the statement's own).
          */
-        Attempt<Plan.Query> attempt() throws PlanException {
-            if (candidates.isEmpty() && error != null) throw error;
+        Attempt<Plan.Query> attempt() {
+            if (candidates.isEmpty() && error != null) return Attempt.notApplicable(error);
             return best(candidates, refusals);
         }
 

@@ -67,19 +67,10 @@ final class DerivedTables {
     }
 
     /**
-     * {@link #attempt}'s plan, its reason thrown where it does not apply; {@code inner}'s refusals thrown as they come.
-     *
-     * @param text       the statement, as planned (its '?' the statement's parameters in order)
-     * @param tables     whether plain tables in FROM are materialized too (else only derived tables and CTEs may appear)
-     */
-    static Plan.Query plan(String text, Catalog catalog, SubqueryPlanner.Inner inner, boolean tables) throws PlanException {
-        return attempt(text, catalog, select -> new Attempt.Planned<>(inner.plan(select)), tables).orThrow();
-    }
-
-    /**
      * The statement over its FROM items materialized, or why that does not apply: a shape it does not take (see the class
      * comment), tables that share no partition, or an item its own planner refuses (the first met, in the order of the FROM
-     * clause). An error of the statement (a derived table without an alias, an unknown table) is thrown.
+     * clause). An error of the statement (a derived table without an alias; an unknown table where {@code inner} gives one) is a
+     * reason too.
      *
      * @param text       the statement, as planned (its '?' the statement's parameters in order)
      * @param tables     whether plain tables in FROM are materialized too (else only derived tables and CTEs may appear)
@@ -137,7 +128,7 @@ final class DerivedTables {
             Select body;
             Alias alias;
             if (item instanceof ParenthesedSelect ps) {
-                if (ps.getAlias() == null) throw new PlanException("42000", 1248, "Every derived table must have its own alias");
+                if (ps.getAlias() == null) return Attempt.notApplicable(new PlanException("42000", 1248, "Every derived table must have its own alias"));
                 body = unwrap(ps.getSelect());
                 alias = ps.getAlias();
             } else if (item instanceof Table t && t.getSchemaName() == null && ctes.containsKey(KeyFinder.unquote(t.getName()).toLowerCase(Locale.ROOT))) {

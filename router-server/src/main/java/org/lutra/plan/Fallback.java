@@ -117,9 +117,13 @@ final class Fallback {
         return new Attempt.Planned<>(new Reads(select, found, uses, defs, copies));
     }
 
-    /** The statement's plan over copies of its tables, with its estimated cost; refused for {@link #notApplicable}'s reason. */
-    static Costs.Candidate plan(String text, Catalog catalog, String database, SubqueryPlanner.Inner inner) throws PlanException {
-        Reads reads = reads(text, catalog, database).orThrow();
+    /**
+     * The statement's plan over copies of its tables, with its estimated cost; or why not: {@link #notApplicable}'s reason,
+     * or the reason {@code inner} gives for a table's read.
+     */
+    static Attempt<Costs.Candidate> plan(String text, Catalog catalog, String database, SubqueryPlanner.InnerAttempt inner) throws PlanException {
+        var readsFound = reads(text, catalog, database);
+        if (!(readsFound instanceof Attempt.Planned<Reads>(var reads))) return readsFound.passUp();
         int params = ParamCounter.count(text);
         Select select = reads.select();
         Finder found = reads.found();
@@ -145,7 +149,8 @@ final class Fallback {
                     + (own.isEmpty() ? "" : " WHERE " + DerivedTables.and(own));
             var piece = NumberedText.cut(read);
             Select clean = NumberedText.parse(piece.sql());
-            var plan = inner.plan(clean);
+            var copyRead = inner.plan(clean);
+            if (!(copyRead instanceof Attempt.Planned<Plan.Query>(var plan))) return copyRead.passUp();
             rows.add(estimatedRows(def, clean));
             String name = "lutra_copy_" + j++;
             var more = new ArrayList<String>();
@@ -157,10 +162,11 @@ final class Fallback {
             for (String m : more) shownAs.put(m, def.name());
         }
         var outer = NumberedText.cut(select.toString());
-        Guards.requireNoSessionState(outer.sql());
+        var sessionState = Guards.sessionState(outer.sql());
+        if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
         int partition = defs.values().iterator().next().partitioning().partitions()[0];
         var plan = new Plan.Query(new Materialize(partition, derived, outer.sql(), outer.params(), shownAs), params);
-        return new Costs.Candidate("copies of its tables", plan, Costs.copied(rows, copies));
+        return Attempt.planned(new Costs.Candidate("copies of its tables", plan, Costs.copied(rows, copies)));
     }
 
     /**

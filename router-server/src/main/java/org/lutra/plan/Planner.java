@@ -195,7 +195,7 @@ public final class Planner {
     }
 
     /** The plan's result columns named by the labels the statement text could not carry ({@link Labels#pin}). */
-    private static Plan relabelled(Plan plan, java.util.Map<String, String> standIns) {
+    static Plan relabelled(Plan plan, java.util.Map<String, String> standIns) {
         if (standIns.isEmpty() || !(plan instanceof Plan.Query q)) return plan;
         return new Plan.Query(new org.lutra.exec.Relabel(q.root(), standIns), q.paramCount());
     }
@@ -238,7 +238,7 @@ public final class Planner {
             case Select other -> new Costs.Choice()
                     .refused(PlanException.unsupported("WITH (common table expressions) and other compound SELECTs yet"))
                     .consider(fallbackNotApplicable(other.toString()), () -> fallback(other.toString()))
-                    .attempt().map(q -> (Plan) q);
+                    .attempt().errorThrown().map(q -> (Plan) q);
             case Insert insert -> new Attempt.Planned<>(writes.insert(insert, false));
             case net.sf.jsqlparser.statement.upsert.Upsert upsert -> new Attempt.Planned<>(writes.replace(upsert));
             case net.sf.jsqlparser.statement.UnsupportedStatement u when REPLACE_MODIFIER.matcher(sql).lookingAt() ->
@@ -265,13 +265,13 @@ public final class Planner {
             return new Attempt.Planned<>(whole.onOnePartition(original, new Costs.Choice()
                     .refused(cannotMerge.reason())
                     .consider(DerivedTables.setOperationsNotApplicable(original, catalog),
-                            () -> Costs.materialized("branches materialized", DerivedTables.setOperations(original, catalog, this::subqueryAttempt).orThrow(), branches))
-                    .consider(fallbackNotApplicable(original), () -> fallback(original))));
+                            () -> DerivedTables.setOperations(original, catalog, this::subqueryWay).map(q -> Costs.materialized("branches materialized", q, branches)))
+                    .consider(fallbackNotApplicable(original), () -> fallback(original))).orThrow());
         }
         Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
         if (DerivedTables.setOperationsNotApplicable(original, catalog).isPresent()) return new Attempt.Planned<>(union);
-        return new Attempt.Planned<>(switch (DerivedTables.setOperations(original, catalog, this::subqueryAttempt)) { // a branch's own plan may still refuse
+        return new Attempt.Planned<>(switch (DerivedTables.setOperations(original, catalog, this::subqueryAttempt).errorThrown()) { // a branch's own plan may still refuse
             case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), materialized.plan().root()), union.paramCount());
             case Attempt.NotApplicable<Plan.Query> none -> union;
         });
@@ -293,24 +293,18 @@ public final class Planner {
         }
     }
 
-    /** A SELECT without UNION ({@link SelectPlanner}). */
-    private Plan select(PlainSelect select, String sql) throws PlanException {
-        return selects.plan(select, sql);
-    }
-
     /**
-     * A SELECT without UNION planned, or the refusal of {@link SelectPlanner} as the reason it does not apply; an error of
-     * the statement is thrown. The select planner finds deep inside what it cannot answer (a construct the merge cannot
-     * reproduce) and refuses by throwing: this is where that refusal becomes a value for the ways that choose by it (a
-     * UNION's branches, the statement sent whole to one partition).
+     * A SELECT without UNION planned ({@link SelectPlanner}), or the refusal of the select planner as the reason it does
+     * not apply, for the ways that choose by it (a UNION's branches, the statement sent whole to one partition); an error
+     * of the statement is thrown.
      */
     private Attempt<Plan> selectAttempt(PlainSelect select, String sql) throws PlanException {
-        return Attempt.refusable(() -> select(select, sql));
+        return selects.plan(select, sql).errorThrown();
     }
 
-    /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost. */
-    Costs.Candidate fallback(String text) throws PlanException {
-        return Fallback.plan(text, catalog, database, this::subquery);
+    /** The statement over copies of its tables on one partition ({@link Fallback}): the plan for any read, with its cost; or why not. */
+    Attempt<Costs.Candidate> fallback(String text) throws PlanException {
+        return Fallback.plan(text, catalog, database, this::subqueryWay);
     }
 
     /** Why {@code text} cannot run over copies of its tables ({@link #fallback}'s refusal), asked before it is planned so; empty where it can. */
@@ -343,9 +337,18 @@ public final class Planner {
      * so may be read another way: its rows materialized, or not locked); an error of the statement is thrown.
      */
     Attempt<Plan.Query> subqueryAttempt(Select select) throws PlanException {
+        return subqueryWay(select).errorThrown();
+    }
+
+    /**
+     * As {@link #subqueryAttempt}, an error of the statement as the subquery's planners read it a reason too: for a way of
+     * many ({@link Costs.Choice}), where another way may read the statement (a CTE the subquery's own planner takes for a
+     * table).
+     */
+    Attempt<Plan.Query> subqueryWay(Select select) throws PlanException {
         return switch (alone(select)) {
-            case PlainSelect p -> selectAttempt(p, p.toString()).map(Plan.Query.class::cast);
-            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> selectAttempt(branch, branch.toString()).map(Plan.Query.class::cast));
+            case PlainSelect p -> selects.plan(p, p.toString()).map(Plan.Query.class::cast);
+            case net.sf.jsqlparser.statement.select.SetOperationList list -> UnionPlanner.plan(list, catalog, branch -> selects.plan(branch, branch.toString()).map(Plan.Query.class::cast));
             default -> Attempt.notApplicable(PlanException.unsupported("this kind of subquery yet (" + select + ")"));
         };
     }
@@ -376,22 +379,27 @@ public final class Planner {
 
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
     TableDef table(Table t) throws PlanException {
+        return resolved(t).orThrow();
+    }
+
+    /** As {@link #table}, the refusal or the error as a value (for a way that reads the statement as it may not be). */
+    Attempt<TableDef> resolved(Table t) {
         if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ...", which names no table
-            throw new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table");
+            return Attempt.notApplicable(new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table"));
         }
         String name = KeyFinder.unquote(t.getName());
         String schema = t.getSchemaName() == null ? null : KeyFinder.unquote(t.getSchemaName());
         if (schema != null && schema.matches("(?i)information_schema|performance_schema|mysql|sys")) {
-            throw PlanException.unsupported("queries on " + schema + " through the router yet (partitions would answer about their own "
-                    + "databases); SHOW TABLES, SHOW COLUMNS, DESCRIBE, SHOW INDEX and SHOW CREATE TABLE answer for the logical database");
+            return Attempt.notApplicable(PlanException.unsupported("queries on " + schema + " through the router yet (partitions would answer about their own "
+                    + "databases); SHOW TABLES, SHOW COLUMNS, DESCRIBE, SHOW INDEX and SHOW CREATE TABLE answer for the logical database"));
         }
         TableDef table = catalog.table(name);
         if (table == null || schema != null && !schema.equalsIgnoreCase(database)) {
-            throw new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist");
+            return Attempt.notApplicable(new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist"));
         }
         t.setSchemaName(null);
         spellAsCatalog(t, table);
-        return table;
+        return Attempt.planned(table);
     }
 
     /**

@@ -40,14 +40,23 @@ import java.util.Set;
  * columns and LIMIT. Anything else is left to the caller's refusal.
  */
 final class RoundsJoinPlanner {
+    /** Plans the statement {@code sql}: the inner reads, when a round runs. */
     interface Planning {
         Plan.Query plan(String sql) throws PlanException;
     }
 
+    /** Plans the outer read when the join is planned: its plan, or why it has none (its refusal, or an error of the statement). */
+    interface Reading {
+        Attempt<Plan.Query> plan(String sql) throws PlanException;
+    }
+
     private RoundsJoinPlanner() {}
 
-    /** The plan, or null when the statement is not a join this planner takes. */
-    static Plan.Query plan(PlainSelect select, Sources sources, Planning planner) throws PlanException {
+    /**
+     * The plan, or why the outer read has none (as {@code reading} says); null when the statement is not a join this
+     * planner takes.
+     */
+    static Attempt<Plan.Query> plan(PlainSelect select, Sources sources, Reading reading, Planning planner) throws PlanException {
         if (sources.all().size() != 2 || select.getJoins().size() != 1) return null;
         Join join = select.getJoins().getFirst();
         boolean left = join.isLeft();
@@ -115,7 +124,8 @@ final class RoundsJoinPlanner {
         String lock = LockInShareMode.clause(select);
         lock = lock == null ? "" : " " + lock;
         String outerSql = "SELECT " + qualifier(outer) + ".* FROM " + table(outer) + (outerConditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", outerConditions)) + lock;
-        Plan.Query outerPlan = planner.plan(outerSql);
+        var outerRead = reading.plan(outerSql);
+        if (!(outerRead instanceof Attempt.Planned<Plan.Query>(var outerPlan))) return outerRead;
         String innerPrefix = "SELECT " + qualifier(inner) + ".* FROM " + table(inner) + " WHERE " + innerKey + " IN (";
         String innerSuffix = ")" + (innerConditions.isEmpty() ? "" : " AND " + String.join(" AND ", innerConditions)) + lock;
         JoinInRounds.InnerPlanner innerPlanner = keys -> planner.plan(innerPrefix + String.join(", ", Collections.nCopies(keys, "?")) + innerSuffix).root();
@@ -145,7 +155,7 @@ final class RoundsJoinPlanner {
             if (l == null || !(l.getRowCount() instanceof LongValue count) || offset != null && !(offset instanceof LongValue)) return null;
             root = new Limit(root, offset == null ? 0 : ((LongValue) offset).getValue(), count.getValue());
         }
-        return new Plan.Query(root, param);
+        return Attempt.planned(new Plan.Query(root, param));
     }
 
     private static void addAll(Sources.Source s, boolean inner, List<JoinInRounds.Pick> picks, List<Column> columns) {

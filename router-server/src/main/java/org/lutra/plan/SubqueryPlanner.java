@@ -38,8 +38,9 @@ final class SubqueryPlanner {
     }
 
     /**
-     * Plans a subquery's SELECT a way that may not apply to it (materialized, read with locks): its plan, or why not (a
-     * refusal) as a value; an error of the statement (an unknown table) is thrown.
+     * Plans a subquery's SELECT a way that may not apply to it (materialized, read with locks, run first): its plan, or why
+     * not (a refusal) as a value; an error of the statement (an unknown table) thrown ({@link Planner#subqueryAttempt}) or,
+     * for a way of many, a reason too ({@link Planner#subqueryWay}).
      */
     interface InnerAttempt {
         Attempt<Plan.Query> plan(Select select) throws PlanException;
@@ -145,9 +146,9 @@ final class SubqueryPlanner {
     }
 
     /** The plan of {@code statement}, whose subqueries run first; rewrites a tree of its own ({@link PrivateTree}). */
-    static Plan.Query plan(PlainSelect statement, Catalog catalog, Inner inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
+    static Attempt<Plan.Query> plan(PlainSelect statement, Catalog catalog, InnerAttempt inner, SubqueryRounds.OuterPlanner outer) throws PlanException {
         var notApplicable = notApplicable(statement, catalog);
-        if (notApplicable.isPresent()) throw notApplicable.get();
+        if (notApplicable.isPresent()) return Attempt.notApplicable(notApplicable.get());
         PlainSelect select = PrivateTree.of(statement);
         var found = find(select);
         keepLabels(select);
@@ -161,8 +162,9 @@ final class SubqueryPlanner {
                 && select.getFromItem() instanceof net.sf.jsqlparser.schema.Table
                 && (select.getJoins() == null || select.getJoins().isEmpty()) && select.getLimit() == null && select.getOffset() == null
                 && select.getFetch() == null;
-        Slots slots = slots(found, select::toString, inner, null, 1);
-        return new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer, severalRowsInPlace ? SubqueryRounds.SeveralRows.IN_PLACE : SubqueryRounds.SeveralRows.FAIL), slots.params());
+        var slotted = slots(found, select::toString, inner, null, 1);
+        if (!(slotted instanceof Attempt.Planned<Slots>(var slots))) return slotted.passUp();
+        return Attempt.planned(new Plan.Query(new SubqueryRounds(slots.pieces(), slots.subqueries(), outer, severalRowsInPlace ? SubqueryRounds.SeveralRows.IN_PLACE : SubqueryRounds.SeveralRows.FAIL), slots.params()));
     }
 
     /**
@@ -198,7 +200,7 @@ final class SubqueryPlanner {
             kept -= Guards.selectWords(f.select().toString());
         }
         requireUncorrelated(found, catalog);
-        return slots(found, copy::toString, inner, locking, kept);
+        return slots(found, copy::toString, select -> Attempt.planned(inner.plan(select)), locking, kept).orThrow();
     }
 
     /** WHERE's {@code IN (SELECT ...)} and {@code EXISTS (SELECT ...)} subqueries (not negated), in text order, not looking inside them. */
@@ -231,13 +233,16 @@ final class SubqueryPlanner {
         return java.util.Optional.empty();
     }
 
-    private static Slots slots(List<Found> found, java.util.function.Supplier<String> printed, Inner inner, InnerAttempt locking, int ownSelects) throws PlanException {
+    /** The slots, or why not: a subquery {@code inner} gives no plan, or a shape the slots do not take. */
+    private static Attempt<Slots> slots(List<Found> found, java.util.function.Supplier<String> printed, InnerAttempt inner, InnerAttempt locking,
+                                        int ownSelects) throws PlanException {
         var subqueries = new ArrayList<SubqueryRounds.Subquery>();
         var lockingSubqueries = locking == null ? null : new ArrayList<SubqueryRounds.Subquery>();
         var slots = new ArrayList<String>();
         for (int i = 0; i < found.size(); i++) {
             Found f = found.get(i);
-            Plan.Query plan = inner.plan(f.select());
+            var planned = inner.plan(f.select());
+            if (!(planned instanceof Attempt.Planned<Plan.Query>(var plan))) return planned.passUp();
             Plan.Query locked = null;
             if (lockingSubqueries != null) {
                 // a subquery the router cannot read as InnoDB locks it: decided when run, refused only where the read must lock
@@ -252,7 +257,7 @@ final class SubqueryPlanner {
                 case InExpression in -> {
                     left = in.getLeftExpression().toString();
                     var notInSlot = leftOfIn(in);
-                    if (notInSlot.isPresent()) throw notInSlot.get();
+                    if (notInSlot.isPresent()) return Attempt.notApplicable(notInSlot.get());
                     in.setLeftExpression(new Column("__LUTRA_L" + i + "__"));
                     in.setRightExpression(new Column("__LUTRA_R" + i + "__"));
                     slot = null;
@@ -286,15 +291,16 @@ final class SubqueryPlanner {
                 case SCALAR -> slots.get(i);
             };
             int at = text.indexOf(slot, from);
-            if (at < 0) throw PlanException.unsupported("this subquery's shape yet (" + found.get(i).select() + ")");
+            if (at < 0) return Attempt.notApplicable(PlanException.unsupported("this subquery's shape yet (" + found.get(i).select() + ")"));
             pieces.add(text.substring(from, at));
             from = at + slot.length();
         }
         pieces.add(text.substring(from));
         // subqueries in ON, GROUP BY, ORDER BY are not planned here
-        Guards.requireNoSubquery(String.join(" ? ", pieces), ownSelects);
+        var subquery = Guards.subquery(String.join(" ? ", pieces), ownSelects);
+        if (subquery.isPresent()) return Attempt.notApplicable(subquery.get());
         int params = ParamCounter.count(String.join("", pieces)) + subqueries.stream().mapToInt(SubqueryRounds.Subquery::params).sum();
-        return new Slots(pieces, subqueries, lockingSubqueries, params);
+        return Attempt.planned(new Slots(pieces, subqueries, lockingSubqueries, params));
     }
 
     /**

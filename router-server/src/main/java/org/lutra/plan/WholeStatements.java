@@ -105,24 +105,27 @@ final class WholeStatements {
 
     /**
      * The cheapest of {@code choice}'s plans, run whole on one partition instead where each execution's keys put every
-     * table's rows there ({@link PinnedTables}); its refusal where it has no plan and the tables are not all pinned.
+     * table's rows there ({@link PinnedTables}); where it has no plan and the tables are not all pinned, why (its refusal,
+     * or the statement's error).
      */
-    Plan.Query onOnePartition(String text, Costs.Choice choice) throws PlanException {
+    Attempt<Plan.Query> onOnePartition(String text, Costs.Choice choice) {
         PinnedTables pinned = PinnedTables.of(text, planner.catalog(), planner.database());
-        if (pinned == null) return choice.cheapest();
+        if (pinned == null) return choice.attempt();
         int everywhere = pinned.commonPartition();
+        var sessionState = Guards.sessionState(pinned.sql());
         if (everywhere >= 0) { // replicated tables, or tables of one partition, that one partition holds all of
-            Guards.requireNoSessionState(pinned.sql());
+            if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
             var stand = new TableDef("(statement)", List.of(), new Partitioning.Replicated(new int[] {everywhere}), "");
-            return new Plan.Query(new Route(new Target(stand, null), pinned.sql(), null), ParamCounter.count(text));
+            return Attempt.planned(new Plan.Query(new Route(new Target(stand, null), pinned.sql(), null), ParamCounter.count(text)));
         }
         // where no plan over several partitions answers, an execution whose keys are not on one partition is refused when it runs
         var overSeveral = choice.attempt();
-        Guards.requireNoSessionState(pinned.sql());
+        if (overSeveral instanceof Attempt.NotApplicable<Plan.Query> n && !n.refused()) return overSeveral; // the statement's error
+        if (sessionState.isPresent()) return Attempt.notApplicable(sessionState.get());
         var root = switch (overSeveral) {
             case Attempt.Planned<Plan.Query> p -> new org.lutra.exec.OnePartition(pinned.targets(), pinned.sql(), p.plan().root(), null);
             case Attempt.NotApplicable<Plan.Query> n -> new org.lutra.exec.OnePartition(pinned.targets(), pinned.sql(), null, n.reason());
         };
-        return new Plan.Query(root, ParamCounter.count(text));
+        return Attempt.planned(new Plan.Query(root, ParamCounter.count(text)));
     }
 }

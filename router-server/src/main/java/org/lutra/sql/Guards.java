@@ -100,7 +100,13 @@ public final class Guards {
      * has one SELECT keyword of its own; an INSERT, UPDATE or DELETE none.
      */
     public static void requireNoSubquery(String sql, int own) throws PlanException {
-        if (selectWords(sql) > own) throw PlanException.unsupported("subqueries yet");
+        var refusal = subquery(sql, own);
+        if (refusal.isPresent()) throw refusal.get();
+    }
+
+    /** Why {@link #requireNoSubquery} refuses {@code sql}, or empty where it does not. */
+    public static java.util.Optional<PlanException> subquery(String sql, int own) {
+        return selectWords(sql) > own ? java.util.Optional.of(PlanException.unsupported("subqueries yet")) : java.util.Optional.empty();
     }
 
     /** How many SELECT words {@code sql} holds outside quotes and comments: its SELECTs and subqueries. */

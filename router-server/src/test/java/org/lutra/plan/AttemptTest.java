@@ -44,15 +44,11 @@ class AttemptTest {
     }
 
     @Test
-    void onlyRefusalsMakeAWayNotApplicable() throws PlanException {
-        assertInstanceOf(Attempt.NotApplicable.class, Attempt.refusable(() -> {
-            throw PlanException.unsupported("this way");
-        }));
+    void onlyRefusalsMakeAWayNotApplicableWhereTheCallerNeedsAPlan() throws PlanException {
+        assertInstanceOf(Attempt.NotApplicable.class, Attempt.notApplicable(PlanException.unsupported("this way")).errorThrown());
         var error = new PlanException("42S02", 1146, "Table 'demo.x' doesn't exist");
-        assertSame(error, assertThrows(PlanException.class, () -> Attempt.refusable(() -> {
-            throw error;
-        })));
-        assertEquals("p", Attempt.refusable(() -> "p").orThrow());
+        assertSame(error, assertThrows(PlanException.class, () -> Attempt.notApplicable(error).errorThrown()));
+        assertEquals("p", Attempt.planned("p").errorThrown().orThrow());
     }
 
     @Test

@@ -68,21 +68,53 @@ class CostsTest {
         var copies = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0, new QueryTraits(false, false));
         var cheap = new Costs.Candidate("specialised", specialised, Costs.reads(List.of(10.0, 10.0)));
         var dear = new Costs.Candidate("copies", copies, Costs.copied(List.of(10.0, 10.0), 0));
-        assertSame(specialised, new Costs.Choice().consider(() -> dear).consider(() -> cheap).cheapest());
+        assertSame(specialised, new Costs.Choice().consider(() -> Attempt.planned(dear)).consider(() -> Attempt.planned(cheap)).cheapest());
         var same = new Costs.Candidate("copies", copies, cheap.cost());
-        assertSame(specialised, new Costs.Choice().consider(() -> cheap).consider(() -> same).cheapest());
+        assertSame(specialised, new Costs.Choice().consider(() -> Attempt.planned(cheap)).consider(() -> Attempt.planned(same)).cheapest());
         var refused = assertThrows(PlanException.class, () -> new Costs.Choice()
                 .refused(PlanException.unsupported("joins across partitions yet"))
-                .consider(() -> {
-                    throw PlanException.unsupported("locking reads of copies");
-                }).cheapest());
+                .consider(() -> Attempt.notApplicable(PlanException.unsupported("locking reads of copies"))).cheapest());
         assertRefusal(refused);
         assertEquals("Lutra does not support joins across partitions yet; nor locking reads of copies", refused.getMessage());
         // a statement's own error (an unknown table) where no candidate answers it
-        var unknown = assertThrows(PlanException.class, () -> new Costs.Choice().consider(() -> {
-            throw new PlanException("42S02", 1146, "Table 'demo.nosuch' doesn't exist");
-        }).cheapest());
+        var unknown = assertThrows(PlanException.class, () -> new Costs.Choice()
+                .consider(() -> Attempt.notApplicable(new PlanException("42S02", 1146, "Table 'demo.nosuch' doesn't exist"))).cheapest());
         assertEquals(1146, unknown.getErrorCode());
+    }
+
+    @Test
+    void waysAnswerAsValuesRefusalsCombineAnErrorWaitsForNoCandidateAndAShapeNotTakenIsNoReason() throws PlanException {
+        var plan = new Plan.Query(new SelectPlan(null, null, SelectPlan.Validation.OWNER_ROWS, -1, null, null), 0, new QueryTraits(false, false));
+        var candidate = new Costs.Candidate("copies", plan, Costs.copied(List.of(10.0), 0));
+        var unknown = new PlanException("42S02", 1146, "Table 'demo.nosuch' doesn't exist");
+        // a refused way, an error way, a way whose shape is not taken (a planned null), a candidate: the candidate runs
+        var choice = new Costs.Choice()
+                .consider(() -> Attempt.notApplicable(PlanException.unsupported("joins in rounds of this shape yet")))
+                .consider(() -> Attempt.notApplicable(unknown))
+                .consider(() -> Attempt.planned(null))
+                .consider(() -> Attempt.planned(candidate));
+        assertEquals(List.of(candidate), choice.candidates());
+        assertSame(plan, assertInstanceOf(Attempt.Planned.class, choice.attempt()).plan());
+        // no candidate: the refusals combined, in the order the ways were listed; the shape not taken adds nothing
+        var combined = assertInstanceOf(Attempt.NotApplicable.class, new Costs.Choice()
+                .refused(PlanException.unsupported("joins across partitions yet"))
+                .consider(() -> Attempt.planned(null))
+                .consider(() -> Attempt.notApplicable(PlanException.unsupported("locking reads of copies")))
+                .consider(java.util.Optional.of(PlanException.unsupported("session-scoped FOUND_ROWS() through the router yet")), () -> {
+                    throw new AssertionError("a way that does not apply up front is not tried");
+                }).attempt());
+        assertTrue(combined.refused());
+        assertEquals("Lutra does not support joins across partitions yet; nor locking reads of copies; nor session-scoped FOUND_ROWS() through the router yet",
+                combined.reason().getMessage());
+        assertEquals("42000", combined.reason().getSQLState());
+        assertEquals(1235, combined.reason().getErrorCode());
+        // no candidate and an error among the refusals: the statement's error, as a value (its caller throws it)
+        var error = assertInstanceOf(Attempt.NotApplicable.class, new Costs.Choice()
+                .consider(() -> Attempt.notApplicable(PlanException.unsupported("this way")))
+                .consider(() -> Attempt.notApplicable(unknown))
+                .consider(() -> Attempt.notApplicable(new PlanException("42S22", 1054, "Unknown column 'z' in 'field list'"))).attempt());
+        assertSame(unknown, error.reason());
+        assertSame(unknown, assertThrows(PlanException.class, () -> error.errorThrown()));
     }
 
     @Test
