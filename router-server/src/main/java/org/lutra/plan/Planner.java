@@ -384,37 +384,10 @@ public final class Planner {
 
     /** As {@link #table}, the refusal or the error as a value (for a way that reads the statement as it may not be). */
     Attempt<TableDef> resolved(Table t) {
-        if (t == null || t.getName() == null) { // the parser takes "DELETE FROM WHERE ...", which names no table
-            return Attempt.notApplicable(new PlanException("42000", 1064, "You have an error in your SQL syntax: the statement names no table"));
-        }
-        String name = KeyFinder.unquote(t.getName());
-        String schema = t.getSchemaName() == null ? null : KeyFinder.unquote(t.getSchemaName());
-        if (schema != null && schema.matches("(?i)information_schema|performance_schema|mysql|sys")) {
-            return Attempt.notApplicable(PlanException.unsupported("queries on " + schema + " through the router yet (partitions would answer about their own "
-                    + "databases); SHOW TABLES, SHOW COLUMNS, DESCRIBE, SHOW INDEX and SHOW CREATE TABLE answer for the logical database"));
-        }
-        TableDef table = catalog.table(name);
-        if (table == null || schema != null && !schema.equalsIgnoreCase(database)) {
-            return Attempt.notApplicable(new PlanException("42S02", 1146, "Table '" + (schema == null ? database : schema) + "." + name + "' doesn't exist"));
-        }
-        t.setSchemaName(null);
-        spellAsCatalog(t, table);
-        return Attempt.planned(table);
+        return TableNames.resolved(catalog, database, t);
     }
 
-    /**
-     * The backends may compare table names case-sensitively (lower_case_table_names=0): a table the
-     * client names {@code ITEM} is sent as the catalog spells it, {@code item}, aliased {@code ITEM}
-     * where it has no alias, so that {@code ITEM.col} still names it. (Single-table UPDATE, DELETE and
-     * INSERT take no alias in MariaDB's grammar: there only the name changes.)
-     */
-    private static void spellAsCatalog(Table t, TableDef table) {
-        if (KeyFinder.unquote(t.getName()).equals(table.name())) return;
-        if (t.getAlias() == null) t.setAlias(new net.sf.jsqlparser.expression.Alias(t.getName(), false));
-        t.setName("`" + table.name().replace("`", "``") + "`");
-    }
-
-    /** A DML statement's own table: renamed as the catalog spells it, without an alias (see {@link #spellAsCatalog}). */
+    /** A DML statement's own table: renamed as the catalog spells it, without an alias (see {@link TableNames#resolved}). */
     TableDef dmlTable(Table t) throws PlanException {
         if (t == null) return table(null); // its syntax error
         var alias = t.getAlias();
