@@ -21,6 +21,10 @@ import java.util.Set;
  * </ul>
  * The rewrite keeps, for every character of the new text, the position it came from, so that
  * result labels can still be the text the client wrote.
+ *
+ * <p>Its length is one pass over the text: the rewrites share one scanner of quotes, comments and positions
+ * ({@code Writer}), since each must know where strings, identifiers and comments begin and end, and split apart they
+ * would each scan for that again.
  */
 final class Dialect {
     /**
