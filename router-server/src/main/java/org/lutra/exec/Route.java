@@ -48,7 +48,7 @@ public final class Route implements Operator {
 
     /** One row stream per partition, in the order the partitions resolved. */
     public List<RowSource> openEach(Context ctx) throws SQLException {
-        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
+        target.replicaLocks().check(target.table(), ctx.shards());
         Target.Resolution r = resolution(ctx);
         String group = target.scannedGroup(r);
         String bySecondary = target.secondaryGroup(ctx.params());

@@ -100,7 +100,7 @@ public final class SelectPlan implements Choice {
     private Target.Resolution provenWhereRead(Context ctx) throws SQLException {
         if (!target.guesses() || target.keys() instanceof org.lutra.sql.KeyMatch.Range || !OwnerRowsProof.applies(ctx, pushdown.sql())) return null;
         if (target.keyValues(ctx.params()) == null) return null;
-        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
+        target.replicaLocks().check(target.table(), ctx.shards());
         Target.Resolution guess = target.guess(ctx);
         Target.Resolution proven = OwnerRowsProof.proven(ctx, target, guess);
         return proven != null ? proven : target.exact(ctx, guess);
@@ -162,7 +162,7 @@ public final class SelectPlan implements Choice {
         if (keys == null || keys.length == 0 || Arrays.stream(keys).distinct().count() != 1) return null;
         Target.Resolution guess = target.guess(ctx);
         if (guess.size() != 1) return null;
-        target.replicaLocks().check(target.table(), ctx.shards().everyReadLocks());
+        target.replicaLocks().check(target.table(), ctx.shards());
         return new ValidatedRead(ctx, keys, 1, Settle.AS_IT_STREAMS).run(guess);
     }
 

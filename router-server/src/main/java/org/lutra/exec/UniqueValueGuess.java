@@ -81,7 +81,7 @@ final class UniqueValueGuess {
         boolean olderSnapshot = shards.transactional() && shards.isolation() == Connection.TRANSACTION_REPEATABLE_READ
                 && shards.begun(p) && !shards.onlySnapshotOf(p);
         if (olderSnapshot && !shards.consistentReadsOnly()) return null; // its own write of v may be elsewhere: see 3.
-        target.replicaLocks().check(target.table(), shards.everyReadLocks());
+        target.replicaLocks().check(target.table(), shards);
         // read before the try is sent: the group's move-batch count in the transaction's older snapshot of p
         Shards.MovesSince moves = olderSnapshot && target.table().partitioning() instanceof Partitioning.LookedUp l
                 ? shards.movesSinceSnapshot(l.owner(), List.of(p)) : null;

@@ -60,7 +60,7 @@ final class FencedScan {
                 for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(unused.get(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
             }
             FailPoints.reach(FailPoints.SCAN_ASKED_ABOUT_COPIES);
-            return fanOut.query(copies.apply(queries, replicated), on(unused, statement));
+            return fanOut.query(replicated ? copies.scansWithoutCopies(queries) : queries, on(unused, statement));
         } finally {
             unused.values().forEach(lease -> end(lease, null)); // a query that never asked for its lease (none, unless it failed first)
         }

@@ -42,7 +42,7 @@ final class LockingScan {
         if (!copies.none()) {
             for (boolean yes : fanOut.each(queries, statement, p -> holdsReplicated(backends.placement(p), copies.checkSql(p)), yes -> {})) replicated |= yes;
         }
-        return fanOut.query(copies.apply(queries, replicated), statement);
+        return fanOut.query(replicated ? copies.scansWithoutCopies(queries) : queries, statement);
     }
 
     private static boolean holdsReplicated(Backends.Placement placement, String sql) throws SQLException {

@@ -34,9 +34,14 @@ public record ReplicaLocks(List<TableDef> locked, List<TableDef> read) {
      * the answer should not), else where the one partition a REPLICATED target reads (its first) is not the table's first.
      * Asked before the statement reads anything, home rows included.
      *
-     * @param everyReadLocks the statement runs in a SERIALIZABLE transaction
+     * @param shards where the statement runs: whether every read there locks (a SERIALIZABLE transaction)
      */
-    public void check(TableDef driving, boolean everyReadLocks) throws SQLException {
+    public void check(TableDef driving, Shards shards) throws SQLException {
+        check(driving, shards.everyReadLocks());
+    }
+
+    /** As {@link #check(TableDef, Shards)}; {@code everyReadLocks}: the statement runs in a SERIALIZABLE transaction. */
+    void check(TableDef driving, boolean everyReadLocks) throws SQLException {
         for (TableDef t : everyReadLocks ? read : locked) {
             int first = t.partitioning().partitions()[0];
             if (!(driving.partitioning() instanceof Partitioning.Replicated r) || r.partitions()[0] != first) {

@@ -67,11 +67,6 @@ public final class ReplicaScans {
             return PlacementRows.anyReplicatedSql(owner(), names.partitionName(p));
         }
 
-        /** The scans as written when no partition answered yes, else each without the copies of keys whose primary is elsewhere. */
-        public List<ShardQuery> apply(List<ShardQuery> scans, boolean anyReplicated) throws SQLException {
-            return anyReplicated ? scansWithoutCopies(scans) : scans;
-        }
-
         /** Each scan without the copies of keys whose primary is elsewhere. */
         public List<ShardQuery> scansWithoutCopies(List<ShardQuery> scans) throws SQLException {
             var out = new ArrayList<ShardQuery>(scans.size());
@@ -91,7 +86,7 @@ public final class ReplicaScans {
                 if (rows.next() != null) any = true;
             }
         }
-        return copies.apply(scans, any);
+        return any ? copies.scansWithoutCopies(scans) : scans;
     }
 
     private static final Pattern WEIGHT_STRING = Pattern.compile("(?i)\\bWEIGHT_STRING\\s*\\(");
