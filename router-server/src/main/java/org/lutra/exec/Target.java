@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a statement on one table goes, decided per execution from the parameter values: the
@@ -233,14 +234,15 @@ public final class Target {
             // fence (SecondaryEntries.partitions), and the partitions they name read as a scan of the group inside a
             // transaction reads them (TransactionScan, with this fence): each of those snapshots checked to have every move
             // batch of the group committed there (40001 if not), or started under the fence. The entries name every
-            // partition that holds rows with the values now, and no batch commits until the snapshots exist, so each moved
-            // row is in exactly one of them. READ UNCOMMITTED would see a moving batch's rows before its entries commit:
-            // there the read goes to every partition, as a scan of the group (refused over several partitions)
+            // partition that holds rows with the values now (UNIQUE: with the partitions of older snapshots, olderSnapshots),
+            // and no batch commits until the snapshots exist, so each moved row is in exactly one of them. READ UNCOMMITTED
+            // would see a moving batch's rows before its entries commit: there the read goes to every partition, as a scan
+            // of the group (refused over several partitions)
             if (group != null && ctx.shards() != null && ctx.shards().transactional()
                     && ctx.shards().isolation() == java.sql.Connection.TRANSACTION_READ_UNCOMMITTED) return everywhere();
             Object[] values = secondaryValues(ctx, table, secondary); // weighed once (a collation may ask a backend)
             if (group != null && ctx.locks() != null) ctx.locks().holdFence(group, fencePartition(table, secondary, values));
-            Resolution bySecondary = viaSecondary(ctx, table, secondary, values);
+            Resolution bySecondary = viaSecondary(ctx, table, secondary, values, secondary.lookup().unique() ? olderSnapshots(ctx, table) : Set.of());
             if (bySecondary != null) return bySecondary;
         }
         Resolution guess = guessed != null ? guessed : guess(ctx);
@@ -258,11 +260,32 @@ public final class Target {
      * exactly (NULL, a value the column would compare otherwise): the statement goes everywhere.
      */
     static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) throws SQLException {
-        return viaSecondary(ctx, table, secondary, secondaryValues(ctx, table, secondary));
+        return viaSecondary(ctx, table, secondary, secondaryValues(ctx, table, secondary), Set.of());
+    }
+
+    /**
+     * The partitions of the table where the statement's REPEATABLE READ transaction began before this statement, whose
+     * snapshots may be older than the latest entries; empty elsewhere. A UNIQUE value's entry is keyed by the value alone
+     * and taken over when stale (SecondaryEntries#claim): after another transaction deleted the row of v on p and gave v to
+     * a new row on q, the entry names q alone, yet the transaction's older snapshot of p still shows the deleted row (one
+     * MariaDB answers it). So a read by a UNIQUE value inside such a transaction also reads these partitions: a row with v
+     * that a snapshot older than this statement shows is on one of them; on every other partition the snapshot starts
+     * under the fence after the entries are read, and there the latest entries name every committed row with v (the
+     * entries are a superset). Non-UNIQUE entries are only ever added, never rewritten: they need no more. Writes by the
+     * column read the latest committed rows, which the latest entries name: they use {@link #viaSecondary} alone (a locking
+     * read, which reads them too, reads these partitions as well: more than it needs, never fewer).
+     */
+    private static Set<Integer> olderSnapshots(Context ctx, TableDef table) {
+        var shards = ctx.shards();
+        if (shards == null || !shards.transactional() || shards.isolation() != java.sql.Connection.TRANSACTION_REPEATABLE_READ) return Set.of();
+        var out = new java.util.TreeSet<Integer>();
+        for (int p : table.partitioning().partitions()) if (shards.begun(p)) out.add(p);
+        return out;
     }
 
     /** {@link #viaSecondary(Context, TableDef, org.lutra.exec.Plan.SecondaryMatch)} for the statement's values, normalized already. */
-    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary, Object[] values) throws SQLException {
+    private static Resolution viaSecondary(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary, Object[] values,
+                                           Set<Integer> olderSnapshots) throws SQLException {
         for (Object v : values) if (v == null) return null;
         var partitions = SecondaryEntries.partitions(ctx.shards(), table, secondary.lookup(), values);
         org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.SECONDARY_ENTRIES_READ);
@@ -271,7 +294,7 @@ public final class Target {
         if (values.length == 1 && partitions.size() == 1) ctx.stats().secondaryGuesses().learn(secondary.lookup(), values[0], partitions.iterator().next());
         var out = new LinkedHashMap<Integer, List<Integer>>();
         for (int p : table.partitioning().partitions()) {
-            if (partitions.contains(p)) out.put(p, List.of());
+            if (partitions.contains(p) || olderSnapshots.contains(p)) out.put(p, List.of());
         }
         if (out.isEmpty()) out.put(table.partitioning().partitions()[0], List.of());
         return new Resolution(out, null);

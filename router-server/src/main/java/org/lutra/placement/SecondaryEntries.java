@@ -38,7 +38,10 @@ import java.util.TreeMap;
  * entry committed too, and so is found. A row whose transaction commits while the read runs may be seen
  * or not (as for any read over several partitions). Inside a transaction the reader reads the latest
  * committed entries (outside the transaction: its snapshot of the home may be older than its snapshots of
- * the partitions the entries name) and, at a home the transaction has begun on, its own uncommitted ones.
+ * the partitions the entries name) and, at a home the transaction has begun on, its own uncommitted ones. A UNIQUE
+ * entry taken over ({@link #claim}) no longer names the partition of the deleted row it stood for, which a REPEATABLE
+ * READ transaction's older snapshot there still shows: such a read also reads the partitions the transaction began on
+ * before ({@code exec.Target}, docs/placement.md "Secondary lookups").
  *
  * <p><b>UNIQUE</b> ({@link #claim}), per value v placed on partition q, inside the writing transaction:
  * <ol>

@@ -299,6 +299,86 @@ class UniqueValueGuessIT {
         assertEquals(expected.get(0), answers.get(0), "through A, guessing the older snapshot's partition: the same");
     }
 
+    /** The partition holding the UNIQUE lookup's entry of {@code value} (its home), read on the shards. */
+    int homeOf(String value) throws SQLException {
+        for (int p = 0; p < 4; p++) {
+            try (Connection shard = a.partition(p); var ps = shard.prepareStatement("SELECT p FROM lutra_sec_cust_tax WHERE v = ?")) {
+                ps.setString(1, value);
+                try (var rs = ps.executeQuery()) {
+                    if (rs.next()) return p;
+                }
+            }
+        }
+        throw new AssertionError("no entry of " + value);
+    }
+
+    /**
+     * A stale UNIQUE entry taken over while a REPEATABLE READ transaction's older snapshot still shows its row: T has read
+     * partitions p (row r1 with value v) and q and has written (so no guess of an older snapshot is used); router B deletes
+     * r1 and gives v to a new row r2 on q, which takes v's entry over (it names q now). T's snapshot of q predates r2 and
+     * its snapshot of p still has r1, which T reads by its key: by v, T answers r1, as one MariaDB does from T's snapshot.
+     * v's home is neither p nor q and T has not begun there (it would read the older entry in its own snapshot): T reads
+     * p and q by values whose rows are where A guesses, on those partitions alone.
+     */
+    @Test
+    void aTakenOverEntryDoesNotHideTheRowOfAnOlderSnapshot() throws Exception {
+        String tax;
+        long r1;
+        int p;
+        int home;
+        int n = 0;
+        do {
+            tax = "TAKEN-" + n++;
+            r1 = insert(a, tax);
+            p = partitionOf(r1);
+            home = homeOf(tax);
+        } while (home == p);
+        int q = 0;
+        while (q == p || q == home) q++;
+        long onQ = nextId++;
+        while (org.lutra.catalog.KeyValues.bucket(onQ, 4) != q) onQ = nextId++; // placed on q by A, which guesses q for its value
+        try (Connection c = a.connect(); var st = c.createStatement()) {
+            st.executeUpdate("INSERT INTO customers (id, tax_id) VALUES (" + onQ + ", '" + tax + "-Q')");
+        }
+        assertEquals(q, partitionOf(onQ));
+        long note = 1;
+        while (org.lutra.catalog.KeyValues.bucket(note, 4) != p) note++;
+        long r2 = nextId++;
+        while (org.lutra.catalog.KeyValues.bucket(r2, 4) != q) r2 = nextId++; // its DEFAULT NEW home (hash): q
+        try (Connection t = a.connect()) {
+            t.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            t.setAutoCommit(false);
+            assertEquals(new TreeMap<>(java.util.Map.of(r1, 0L)), read(t, tax)); // the snapshot of p
+            assertEquals(1, read(t, tax + "-Q").size()); // the snapshot of q
+            assertEquals(1, t.createStatement().executeUpdate("UPDATE notes SET n = n + 1 WHERE id = " + note)); // written: no guess
+            onB("DELETE FROM orders WHERE cust = " + r1);
+            onB("DELETE FROM customers WHERE id = " + r1);
+            onB("INSERT INTO customers (id, tax_id) VALUES (" + r2 + ", '" + tax + "')");
+            assertEquals(q, partitionOf(r2), "r2 on q");
+            assertEquals(q, entryNames(tax), "the entry taken over names q");
+            try (var rs = t.createStatement().executeQuery("SELECT tax_id FROM customers WHERE id = " + r1)) {
+                assertTrue(rs.next(), "r1 in T's snapshot, by its key");
+                assertEquals(tax, rs.getString(1));
+            }
+            assertEquals(new TreeMap<>(java.util.Map.of(r1, 0L)), read(t, tax), "by its value: the row of T's snapshot");
+            t.rollback();
+        }
+        try (Connection lutra = a.connect()) {
+            assertEquals(new TreeMap<>(java.util.Map.of(r2, 0L)), read(lutra, tax), "after T: the new row");
+        }
+    }
+
+    /** The partition the UNIQUE lookup's entry of {@code value} names, read at its home. */
+    int entryNames(String value) throws SQLException {
+        try (Connection shard = a.partition(homeOf(value)); var ps = shard.prepareStatement("SELECT p FROM lutra_sec_cust_tax WHERE v = ?")) {
+            ps.setString(1, value);
+            try (var rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                return rs.getInt(1);
+            }
+        }
+    }
+
     /**
      * A router's first read by the lookup reads its entries as guesses (in the background): a value it never read nor wrote
      * is then answered where it guesses, even after another router moved its row before the warm-up read the entries.
