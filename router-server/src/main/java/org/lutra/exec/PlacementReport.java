@@ -48,18 +48,21 @@ final class PlacementReport {
         };
     }
 
-    /** One row per logical partition: where it lives, what is placed there, its statement pool now. */
+    /** One row per logical partition: where it lives, what is placed there, its statement pool and its transactions pool now. */
     private RowSource partitions() {
         var columns = List.of(varchar("Partition"), bigint("Id"), varchar("Backend"), varchar("Database"), bigint("Tables"), bigint("Pool_size"),
-                bigint("Connections_active"), bigint("Connections_idle"), bigint("Threads_waiting"), bigint("Sub_queries"));
+                bigint("Connections_active"), bigint("Connections_idle"), bigint("Threads_waiting"),
+                bigint("Transaction_connections_active"), bigint("Transaction_connections_idle"), bigint("Sub_queries"));
         var rows = new ArrayList<Row>();
         for (var placement : backends.placements()) {
             int id = placement.partition();
             long tables = catalog().tables().stream().filter(t -> Arrays.stream(t.partitioning().partitions()).anyMatch(p -> p == id)).count();
             var pool = placement.pool().getHikariPoolMXBean();
+            var transactions = placement.transactions().getHikariPoolMXBean();
             rows.add(row(text(placement.name()), number(id), text(placement.backend()), text(placement.database()), number(tables),
                     number(placement.pool().getMaximumPoolSize()), number(pool.getActiveConnections()), number(pool.getIdleConnections()),
-                    number(pool.getThreadsAwaitingConnection()), number(stats.subQueries(id))));
+                    number(pool.getThreadsAwaitingConnection()), number(transactions.getActiveConnections()), number(transactions.getIdleConnections()),
+                    number(stats.subQueries(id))));
         }
         return new ListRows(columns, rows);
     }

@@ -193,7 +193,7 @@ class ShowPlacementIT {
             c.createStatement().executeUpdate("INSERT INTO tweets (id, body) VALUES (2002, 'in txn')");
             int home = partitionHolding("tweets", "id", 2002, false);
             var partitions = rows(c, "SHOW PARTITIONS");
-            assertTrue(Long.parseLong(partitions.get(home).get("Connections_active")) >= 1, "the open transaction holds its connection on p" + home);
+            assertTrue(Long.parseLong(partitions.get(home).get("Transaction_connections_active")) >= 1, "the open transaction holds its connection on p" + home);
             assertEquals(outside, List.of(rows(c, "SHOW LOOKUP users FOR 3"), rows(c, "SHOW LOOKUP tweets FOR 3")));
             assertEquals(1, rows(c, "SHOW LOOKUP TABLES").size());
             assertEquals(List.of(Map.of("body", "in txn")), rows(c, "SELECT body FROM tweets WHERE id = 2002"), "still in the transaction");
@@ -285,8 +285,8 @@ class ShowPlacementIT {
     private void assertNoConnectionsBorrowed() throws SQLException {
         List<String> active = List.of();
         for (int i = 0; i < 20; i++) {
-            active = rows(lutra, "SHOW PARTITIONS").stream().map(r -> r.get("Connections_active")).toList();
-            if (active.equals(List.of("0", "0", "0", "0"))) return;
+            active = rows(lutra, "SHOW PARTITIONS").stream().map(r -> r.get("Connections_active") + "+" + r.get("Transaction_connections_active")).toList();
+            if (active.equals(List.of("0+0", "0+0", "0+0", "0+0"))) return;
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
