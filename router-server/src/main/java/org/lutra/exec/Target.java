@@ -130,7 +130,13 @@ public final class Target {
      * not named), normalized as its entries hold it; null otherwise (no such lookup, several values, NULL).
      */
     Object uniqueSecondaryValue(Context ctx) {
-        if (secondary == null || !secondary.lookup().unique() || keyValues(ctx.params()) != null) return null;
+        if (secondary == null || keyValues(ctx.params()) != null) return null;
+        return uniqueSecondaryValue(ctx, table, secondary);
+    }
+
+    /** The one value of {@code secondary}, a {@code UNIQUE} lookup's, in this execution, normalized; null otherwise. */
+    static Object uniqueSecondaryValue(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) {
+        if (!secondary.lookup().unique()) return null;
         Object[] values = secondaryValues(ctx, table, secondary);
         return values.length == 1 ? values[0] : null;
     }

@@ -19,6 +19,7 @@ import java.util.List;
  * this router guesses v's row lives ({@link SecondaryGuesses}) before the lookup's protocol (the move fence and the
  * entries at v's home, {@link Target#exact}): kept if it returned a row, else dropped and the protocol runs. The same
  * validation as a read by a lookup's key ({@link SelectPlan}'s), with v's uniqueness in place of the key's placement.
+ * An UPDATE or DELETE by v is tried there too, and kept when it matched a row ({@link #write}: why, below).
  *
  * <p><b>What it applies to.</b> One table (a secondary lookup routes no join), {@code col = v} a top-level conjunct of the
  * WHERE clause (so every row that can match has value v under the column's collation, which the entries and the unique
@@ -106,8 +107,71 @@ final class UniqueValueGuess {
         return new UnionRows(List.of(new ListRows(rows.columns(), List.of(first)), rows));
     }
 
+    /**
+     * An UPDATE or DELETE by one value v of a {@code UNIQUE} secondary lookup (the same shapes as a read's: one table,
+     * {@code col = v} a top-level conjunct, the routing column not pinned), run first where this router guesses v's row
+     * lives, without the locking fence and the entries; its count if it matched a row (backends count found rows), else
+     * null: the write changed nothing there, and the caller runs it as without a guess (fence, entries, the write where
+     * they name), which learns the guess. Not for an UPDATE setting a secondary lookup's column (its entries are written
+     * for the partitions where it matched rows, in the statement's transaction: {@link RoutedWrite}).
+     *
+     * <p><b>Why a row matched makes the outcome exact.</b> The write w runs on one partition p. Unlike a read, it reads
+     * p's latest committed rows (and its transaction's own) with locks, waiting for rows another transaction holds, at
+     * every isolation level and whatever the transaction's snapshots: so no snapshot is compared, as for a write by a
+     * lookup key ({@code LookupValidation.Kind.WRITE}). Say it matched row r of value v; r stays locked until w's
+     * transaction ends (the statement's, in auto-commit).
+     * <ol>
+     *   <li><i>No other row of v, committed or in flight.</i> The claim protocol (1. above) keeps at most one row of v at a
+     *       time: another writer of v finds the entry naming r's partition and reads r there with a locking read, which
+     *       now waits for w, then finds r ({@code 1062}: w does not change v) or r deleted by w (the entry taken over,
+     *       after w's transaction, as one MariaDB's unique index orders them). A row of v another transaction wrote before
+     *       w locked r could not have been written while r was committed, nor r committed while it was in flight. The
+     *       transaction's own row of v elsewhere: its claim would have found r (1062), and nothing of v commits while the
+     *       claim holds.
+     *   <li><i>A move of r</i> (from s to t) reads and deletes r at s with locks and copies it to t, the target's branch
+     *       committed first. If p = s, w either locked r first (the move's locking read waits for w's transaction, then
+     *       copies r as w left it) or waited for the move's delete and matched nothing (a miss). If p = t, w waited for the
+     *       move's copy to commit and changed it: the copy at s is the move's deleted row, committed next, so the one row
+     *       left is w's. A move between the guess and w (the fail point {@code secondary-guess-write}) is one of these.
+     *   <li>So w's outcome is one MariaDB's at the moment w locked r: auto-commit and inside transactions alike.
+     * </ol>
+     * <b>A miss</b> (no row matched: v's row is elsewhere, or none, or the WHERE clause's other conjuncts reject it)
+     * changed no row and fired no trigger. Inside a transaction its branch on p matched nothing, so the router counts p
+     * as read only ({@code docs/transactions.md}): a branch opened just for the miss does not make a one-partition
+     * transaction two-phase. It may hold a gap lock on p's index of the column near v until the transaction ends
+     * (REPEATABLE READ, SERIALIZABLE), as a write by a lookup key whose guess missed does: another transaction's insert
+     * into that gap on p waits for this one (a wait, or a deadlock InnoDB reports as 1213, one MariaDB would not have),
+     * never a different outcome.
+     */
+    static Result.Count write(Plan.Routed plan, Context ctx) throws SQLException {
+        if (plan.secondary() == null || !plan.sets().isEmpty()) return null;
+        Object value = Target.uniqueSecondaryValue(ctx, plan.table(), plan.secondary());
+        if (value == null) return null;
+        SecondaryLookup lookup = plan.secondary().lookup();
+        SecondaryGuesses guesses = ctx.stats().secondaryGuesses();
+        int p = guesses.get(lookup, value);
+        if (p < 0 && ctx.services() != null) guesses.warmOnce(ctx.services().backends(), plan.table(), lookup);
+        if (p < 0 || !placedOn(plan.table(), p)) return null;
+        org.lutra.placement.FailPoints.reach(org.lutra.placement.FailPoints.SECONDARY_GUESS_WRITE);
+        var query = Routes.wholeOn(plan, new int[] {p}, ctx.params());
+        Writes.record(ctx.stats(), query);
+        long matched;
+        try {
+            matched = Writes.sum(ctx.shards().update(query));
+        } catch (SQLException e) {
+            if (org.lutra.placement.PlacementRows.misplaced(e) == null) throw e;
+            matched = 0; // a placement trigger refused a copy of a replicated key: the usual path writes every copy
+        }
+        ctx.stats().secondaryGuess(matched > 0);
+        return matched > 0 ? new Result.Count(matched, 1) : null;
+    }
+
     private static boolean placedOn(Target target, int partition) {
-        for (int p : target.table().partitioning().partitions()) if (p == partition) return true;
+        return placedOn(target.table(), partition);
+    }
+
+    private static boolean placedOn(org.lutra.catalog.TableDef table, int partition) {
+        for (int p : table.partitioning().partitions()) if (p == partition) return true;
         return false;
     }
 }

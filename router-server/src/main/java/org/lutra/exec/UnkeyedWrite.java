@@ -10,10 +10,12 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * An UPDATE or DELETE that names no routing keys: it runs where a secondary lookup's entries say rows with its values are,
- * else on every partition of the table. On a lookup group's table it writes the latest rows of every partition it runs on,
- * as a locking scan reads them, with the group's locking fence held until they are written ({@code placement.LockingScan}); where keys
- * of the group are replicated it splits into the rows counted and the copies ({@link ReplicaWrite}).
+ * An UPDATE or DELETE that names no routing keys: by one value of a {@code UNIQUE} secondary lookup, where the router
+ * guesses its row is first ({@link UniqueValueGuess#write}, kept when it matched a row); else where a secondary lookup's
+ * entries say rows with its values are, else on every partition of the table. On a lookup group's table it writes the
+ * latest rows of every partition it runs on, as a locking scan reads them, with the group's locking fence held until they
+ * are written ({@code placement.LockingScan}); where keys of the group are replicated it splits into the rows counted and
+ * the copies ({@link ReplicaWrite}).
  */
 final class UnkeyedWrite {
     private UnkeyedWrite() {}
@@ -21,6 +23,8 @@ final class UnkeyedWrite {
     /** Runs {@code plan}, which names no keys. */
     static Result.Count run(Plan.Routed plan, Context ctx) throws SQLException {
         Shards shards = ctx.shards();
+        Result.Count guessed = UniqueValueGuess.write(plan, ctx); // where the router guesses a UNIQUE value's row: kept if it matched
+        if (guessed != null) return guessed;
         if (plan.table().partitioning() instanceof Partitioning.LookedUp lookup) {
             // A secondary lookup's entries are the latest committed ones and the transaction's own (SecondaryEntries.partitions),
             // read under the locking fence: no move batch commits between them and the write, so they name every partition

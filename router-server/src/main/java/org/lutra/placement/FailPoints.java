@@ -28,6 +28,12 @@ public final class FailPoints {
      */
     public static final String SECONDARY_GUESS_READ = "secondary-guess-read";
 
+    /**
+     * An UPDATE or DELETE by a UNIQUE secondary lookup's value has chosen the partition where the router guesses its row
+     * lives; it has not sent the write there yet.
+     */
+    public static final String SECONDARY_GUESS_WRITE = "secondary-guess-write";
+
     /** A statement holds its keys' home rows under a shared lock ({@link HomeRows}); it has not read their rows yet. */
     public static final String HOME_ROWS_LOCKED = "home-rows-locked";
 

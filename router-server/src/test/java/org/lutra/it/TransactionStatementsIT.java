@@ -249,6 +249,50 @@ class TransactionStatementsIT {
         }
     }
 
+    /** TPC-E's Trade Result writes a row by its UNIQUE value: here the customer's name by its tax id, in a transaction of its own. */
+    static int renameByTax(Connection lutra, int id, String name) throws SQLException {
+        int count;
+        try (var ps = lutra.prepareStatement("UPDATE customer SET c_name = ? WHERE c_tax_id = ?")) {
+            ps.setString(1, name);
+            ps.setString(2, "TAX-" + id);
+            count = ps.executeUpdate();
+        }
+        lutra.commit();
+        return count;
+    }
+
+    /**
+     * An UPDATE by a UNIQUE value whose row is where the router guesses (UniqueValueGuess.write) is the write and the
+     * COMMIT on the customer's partition, as one MariaDB is sent: no locking fence, no entries (3 statements more
+     * without the guess). The count is the row matched, changed or not (the backends count found rows); a name set to
+     * what it was matches the row too, and is not taken for a miss.
+     */
+    @Test
+    void aWriteByAUniqueValueWhereTheRouterGuessesIsTheWriteAlone() throws Exception {
+        try (Connection lutra = router.connect()) {
+            lutra.setAutoCommit(false);
+            for (int id : new int[] {7, 8}) {
+                int shard = (id + 1) % 4;
+                customerByTax(lutra, id); // learns where the row is, if the router had no guess
+                for (String name : new String[] {"renamed " + id, "renamed " + id, "customer " + id}) {
+                    var counts = new int[1];
+                    var sent = withoutBegin(log.during(() -> counts[0] = renameByTax(lutra, id, name))).stream()
+                            .filter(s -> !s.text().startsWith("SELECT partitions INTO placed")).toList(); // the placement trigger's, inside the UPDATE
+                    sent.forEach(s -> System.out.println("TransactionStatementsIT: rename by tax id " + id + ", guessed " + s));
+                    assertEquals(1, counts[0], "the row matched: " + name);
+                    assertEquals(List.of("UPDATE customer SET c_name = ? WHERE c_tax_id = ?", "COMMIT"),
+                            sent.stream().map(s -> s.text().startsWith("UPDATE customer") ? "UPDATE customer SET c_name = ? WHERE c_tax_id = ?" : s.text()).toList(),
+                            "the write alone: " + sent);
+                    assertTrue(sent.stream().allMatch(s -> s.server() == shard), "on the customer's partition only: " + sent);
+                    try (Connection p = router.partition(shard); var rs = p.createStatement().executeQuery("SELECT c_name FROM customer WHERE c_id = " + id)) {
+                        assertTrue(rs.next());
+                        assertEquals(name, rs.getString(1));
+                    }
+                }
+            }
+        }
+    }
+
     /** What a statement of the fetch-page transaction is, by its text. */
     private static String kind(String sql) {
         if (sql.startsWith("SELECT 1 FROM `lutra_place_page` WHERE partitions LIKE")) return "copies?";

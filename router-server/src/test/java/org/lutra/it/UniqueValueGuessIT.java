@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.*;
  * (exec/UniqueValueGuess), while router B moves those rows, changes their values, deletes them and gives their values
  * to new rows elsewhere, so that A's guesses go stale. Every answer is checked against the rows on the shards (auto-commit),
  * against the shards' rows when the transaction's snapshots were taken (REPEATABLE READ), or against one MariaDB running
- * the same interleaving; a move committing between the guessed read and its answer is injected at a fail point.
+ * the same interleaving; a move committing between the guessed read and its answer is injected at a fail point. Writes by
+ * a value (UniqueValueGuess.write) likewise: their counts and the rows they leave on the shards are checked against the
+ * shards' rows before them, in auto-commit and in transactions whose snapshots are older than B's changes.
  */
 @ExtendWith(EmbeddedShardsExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -463,6 +465,171 @@ class UniqueValueGuessIT {
                     assertEquals("40001", e.getSQLState(), e.getMessage());
                 }
                 if (inTransaction) lutra.rollback();
+            }
+        }
+    }
+
+    static final String SCORE_BY_TAX = "UPDATE customers SET score = score + 1 WHERE tax_id = ?";
+    static final String DELETE_BY_TAX = "DELETE FROM customers WHERE tax_id = ?";
+
+    static int write(Connection lutra, String sql, Object value) throws SQLException {
+        try (var ps = lutra.prepareStatement(sql)) {
+            ps.setObject(1, value);
+            return ps.executeUpdate();
+        }
+    }
+
+    /** The shards' rows of {@code value} after {@code sql} through router A, from {@code before}: one more score, or none. */
+    static TreeMap<Long, Long> after(String sql, TreeMap<Long, Long> before) {
+        var out = new TreeMap<Long, Long>();
+        if (sql.equals(SCORE_BY_TAX)) before.forEach((id, score) -> out.put(id, score + 1));
+        return out;
+    }
+
+    /**
+     * Writes by values through router A (a score raised, a row deleted) while router B moves rows, changes their values and
+     * gives values to new rows elsewhere: in auto-commit, and in REPEATABLE READ transactions that read the value (A's
+     * guess, a snapshot of its partition) before B's change and write by it after. Each write counts the rows the shards
+     * held with the value before it, and leaves them raised or gone; both a guess's hits and misses happen.
+     */
+    @Test
+    void writesByAStaleGuessChangeWhatTheShardsHold() throws Exception {
+        long seed = Long.getLong("uvguess.seed", System.nanoTime());
+        System.out.println("UniqueValueGuessIT writes seed " + seed);
+        var random = new Random(seed);
+        var live = new TreeMap<Long, String>(); // id → tax
+        var values = new ArrayList<String>();
+        for (int i = 0; i < 12; i++) {
+            String tax = "WR-" + i;
+            live.put(insert(a, tax), tax);
+            values.add(tax);
+        }
+        var stats = a.server.stats();
+        long guessed = stats.secondaryGuessed();
+        long missed = stats.secondaryGuessMissed();
+        for (int step = 0; step < 60; step++) {
+            boolean inTransaction = random.nextBoolean();
+            var ids = new ArrayList<>(live.keySet());
+            long id = ids.get(random.nextInt(ids.size()));
+            String tax = random.nextInt(6) == 0 ? values.get(random.nextInt(values.size())) : live.get(id); // now and then one gone
+            String sql = random.nextInt(5) == 0 ? DELETE_BY_TAX : SCORE_BY_TAX;
+            try (Connection lutra = a.connect()) {
+                read(lutra, tax); // A's guess for it, right for now
+                if (inTransaction) {
+                    lutra.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                    lutra.setAutoCommit(false);
+                    read(lutra, tax); // a snapshot older than B's change
+                }
+                switch (random.nextInt(4)) {
+                    case 0, 1 -> onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id);
+                    case 2 -> {
+                        String next = "WR-" + values.size();
+                        values.add(next);
+                        onB("UPDATE customers SET tax_id = '" + next + "' WHERE id = " + id);
+                        live.put(id, next);
+                    }
+                    default -> { // the value leaves its row and goes to a new one, placed elsewhere
+                        String moved = live.remove(id);
+                        onB("DELETE FROM orders WHERE cust = " + id);
+                        onB("DELETE FROM customers WHERE id = " + id);
+                        long fresh = insert(b, moved);
+                        onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + fresh);
+                        live.put(fresh, moved);
+                    }
+                }
+                var before = onShards(tax);
+                String spelled = random.nextBoolean() ? tax : tax.toLowerCase(Locale.ROOT);
+                String where = "step " + step + ", " + sql + " " + spelled + (inTransaction ? " in a transaction" : "") + " (seed " + seed + ")";
+                assertEquals(before.size(), write(lutra, sql, spelled), where);
+                if (inTransaction) lutra.commit();
+                assertEquals(after(sql, before), onShards(tax), where);
+                if (sql.equals(DELETE_BY_TAX)) {
+                    for (long gone : before.keySet()) {
+                        live.remove(gone);
+                        onB("DELETE FROM orders WHERE cust = " + gone);
+                    }
+                    String fresh = "WR-" + values.size(); // a new row, so that rows remain
+                    values.add(fresh);
+                    live.put(insert(b, fresh), fresh);
+                }
+            }
+        }
+        assertTrue(stats.secondaryGuessed() > guessed, "some writes and reads answered where A guessed");
+        assertTrue(stats.secondaryGuessMissed() > missed, "some guesses were stale, and the entries answered");
+    }
+
+    /**
+     * A transaction read v's row r1 on p (A's guess), another session deleted r1, the transaction gave v to a new row r2
+     * elsewhere; its UPDATE by v, guessed on p, matches nothing there (the latest rows) and is written where the entries
+     * (the transaction's own) name: r2, once, as one MariaDB updates the transaction's own row.
+     */
+    @Test
+    void aTransactionsWriteByAValueFindsItsOwnRowElsewhere() throws Exception {
+        String tax = "OWNW";
+        long r1 = insert(a, tax);
+        int p = partitionOf(r1);
+        long r2 = nextId++;
+        while (org.lutra.catalog.KeyValues.bucket(r2, 4) == p) r2 = nextId++; // its DEFAULT NEW home (hash): not p
+        try (Connection t = a.connect(); Connection other = a.connect()) {
+            read(t, tax); // A's guess: p
+            t.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            t.setAutoCommit(false);
+            assertEquals(1, read(t, tax).size());
+            other.createStatement().executeUpdate("DELETE FROM orders WHERE cust = " + r1);
+            other.createStatement().executeUpdate("DELETE FROM customers WHERE id = " + r1);
+            t.createStatement().executeUpdate("INSERT INTO customers (id, tax_id, score) VALUES (" + r2 + ", '" + tax + "', 5)");
+            read(other, tax); // A guesses p again (the committed entry)
+            assertEquals(1, write(t, SCORE_BY_TAX, tax), "the transaction's own row");
+            t.commit();
+        }
+        assertEquals(new TreeMap<>(java.util.Map.of(r2, 6L)), onShards(tax));
+        assertNotEquals(p, partitionOf(r2));
+    }
+
+    /**
+     * Router B moves the row from p, where A guesses it, to q after A chose p and before it sends the write there (the fail
+     * point): the write matches nothing on p and is written on q, where the entries say, once; in auto-commit and in a
+     * transaction that has written elsewhere.
+     */
+    @Test
+    void aMoveCommittingBetweenTheGuessAndTheWrite() throws Exception {
+        for (boolean inTransaction : new boolean[] {false, true}) {
+            for (String sql : List.of(SCORE_BY_TAX, DELETE_BY_TAX)) {
+                String tax = "MIDW-" + inTransaction + "-" + sql.charAt(0);
+                long r = insert(a, tax);
+                onB("DELETE FROM orders WHERE cust = " + r);
+                int p = partitionOf(r);
+                int q = (p + 2) % 4;
+                var moved = new CompletableFuture<Integer>();
+                var reached = new AtomicBoolean();
+                try (Connection lutra = a.connect()) {
+                    if (inTransaction) {
+                        lutra.setAutoCommit(false);
+                        int note = 1;
+                        while (org.lutra.catalog.KeyValues.bucket((long) note, 4) == p) note++; // a write, not on p
+                        lutra.createStatement().executeUpdate("UPDATE notes SET n = n + 1 WHERE id = " + note);
+                    }
+                    try (var hook = FailPoints.install(point -> {
+                        if (!point.equals(FailPoints.SECONDARY_GUESS_WRITE) || !reached.compareAndSet(false, true)) return;
+                        try {
+                            onB("ALTER TABLE customers SET PARTITION = p" + q + " WHERE id = " + r);
+                            moved.complete(q);
+                        } catch (SQLException e) {
+                            moved.completeExceptionally(e);
+                        }
+                    })) {
+                        assertEquals(1, write(lutra, sql, tax), "written while its row moved: " + sql);
+                    }
+                    if (inTransaction) lutra.commit();
+                }
+                assertTrue(reached.get(), "the write was tried where A guessed");
+                assertEquals(q, moved.get(60, TimeUnit.SECONDS), "the move committed meanwhile");
+                var expected = new TreeMap<Long, Long>();
+                if (sql.equals(SCORE_BY_TAX)) {
+                    expected.put(r, 1L);
+                    assertEquals(q, partitionOf(r));
+                }
+                assertEquals(expected, onShards(tax), sql + (inTransaction ? " in a transaction" : ""));
             }
         }
     }
