@@ -438,21 +438,8 @@ class UniqueValueGuessIT {
             var moved = new CompletableFuture<Integer>();
             var reached = new AtomicBoolean();
             try (Connection lutra = a.connect()) {
-                if (inTransaction) {
-                    lutra.setAutoCommit(false);
-                    int note = 1;
-                    while (org.lutra.catalog.KeyValues.bucket((long) note, 4) == p) note++; // a write, not on p
-                    lutra.createStatement().executeUpdate("UPDATE notes SET n = n + 1 WHERE id = " + note);
-                }
-                try (var hook = FailPoints.install(point -> {
-                    if (!point.equals(FailPoints.SECONDARY_GUESS_READ) || !reached.compareAndSet(false, true)) return;
-                    try {
-                        onB("ALTER TABLE customers SET PARTITION = p" + q + " WHERE id = " + r);
-                        moved.complete(q);
-                    } catch (SQLException e) {
-                        moved.completeExceptionally(e);
-                    }
-                })) {
+                if (inTransaction) beginWithAWriteAwayFrom(lutra, p);
+                try (var hook = moveOnB(FailPoints.SECONDARY_GUESS_READ, r, q, reached, moved)) {
                     assertEquals(new TreeMap<>(java.util.Map.of(r, 0L)), read(lutra, tax), "read while its row moved");
                 }
                 assertTrue(reached.get(), "the read was answered where A guessed");
@@ -467,6 +454,27 @@ class UniqueValueGuessIT {
                 if (inTransaction) lutra.rollback();
             }
         }
+    }
+
+    /** Begins a transaction on {@code lutra} with a write on a partition other than {@code p}: the guess's rules for a transaction that wrote apply. */
+    static void beginWithAWriteAwayFrom(Connection lutra, int p) throws SQLException {
+        lutra.setAutoCommit(false);
+        int note = 1;
+        while (org.lutra.catalog.KeyValues.bucket((long) note, 4) == p) note++;
+        lutra.createStatement().executeUpdate("UPDATE notes SET n = n + 1 WHERE id = " + note);
+    }
+
+    /** At the first time {@code failPoint} is reached, router B moves customer {@code r} to partition {@code q} (completing {@code moved}). */
+    AutoCloseable moveOnB(String failPoint, long r, int q, AtomicBoolean reached, CompletableFuture<Integer> moved) {
+        return FailPoints.install(point -> {
+            if (!point.equals(failPoint) || !reached.compareAndSet(false, true)) return;
+            try {
+                onB("ALTER TABLE customers SET PARTITION = p" + q + " WHERE id = " + r);
+                moved.complete(q);
+            } catch (SQLException e) {
+                moved.completeExceptionally(e);
+            }
+        });
     }
 
     static final String SCORE_BY_TAX = "UPDATE customers SET score = score + 1 WHERE tax_id = ?";
@@ -603,21 +611,8 @@ class UniqueValueGuessIT {
                 var moved = new CompletableFuture<Integer>();
                 var reached = new AtomicBoolean();
                 try (Connection lutra = a.connect()) {
-                    if (inTransaction) {
-                        lutra.setAutoCommit(false);
-                        int note = 1;
-                        while (org.lutra.catalog.KeyValues.bucket((long) note, 4) == p) note++; // a write, not on p
-                        lutra.createStatement().executeUpdate("UPDATE notes SET n = n + 1 WHERE id = " + note);
-                    }
-                    try (var hook = FailPoints.install(point -> {
-                        if (!point.equals(FailPoints.SECONDARY_GUESS_WRITE) || !reached.compareAndSet(false, true)) return;
-                        try {
-                            onB("ALTER TABLE customers SET PARTITION = p" + q + " WHERE id = " + r);
-                            moved.complete(q);
-                        } catch (SQLException e) {
-                            moved.completeExceptionally(e);
-                        }
-                    })) {
+                    if (inTransaction) beginWithAWriteAwayFrom(lutra, p);
+                    try (var hook = moveOnB(FailPoints.SECONDARY_GUESS_WRITE, r, q, reached, moved)) {
                         assertEquals(1, write(lutra, sql, tax), "written while its row moved: " + sql);
                     }
                     if (inTransaction) lutra.commit();
