@@ -140,24 +140,8 @@ class UniqueValueGuessIT {
                 long id = ids.get(random.nextInt(ids.size()));
                 var checked = new java.util.LinkedHashSet<String>();
                 checked.add(live.get(id));
-                switch (random.nextInt(4)) {
-                    case 0, 1 -> onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id);
-                    case 2 -> {
-                        String tax = "AC-" + values.size();
-                        values.add(tax);
-                        checked.add(tax);
-                        onB("UPDATE customers SET tax_id = '" + tax + "', score = score + 1 WHERE id = " + id);
-                        live.put(id, tax);
-                    }
-                    default -> { // the value leaves its row and goes to a new one, placed elsewhere
-                        String tax = live.remove(id);
-                        onB("DELETE FROM orders WHERE cust = " + id);
-                        onB("DELETE FROM customers WHERE id = " + id);
-                        long fresh = insert(b, tax);
-                        onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + fresh);
-                        live.put(fresh, tax);
-                    }
-                }
+                String given = changeOnB(random, live, values, "AC-", id);
+                if (given != null) checked.add(given);
                 if (step == 79) checked.addAll(values);
                 while (checked.size() < Math.min(8, values.size())) checked.add(values.get(random.nextInt(values.size())));
                 for (String tax : checked) {
@@ -462,6 +446,33 @@ class UniqueValueGuessIT {
         }
     }
 
+    /**
+     * One random change of customer {@code id} through router B, kept in {@code live} (id → value) and {@code values}:
+     * moved to a random partition (half the time), given a new value named {@code prefix} + a number (returned), or
+     * deleted with its value given to a new row placed at random.
+     */
+    String changeOnB(Random random, java.util.Map<Long, String> live, List<String> values, String prefix, long id) throws SQLException {
+        switch (random.nextInt(4)) {
+            case 0, 1 -> onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id);
+            case 2 -> {
+                String next = prefix + values.size();
+                values.add(next);
+                onB("UPDATE customers SET tax_id = '" + next + "', score = score + 1 WHERE id = " + id);
+                live.put(id, next);
+                return next;
+            }
+            default -> { // the value leaves its row and goes to a new one, placed elsewhere
+                String moved = live.remove(id);
+                onB("DELETE FROM orders WHERE cust = " + id);
+                onB("DELETE FROM customers WHERE id = " + id);
+                long fresh = insert(b, moved);
+                onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + fresh);
+                live.put(fresh, moved);
+            }
+        }
+        return null;
+    }
+
     /** Begins a transaction on {@code lutra} with a write on a partition other than {@code p}: the guess's rules for a transaction that wrote apply. */
     static void beginWithAWriteAwayFrom(Connection lutra, int p) throws SQLException {
         lutra.setAutoCommit(false);
@@ -534,23 +545,7 @@ class UniqueValueGuessIT {
                     lutra.setAutoCommit(false);
                     read(lutra, tax); // a snapshot older than B's change
                 }
-                switch (random.nextInt(4)) {
-                    case 0, 1 -> onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id);
-                    case 2 -> {
-                        String next = "WR-" + values.size();
-                        values.add(next);
-                        onB("UPDATE customers SET tax_id = '" + next + "' WHERE id = " + id);
-                        live.put(id, next);
-                    }
-                    default -> { // the value leaves its row and goes to a new one, placed elsewhere
-                        String moved = live.remove(id);
-                        onB("DELETE FROM orders WHERE cust = " + id);
-                        onB("DELETE FROM customers WHERE id = " + id);
-                        long fresh = insert(b, moved);
-                        onB("ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + fresh);
-                        live.put(fresh, moved);
-                    }
-                }
+                changeOnB(random, live, values, "WR-", id);
                 var before = onShards(tax);
                 String spelled = random.nextBoolean() ? tax : tax.toLowerCase(Locale.ROOT);
                 String where = "step " + step + ", " + sql + " " + spelled + (inTransaction ? " in a transaction" : "") + " (seed " + seed + ")";
