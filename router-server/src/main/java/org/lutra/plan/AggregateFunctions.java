@@ -4,6 +4,8 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.Function;
 import net.sf.jsqlparser.schema.Column;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -36,7 +38,12 @@ final class AggregateFunctions {
 
     /** Whether {@code e} reads a column other than inside an aggregate's argument. */
     static boolean hasColumnOutsideAggregates(Expression e) {
-        var found = new boolean[1];
+        return !columnsOutsideAggregates(e).isEmpty();
+    }
+
+    /** The columns {@code e} reads other than inside an aggregate's argument, in text order. */
+    static List<Column> columnsOutsideAggregates(Expression e) {
+        var found = new ArrayList<Column>();
         e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(Function f, S context) {
@@ -50,11 +57,11 @@ final class AggregateFunctions {
 
             @Override
             public <S> Void visit(Column column, S context) {
-                found[0] = true;
+                found.add(column);
                 return null;
             }
         }, null);
-        return found[0];
+        return found;
     }
 
     static boolean isAggregate(Function f) {

@@ -124,6 +124,14 @@ final class GroupExprCompiler {
                 // an item found among the select items is its shard column; one over aggregates (a function of them,
                 // COALESCE(SUM(a), 0)) has no shard column to read: its item's place holds NULL, the router computes it
                 int column = columns.find(e);
+                if (having && column >= 0) {
+                    // MySQL matches no expression in HAVING with a select item: each column in it must name a select item
+                    // or a GROUP BY column on its own (`SELECT a % b ... HAVING a % b > 0` is 1054)
+                    for (Column c : AggregateFunctions.columnsOutsideAggregates(e)) {
+                        var named = columnNamed(c);
+                        if (!(named instanceof Attempt.Planned<Integer>)) yield named.passUp();
+                    }
+                }
                 if (column < 0 || AggregateFunctions.hasAggregate(e)) {
                     yield Attempt.notApplicable(PlanException.unsupported("the expression " + e + " in HAVING or over aggregates over several partitions yet"));
                 }

@@ -204,6 +204,21 @@ class MergeShapesIT {
                 "SELECT col1 AS col0, MAX(col2) FROM tab1 GROUP BY col0 ORDER BY 1, 2");
     }
 
+    /**
+     * A column in HAVING outside aggregates names a select item's column or a GROUP BY column on its own; an expression
+     * spelled as a select item's is no match for its columns (one MariaDB: 1054 Unknown column in 'HAVING').
+     */
+    @Test
+    void eachColumnInHavingResolvesOnItsOwn() throws SQLException {
+        check("SELECT cor0.col0 % col1 FROM t AS cor0 HAVING cor0.col0 % col1 + SUM(cor0.col2) > -5",
+                "SELECT col0 % col1 AS c0, -68 AS c1 FROM t GROUP BY c0 HAVING col0 % col1 + SUM(col2) > -5",
+                "SELECT col0 % col1 FROM t GROUP BY col0 % col1 HAVING col0 % col1 > 0",
+                "SELECT SUM(col2) FROM t HAVING SUM(col2) + col0 > 0",
+                "SELECT col1 + 0 AS x, COUNT(*) FROM t GROUP BY col1 HAVING col1 + 0 > 10",
+                "SELECT col1 + 0 AS x, COUNT(*) FROM t GROUP BY col1 HAVING x + col1 > 10",
+                "SELECT col1, col2 + col1 AS s FROM t GROUP BY col1, col2 HAVING col2 + col1 > 10");
+    }
+
     /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
     @Test
     void expressionsTheRouterWeighsAnswer() throws SQLException {
