@@ -50,10 +50,6 @@ public final class KnownFailures {
             return shrunk.lutra() instanceof Outcome.Error e ? e.toString() : "";
         }
 
-        boolean lutraTimedOut() {
-            return shrunk.lutra() instanceof Outcome.Error e && e.timedOut();
-        }
-
         int lutraCode() {
             return shrunk.lutra() instanceof Outcome.Error e ? e.code() : 0;
         }

@@ -66,9 +66,19 @@ public sealed interface Outcome {
         Timeout.seconds = seconds;
     }
 
+    /**
+     * {@code sql}'s answer on {@code c}. A statement cancelled at the timeout runs once more with six times as long: the
+     * suite checks answers, not speed, and a machine busy with other work can slow either side past the first limit.
+     */
     public static Outcome query(Connection c, String sql) {
+        Outcome first = query(c, sql, Timeout.seconds);
+        if (Timeout.seconds > 0 && first instanceof Error e && e.timedOut()) return query(c, sql, Timeout.seconds * 6);
+        return first;
+    }
+
+    private static Outcome query(Connection c, String sql, int timeoutSeconds) {
         try (var st = c.createStatement()) {
-            st.setQueryTimeout(Timeout.seconds);
+            st.setQueryTimeout(timeoutSeconds);
             try (var rs = st.executeQuery(sql)) {
                 return read(rs);
             }
