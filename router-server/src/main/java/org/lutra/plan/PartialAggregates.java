@@ -141,7 +141,8 @@ final class PartialAggregates {
         return columns.hidden(cast);
     }
 
-    private static boolean carriesHiddenDigits(Expression e) {
+    /** Whether {@code e}'s value holds digits beyond the scale MariaDB shows ({@link #exactSum}). */
+    static boolean carriesHiddenDigits(Expression e) {
         var found = new boolean[1];
         e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
             @Override

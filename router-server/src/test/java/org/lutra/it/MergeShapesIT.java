@@ -219,6 +219,18 @@ class MergeShapesIT {
                 "SELECT col1, col2 + col1 AS s FROM t GROUP BY col1, col2 HAVING col2 + col1 > 10");
     }
 
+    /** MIN and MAX of a division keep the quotient's hidden digits where MariaDB computes on with them. */
+    @Test
+    void extremesOfADivisionComputeOnWithTheirHiddenDigits() throws SQLException {
+        check("SELECT MAX(1 / col1) / SUM(col1) FROM t WHERE col1 = 30",
+                "SELECT MAX(1 / col1) / SUM(col1) FROM t WHERE col1 IN (30, 40)",
+                "SELECT MAX(col2 / 7) * 3 FROM t",
+                "SELECT MIN(col2 / 3) * 3 FROM t WHERE col2 > 0",
+                "SELECT col1, MAX(col2 / 3) * 3 FROM t GROUP BY col1",
+                "SELECT col1 FROM t GROUP BY col1 HAVING MAX(col2 / 3) > 33.33333",
+                "SELECT MAX(col2 / 7) FROM t GROUP BY col1");
+    }
+
     /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
     @Test
     void expressionsTheRouterWeighsAnswer() throws SQLException {
