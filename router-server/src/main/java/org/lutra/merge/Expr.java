@@ -22,7 +22,15 @@ public sealed interface Expr {
     /** The value, or null for SQL NULL (booleans are 1 / 0 as in MySQL). */
     Value eval(Row row) throws SQLException;
 
-    record Col(int index, String text) implements Expr {
+    /**
+     * Column {@code index} of the merged row; {@code unsigned}: a BIGINT UNSIGNED value (BIT_OR, BIT_AND, BIT_XOR), which
+     * makes integer arithmetic with it unsigned, as in MariaDB.
+     */
+    record Col(int index, String text, boolean unsigned) implements Expr {
+        public Col(int index, String text) {
+            this(index, text, false);
+        }
+
         @Override
         public Value eval(Row row) throws SQLException {
             Value v = row.getValues(index);
@@ -44,7 +52,14 @@ public sealed interface Expr {
 
     enum ArithOp { ADD, SUBTRACT, MULTIPLY, DIVIDE }
 
+    /**
+     * MariaDB's integer arithmetic ({@code +}, {@code -}, {@code *} of two integers) is exact and range-checked: unsigned where
+     * either operand is BIGINT UNSIGNED (a result below 0 or above 2^64 - 1 is 1690), else signed BIGINT (outside
+     * -2^63 .. 2^63 - 1 is 1690); a decimal or double operand makes it decimal or double arithmetic, unchecked.
+     */
     record Arith(ArithOp op, Expr left, Expr right) implements Expr {
+        private static final BigDecimal UNSIGNED_MAX = new BigDecimal(java.math.BigInteger.TWO.pow(64).subtract(java.math.BigInteger.ONE));
+
         @Override
         public Value eval(Row row) throws SQLException {
             Value va = left.eval(row);
@@ -70,9 +85,22 @@ public sealed interface Expr {
                 case DIVIDE -> b.signum() == 0 ? null : MariaDbDecimals.divide(a, b);
             };
             if (r == null) return null;
-            boolean integers = op != ArithOp.DIVIDE && va.getKindCase() == Value.KindCase.INT_VALUE && vb.getKindCase() == Value.KindCase.INT_VALUE;
-            if (integers && r.scale() <= 0 && r.toBigInteger().bitLength() < 64) return Value.newBuilder().setIntValue(r.longValueExact()).build();
+            boolean integers = op != ArithOp.DIVIDE && integer(left, va) && integer(right, vb);
+            if (integers) {
+                if (unsigned(left) || unsigned(right)) {
+                    if (r.signum() < 0 || r.compareTo(UNSIGNED_MAX) > 0) throw outOfRange("BIGINT UNSIGNED", this);
+                } else if (r.toBigInteger().bitLength() >= 64) {
+                    throw outOfRange("BIGINT", this);
+                }
+                if (r.toBigInteger().bitLength() < 64) return Value.newBuilder().setIntValue(r.longValueExact()).build();
+            }
             return Value.newBuilder().setDecimalValue(r.toPlainString()).build();
+        }
+
+        /** Whether {@code v}, the value of {@code e}, is an integer's: an integer value, or an unsigned one past BIGINT's range. */
+        private static boolean integer(Expr e, Value v) {
+            return v.getKindCase() == Value.KindCase.INT_VALUE
+                    || unsigned(e) && v.getKindCase() == Value.KindCase.DECIMAL_VALUE && v.getDecimalValue().indexOf('.') < 0;
         }
 
         private static boolean approximate(Value v) {
@@ -131,11 +159,20 @@ public sealed interface Expr {
         }
     }
 
+    /** {@code -x}; of an unsigned integer, a signed BIGINT (past -2^63 is 1690, as in MariaDB). */
     record Negate(Expr inner) implements Expr {
+        private static final BigDecimal SIGNED_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+
         @Override
         public Value eval(Row row) throws SQLException {
             Value a = inner.eval(row);
             if (a == null) return null;
+            if (unsigned(inner) && (a.getKindCase() == Value.KindCase.INT_VALUE
+                    || a.getKindCase() == Value.KindCase.DECIMAL_VALUE && a.getDecimalValue().indexOf('.') < 0)) {
+                BigDecimal negated = Values.decimal(a).negate();
+                if (negated.compareTo(SIGNED_MIN) < 0) throw outOfRange("BIGINT", this);
+                return Value.newBuilder().setIntValue(negated.longValueExact()).build();
+            }
             return switch (a.getKindCase()) {
                 case INT_VALUE -> a.getIntValue() == Long.MIN_VALUE ? Value.newBuilder().setDecimalValue(Values.decimal(a).negate().toPlainString()).build()
                         : Value.newBuilder().setIntValue(-a.getIntValue()).build();
@@ -235,6 +272,36 @@ public sealed interface Expr {
                 case DIVIDE -> decimals(a.left(), columns) + MariaDbDecimals.DIV_PRECISION_INCREMENT;
             });
             default -> 0;
+        };
+    }
+
+    /** Whether integer arithmetic with {@code e} is unsigned: an unsigned column, or a sum, difference or product with one. */
+    static boolean unsigned(Expr e) {
+        return switch (e) {
+            case Col c -> c.unsigned();
+            case Arith a -> a.op() != ArithOp.DIVIDE && (unsigned(a.left()) || unsigned(a.right()));
+            default -> false;
+        };
+    }
+
+    /** MariaDB's 1690, as the router reports a shard's (Connector/J's form: class 22 is "Data truncation", 22001). */
+    private static SQLException outOfRange(String type, Expr e) {
+        return new SQLException("Data truncation: " + type + " value is out of range in '" + text(e) + "'", "22001", 1690);
+    }
+
+    /** {@code e} as text, for an error message. */
+    private static String text(Expr e) {
+        return switch (e) {
+            case Col c -> c.text();
+            case Literal l -> l.value() == null ? "NULL" : Values.decimal(l.value()).toPlainString();
+            case Negate n -> "-" + text(n.inner());
+            case Arith a -> text(a.left()) + switch (a.op()) {
+                case ADD -> " + ";
+                case SUBTRACT -> " - ";
+                case MULTIPLY -> " * ";
+                case DIVIDE -> " / ";
+            } + text(a.right());
+            default -> e.toString();
         };
     }
 

@@ -123,7 +123,8 @@ final class GroupExprCompiler {
                     yield aggregate(f, "SUM").then(sum -> aggregate(f, "COUNT").map(count -> new Expr.Arith(Expr.ArithOp.DIVIDE, sum, count)));
                 }
                 int column = columns.find(f);
-                yield (column >= 0 ? Attempt.planned(column) : aggregates.hidden(f)).map(c -> new Expr.Col(c, f.toString()));
+                boolean unsigned = f.getName().toUpperCase(java.util.Locale.ROOT).startsWith("BIT_"); // BIT_OR, BIT_AND, BIT_XOR: BIGINT UNSIGNED
+                yield (column >= 0 ? Attempt.planned(column) : aggregates.hidden(f)).map(c -> new Expr.Col(c, f.toString(), unsigned));
             }
             case Column c -> columnNamed(c).map(column -> new Expr.Col(column, c.toString()));
             default -> {

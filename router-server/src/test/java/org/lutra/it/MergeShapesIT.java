@@ -219,6 +219,25 @@ class MergeShapesIT {
                 "SELECT col1, col2 + col1 AS s FROM t GROUP BY col1, col2 HAVING col2 + col1 > 10");
     }
 
+    /** Integer arithmetic over merged BIT_OR/BIT_AND/BIT_XOR (BIGINT UNSIGNED) and COUNT is range-checked as MariaDB checks it (1690). */
+    @Test
+    void integerArithmeticOverMergedGroupsIsRangeChecked() throws SQLException {
+        check("SELECT BIT_OR(col0) * -40 FROM t",
+                "SELECT 0 - BIT_OR(col0) FROM t",
+                "SELECT COUNT(*) - BIT_OR(col0) FROM t",
+                "SELECT BIT_OR(col0) - COUNT(*) FROM t",
+                "SELECT - BIT_AND(NULL) FROM t",
+                "SELECT -BIT_OR(col0) FROM t",
+                "SELECT BIT_OR(col0) + 1.5 FROM t",
+                "SELECT (BIT_OR(col0) + 1.0) - 100 FROM t",
+                "SELECT BIT_AND(NULL) - COUNT(*) FROM t",
+                "SELECT BIT_AND(NULL) + COUNT(*) FROM t",
+                "SELECT COUNT(*) * 9223372036854775807 FROM t",
+                "SELECT col1, BIT_OR(col0) - 5 FROM t GROUP BY col1",
+                "SELECT col1, BIT_XOR(col0) * 2 FROM t GROUP BY col1",
+                "SELECT col1 FROM t GROUP BY col1 HAVING BIT_OR(col0) - 3 > 0");
+    }
+
     /** MIN and MAX of a division keep the quotient's hidden digits where MariaDB computes on with them. */
     @Test
     void extremesOfADivisionComputeOnWithTheirHiddenDigits() throws SQLException {

@@ -112,10 +112,6 @@ public final class KnownFailures {
                     "SELECT t1.k FROM tc t1 JOIN te t2 ON t2.k = t1.id WHERE t2.id <> (SELECT sq.a FROM tr AS sq WHERE sq.a > 4)",
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.lutraCode() == 1242 && f.referenceAnswered()
                             || f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1242),
-            // the router evaluates arithmetic over merged BIT_OR/BIT_AND/BIT_XOR (BIGINT UNSIGNED) without MySQL's range check
-            new Known("router-arithmetic-on-unsigned-aggregate-without-1690",
-                    "SELECT BIT_OR(id) * -40 FROM th",
-                    f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1690 && f.has("\\bBIT_(OR|AND|XOR)\\s*\\(")),
             // a statement materialized on a shard (CREATE TABLE ... SELECT, strict mode) turns warnings into errors
             new Known("materialized-statement-raises-warnings-as-errors",
                     s -> null, // needs a statement the router materializes: the generator finds them
