@@ -123,6 +123,19 @@ final class ItemNames {
         return Attempt.planned(key == null ? null : new Resolved(key, -1));
     }
 
+    /**
+     * Whether every column of {@code having} outside aggregates names a select item's column or a GROUP BY column on its own
+     * ({@link #having}); not applicable: one names neither (refused: MariaDB's 1054 is the shards' to give), or is ambiguous.
+     */
+    Attempt<Boolean> havingColumns(Expression having, List<Expression> groupKeys) {
+        for (Column c : AggregateFunctions.columnsOutsideAggregates(having)) {
+            var named = having(c, groupKeys);
+            if (!(named instanceof Attempt.Planned<Resolved>(Resolved r))) return named.passUp();
+            if (r == null) return Attempt.notApplicable(PlanException.unsupported("the column " + c + " in HAVING beside ORDER BY over several partitions yet"));
+        }
+        return Attempt.planned(true);
+    }
+
     private Attempt<Resolved> item(Position position, String clause) {
         BigInteger p = position.value();
         if (p.signum() < 1 || p.compareTo(BigInteger.valueOf(items.size())) > 0) {

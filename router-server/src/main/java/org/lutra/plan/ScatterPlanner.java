@@ -107,6 +107,8 @@ final class ScatterPlanner {
     private Attempt<Operator> rows() {
         var orderKeys = orderKeys();
         if (!(orderKeys instanceof Attempt.Planned<List<SortKey>>(List<SortKey> keys))) return orderKeys.passUp();
+        var having = havingNamesOnlyTheStatementsColumns();
+        if (having instanceof Attempt.NotApplicable<?>) return having.passUp();
         var merged = MergedLimit.of(select);
         if (!(merged instanceof Attempt.Planned<ParamLimit.Bound[]>(ParamLimit.Bound[] limit))) return merged.passUp();
         if (limit != null) MergedLimit.widenOnShards(select, limit);
@@ -114,6 +116,19 @@ final class ScatterPlanner {
             Operator root = keys.isEmpty() ? route : new MergeSort(route, keys);
             return project(MergedLimit.apply(root, limit, true));
         });
+    }
+
+    /**
+     * A HAVING the shards evaluate (no aggregates for the router to merge) also sees the columns the router adds to their
+     * select lists (ORDER BY's): a name there that only such a column answers is MariaDB's 1054, so the merge does not apply.
+     */
+    private Attempt<Boolean> havingNamesOnlyTheStatementsColumns() {
+        if (select.getHaving() == null || !columns.anyHidden()) return Attempt.planned(true);
+        var group = new ArrayList<Expression>();
+        if (select.getGroupBy() != null && select.getGroupBy().getGroupByExpressionList() != null) {
+            for (Object g : select.getGroupBy().getGroupByExpressionList()) group.add((Expression) g);
+        }
+        return names.havingColumns(select.getHaving(), group);
     }
 
     /** A DISTINCT over groups whose items hold aggregates: the router removes its duplicates, never MariaDB (see distinctRows). */
@@ -140,6 +155,8 @@ final class ScatterPlanner {
         }
         var order = orderKeys();
         if (!(order instanceof Attempt.Planned<List<SortKey>>(List<SortKey> orderKeys))) return order.passUp();
+        var having = havingNamesOnlyTheStatementsColumns();
+        if (having instanceof Attempt.NotApplicable<?>) return having.passUp();
         var merged = MergedLimit.of(select);
         if (!(merged instanceof Attempt.Planned<ParamLimit.Bound[]>(ParamLimit.Bound[] limit))) return merged.passUp();
         // Groups whose items hold aggregates go to the router as they are: MariaDB 11.4 answers a DISTINCT over such items

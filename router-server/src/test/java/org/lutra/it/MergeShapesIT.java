@@ -154,7 +154,13 @@ class MergeShapesIT {
                 "SELECT 1 FROM t ORDER BY COUNT(*)",
                 "SELECT COUNT(*) FROM t HAVING MAX(col2) > 5",
                 "SELECT 1 FROM t HAVING COUNT(*) > 100",
-                "SELECT t.col1 FROM t JOIN r ON r.col1 = t.col1 + 37 HAVING t.col1 > 10");
+                "SELECT t.col1 FROM t JOIN r ON r.col1 = t.col1 + 37 HAVING t.col1 > 10",
+                // a column ORDER BY adds to the shards' select list is no name for HAVING (one MariaDB: 1054)
+                "SELECT -58 FROM t HAVING t.col1 ORDER BY col1, col0",
+                "SELECT -58 FROM t HAVING col1 > 10 ORDER BY col1, col0",
+                "SELECT DISTINCT -58 FROM t HAVING col1 > 10 ORDER BY col1",
+                "SELECT col1 FROM t HAVING col1 > 10 ORDER BY col2, col0",
+                "SELECT col1 AS c FROM t HAVING c > 10 ORDER BY col2, col0");
     }
 
     /** DISTINCT aggregates of constants: the shards group by the argument's position, never by a literal read as one. */

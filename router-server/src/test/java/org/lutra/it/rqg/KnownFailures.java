@@ -85,12 +85,6 @@ public final class KnownFailures {
 
     /** Found by this generator, not fixed here (reported with their minimal statements). */
     private static final List<Known> FOUND = List.of(
-            // ORDER BY a column not selected puts it in the shards' select list as a hidden item, where a HAVING (without
-            // GROUP BY) that names it finds it: MariaDB's 1054 for that name is never raised
-            new Known("hidden-order-by-column-resolves-having-name",
-                    "SELECT -58 FROM th HAVING th.s ORDER BY s",
-                    f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1054 && f.referenceError().contains("in 'HAVING'")
-                            && f.has("\\bORDER\\s+BY\\b")),
             // an IN subquery that runs first and finds no row is bound as FALSE, the expression it tests going with it:
             // MariaDB's error for a name there it cannot resolve (HAVING k, k not selected) is never raised
             new Known("in-subquery-bound-first-drops-mariadbs-unknown-column",
