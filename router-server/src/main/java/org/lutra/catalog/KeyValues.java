@@ -73,6 +73,7 @@ public final class KeyValues {
 
     /** A key as a JDBC parameter: a collated key binds its value (the backend matches every equal spelling). */
     public static Object bindable(Object key) {
+        if (key instanceof TupleKey) throw new IllegalArgumentException("a tuple binds one parameter per part: " + key);
         return key instanceof CollatedKey c ? c.value() : key;
     }
 
@@ -81,6 +82,7 @@ public final class KeyValues {
         if (key instanceof Long l) {
             return (int) Math.floorMod(l, (long) buckets);
         }
+        if (key instanceof TupleKey t) return t.bucket(buckets);
         var crc = new CRC32();
         if (key instanceof CollatedKey c) crc.update(c.weight()); // equal values, one weight, one bucket
         else crc.update(((String) key).getBytes(StandardCharsets.UTF_8));
@@ -96,6 +98,9 @@ public final class KeyValues {
             return Long.compare(x, y);
         }
         if (a instanceof CollatedKey x && b instanceof CollatedKey y) {
+            return x.compareTo(y);
+        }
+        if (a instanceof TupleKey x && b instanceof TupleKey y) {
             return x.compareTo(y);
         }
         String s = (String) a;

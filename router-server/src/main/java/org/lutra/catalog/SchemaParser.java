@@ -182,27 +182,33 @@ public final class SchemaParser {
         tables.put(key(name), new TableDef(name, carryCollations(name, columns), partitioning, ddl, text.substring(clause.start()).strip()));
     }
 
-    /** {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]}, after its table (docs/placement.md). */
+    /** {@code CREATE SECONDARY LOOKUP name ON t (col [, col ...]) [UNIQUE]}, after its table (docs/placement.md). */
     private void addSecondary(String text) {
         SecondaryLookup s = SecondaryLookup.parse(text);
-        if (s == null) throw error("expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE], found: " + abbreviate(text));
+        if (s == null) throw error("expected CREATE SECONDARY LOOKUP name ON table (column [, column ...]) [UNIQUE], found: " + abbreviate(text));
         TableDef t = tables.get(key(s.table()));
         if (t == null) throw error("secondary lookup '" + s.name() + "' names table '" + s.table() + "', which is not defined before it");
-        ColumnDef c = find(t.columns(), s.column());
-        if (c == null) throw error("secondary lookup '" + s.name() + "': '" + s.column() + "' is not a column of " + t.name());
-        if (c.keyType() == null) {
-            throw error("secondary lookup '" + s.name() + "': cannot index " + t.name() + "." + c.name() + " of type " + c.typeName()
-                    + ": the column must be an integer, CHAR, VARCHAR, BINARY or VARBINARY");
+        if (s.columns().size() > SecondaryLookup.MAX_COLUMNS) throw error("secondary lookup '" + s.name() + "' has more than " + SecondaryLookup.MAX_COLUMNS + " columns");
+        var columns = new ArrayList<String>();
+        for (String name : s.columns()) {
+            ColumnDef c = find(t.columns(), name);
+            if (c == null) throw error("secondary lookup '" + s.name() + "': '" + name + "' is not a column of " + t.name());
+            if (c.keyType() == null) {
+                throw error("secondary lookup '" + s.name() + "': cannot index " + t.name() + "." + c.name() + " of type " + c.typeName()
+                        + ": the column must be an integer, CHAR, VARCHAR, BINARY or VARBINARY");
+            }
+            if (c.name().equalsIgnoreCase(t.partitioning().column())) {
+                throw error("secondary lookup '" + s.name() + "': " + t.name() + " is placed by " + c.name() + " already");
+            }
+            if (columns.stream().anyMatch(c.name()::equalsIgnoreCase)) throw error("secondary lookup '" + s.name() + "' names " + c.name() + " twice");
+            columns.add(c.name());
         }
         if (t.partitioning() instanceof Partitioning.Replicated) {
             throw error("secondary lookup '" + s.name() + "': " + t.name() + " is REPLICATED (every partition holds every row)");
         }
-        if (c.name().equalsIgnoreCase(t.partitioning().column())) {
-            throw error("secondary lookup '" + s.name() + "': " + t.name() + " is placed by " + c.name() + " already");
-        }
         if (s.name().length() > SecondaryLookup.MAX_NAME) throw error("secondary lookup name '" + s.name() + "' is longer than " + SecondaryLookup.MAX_NAME);
         if (secondaries.stream().anyMatch(o -> o.name().equalsIgnoreCase(s.name()))) throw error("secondary lookup '" + s.name() + "' is defined twice");
-        secondaries.add(new SecondaryLookup(s.name(), t.name(), c.name(), s.unique(), s.building()));
+        secondaries.add(new SecondaryLookup(s.name(), t.name(), columns, s.unique(), s.building()));
     }
 
     private Partitioning replicated(String rest) {

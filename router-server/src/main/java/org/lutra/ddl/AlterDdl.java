@@ -54,7 +54,7 @@ final class AlterDdl {
     /** {@code a} on table {@code t}; {@code foreignKeyChecks}: the session's foreign_key_checks. */
     long alter(Connection store, SessionCommand.AlterTable a, TableDef t, boolean foreignKeyChecks) throws SQLException {
         DdlRunner.refuseSequence(t, a.text().split("\\s+")[0].toUpperCase(Locale.ROOT) + " TABLE/INDEX");
-        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().map(s -> s.column()).toList());
+        Set<String> droppedIndexes = AlterCheck.check(t, a.clauses(), live.current().secondariesOf(t.name()).stream().flatMap(s -> s.columns().stream()).toList());
         if (!droppedIndexes.isEmpty() && t.partitioning() instanceof Partitioning.LookedUp l && l.unique()) {
             Set<String> unique = uniqueIndexesOn(t, l.column());
             if (!unique.isEmpty() && droppedIndexes.containsAll(unique)) {

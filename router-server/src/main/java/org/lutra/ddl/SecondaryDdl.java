@@ -28,9 +28,10 @@ import java.util.Locale;
  *
  * <p>CREATE, in this order:
  * <ol>
- *   <li>checks (the table, the column: an integer or binary string the router compares exactly, not the routing
- *       column; an index on it on the table, UNIQUE for a unique lookup: the protocol's checks read rows by it);
- *   <li>creates {@code lutra_sec_<name>} on every partition of the table, its {@code v} typed as the column is;
+ *   <li>checks (the table, each column: an integer or a string the router compares exactly, not the routing
+ *       column; an index led by the columns on the table, UNIQUE of exactly them for a unique lookup: the protocol's
+ *       checks read rows by it);
+ *   <li>creates {@code lutra_sec_<name>} on every partition of the table, its value columns typed as the columns are;
  *   <li>records it in the stored catalog as BUILDING and waits one lease: from then on every router writes entries
  *       for the rows it writes (and none routes reads by it yet);
  *   <li>backfills: per partition, in one transaction, reads the column's distinct values with a locking read
@@ -65,22 +66,23 @@ final class SecondaryDdl {
         TableDef t = catalog.table(c.table());
         if (t == null) throw new SQLException("Table '" + config.database() + "." + c.table() + "' doesn't exist", "42S02", 1146);
         if (catalog.secondary(c.name()) != null) throw new SQLException("Duplicate key name '" + c.name() + "' (a secondary lookup of that name exists)", "42000", 1061);
-        var building = new SecondaryLookup(c.name().toLowerCase(Locale.ROOT), t.name(), c.column(), c.unique(), true);
+        var building = new SecondaryLookup(c.name().toLowerCase(Locale.ROOT), t.name(), c.columns(), c.unique(), true);
         Catalog next;
         try {
             next = SchemaParser.withTable(catalog, building.createText());
         } catch (SchemaException e) {
             throw new SQLException(e.getMessage().replaceFirst("^CREATE TABLE: ", "CREATE SECONDARY LOOKUP: "), "42000", 1064, e);
         }
-        building = next.secondary(building.name()); // the column as the catalog spells it
+        building = next.secondary(building.name()); // the columns as the catalog spells them
         org.lutra.maintain.Collations.learn(next, backends); // a string column's equality, before any of its values is indexed
         int[] partitions = t.partitioning().partitions();
         refuseReplicatedKeys(t, building);
         requireIndex(partitions[0], t, building);
-        String type = columnType(partitions[0], t, building.column());
+        var types = new ArrayList<String>();
+        for (String column : building.columns()) types.add(columnType(partitions[0], t, column));
         for (int p : partitions) {
             apply(p, "DROP TABLE IF EXISTS " + DdlRunner.quote(building.indexTable()));
-            apply(p, SecondaryEntries.createSql(building, type));
+            apply(p, SecondaryEntries.createSql(building, types));
         }
         long version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(building.catalogKey(), building.createText())));
         lease.install(next, version);
@@ -102,7 +104,7 @@ final class SecondaryDdl {
         SecondaryLookup built = building.built();
         version = CatalogStore.record(store, router(), List.of(new CatalogStore.Change(built.catalogKey(), built.createText())));
         lease.install(live.current().withSecondary(built), version);
-        log.info("CREATE SECONDARY LOOKUP {} ON {}({}){}: {} entries from existing rows, catalog version {}", built.name(), t.name(), built.column(),
+        log.info("CREATE SECONDARY LOOKUP {} ON {}({}){}: {} entries from existing rows, catalog version {}", built.name(), t.name(), String.join(", ", built.columns()),
                 built.unique() ? " UNIQUE" : "", entries, version);
         return 0;
     }
@@ -133,20 +135,34 @@ final class SecondaryDdl {
      * next-key locks keep new rows out until the entries are written and this transaction ends).
      */
     private long backfill(TableDef t, SecondaryLookup s, int p) throws SQLException {
+        var columns = new ArrayList<String>();
+        var notNull = new ArrayList<String>();
+        for (String column : s.columns()) {
+            columns.add(DdlRunner.quote(column));
+            notNull.add(DdlRunner.quote(column) + " IS NOT NULL");
+        }
         try (Connection scan = backends.placement(p).borrow(); Statement st = scan.createStatement()) {
             scan.setAutoCommit(false); // borrow() gives REPEATABLE READ and the pool's innodb_lock_wait_timeout
             try {
-                var raw = new ArrayList<Object>();
-                try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + DdlRunner.quote(s.column()) + " FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column())
-                        + " IS NOT NULL LOCK IN SHARE MODE")) {
-                    while (rs.next()) raw.add(t.column(s.column()).keyType() == KeyType.LONG ? (Object) rs.getLong(1) : org.lutra.backend.BackendDriver.text(rs, 1));
+                var raw = new ArrayList<Object[]>();
+                try (ResultSet rs = st.executeQuery("SELECT DISTINCT " + String.join(", ", columns) + " FROM " + DdlRunner.quote(t.name()) + " WHERE "
+                        + String.join(" AND ", notNull) + " LOCK IN SHARE MODE")) {
+                    while (rs.next()) {
+                        var value = new Object[columns.size()];
+                        for (int i = 0; i < value.length; i++) {
+                            value[i] = t.column(s.columns().get(i)).keyType() == KeyType.LONG ? (Object) rs.getLong(i + 1) : org.lutra.backend.BackendDriver.text(rs, i + 1);
+                        }
+                        raw.add(value);
+                    }
                 }
                 var values = new ArrayList<Object>();
-                Object[] keys = s.keys(t, raw.toArray()); // a collation the backend weighs: one round trip per batch
+                Object[] keys = s.keys(t, raw.toArray(new Object[0][])); // a collation the backend weighs: one round trip per column and batch
                 for (int i = 0; i < keys.length; i++) {
-                    if (keys[i] == null) throw new SQLException("secondary lookup " + s.name() + ": cannot index the value " + raw.get(i), "HY000", 0);
+                    if (keys[i] == null) throw new SQLException("secondary lookup " + s.name() + ": cannot index the value " + java.util.Arrays.toString(raw.get(i)), "HY000", 0);
                     values.add(keys[i]);
                 }
+                // tuples equal under the columns' collations are one value (SELECT DISTINCT compares as the columns do, but to be sure)
+                values = new ArrayList<>(new java.util.LinkedHashSet<>(values));
                 var byHome = new java.util.TreeMap<Integer, List<Object>>();
                 for (Object v : values) byHome.computeIfAbsent(s.home(t, v), h -> new ArrayList<>()).add(v);
                 for (var home : byHome.entrySet()) write(t, s, home.getKey(), home.getValue(), p);
@@ -163,16 +179,24 @@ final class SecondaryDdl {
         }
     }
 
+    /** Binds a value's parts (one per column) from parameter {@code at} on; the next parameter's index. */
+    private static int bind(PreparedStatement ps, int at, Object value) throws SQLException {
+        for (Object part : SecondaryLookup.parts(value)) ps.setObject(at++, org.lutra.catalog.KeyValues.bindable(part));
+        return at;
+    }
+
     /** Entries (v, p) at {@code home}; for UNIQUE, a value whose entry names another partition that holds it is a duplicate. */
     private void write(TableDef t, SecondaryLookup s, int home, List<Object> values, int p) throws SQLException {
         String index = DdlRunner.quote(s.indexTable());
+        String one = "(" + "?, ".repeat(s.columns().size()) + "?)";
         try (Connection c = backends.placement(home).borrow()) {
             for (int from = 0; from < values.size(); from += BATCH) {
                 var chunk = values.subList(from, Math.min(values.size(), from + BATCH));
-                try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + index + " (v, p) VALUES " + "(?, ?), ".repeat(chunk.size() - 1) + "(?, ?)")) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT IGNORE INTO " + index + " (" + s.valueList() + ", p) VALUES "
+                        + String.join(", ", java.util.Collections.nCopies(chunk.size(), one)))) {
                     int i = 1;
                     for (Object v : chunk) {
-                        ps.setObject(i++, org.lutra.catalog.KeyValues.bindable(v));
+                        i = bind(ps, i, v);
                         ps.setInt(i++, p);
                     }
                     ps.executeUpdate();
@@ -181,8 +205,8 @@ final class SecondaryDdl {
             if (!s.unique()) return;
             for (Object v : values) {
                 int named;
-                try (PreparedStatement ps = c.prepareStatement("SELECT p FROM " + index + " WHERE v = ?")) {
-                    ps.setObject(1, org.lutra.catalog.KeyValues.bindable(v));
+                try (PreparedStatement ps = c.prepareStatement("SELECT p FROM " + index + " WHERE " + s.entriesMatch(1))) {
+                    bind(ps, 1, v);
                     try (ResultSet rs = ps.executeQuery()) {
                         rs.next();
                         named = rs.getInt(1);
@@ -190,14 +214,14 @@ final class SecondaryDdl {
                 }
                 if (named == p) continue;
                 if (holds(t, s, named, v)) {
-                    throw new SQLException("Duplicate entry '" + v + "' for key '" + s.name() + "': " + t.name() + " has rows with " + s.column() + " = '" + v
+                    throw new SQLException("Duplicate entry '" + v + "' for key '" + s.name() + "': " + t.name() + " has rows with " + s.columnList() + " = '" + v
                             + "' on " + backends.placement(p).name() + " and " + backends.placement(named).name()
                             + "; CREATE SECONDARY LOOKUP ... UNIQUE failed, nothing kept", "23000", 1062);
                 }
-                try (PreparedStatement ps = c.prepareStatement("UPDATE " + index + " SET p = ? WHERE v = ? AND p = ?")) {
+                try (PreparedStatement ps = c.prepareStatement("UPDATE " + index + " SET p = ? WHERE " + s.entriesMatch(1) + " AND p = ?")) {
                     ps.setInt(1, p);
-                    ps.setObject(2, org.lutra.catalog.KeyValues.bindable(v));
-                    ps.setInt(3, named);
+                    int i = bind(ps, 2, v);
+                    ps.setInt(i, named);
                     ps.executeUpdate();
                 }
             }
@@ -206,30 +230,37 @@ final class SecondaryDdl {
 
     private boolean holds(TableDef t, SecondaryLookup s, int p, Object v) throws SQLException {
         try (Connection c = backends.placement(p).borrow();
-             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + DdlRunner.quote(t.name()) + " WHERE " + DdlRunner.quote(s.column()) + " = ? LIMIT 1")) {
-            ps.setObject(1, org.lutra.catalog.KeyValues.bindable(v));
+             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + DdlRunner.quote(t.name()) + " WHERE " + s.rowsMatch() + " LIMIT 1")) {
+            bind(ps, 1, v);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next();
             }
         }
     }
 
-    /** Refused without an index led by the column (UNIQUE: a unique index of exactly it): every check of the protocol reads rows by it. */
+    /**
+     * Refused without an index led by the columns (in any order; UNIQUE: a unique index of exactly them): every check of the
+     * protocol reads rows by them.
+     */
     private void requireIndex(int p, TableDef t, SecondaryLookup s) throws SQLException {
+        int n = s.columns().size();
+        String in = String.join(", ", java.util.Collections.nCopies(n, "LOWER(?)"));
         String sql = s.unique()
                 ? "SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND NON_UNIQUE = 0"
-                  + " GROUP BY INDEX_NAME HAVING COUNT(*) = 1 AND MAX(LOWER(COLUMN_NAME)) = LOWER(?)"
-                : "SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND SEQ_IN_INDEX = 1 AND LOWER(COLUMN_NAME) = LOWER(?)";
+                  + " GROUP BY INDEX_NAME HAVING COUNT(*) = " + n + " AND SUM(LOWER(COLUMN_NAME) IN (" + in + ")) = " + n
+                : "SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND SEQ_IN_INDEX <= " + n
+                  + " AND LOWER(COLUMN_NAME) IN (" + in + ") GROUP BY INDEX_NAME HAVING COUNT(*) = " + n;
         try (Connection c = backends.placement(p).borrow(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, t.name());
-            ps.setString(2, s.column());
+            for (int i = 0; i < n; i++) ps.setString(i + 2, s.columns().get(i));
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) return;
             }
         }
-        throw new SQLException("CREATE SECONDARY LOOKUP " + s.name() + ": " + t.name() + " needs " + (s.unique() ? "a UNIQUE index on (" : "an index beginning with ")
-                + s.column() + (s.unique() ? ")" : "") + " first (CREATE " + (s.unique() ? "UNIQUE " : "") + "INDEX ... ON " + t.name() + " (" + s.column()
-                + ")): the lookup's checks read rows by it", "HY000", 1082);
+        String columns = String.join(", ", s.columns());
+        throw new SQLException("CREATE SECONDARY LOOKUP " + s.name() + ": " + t.name() + " needs " + (s.unique() ? "a UNIQUE index on (" + columns + ")" : "an index beginning with "
+                + (n == 1 ? columns : "(" + columns + ")")) + " first (CREATE " + (s.unique() ? "UNIQUE " : "") + "INDEX ... ON " + t.name() + " (" + columns
+                + ")): the lookup's checks read rows by " + (n == 1 ? "it" : "them"), "HY000", 1082);
     }
 
     /** The column's type as the partition has it, with its character set and collation: the entries compare as the table does. */

@@ -45,9 +45,14 @@ final class InsertWrite {
         int rowCount = plan.rows().itemCount();
         var secondaryKeys = new ArrayList<Object[]>();
         for (var sv : plan.secondaries()) {
-            var raw = new Object[rowCount];
-            for (int row = 0; row < rowCount; row++) raw[row] = SecondaryKeys.written(table, sv.lookup(), sv.perRow().get(row).resolve(params, ValueCodec::decode));
-            Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip
+            var raw = new Object[rowCount][];
+            for (int row = 0; row < rowCount; row++) {
+                var refs = sv.perRow().get(row);
+                var values = new Object[refs.size()];
+                for (int c = 0; c < values.length; c++) values[c] = refs.get(c).resolve(params, ValueCodec::decode);
+                raw[row] = SecondaryKeys.written(table, sv.lookup(), values);
+            }
+            Object[] perRow = sv.lookup().keys(table, raw); // the values a collation's cache lacks weighed in one round trip per column
             for (int row = 0; row < rowCount; row++) perRow[row] = SecondaryKeys.of(table, sv.lookup(), raw[row], perRow[row]);
             secondaryKeys.add(perRow);
         }

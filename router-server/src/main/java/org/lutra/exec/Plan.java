@@ -252,14 +252,17 @@ public sealed interface Plan extends Planned {
         Plan write(String sql) throws PlanException;
     }
 
-    /** An UPDATE's {@code SET col = value} of a secondary lookup's column: its rows need entries for the value. */
-    record SecondarySet(org.lutra.catalog.SecondaryLookup lookup, ValueRef value) {}
+    /** An UPDATE's {@code SET col = value} of a secondary lookup's columns (every one of them, in its order): its rows need entries for the value. */
+    record SecondarySet(org.lutra.catalog.SecondaryLookup lookup, List<ValueRef> values) {}
 
-    /** What a WHERE clause pins a secondary lookup's column to ({@code Equals} or {@code In}): the statement may route by it. */
-    record SecondaryMatch(org.lutra.catalog.SecondaryLookup lookup, KeyMatch keys) {}
+    /**
+     * What a WHERE clause pins a secondary lookup's columns to, one match per column in its order: the statement may route
+     * by it. One column: {@code Equals} or {@code In}; several: {@code Equals} on each (the one tuple they make).
+     */
+    record SecondaryMatch(org.lutra.catalog.SecondaryLookup lookup, List<KeyMatch> keys) {}
 
-    /** An INSERT's values of a secondary lookup's column, one per row (parameter positions as in {@code keyPerRow}). */
-    record SecondaryValues(org.lutra.catalog.SecondaryLookup lookup, List<ValueRef> perRow) {}
+    /** An INSERT's values of a secondary lookup's columns, per row one per column (parameter positions as in {@code keyPerRow}). */
+    record SecondaryValues(org.lutra.catalog.SecondaryLookup lookup, List<List<ValueRef>> perRow) {}
 
     /**
      * INSERT ... VALUES with one row per item of {@code rows}.

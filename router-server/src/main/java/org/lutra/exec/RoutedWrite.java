@@ -44,12 +44,14 @@ final class RoutedWrite {
         return new Result.Count(done.count(), done.partitions(), done.keys(), done.generated(), reading.value());
     }
 
-    /** UPDATE of a secondary lookup's column: its value's entries, for the partitions where rows now have it, in the same transaction. */
+    /** UPDATE of a secondary lookup's columns: its value's entries, for the partitions where rows now have it, in the same transaction. */
     private static Result.Count settingSecondaries(Plan.Routed plan, Context ctx) throws SQLException {
         List<Value> params = ctx.params();
         var keys = new ArrayList<Object>();
         for (var set : plan.sets()) {
-            keys.add(SecondaryKeys.of(plan.table(), set.lookup(), SecondaryKeys.written(plan.table(), set.lookup(), set.value().resolve(params, ValueCodec::decode))));
+            var raw = new Object[set.values().size()];
+            for (int c = 0; c < raw.length; c++) raw[c] = set.values().get(c).resolve(params, ValueCodec::decode);
+            keys.add(SecondaryKeys.of(plan.table(), set.lookup(), SecondaryKeys.written(plan.table(), set.lookup(), raw)));
         }
         Connections c = ctx.connections();
         c.atomic();

@@ -187,8 +187,8 @@ public sealed interface SessionCommand extends Planned {
 
     record Truncate(String table, String text) implements Ddl {}
 
-    /** {@code CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE]} (see {@code org.lutra.catalog.SecondaryLookup}). */
-    record CreateSecondary(String name, String table, String column, boolean unique, String text) implements Ddl {}
+    /** {@code CREATE SECONDARY LOOKUP name ON table (column [, column ...]) [UNIQUE]} (see {@code org.lutra.catalog.SecondaryLookup}). */
+    record CreateSecondary(String name, String table, List<String> columns, boolean unique, String text) implements Ddl {}
 
     record DropSecondary(String name, boolean ifExists, String text) implements Ddl {}
 

@@ -308,9 +308,17 @@ public final class Target {
 
     /** The statement's values of the secondary lookup's column, normalized as its entries hold them (null: not looked up exactly). */
     private static Object[] secondaryValues(Context ctx, TableDef table, org.lutra.exec.Plan.SecondaryMatch secondary) {
-        var refs = secondary.keys() instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) secondary.keys()).values();
-        var raw = new Object[refs.size()];
-        for (int i = 0; i < raw.length; i++) raw[i] = refs.get(i).resolve(ctx.params(), ValueCodec::decode);
+        Object[][] raw;
+        if (secondary.keys().size() == 1) {
+            KeyMatch keys = secondary.keys().getFirst();
+            var refs = keys instanceof KeyMatch.Equals eq ? List.of(eq.value()) : ((KeyMatch.In) keys).values();
+            raw = new Object[refs.size()][];
+            for (int i = 0; i < raw.length; i++) raw[i] = new Object[] {refs.get(i).resolve(ctx.params(), ValueCodec::decode)};
+        } else {
+            var tuple = new Object[secondary.keys().size()]; // several columns: each pinned to one value (Planner#secondaryMatch)
+            for (int c = 0; c < tuple.length; c++) tuple[c] = ((KeyMatch.Equals) secondary.keys().get(c)).value().resolve(ctx.params(), ValueCodec::decode);
+            raw = new Object[][] {tuple};
+        }
         return secondary.lookup().keys(table, raw);
     }
 
@@ -366,8 +374,10 @@ public final class Target {
  : (keys instanceof KeyMatch.In ? "IN" : keys instanceof KeyMatch.Range ? "range" : "=") + " on " + table.name() + "." + p.column()
                 + (guesses() ? " (lookup, validated)" : "");
         if (secondary != null) {
-            how += "; by secondary lookup " + secondary.lookup().name() + " (" + (secondary.keys() instanceof KeyMatch.In ? "IN" : "=") + " on "
-                    + table.name() + "." + secondary.lookup().column() + "): the partitions its entries name, read at each value's home partition";
+            var columns = new ArrayList<String>();
+            for (String c : secondary.lookup().columns()) columns.add(table.name() + "." + c);
+            how += "; by secondary lookup " + secondary.lookup().name() + " (" + (secondary.keys().getFirst() instanceof KeyMatch.In ? "IN" : "=") + " on "
+                    + String.join(", ", columns) + "): the partitions its entries name, read at each value's home partition";
         }
         return table.name() + ": " + how;
     }

@@ -48,7 +48,7 @@ public final class Collations {
             String routing = t.partitioning().column();
             var columns = new ArrayList<String>();
             if (routing != null) columns.add(routing);
-            for (SecondaryLookup s : catalog.secondariesOf(t.name())) columns.add(s.column());
+            for (SecondaryLookup s : catalog.secondariesOf(t.name())) columns.addAll(s.columns());
             for (String column : columns) {
                 ColumnDef c = t.column(column);
                 if (c == null || c.collation() == null || c.collation().ready()) continue;

@@ -11,4 +11,11 @@ public final class KeyParams {
         if (key instanceof Long l) return Value.newBuilder().setIntValue(l).build();
         return Value.newBuilder().setStringValue(key instanceof org.lutra.catalog.CollatedKey c ? c.value() : (String) key).build();
     }
+
+    /** A secondary lookup's value as its parameters, one per column ({@link org.lutra.catalog.SecondaryLookup#parts}). */
+    public static java.util.List<Value> toValues(Object key) {
+        var out = new java.util.ArrayList<Value>();
+        for (Object part : org.lutra.catalog.SecondaryLookup.parts(key)) out.add(toValue(part));
+        return out;
+    }
 }

@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * them right whatever the routers' memories hold.
  *
  * <p><b>Entries.</b> {@code lutra_sec_<name> (v, p)} at v's home partition: "rows with value v may be on
- * partition p". Non-unique: one entry per (v, p), key (v, p). UNIQUE: one entry per v, key (v).
+ * partition p". Non-unique: one entry per (v, p), key (v, p). UNIQUE: one entry per v, key (v). Over several columns v
+ * is the tuple of their values, in columns {@code v1, v2, ...} ({@link SecondaryLookup#valueColumns}), and so is every
+ * statement below: a row "with value v" has every column equal to its part.
  *
  * <p><b>Invariant: the entries are a superset.</b> Every committed row with value v on partition p has a
  * committed entry (v, p). An insert's entries are committed aside, after its rows are written and before
@@ -102,12 +104,9 @@ public final class SecondaryEntries {
                 for (Entry e : left) claim(shards, table, lookup, home.getKey(), e);
             } else {
                 var params = new ArrayList<Value>();
-                for (Entry e : left) {
-                    params.add(KeyParams.toValue(e.key()));
-                    params.add(partitionValue(e.partition()));
-                }
-                String values = String.join(", ", Collections.nCopies(left.size(), "(?, ?)"));
-                shards.update(List.of(new ShardQuery(home.getKey(), "INSERT IGNORE INTO " + quote(lookup.indexTable()) + " (v, p) VALUES " + values, params)));
+                for (Entry e : left) params.addAll(entry(e));
+                String values = String.join(", ", Collections.nCopies(left.size(), placeholders(lookup)));
+                shards.update(List.of(new ShardQuery(home.getKey(), "INSERT IGNORE INTO " + quote(lookup.indexTable()) + " (" + lookup.valueList() + ", p) VALUES " + values, params)));
             }
         }
     }
@@ -132,11 +131,11 @@ public final class SecondaryEntries {
         var left = new ArrayList<Entry>();
         try (t) {
             for (Entry e : entries) {
-                if (t.update("INSERT IGNORE INTO " + index + " (v, p) VALUES (?, ?)", List.of(KeyParams.toValue(e.key()), partitionValue(e.partition()))) > 0
+                if (t.update("INSERT IGNORE INTO " + index + " (" + lookup.valueList() + ", p) VALUES " + placeholders(lookup), entry(e)) > 0
                         || !lookup.unique()) {
                     continue;
                 }
-                try (RowSource rows = t.query("SELECT p FROM " + index + " WHERE v = ? LOCK IN SHARE MODE", List.of(KeyParams.toValue(e.key())))) {
+                try (RowSource rows = t.query("SELECT p FROM " + index + " WHERE " + lookup.entriesMatch(1) + " LOCK IN SHARE MODE", KeyParams.toValues(e.key()))) {
                     Row row = rows.next();
                     if (row == null || ((Number) ValueCodec.decode(row.getValues(0))).intValue() != e.partition()) left.add(e);
                 }
@@ -159,31 +158,35 @@ public final class SecondaryEntries {
 
     private static void claim(Shards shards, TableDef table, SecondaryLookup lookup, int home, Entry e) throws SQLException {
         String index = quote(lookup.indexTable());
-        List<Value> entry = List.of(KeyParams.toValue(e.key()), partitionValue(e.partition()));
-        List<Value> value = List.of(KeyParams.toValue(e.key()));
+        List<Value> entry = entry(e);
+        List<Value> value = KeyParams.toValues(e.key());
+        String insert = "INSERT IGNORE INTO " + index + " (" + lookup.valueList() + ", p) VALUES " + placeholders(lookup);
         for (int attempt = 0; attempt < 3; attempt++) {
-            if (shards.update(List.of(new ShardQuery(home, "INSERT IGNORE INTO " + index + " (v, p) VALUES (?, ?)", entry)))[0] > 0) return;
+            if (shards.update(List.of(new ShardQuery(home, insert, entry)))[0] > 0) return;
             Integer named = null;
-            try (RowSource rows = shards.query(List.of(new ShardQuery(home, "SELECT p FROM " + index + " WHERE v = ? FOR UPDATE", value))).getFirst()) {
+            try (RowSource rows = shards.query(List.of(new ShardQuery(home, "SELECT p FROM " + index + " WHERE " + lookup.entriesMatch(1) + " FOR UPDATE", value))).getFirst()) {
                 Row row = rows.next();
                 if (row != null) named = ((Number) ValueCodec.decode(row.getValues(0))).intValue();
             }
             if (named == null) continue; // taken over and gone meanwhile? not possible (entries are not deleted), but ask again
             if (named == e.partition()) return;
             boolean live;
-            try (RowSource rows = shards.query(List.of(new ShardQuery(named, "SELECT 1 FROM " + quote(table.name()) + " WHERE " + quote(lookup.column())
-                    + " = ? LIMIT 1 LOCK IN SHARE MODE", value))).getFirst()) {
+            try (RowSource rows = shards.query(List.of(new ShardQuery(named, "SELECT 1 FROM " + quote(table.name()) + " WHERE " + lookup.rowsMatch()
+                    + " LIMIT 1 LOCK IN SHARE MODE", value))).getFirst()) {
                 live = rows.next() != null;
             }
             if (!live) {
-                shards.update(List.of(new ShardQuery(home, "UPDATE " + index + " SET p = ? WHERE v = ?", List.of(partitionValue(e.partition()), value.getFirst()))));
+                var params = new ArrayList<Value>();
+                params.add(partitionValue(e.partition()));
+                params.addAll(value);
+                shards.update(List.of(new ShardQuery(home, "UPDATE " + index + " SET p = ? WHERE " + lookup.entriesMatch(1), params)));
                 return;
             }
             try {
-                shards.update(List.of(new ShardQuery(home, "INSERT INTO " + index + " (v, p) VALUES (?, ?)", entry)));
+                shards.update(List.of(new ShardQuery(home, insert.replaceFirst("^INSERT IGNORE", "INSERT"), entry)));
             } catch (SQLException duplicate) {
                 throw new SQLException("Duplicate entry '" + e.key() + "' for key '" + lookup.name() + "' (secondary lookup on " + table.name() + "."
-                        + lookup.column() + ": a row with it is on partition " + named + ")", "23000", 1062, duplicate);
+                        + lookup.columnList() + ": a row with it is on partition " + named + ")", "23000", 1062, duplicate);
             }
             throw new SQLException("secondary lookup " + lookup.name() + ": the entry of '" + e.key() + "' was not there when re-inserted", "HY000", 0);
         }
@@ -192,12 +195,13 @@ public final class SecondaryEntries {
 
     /** The partitions whose entries name {@code keys} (normalized, non-null): the only ones that can hold rows with them. */
     public static Set<Integer> partitions(Shards shards, TableDef table, SecondaryLookup lookup, Object[] keys) throws SQLException {
-        var byHome = new TreeMap<Integer, List<Value>>();
-        for (Object k : keys) byHome.computeIfAbsent(lookup.home(table, k), h -> new ArrayList<>()).add(KeyParams.toValue(k));
+        var byHome = new TreeMap<Integer, List<Object>>();
+        for (Object k : keys) byHome.computeIfAbsent(lookup.home(table, k), h -> new ArrayList<>()).add(k);
         var queries = new ArrayList<ShardQuery>();
         for (var e : byHome.entrySet()) {
-            queries.add(new ShardQuery(e.getKey(), "SELECT DISTINCT p FROM " + quote(lookup.indexTable()) + " WHERE v IN ("
-                    + String.join(", ", Collections.nCopies(e.getValue().size(), "?")) + ")", e.getValue()));
+            var params = new ArrayList<Value>();
+            for (Object k : e.getValue()) params.addAll(KeyParams.toValues(k));
+            queries.add(new ShardQuery(e.getKey(), "SELECT DISTINCT p FROM " + quote(lookup.indexTable()) + " WHERE " + lookup.entriesMatch(e.getValue().size()), params));
         }
         var out = new java.util.TreeSet<Integer>();
         // the committed entries and the transaction's own: a transaction's snapshot of a value's home may be older than its
@@ -211,10 +215,24 @@ public final class SecondaryEntries {
         return out;
     }
 
-    /** The entries' table at each partition: {@code v} typed exactly as the column (its collation too), so the backend compares as the table does. */
-    public static String createSql(SecondaryLookup lookup, String columnType) {
-        return "CREATE TABLE " + quote(lookup.indexTable()) + " (v " + columnType + " NOT NULL, p SMALLINT NOT NULL, PRIMARY KEY "
-                + (lookup.unique() ? "(v)" : "(v, p)") + ") ENGINE=InnoDB";
+    /** The entries' table at each partition: each value column typed exactly as its column (its collation too), so the backend compares as the table does. */
+    public static String createSql(SecondaryLookup lookup, List<String> columnTypes) {
+        var columns = new ArrayList<String>();
+        for (int i = 0; i < columnTypes.size(); i++) columns.add(lookup.valueColumns().get(i) + " " + columnTypes.get(i) + " NOT NULL");
+        return "CREATE TABLE " + quote(lookup.indexTable()) + " (" + String.join(", ", columns) + ", p SMALLINT NOT NULL, PRIMARY KEY ("
+                + lookup.valueList() + (lookup.unique() ? "" : ", p") + ")) ENGINE=InnoDB";
+    }
+
+    /** One entry's parameters: its value's parts, then its partition. */
+    private static List<Value> entry(Entry e) {
+        var out = new ArrayList<Value>(KeyParams.toValues(e.key()));
+        out.add(partitionValue(e.partition()));
+        return out;
+    }
+
+    /** {@code (?, ?)}: one entry's placeholders, its value's parts and its partition. */
+    private static String placeholders(SecondaryLookup lookup) {
+        return "(" + String.join(", ", Collections.nCopies(lookup.columns().size() + 1, "?")) + ")";
     }
 
     static String quote(String name) {

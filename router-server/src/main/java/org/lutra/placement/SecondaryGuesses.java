@@ -70,21 +70,24 @@ public final class SecondaryGuesses {
     private void warm(Backends backends, TableDef table, SecondaryLookup lookup) throws SQLException {
         int[] homes = table.partitioning().partitions();
         for (int home : homes) {
-            var values = new ArrayList<Object>();
+            var values = new ArrayList<Object[]>();
             var partitions = new ArrayList<Integer>();
+            int n = lookup.columns().size();
             try (Connection c = backends.placement(home).borrow();
-                 var ps = c.prepareStatement("SELECT v, p FROM " + SecondaryEntries.quote(lookup.indexTable()) + " LIMIT ?")) {
+                 var ps = c.prepareStatement("SELECT " + lookup.valueList() + ", p FROM " + SecondaryEntries.quote(lookup.indexTable()) + " LIMIT ?")) {
                 ps.setLong(1, MAX_PER_LOOKUP / homes.length);
                 try (var rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        values.add(rs.getObject(1));
-                        partitions.add(rs.getInt(2));
+                        var value = new Object[n];
+                        for (int i = 0; i < n; i++) value[i] = rs.getObject(i + 1);
+                        values.add(value);
+                        partitions.add(rs.getInt(n + 1));
                     }
                 }
             }
             for (int from = 0; from < values.size(); from += 1000) {
-                List<Object> some = values.subList(from, Math.min(values.size(), from + 1000));
-                Object[] keys = lookup.keys(table, some.toArray()); // a collation's weights: one round trip at most
+                List<Object[]> some = values.subList(from, Math.min(values.size(), from + 1000));
+                Object[] keys = lookup.keys(table, some.toArray(new Object[0][])); // a collation's weights: one round trip per column at most
                 for (int i = 0; i < keys.length; i++) {
                     if (get(lookup, keys[i]) < 0) learn(lookup, keys[i], partitions.get(from + i)); // not over a newer guess
                 }

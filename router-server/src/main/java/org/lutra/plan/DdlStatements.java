@@ -56,7 +56,8 @@ public final class DdlStatements {
     private static final Pattern DROP_SEQUENCE = Pattern.compile("(?is)\\s*DROP\\s+SEQUENCE\\s+(IF\\s+EXISTS\\s+)?(.*)");
 
     private static final Pattern CREATE_SECONDARY = Pattern.compile(
-            "(?is)\\s*CREATE\\s+SECONDARY\\s+LOOKUP\\s+" + NAME + "\\s+ON\\s+" + QUALIFIED + "\\s*\\(\\s*" + NAME + "\\s*\\)\\s*(UNIQUE)?");
+            "(?is)\\s*CREATE\\s+SECONDARY\\s+LOOKUP\\s+" + NAME + "\\s+ON\\s+" + QUALIFIED + "\\s*\\(([^()]*)\\)\\s*(UNIQUE)?");
+    private static final Pattern ONE_NAME = Pattern.compile("\\s*" + NAME + "\\s*");
     private static final Pattern DROP_SECONDARY = Pattern.compile("(?is)\\s*DROP\\s+SECONDARY\\s+LOOKUP\\s+(IF\\s+EXISTS\\s+)?" + NAME);
     private static final Pattern SECONDARY = Pattern.compile("(?is)\\s*(?:CREATE|DROP)\\s+SECONDARY\\b.*");
     private static final Pattern WORD = Pattern.compile("\\w+");
@@ -190,20 +191,31 @@ public final class DdlStatements {
     }
 
     /**
-     * {@code CREATE SECONDARY LOOKUP name ON t (col) [UNIQUE]} and {@code DROP SECONDARY LOOKUP [IF EXISTS] name}.
+     * {@code CREATE SECONDARY LOOKUP name ON t (col [, col ...]) [UNIQUE]} and {@code DROP SECONDARY LOOKUP [IF EXISTS] name}.
      * Names are words (they become part of a backend table's name, {@code lutra_sec_<name>}).
      */
     private static SessionCommand.Ddl secondary(String sql, String database) throws PlanException {
         Matcher m;
         if ((m = CREATE_SECONDARY.matcher(sql)).matches()) {
             String name = word(m, 1);
-            String column = word(m, 7);
-            return new SessionCommand.CreateSecondary(name, table(m, 3, database), column, m.group(9) != null, sql.strip());
+            var columns = new java.util.ArrayList<String>();
+            for (String item : m.group(7).split(",", -1)) {
+                Matcher c = ONE_NAME.matcher(item);
+                if (!c.matches()) throw new PlanException("42000", 1064, "expected a column name in CREATE SECONDARY LOOKUP " + name + " (...), found: '" + item.strip() + "'");
+                String column = word(c, 1);
+                if (columns.stream().anyMatch(column::equalsIgnoreCase)) throw new PlanException("42S21", 1060, "Duplicate column name '" + column + "' in secondary lookup " + name);
+                columns.add(column);
+            }
+            if (columns.size() > org.lutra.catalog.SecondaryLookup.MAX_COLUMNS) {
+                throw new PlanException("42000", 1070, "Too many key parts specified; secondary lookup " + name + " has " + columns.size() + " columns, at most "
+                        + org.lutra.catalog.SecondaryLookup.MAX_COLUMNS + " are allowed");
+            }
+            return new SessionCommand.CreateSecondary(name, table(m, 3, database), columns, m.group(8) != null, sql.strip());
         }
         if ((m = DROP_SECONDARY.matcher(sql)).matches()) {
             return new SessionCommand.DropSecondary(word(m, 2), m.group(1) != null, sql.strip());
         }
-        throw new PlanException("42000", 1064, "expected CREATE SECONDARY LOOKUP name ON table (column) [UNIQUE] or DROP SECONDARY LOOKUP [IF EXISTS] name,"
+        throw new PlanException("42000", 1064, "expected CREATE SECONDARY LOOKUP name ON table (column [, column ...]) [UNIQUE] or DROP SECONDARY LOOKUP [IF EXISTS] name,"
                 + " found: " + sql.strip());
     }
 

@@ -58,17 +58,30 @@ final class WritePlanner {
         }
         var sets = new ArrayList<Plan.SecondarySet>();
         for (var s : planner.catalog().secondariesOf(table.name())) {
+            var values = new ValueRef[s.columns().size()];
+            int setCount = 0;
             for (UpdateSet set : update.getUpdateSets()) {
                 for (int i = 0; i < set.getColumns().size(); i++) {
-                    if (!KeyFinder.unquote(set.getColumns().get(i).getColumnName()).equalsIgnoreCase(s.column())) continue;
+                    String column = KeyFinder.unquote(set.getColumns().get(i).getColumnName());
+                    int at = -1;
+                    for (int c = 0; c < values.length; c++) if (s.columns().get(c).equalsIgnoreCase(column)) at = c;
+                    if (at < 0) continue;
                     ValueRef v = set.getValues().size() == set.getColumns().size() ? KeyFinder.valueRef((Expression) set.getValues().get(i)) : null;
                     if (v == null) {
-                        throw PlanException.unsupported("UPDATE of " + table.name() + "." + s.column() + " (secondary lookup " + s.name()
+                        throw PlanException.unsupported("UPDATE of " + table.name() + "." + column + " (secondary lookup " + s.name()
                                 + ") to a computed value; set it to a literal or a parameter");
                     }
-                    sets.add(new Plan.SecondarySet(s, v));
+                    if (values[at] == null) setCount++;
+                    values[at] = v;
                 }
             }
+            if (setCount == 0) continue;
+            if (setCount < values.length) {
+                // the new tuple's other parts are each row's own, which the router does not read before the write
+                throw PlanException.unsupported("UPDATE of " + table.name() + " setting some but not all of " + s.columnList() + ", the columns of secondary lookup "
+                        + s.name() + " (its entries hold the tuple); set every one of them, to a literal or a parameter");
+            }
+            sets.add(new Plan.SecondarySet(s, List.of(values)));
         }
         String sql = update.toString();
         if (!inPlace) requireNoSubquery(sql, "UPDATE");
@@ -231,26 +244,30 @@ final class WritePlanner {
             if (insert.getDuplicateUpdateSets() != null) {
                 for (UpdateSet set : insert.getDuplicateUpdateSets()) {
                     for (Column c : set.getColumns()) {
-                        if (KeyFinder.unquote(c.getColumnName()).equalsIgnoreCase(s.column())) {
-                            throw PlanException.unsupported("ON DUPLICATE KEY UPDATE of " + table.name() + "." + s.column() + " (secondary lookup " + s.name() + ")");
+                        if (s.indexes(KeyFinder.unquote(c.getColumnName()))) {
+                            throw PlanException.unsupported("ON DUPLICATE KEY UPDATE of " + table.name() + "." + KeyFinder.unquote(c.getColumnName())
+                                    + " (secondary lookup " + s.name() + ")");
                         }
                     }
                 }
             }
-            int column = columnIndex(table, insert, s.column());
-            if (column < 0) {
-                throw PlanException.unsupported("INSERT INTO " + table.name() + " without " + s.column() + ", the column of secondary lookup " + s.name()
-                        + " (the router indexes the value each row gets: give it)");
-            }
-            var perRow = new ArrayList<ValueRef>();
-            for (int r = 0; r < rows.size(); r++) {
-                if (rows.get(r).size() <= column) throw new PlanException("21S01", 1136, "Column count doesn't match value count in INSERT INTO " + table.name());
-                Object v = rows.get(r).get(column);
-                if (!(v instanceof net.sf.jsqlparser.expression.JdbcParameter) && KeyFinder.valueRef((Expression) v) == null) {
-                    throw PlanException.unsupported("computed values for " + table.name() + "." + s.column() + " (secondary lookup " + s.name()
-                            + ") in INSERT (found " + v + "); give a literal or a parameter");
+            var perRow = new ArrayList<List<ValueRef>>();
+            for (int r = 0; r < rows.size(); r++) perRow.add(new ArrayList<>());
+            for (String name : s.columns()) {
+                int column = columnIndex(table, insert, name);
+                if (column < 0) {
+                    throw PlanException.unsupported("INSERT INTO " + table.name() + " without " + name + ", a column of secondary lookup " + s.name()
+                            + " (the router indexes the value each row gets: give it)");
                 }
-                perRow.add(InsertIds.position(rows.get(r), column, template.firstParamOf(r)));
+                for (int r = 0; r < rows.size(); r++) {
+                    if (rows.get(r).size() <= column) throw new PlanException("21S01", 1136, "Column count doesn't match value count in INSERT INTO " + table.name());
+                    Object v = rows.get(r).get(column);
+                    if (!(v instanceof net.sf.jsqlparser.expression.JdbcParameter) && KeyFinder.valueRef((Expression) v) == null) {
+                        throw PlanException.unsupported("computed values for " + table.name() + "." + name + " (secondary lookup " + s.name()
+                                + ") in INSERT (found " + v + "); give a literal or a parameter");
+                    }
+                    perRow.get(r).add(InsertIds.position(rows.get(r), column, template.firstParamOf(r)));
+                }
             }
             secondaries.add(new Plan.SecondaryValues(s, perRow));
         }

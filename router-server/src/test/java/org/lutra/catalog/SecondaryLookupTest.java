@@ -38,9 +38,37 @@ class SecondaryLookupTest {
         Catalog c = stored(TABLES + "CREATE SECONDARY LOOKUP r ON customers (region);");
         var t = c.table("customers");
         var r = c.secondary("r");
-        assertEquals(7L, r.key(t, "7"));
+        assertEquals(7L, r.key(t, new Object[] {"7"}));
         assertEquals(3, r.home(t, 7L));
-        assertNull(r.key(t, 7.5), "a value the column would round is not indexed as another");
+        assertNull(r.key(t, new Object[] {7.5}), "a value the column would round is not indexed as another");
+    }
+
+    @Test
+    void overSeveralColumnsTheValueIsTheTuple() {
+        Catalog c = stored(TABLES + "CREATE SECONDARY LOOKUP by_name ON customers (region, `TAX_ID`) UNIQUE;");
+        var t = c.table("customers");
+        var s = c.secondary("by_name");
+        assertEquals(List.of("region", "tax_id"), s.columns(), "as the table spells them, in the lookup's order");
+        assertEquals("CREATE SECONDARY LOOKUP `by_name` ON `customers` (`region`, `tax_id`) UNIQUE", s.createText());
+        assertEquals(s, SecondaryLookup.parse(s.createText()));
+        assertEquals(List.of("v1", "v2"), s.valueColumns());
+        assertEquals("v1 = ? AND v2 = ?", s.entriesMatch(1));
+        assertEquals("(v1 = ? AND v2 = ?) OR (v1 = ? AND v2 = ?)", s.entriesMatch(2));
+        assertEquals("`region` = ? AND `tax_id` = ?", s.rowsMatch());
+        Object k = s.key(t, new Object[] {"7", "A-1 "});
+        assertEquals(new TupleKey(new Object[] {7L, "A-1"}), k, "each part normalized as its column compares it");
+        assertEquals(List.of(7L, "A-1"), SecondaryLookup.parts(k));
+        assertEquals("7-A-1", k.toString(), "named as MariaDB names a value of a unique key over several columns");
+        assertNull(s.key(t, new Object[] {7, null}), "a NULL part: no entry (= never matches it)");
+        assertNull(s.key(t, new Object[] {7.5, "x"}), "a part the column would round");
+        assertNotEquals(new TupleKey(new Object[] {"a:1", "b"}).lookupText(), new TupleKey(new Object[] {"a", "1:b"}).lookupText(), "parts are delimited");
+        int[] homes = new int[4];
+        for (long region = 0; region < 400; region++) homes[s.home(t, s.key(t, new Object[] {region, "x"}))]++;
+        for (int h : homes) assertTrue(h > 60, "tuples spread over the partitions: " + java.util.Arrays.toString(homes));
+        assertEquals(s.home(t, k), s.home(t, s.key(t, new Object[] {7L, "A-1"})), "equal tuples, one home");
+        assertTrue(org.lutra.catalog.KeyValues.compare(k, s.key(t, new Object[] {7L, "B"})) < 0);
+        Catalog one = stored(TABLES + "CREATE SECONDARY LOOKUP `cust_tax` ON `customers` (`tax_id`) UNIQUE;");
+        assertEquals(List.of("v"), one.secondary("cust_tax").valueColumns(), "a one-column lookup's entries keep their column v");
     }
 
     @Test
@@ -50,6 +78,10 @@ class SecondaryLookupTest {
         assertRefused("REPLICATED", "CREATE SECONDARY LOOKUP x ON country (name);");
         assertRefused("placed by id already", "CREATE SECONDARY LOOKUP x ON customers (id);");
         assertRefused("not defined before it", "CREATE SECONDARY LOOKUP x ON nowhere (id);");
+        assertRefused("names region twice", "CREATE SECONDARY LOOKUP x ON customers (region, REGION);");
+        assertRefused("placed by id already", "CREATE SECONDARY LOOKUP x ON customers (region, id);");
+        assertRefused("'nope' is not a column", "CREATE SECONDARY LOOKUP x ON customers (region, nope);");
+        assertRefused("must be an integer, CHAR, VARCHAR", "CREATE SECONDARY LOOKUP x ON customers (region, note);");
         assertRefused("defined twice", "CREATE SECONDARY LOOKUP x ON customers (region); CREATE SECONDARY LOOKUP x ON customers (tax_id);");
     }
 

@@ -87,10 +87,15 @@ class DdlStatementsTest {
     @Test
     void secondaryLookups() throws PlanException {
         var c = (SessionCommand.CreateSecondary) plan("create secondary lookup `by_tax` on demo.customers (`tax_id`) unique;");
-        assertEquals(new SessionCommand.CreateSecondary("by_tax", "customers", "tax_id", true, "create secondary lookup `by_tax` on demo.customers (`tax_id`) unique"), c);
+        assertEquals(new SessionCommand.CreateSecondary("by_tax", "customers", List.of("tax_id"), true, "create secondary lookup `by_tax` on demo.customers (`tax_id`) unique"), c);
+        assertEquals(new SessionCommand.CreateSecondary("page_by_name", "page", List.of("page_namespace", "page_title"), true,
+                "CREATE SECONDARY LOOKUP page_by_name ON page ( page_namespace ,`page_title`) UNIQUE"),
+                plan("CREATE SECONDARY LOOKUP page_by_name ON page ( page_namespace ,`page_title`) UNIQUE"));
         assertFalse(((SessionCommand.CreateSecondary) plan("CREATE SECONDARY LOOKUP t ON pages(title)")).unique());
+        assertEquals("42S21", assertThrows(PlanException.class, () -> plan("CREATE SECONDARY LOOKUP x ON t (a, A)")).getSQLState(), "a column twice");
         assertEquals(new SessionCommand.DropSecondary("by_tax", true, "DROP SECONDARY LOOKUP IF EXISTS by_tax"), plan("DROP SECONDARY LOOKUP IF EXISTS by_tax"));
-        for (String bad : List.of("CREATE SECONDARY LOOKUP x ON t (a, b)", "CREATE SECONDARY INDEX x ON t (a)", "DROP SECONDARY LOOKUP",
+        for (String bad : List.of("CREATE SECONDARY LOOKUP x ON t (a,)", "CREATE SECONDARY LOOKUP x ON t ()",
+                "CREATE SECONDARY LOOKUP x ON t (a b)", "CREATE SECONDARY LOOKUP x ON t (a, b, c, d, e, f, g, h, i)", "CREATE SECONDARY INDEX x ON t (a)", "DROP SECONDARY LOOKUP",
                 "CREATE SECONDARY LOOKUP `a b` ON t (c)", "CREATE SECONDARY LOOKUP x ON other.t (c)")) {
             var e = assertThrows(PlanException.class, () -> plan(bad), bad);
             assertEquals("42000", e.getSQLState(), bad + ": " + e.getMessage());
