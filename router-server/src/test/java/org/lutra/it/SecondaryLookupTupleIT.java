@@ -420,6 +420,19 @@ class SecondaryLookupTupleIT {
             assertEquals(2, read(b, "SELECT id, x FROM pairs WHERE y = ? AND x = ?", 1, 1).size());
             st.execute("DROP SECONDARY LOOKUP pairs_yx");
             st.execute("DROP TABLE pairs");
+            // each partition's unique index holds its own rows only: a tuple on two partitions fails a UNIQUE CREATE, which keeps nothing
+            st.execute("CREATE TABLE upairs (id INT PRIMARY KEY, x INT, y VARCHAR(10), UNIQUE KEY (y, x)) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+            st.executeUpdate("INSERT INTO upairs VALUES (1, 1, 'a'), (2, 1, 'A'), (3, 2, 'a')"); // ids 1 and 2 on two partitions; 'a' = 'A'
+            var dup = assertThrows(SQLException.class, () -> st.execute("CREATE SECONDARY LOOKUP upairs_xy ON upairs (x, y) UNIQUE"));
+            assertEquals(1062, dup.getErrorCode(), dup.getMessage());
+            assertFalse(explain(a, "SELECT id FROM upairs WHERE x = 1 AND y = 'a'").contains("secondary lookup"), "nothing kept");
+            assertEquals(1, st.executeUpdate("DELETE FROM upairs WHERE id = 2"));
+            st.execute("CREATE SECONDARY LOOKUP upairs_xy ON upairs (x, y) UNIQUE");
+            assertTrue(explain(a, "SELECT id FROM upairs WHERE x = 1 AND y = 'a'").contains("by secondary lookup upairs_xy"));
+            assertEquals(onShards("SELECT id, x FROM upairs WHERE x = 1 AND y = 'a'"), read(c, "SELECT id, x FROM upairs WHERE y = 'A' AND x = 1"));
+            var again = assertThrows(SQLException.class, () -> st.executeUpdate("INSERT INTO upairs VALUES (2, 1, 'A')"));
+            assertEquals(1062, again.getErrorCode(), again.getMessage());
+            st.execute("DROP TABLE upairs");
         }
     }
 }
