@@ -96,3 +96,4 @@ SELECT cor0.id % d FROM tc AS cor0 HAVING cor0.id % d + SUM(cor0.k); -- having-e
 SELECT MAX(1 / tc.a) / SUM(tc.a) FROM tc WHERE 1 IN (-4.2, id, NULL, a); -- extreme-of-division-hidden-digits: MariaDB divides MAX(1 / a)'s hidden digits (0.111111111), the shards showed it rounded to 0.1111 and the router answered 0.11110000 for 0.11111111
 SELECT BIT_OR(id) * -40 FROM th; -- unsigned-arithmetic-range: integer arithmetic with a merged BIT_OR (BIGINT UNSIGNED) below 0 is MariaDB's 1690; the router answered -40 times the value
 SELECT -58 FROM th HAVING th.s ORDER BY s; -- hidden-order-by-having: ORDER BY s put s in the shards' select lists, where HAVING th.s found it; one MariaDB fails with 1054
+SELECT id AS c2, a AS id FROM tc GROUP BY id, 2 HAVING id = 1; -- having-two-group-columns-one-name: GROUP BY id and the item aliased id are two columns HAVING id finds (1052 on MariaDB); the merge took one

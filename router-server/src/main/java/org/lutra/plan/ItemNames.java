@@ -104,6 +104,8 @@ final class ItemNames {
     Attempt<Resolved> having(Column c, List<Expression> groupKeys) {
         int item;
         if (c.getTable() == null) {
+            var several = groupColumnsNamed(KeyFinder.unquote(c.getColumnName()), groupKeys);
+            if (several instanceof Attempt.NotApplicable<?>) return several.passUp();
             var named = named(KeyFinder.unquote(c.getColumnName()), "HAVING");
             if (!(named instanceof Attempt.Planned<Integer>(Integer found))) return named.passUp();
             item = found;
@@ -121,6 +123,24 @@ final class ItemNames {
         }
         if (item >= 0 && (key == null || sameColumn(items.get(item), key))) return Attempt.planned(new Resolved(items.get(item), item));
         return Attempt.planned(key == null ? null : new Resolved(key, -1));
+    }
+
+    /**
+     * Whether the GROUP BY keys named {@code name} are one column: a key is named so as a FROM column, or as the column of
+     * a select item aliased {@code name} (GROUP BY 2, or GROUP BY a beside {@code a AS name}); two different ones make a
+     * HAVING name ambiguous (1052), as in MariaDB.
+     */
+    private Attempt<Boolean> groupColumnsNamed(String name, List<Expression> groupKeys) {
+        Column first = null;
+        for (Expression g : groupKeys) {
+            if (!(g instanceof Column k)) continue;
+            boolean named = KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
+            for (int i = 0; i < items.size() && !named; i++) named = name.equalsIgnoreCase(aliases.get(i)) && sameColumn(items.get(i), k);
+            if (!named) continue;
+            if (first == null) first = k;
+            else if (!sameColumn(first, k)) return ambiguous(name, "HAVING");
+        }
+        return Attempt.planned(true);
     }
 
     /**

@@ -207,7 +207,14 @@ class MergeShapesIT {
                 "SELECT col0, col1 AS col0 FROM t GROUP BY col0",
                 "SELECT col1 AS col0, col1 + 1 AS col0 FROM t GROUP BY col0",
                 "SELECT cor0.col1 + cor0.col2 AS col2 FROM tab0 AS cor0 GROUP BY cor0.col1, col2 ORDER BY col2",
-                "SELECT col1 AS col0, MAX(col2) FROM tab1 GROUP BY col0 ORDER BY 1, 2");
+                "SELECT col1 AS col0, MAX(col2) FROM tab1 GROUP BY col0 ORDER BY 1, 2",
+                // two GROUP BY columns HAVING's name finds, one by its name and one by the alias of its select item: 1052
+                "SELECT col2 AS c2, col1 AS col2 FROM t GROUP BY col2, 2 HAVING col2 = 10",
+                "SELECT col1 AS col2 FROM t GROUP BY col2, col1 HAVING col2 = 10",
+                "SELECT col2 AS col1, COUNT(*) FROM t GROUP BY col1, col2 HAVING col1 = 100",
+                "SELECT col1 AS c1, COUNT(*) AS col2 FROM t GROUP BY 1 HAVING col2 > 1",
+                "SELECT col2 AS c2, col1 AS col2 FROM t GROUP BY col2 HAVING col2 = 100",
+                "SELECT col1 AS col2, COUNT(*) FROM t GROUP BY col1, col1 HAVING col2 = 10");
     }
 
     /**

@@ -126,10 +126,6 @@ public final class KnownFailures {
             new Known("primary-key-without-routing-column-unique-per-partition",
                     "INSERT IGNORE INTO tr (id, k) VALUES (1, 0), (1, 99)",
                     f -> f.has("^\\s*(INSERT|REPLACE)\\b(\\s+IGNORE)?\\s+INTO\\s+(" + String.join("|", Signatures.routedByOtherThanKey(f.schema())) + ")\\b")),
-            // MariaDB rejects a name in GROUP BY or HAVING that is both a select alias and a column (1052); the router picks one
-            new Known("name-of-alias-and-column-answered-where-mariadb-finds-it-ambiguous",
-                    "SELECT id AS c2, a AS id FROM tc GROUP BY id, 2 HAVING id = 1",
-                    f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1052),
             // a scalar subquery's value is bound into the outer statement as the client would see it (an AVG with 4 more
             // decimals), where MariaDB computes with all of its digits
             new Known("subquery-value-bound-with-fewer-digits",
