@@ -32,7 +32,8 @@ import java.util.Set;
  * ALTER TABLE, CREATE INDEX and DROP INDEX through the router ({@link DdlRunner}): checked ({@link AlterCheck},
  * {@link ForeignKeyDdl}), applied on each partition of the table, stopping at the first refusal (the error names where it
  * applied); once all applied, the new definition (SHOW CREATE TABLE of a partition, with the placement clause) is recorded
- * and the statement waits one lease, so every router has it when the statement returns.
+ * and the statement waits one lease, so every router has it when the statement returns (not for a change of plain
+ * indexes alone, which routes alike: {@link PlainIndexChange}).
  */
 final class AlterDdl {
     private static final Logger log = LoggerFactory.getLogger(AlterDdl.class);
@@ -74,6 +75,7 @@ final class AlterDdl {
         boolean checks = foreignKeyChecks && ForeignKeyDdl.checkAlter(live.current(), t, a.clauses(), backends, config.database());
         var done = new ArrayList<Integer>();
         int[] partitions = t.partitioning().partitions();
+        String before = shownOn(partitions[0], t);
         for (int i = 0; i < partitions.length; i++) {
             try {
                 run.apply(partitions[i], sql, checks);
@@ -86,7 +88,8 @@ final class AlterDdl {
                         + "; the catalog keeps the old definition: run the statement again (with IF [NOT] EXISTS clauses, MariaDB) to finish");
             }
         }
-        String newText = definitionOn(partitions[0], t);
+        String after = shownOn(partitions[0], t);
+        String newText = definition(after, t);
         Catalog next;
         try {
             var texts = new ArrayList<String>();
@@ -99,23 +102,29 @@ final class AlterDdl {
         }
         long version = CatalogStore.record(store, config.transactions().routerName(), List.of(new CatalogStore.Change(t.name(), newText)));
         lease.install(next, version);
-        DdlRunner.sleep(lease.waitMillis()); // the statement returns once every router routes with the new definition
-        log.info("{} on {} ({}), catalog version {}", a.text().split("\\s+")[0], t.name(), run.names(done), version);
+        boolean plainIndexes = PlainIndexChange.only(before, after);
+        // the statement returns once every router routes with the new definition, or with one that routes alike
+        if (!plainIndexes) DdlRunner.sleep(lease.waitMillis());
+        log.info("{} on {} ({}), catalog version {}{}", a.text().split("\\s+")[0], t.name(), run.names(done), version,
+                plainIndexes ? " (plain indexes only: no lease wait)" : "");
         return 0;
     }
 
-    /**
-     * The table's definition as partition {@code p} now has it, with the placement clause: SHOW CREATE
-     * TABLE, except that the routing column keeps its original definition (SHOW CREATE TABLE leaves out a
-     * collation equal to the table's default, which the router must see on the column).
-     */
-    private String definitionOn(int p, TableDef t) throws SQLException {
-        String shown;
+    /** SHOW CREATE TABLE of {@code t} on partition {@code p}. */
+    private String shownOn(int p, TableDef t) throws SQLException {
         try (Connection c = backends.placement(p).borrow(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + DdlRunner.quote(t.name()))) {
             rs.next();
-            shown = rs.getString(2);
+            return rs.getString(2);
         }
+    }
+
+    /**
+     * The table's definition as a partition's SHOW CREATE TABLE {@code shown} gives it, with the placement clause,
+     * except that the routing column keeps its original definition (SHOW CREATE TABLE leaves out a collation equal to
+     * the table's default, which the router must see on the column).
+     */
+    private static String definition(String shown, TableDef t) {
         String routing = t.partitioning().column();
         if (routing != null) {
             String original = originalColumn(t, routing);

@@ -38,7 +38,8 @@ import java.util.Set;
  * version in one backend transaction. When the change removes or changes a table routers may hold
  * (DROP TABLE, ALTER, CREATE/DROP INDEX), the DDL router then waits {@link #waitMillis()} — one lease
  * plus a margin for the two routers' clocks running at slightly different rates — before it drops the
- * table on the backends or answers the client.
+ * table on the backends or answers the client (an ALTER that changed plain indexes only answers at once:
+ * the old definition routes alike, {@link PlainIndexChange}).
  *
  * <p><b>Why that suffices.</b> Say router B read version v at B-time r (sent at r, answered before the
  * DDL's commit c, since it saw v and not v+1), so r precedes c in real time. B routes with v until r + lease.

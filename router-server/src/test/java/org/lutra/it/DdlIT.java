@@ -208,6 +208,36 @@ class DdlIT {
         assertEquals(0, count(ca, "SELECT COUNT(*) FROM alt"));
     }
 
+    /**
+     * A change of plain indexes answers without the catalog lease's wait (a router holding the old definition routes
+     * alike), through a router whose wait would be 25 s; a unique key, which changes how writes route (REPLACE,
+     * upserts), waits its lease.
+     */
+    @Test
+    void aChangeOfPlainIndexesAnswersWithoutTheLeaseWaitAndAUniqueKeyWaits() throws Exception {
+        var slow = new TestRouter(a, "rslow", new RouterConfig.CatalogSettings(20_000, null));
+        try (var c = slow.connect()) {
+            exec(c, "CREATE TABLE plainidx (id INT PRIMARY KEY, name VARCHAR(20), n INT) PARTITION BY hash(id) ON (p0, p1, p2, p3)");
+            for (String ddl : List.of("CREATE INDEX by_name ON plainidx (name)", "ALTER TABLE plainidx ADD INDEX by_n (n), ADD KEY (name, n)",
+                    "DROP INDEX by_name ON plainidx")) {
+                long start = System.nanoTime();
+                exec(c, ddl);
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(millis < 12_000, ddl + ": " + millis + " ms (its lease wait is 25 s)");
+            }
+        } finally {
+            slow.stopRouter();
+        }
+        for (int p = 0; p < 4; p++) {
+            assertTrue(indexesOn(p, "plainidx").contains("by_n"), "p" + p);
+            assertFalse(indexesOn(p, "plainidx").contains("by_name"), "p" + p);
+        }
+        long start = System.nanoTime();
+        exec(ca, "CREATE UNIQUE INDEX by_name_unique ON plainidx (name)");
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        assertTrue(millis >= LEASE.leaseMillis() + 100, "a unique key waits one lease and its margin: " + millis + " ms");
+    }
+
     @Test
     void aDdlThatOnePartitionRefusesSaysWhereItRanAndRunningItAgainFinishesIt() throws SQLException {
         try (var c = a.partition(2)) {
