@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * A bounded protocol fuzzer: clients send random frames, mutated valid frames (before and after
  * login) and random statements through the driver (with transactions left open, cursors left
- * unread, connections cut mid-result), for {@code lutra.fuzz.seconds} (default 40). Then: no
+ * unread, connections cut mid-result), for {@code lutra.fuzz.seconds} (default 10; {@code -Pfuzz-long}: 120). Then: no
  * router thread died, the router serves a fresh session, and once every session has ended every
  * backend connection is back in its pool; no statement met an unexpected exception (an incident),
  * no session stopped answering and every session ended. {@code -Dlutra.fuzz.strict=false} reports
@@ -52,7 +52,7 @@ import static org.junit.jupiter.api.Assertions.*;
 @ExtendWith({EmbeddedShardsExtension.class, HeapReport.class})
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolFuzzIT {
-    static final int SECONDS = Integer.getInteger("lutra.fuzz.seconds", 40);
+    static final int SECONDS = Integer.getInteger("lutra.fuzz.seconds", 10);
     static final long SEED = Long.getLong("lutra.fuzz.seed", System.nanoTime());
     static final int WORKERS = 4;
     /** Fail on stuck sessions and incidents too (the default; -Dlutra.fuzz.strict=false only reports them). */
