@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -332,44 +331,20 @@ class SecondaryLookupIT {
     void differentialUnderConcurrentWritesThroughThreeRouters() throws Exception {
         long seed = System.nanoTime();
         System.out.println("SecondaryLookupIT differential seed " + seed);
-        var pool = Executors.newFixedThreadPool(3);
-        var errors = new ConcurrentLinkedQueue<String>();
-        try {
-            var futures = new ArrayList<Future<?>>();
-            TestRouter[] routers = {a, b, c};
-            for (int t = 0; t < 3; t++) {
-                TestRouter r = routers[t];
-                var random = new Random(seed + t);
-                futures.add(pool.submit(() -> {
-                    try (Connection lutra = r.connect(); var st = lutra.createStatement()) {
-                        for (int op = 0; op < 120; op++) {
-                            int id = 1000 + random.nextInt(60);
-                            String tax = "D-" + random.nextInt(40);
-                            int region = random.nextInt(8);
-                            String sql = switch (random.nextInt(7)) {
-                                case 0, 1 -> "INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", '" + tax + "', " + region + ")";
-                                case 2 -> "UPDATE customers SET tax_id = '" + tax + "' WHERE id = " + id;
-                                case 3 -> "UPDATE customers SET region = " + region + " WHERE id = " + id;
-                                case 4 -> "DELETE FROM customers WHERE id = " + id;
-                                case 5 -> "ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id;
-                                default -> random.nextBoolean() ? "INSERT INTO pages (id, title) VALUES (" + (5000 + id) + ", 'T" + region + "')"
-                                        : "UPDATE pages SET title = 'T" + region + "' WHERE id = " + (5000 + id);
-                            };
-                            try {
-                                st.executeUpdate(sql);
-                            } catch (SQLException e) {
-                                if (e.getErrorCode() != 1062 && !"40001".equals(e.getSQLState())) errors.add(sql + ": " + e.getErrorCode() + " " + e.getMessage());
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (var f : futures) f.get();
-        } finally {
-            pool.shutdownNow();
-        }
-        assertTrue(errors.isEmpty(), String.join("\n", errors));
+        RandomWritesThroughRouters.run(List.of(a, b, c), seed, 120, random -> {
+            int id = 1000 + random.nextInt(60);
+            String tax = "D-" + random.nextInt(40);
+            int region = random.nextInt(8);
+            return switch (random.nextInt(7)) {
+                case 0, 1 -> "INSERT INTO customers (id, tax_id, region) VALUES (" + id + ", '" + tax + "', " + region + ")";
+                case 2 -> "UPDATE customers SET tax_id = '" + tax + "' WHERE id = " + id;
+                case 3 -> "UPDATE customers SET region = " + region + " WHERE id = " + id;
+                case 4 -> "DELETE FROM customers WHERE id = " + id;
+                case 5 -> "ALTER TABLE customers SET PARTITION = p" + random.nextInt(4) + " WHERE id = " + id;
+                default -> random.nextBoolean() ? "INSERT INTO pages (id, title) VALUES (" + (5000 + id) + ", 'T" + region + "')"
+                        : "UPDATE pages SET title = 'T" + region + "' WHERE id = " + (5000 + id);
+            };
+        });
         for (TestRouter r : List.of(a, b, c)) {
             for (int n = 0; n < 40; n++) {
                 String tax = "D-" + n;

@@ -350,44 +350,20 @@ class SecondaryLookupTupleIT {
     void differentialUnderConcurrentWritesThroughThreeRouters() throws Exception {
         long seed = System.nanoTime();
         System.out.println("SecondaryLookupTupleIT differential seed " + seed);
-        var pool = Executors.newFixedThreadPool(3);
-        var errors = new ConcurrentLinkedQueue<String>();
-        try {
-            var futures = new ArrayList<Future<?>>();
-            TestRouter[] routers = {a, b, c};
-            for (int t = 0; t < 3; t++) {
-                TestRouter r = routers[t];
-                var random = new Random(seed + t);
-                futures.add(pool.submit(() -> {
-                    try (Connection lutra = r.connect(); var st = lutra.createStatement()) {
-                        for (int op = 0; op < 120; op++) {
-                            int id = 5000 + random.nextInt(60);
-                            int ns = 10 + random.nextInt(2);
-                            String title = "D-" + random.nextInt(20);
-                            String sql = switch (random.nextInt(8)) {
-                                case 0, 1 -> "INSERT INTO page (page_id, page_namespace, page_title) VALUES (" + id + ", " + ns + ", '" + title + "')";
-                                case 2 -> "UPDATE page SET page_namespace = " + ns + ", page_title = '" + title + "' WHERE page_id = " + id;
-                                case 3 -> "UPDATE page SET page_len = page_len + 1 WHERE page_namespace = " + ns + " AND page_title = '" + title + "'";
-                                case 4 -> "DELETE FROM page WHERE page_id = " + id;
-                                case 5 -> "DELETE FROM page WHERE page_title = '" + title + "' AND page_namespace = " + ns;
-                                case 6 -> "ALTER TABLE page SET PARTITION = p" + random.nextInt(4) + " WHERE page_id = " + id;
-                                default -> "INSERT INTO tags VALUES (" + (100 + id) + ", " + random.nextInt(3) + ", 'b" + random.nextInt(4) + "')";
-                            };
-                            try {
-                                st.executeUpdate(sql);
-                            } catch (SQLException e) {
-                                if (e.getErrorCode() != 1062 && !"40001".equals(e.getSQLState())) errors.add(sql + ": " + e.getErrorCode() + " " + e.getMessage());
-                            }
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (var f : futures) f.get();
-        } finally {
-            pool.shutdownNow();
-        }
-        assertTrue(errors.isEmpty(), String.join("\n", errors));
+        RandomWritesThroughRouters.run(List.of(a, b, c), seed, 120, random -> {
+            int id = 5000 + random.nextInt(60);
+            int ns = 10 + random.nextInt(2);
+            String title = "D-" + random.nextInt(20);
+            return switch (random.nextInt(8)) {
+                case 0, 1 -> "INSERT INTO page (page_id, page_namespace, page_title) VALUES (" + id + ", " + ns + ", '" + title + "')";
+                case 2 -> "UPDATE page SET page_namespace = " + ns + ", page_title = '" + title + "' WHERE page_id = " + id;
+                case 3 -> "UPDATE page SET page_len = page_len + 1 WHERE page_namespace = " + ns + " AND page_title = '" + title + "'";
+                case 4 -> "DELETE FROM page WHERE page_id = " + id;
+                case 5 -> "DELETE FROM page WHERE page_title = '" + title + "' AND page_namespace = " + ns;
+                case 6 -> "ALTER TABLE page SET PARTITION = p" + random.nextInt(4) + " WHERE page_id = " + id;
+                default -> "INSERT INTO tags VALUES (" + (100 + id) + ", " + random.nextInt(3) + ", 'b" + random.nextInt(4) + "')";
+            };
+        });
         for (TestRouter r : List.of(a, b, c)) {
             for (int ns = 10; ns < 12; ns++) {
                 for (int n = 0; n < 20; n++) {
