@@ -359,36 +359,6 @@ public final class Planner {
         return new KeyFinder(table.partitioning().column(), table.name(), alias).find(where, statement);
     }
 
-    /**
-     * The first readable secondary lookup of {@code table} whose column the WHERE clause pins to a value
-     * or an IN list (several columns: each to one value), or null (statements pinning the routing column route by it, not by this).
-     */
-    Plan.SecondaryMatch secondaryMatch(TableDef table, Table from, Expression where, Statement statement) {
-        String alias = from == null || from.getAlias() == null ? null : KeyFinder.unquote(from.getAlias().getName());
-        return secondaryMatch(table, alias, where, statement);
-    }
-
-    Plan.SecondaryMatch secondaryMatch(TableDef table, String alias, Expression where, Statement statement) {
-        for (var s : catalog.secondariesOf(table.name())) {
-            if (!s.readable()) continue;
-            if (s.columns().size() == 1) {
-                KeyMatch m = new KeyFinder(s.columns().getFirst(), table.name(), alias).find(where, statement);
-                if (m instanceof KeyMatch.Equals || m instanceof KeyMatch.In) return new Plan.SecondaryMatch(s, List.of(m));
-                continue;
-            }
-            // several columns: each pinned to one value (a statement pinning only some of them is not routed by the lookup)
-            var matches = new java.util.ArrayList<KeyMatch>();
-            for (String column : s.columns()) {
-                KeyMatch m = new KeyFinder(column, table.name(), alias).find(where, statement);
-                if (m instanceof KeyMatch.In in && in.values().size() == 1) m = new KeyMatch.Equals(in.values().getFirst());
-                if (!(m instanceof KeyMatch.Equals)) break;
-                matches.add(m);
-            }
-            if (matches.size() == s.columns().size()) return new Plan.SecondaryMatch(s, matches);
-        }
-        return null;
-    }
-
     /** Resolves the table and strips its database qualifier: partitions live in databases of their own. */
     TableDef table(Table t) throws PlanException {
         return resolved(t).orThrow();

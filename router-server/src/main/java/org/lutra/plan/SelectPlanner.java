@@ -150,7 +150,7 @@ final class SelectPlanner {
         KeyMatch keys = table.partitioning() instanceof Partitioning.Replicated ? null
                 : new KeyFinder(table.partitioning().column(), table.name(), driving.alias()).find(select.getWhere(), select);
         var secondary = sources.isJoin() || table.partitioning() instanceof Partitioning.Replicated ? null
-                : planner.secondaryMatch(table, driving.alias(), select.getWhere(), select);
+                : SecondaryMatches.of(planner.catalog(), table, driving.alias(), select.getWhere(), select);
         var target = new Target(table, keys, secondary, groupColumns(catalog, table)).withReplicaLocks(LockedReplicas.of(select, catalog));
         var pushdown = new Route(target, text, keys instanceof KeyMatch.In in ? in.template() : null);
         boolean plain = !sources.isJoin() && !inPlace && plainRows(select); // a join's rows cannot be counted against its keys

@@ -92,7 +92,7 @@ final class WritePlanner {
         var references = ForeignKeyPlanner.update(planner.catalog(), planner.database(), table, update, planner::executable); // before planner.keys(): it cuts the WHERE's IN list
         KeyMatch keys = planner.keys(table, update.getTable(), update.getWhere(), update);
         Plan write = new Plan.Routed(table, update.toString(), keys, mergeNeed, ParamCounter.count(sql), sets,
-                planner.secondaryMatch(table, update.getTable(), update.getWhere(), update), setsInsertId, references);
+                SecondaryMatches.of(planner.catalog(), table, update.getTable(), update.getWhere(), update), setsInsertId, references);
         return locks.isEmpty() ? write : new Plan.CopiesLockedFirst(locks, write, false);
     }
 
@@ -112,7 +112,7 @@ final class WritePlanner {
         var references = ForeignKeyPlanner.delete(planner.catalog(), planner.database(), table, delete, planner::executable);
         KeyMatch keys = planner.keys(table, delete.getTable(), delete.getWhere(), delete);
         Plan write = new Plan.Routed(table, delete.toString(), keys, mergeNeed, ParamCounter.count(sql), List.of(),
-                planner.secondaryMatch(table, delete.getTable(), delete.getWhere(), delete), false, references);
+                SecondaryMatches.of(planner.catalog(), table, delete.getTable(), delete.getWhere(), delete), false, references);
         return locks.isEmpty() ? write : new Plan.CopiesLockedFirst(locks, write, true);
     }
 
