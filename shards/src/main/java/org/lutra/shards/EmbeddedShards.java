@@ -210,11 +210,23 @@ public final class EmbeddedShards implements Shards {
         return processes.get(Objects.checkIndex(shard, processes.size())).pid();
     }
 
+    /**
+     * Returns once every thread of the server is stopped, not when kill(2) does: the kernel wakes one thread to take
+     * a process's SIGSTOP, and only that thread, once it runs, stops the others. Until then they go on serving their
+     * connections — on a loaded machine for hundreds of milliseconds after kill returned — so a statement sent right
+     * after a freeze that returned with kill would often be answered.
+     */
     @Override
     public synchronized void freeze(int shard) {
         signal(shard, "STOP");
+        long pid = processes.get(shard).pid();
+        if (!Stopped.await(pid, ShardProcess.STOP_TIMEOUT)) {
+            throw new IllegalStateException("shard " + shard + " (pid " + pid + ") still had running threads "
+                    + ShardProcess.STOP_TIMEOUT.toSeconds() + " s after SIGSTOP: " + Stopped.running(pid));
+        }
     }
 
+    /** SIGCONT wakes every stopped thread within kill(2) itself: nothing to wait for. */
     @Override
     public synchronized void thaw(int shard) {
         signal(shard, "CONT");

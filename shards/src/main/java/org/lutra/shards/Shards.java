@@ -63,7 +63,8 @@ public interface Shards extends AutoCloseable {
     /**
      * Freezes shard {@code shard}'s server (SIGSTOP): its sockets stay open and its kernel still
      * accepts connections, but it answers nothing until {@link #thaw} — a server that hangs, as
-     * opposed to one that dies. Tests thaw in a finally block.
+     * opposed to one that dies. Returns once every thread of the server is stopped, so that whatever is
+     * sent after it waits. Tests thaw in a finally block.
      *
      * @throws UnsupportedOperationException for servers this object did not start
      */
