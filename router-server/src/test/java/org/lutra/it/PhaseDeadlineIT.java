@@ -12,8 +12,6 @@ import org.lutra.shards.EmbeddedShards;
 import org.lutra.placement.FailPoints;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -61,8 +59,7 @@ class PhaseDeadlineIT {
             insertAccounts(c);
             c.setAutoCommit(false);
             transfer(c);
-            long pid = bank.pid(1);
-            signal(pid, "STOP");
+            shards.freeze(1);
             String phase = "p1 frozen before prepare";
             try {
                 long t0 = System.nanoTime();
@@ -74,7 +71,7 @@ class PhaseDeadlineIT {
                 assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
                 assertHealthyShardUnlocked(0, 1, 100);
             } finally {
-                signal(pid, "CONT");
+                shards.thaw(1);
             }
             assertTrue(await(40, sql(() -> bank.prepared(1).isEmpty())));
             assertEquals(List.of(100L, 100L), bank.balances());
@@ -91,10 +88,11 @@ class PhaseDeadlineIT {
             c.createStatement().executeUpdate("INSERT INTO accounts (id, balance) VALUES (101, 100)");
             c.setAutoCommit(false);
             transfer(c);
-            long pid = bank.pid(0);
             String phase = "coordinator frozen after prepare";
+            // frozen for sure before the decision INSERT's server-side prepare is sent (freeze returns once it is): that
+            // prepare, failed by a lost connection rather than a timeout, Connector/J retries client-prepared
             try (var hook = FailPoints.install(point -> {
-                if (point.equals(FailPoints.AFTER_PREPARE)) freeze(pid);
+                if (point.equals(FailPoints.AFTER_PREPARE)) shards.freeze(0);
             })) {
                 long t0 = System.nanoTime();
                 var e = assertThrows(SQLException.class, c::commit);
@@ -106,7 +104,7 @@ class PhaseDeadlineIT {
                 assertEquals(List.of(), bank.prepared(1), "p1's prepared branch rolled back at once: no COMMIT of the decision was sent");
                 assertHealthyShardUnlocked(1, 101, 100);
             } finally {
-                signal(pid, "CONT");
+                shards.thaw(0);
             }
             assertTrue(await(40, sql(() -> bank.decisions().isEmpty())), "the decision row died with its connection");
             assertEquals(List.of(100L, 100L), bank.balances());
@@ -119,10 +117,9 @@ class PhaseDeadlineIT {
             insertAccounts(c);
             c.setAutoCommit(false);
             transfer(c);
-            long pid = bank.pid(1);
             String phase = "p1 frozen after the decision";
             try (var hook = FailPoints.install(point -> {
-                if (point.equals(FailPoints.AFTER_DECISION)) freeze(pid);
+                if (point.equals(FailPoints.AFTER_DECISION)) shards.freeze(1);
             })) {
                 long t0 = System.nanoTime();
                 c.commit(); // the decision is durable: the transaction is committed
@@ -131,7 +128,7 @@ class PhaseDeadlineIT {
                 assertTrue(took < ANSWER_WITHIN_MILLIS, "answered after " + took + " ms");
                 assertEquals(90L, bank.balance(0, 1), "p0 committed with the decision (shard 1 is still frozen)");
             } finally {
-                signal(pid, "CONT");
+                shards.thaw(1);
             }
             assertTrue(await(40, sql(() -> bank.prepared(1).isEmpty())), "recovery commits the branch once its shard runs");
             assertEquals(List.of(90L, 110L), bank.balances());
@@ -152,29 +149,6 @@ class PhaseDeadlineIT {
                 assertTrue(rs.next());
                 assertEquals(balance, rs.getLong(1));
             }
-        }
-    }
-
-    /**
-     * Stops the server and returns once it is stopped (state T in /proc): the statement the router
-     * sends next then surely finds it frozen. That is the decision INSERT's server-side prepare,
-     * which Connector/J retries client-prepared when it fails (a lost connection, not a timeout,
-     * in the error it throws: CI once failed so).
-     */
-    private static void freeze(long pid) {
-        try {
-            signal(pid, "STOP");
-            var stat = Path.of("/proc/" + pid + "/stat");
-            assertTrue(await(10, () -> {
-                try {
-                    String s = Files.readString(stat);
-                    return s.substring(s.lastIndexOf(')') + 2).startsWith("T");
-                } catch (IOException e) {
-                    return false;
-                }
-            }), "shard " + pid + " stopped");
-        } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -160,19 +160,6 @@ final class TwoShardBank {
         }
     }
 
-    /** The pid of shard {@code shard}'s server, from its pid file. */
-    long pid(int shard) throws SQLException, IOException {
-        try (var c = shards.connect(shard); var rs = c.createStatement().executeQuery("SELECT @@pid_file")) {
-            assertTrue(rs.next());
-            return Long.parseLong(Files.readString(Path.of(rs.getString(1))).trim());
-        }
-    }
-
-    static void signal(long pid, String signal) throws IOException, InterruptedException {
-        var p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "kill -" + signal + " " + pid);
-    }
-
     /** Waits up to {@code seconds} for {@code condition}; returns whether it came true. */
     static boolean await(int seconds, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
