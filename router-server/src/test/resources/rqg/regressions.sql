@@ -97,3 +97,4 @@ SELECT MAX(1 / tc.a) / SUM(tc.a) FROM tc WHERE 1 IN (-4.2, id, NULL, a); -- extr
 SELECT BIT_OR(id) * -40 FROM th; -- unsigned-arithmetic-range: integer arithmetic with a merged BIT_OR (BIGINT UNSIGNED) below 0 is MariaDB's 1690; the router answered -40 times the value
 SELECT -58 FROM th HAVING th.s ORDER BY s; -- hidden-order-by-having: ORDER BY s put s in the shards' select lists, where HAVING th.s found it; one MariaDB fails with 1054
 SELECT id AS c2, a AS id FROM tc GROUP BY id, 2 HAVING id = 1; -- having-two-group-columns-one-name: GROUP BY id and the item aliased id are two columns HAVING id finds (1052 on MariaDB); the merge took one
+SELECT 59 FROM tl HAVING k IN (SELECT sq.id FROM te AS sq); -- empty-in-subquery-keeps-left: an IN subquery that ran first and found no row was bound as FALSE with its left side dropped, so MariaDB's 1054 for k (not selected) was never raised

@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>The outer text is kept as pieces around one slot per subquery. A slot becomes, per kind:
  * IN — {@code left IN (?, ?, ...)}, or a nullable false / true when the subquery returned nothing
- * (whatever the left side is, as SQL says); EXISTS — TRUE or FALSE;
+ * (whatever the left side is, as SQL says: {@code ((left) IN (NULL) AND FALSE)}, the left side still named); EXISTS — TRUE or FALSE;
  * scalar — one {@code ?} (NULL for no row; more than one row is MySQL's error 1242), cast to the
  * subquery's temporal type where it has one ({@code CAST(? AS DATE)}: a date compares and
  * computes as a date, not as the text it travels as).
@@ -146,8 +146,10 @@ public final class SubqueryRounds implements Operator {
                 case IN, NOT_IN -> {
                     String not = sub.kind() == Kind.NOT_IN ? " NOT" : "";
                     if (values.isEmpty()) {
-                        // false (NOT IN: true) whatever the left side is, and nullable as MySQL's IN (subquery) is
-                        sql.append(sub.kind() == Kind.NOT_IN ? "(1 IN (0, NULL) OR TRUE)" : "(1 IN (0, NULL) AND FALSE)");
+                        // false (NOT IN: true) whatever the left side is, and nullable as MySQL's IN (subquery) is; the left
+                        // side stays, so that a name in it MariaDB cannot resolve is still its error (1054)
+                        String left = "(" + sub.leftText() + ") IN (NULL)";
+                        sql.append(sub.kind() == Kind.NOT_IN ? "(" + left + " OR TRUE)" : "(" + left + " AND FALSE)");
                     } else {
                         sql.append(sub.leftText()).append(not).append(" IN (").append(String.join(", ", Collections.nCopies(values.size(), "?"))).append(')');
                         params.addAll(values);

@@ -126,21 +126,26 @@ final class ItemNames {
     }
 
     /**
-     * Whether the GROUP BY keys named {@code name} are one column: a key is named so as a FROM column, or as the column of
-     * a select item aliased {@code name} (GROUP BY 2, or GROUP BY a beside {@code a AS name}); two different ones make a
-     * HAVING name ambiguous (1052), as in MariaDB.
+     * Whether the GROUP BY keys named {@code name} are one: a key is named so as a FROM column, or as a select item aliased
+     * {@code name} (GROUP BY 2, GROUP BY a beside {@code a AS name}, GROUP BY a + 0 beside {@code a + 0 AS name}); two
+     * different ones make a HAVING name ambiguous (1052), as in MariaDB.
      */
     private Attempt<Boolean> groupColumnsNamed(String name, List<Expression> groupKeys) {
-        Column first = null;
+        Expression first = null;
         for (Expression g : groupKeys) {
-            if (!(g instanceof Column k)) continue;
-            boolean named = KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
-            for (int i = 0; i < items.size() && !named; i++) named = name.equalsIgnoreCase(aliases.get(i)) && sameColumn(items.get(i), k);
+            boolean named = g instanceof Column k && KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
+            for (int i = 0; i < items.size() && !named; i++) named = name.equalsIgnoreCase(aliases.get(i)) && same(items.get(i), g);
             if (!named) continue;
-            if (first == null) first = k;
-            else if (!sameColumn(first, k)) return ambiguous(name, "HAVING");
+            if (first == null) first = g;
+            else if (!same(first, g)) return ambiguous(name, "HAVING");
         }
         return Attempt.planned(true);
+    }
+
+    /** Whether two terms are one: the same column, or expressions written alike. */
+    private boolean same(Expression a, Expression b) {
+        if (a instanceof Column ca && b instanceof Column cb) return sameColumn(ca, cb);
+        return !(a instanceof Column) && !(b instanceof Column) && a.toString().equalsIgnoreCase(b.toString());
     }
 
     /**

@@ -214,7 +214,10 @@ class MergeShapesIT {
                 "SELECT col2 AS col1, COUNT(*) FROM t GROUP BY col1, col2 HAVING col1 = 100",
                 "SELECT col1 AS c1, COUNT(*) AS col2 FROM t GROUP BY 1 HAVING col2 > 1",
                 "SELECT col2 AS c2, col1 AS col2 FROM t GROUP BY col2 HAVING col2 = 100",
-                "SELECT col1 AS col2, COUNT(*) FROM t GROUP BY col1, col1 HAVING col2 = 10");
+                "SELECT col1 AS col2, COUNT(*) FROM t GROUP BY col1, col1 HAVING col2 = 10",
+                "SELECT t.col2, COALESCE(t.col1, 7) AS col2 FROM t GROUP BY 1, COALESCE(t.col1, 7) HAVING col2 > 0",
+                "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 0 HAVING col2 > 0",
+                "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 1 HAVING col2 > 0 ORDER BY 1");
     }
 
     /**
@@ -249,6 +252,17 @@ class MergeShapesIT {
                 "SELECT col1, BIT_OR(col0) - 5 FROM t GROUP BY col1",
                 "SELECT col1, BIT_XOR(col0) * 2 FROM t GROUP BY col1",
                 "SELECT col1 FROM t GROUP BY col1 HAVING BIT_OR(col0) - 3 > 0");
+    }
+
+    /** An IN subquery that runs first and finds no row is false (NOT IN: true) for every row, its left side still a name MariaDB resolves. */
+    @Test
+    void anEmptyInSubqueryKeepsItsLeftSide() throws SQLException {
+        check("SELECT 59 FROM t HAVING col1 IN (SELECT col0 FROM e)",
+                "SELECT COUNT(*) FROM t WHERE nosuch IN (SELECT col0 FROM e)",
+                "SELECT col0 FROM t WHERE col1 IN (SELECT col0 FROM e)",
+                "SELECT col0, col1 NOT IN (SELECT col0 FROM e) FROM t ORDER BY col0",
+                "SELECT col0, col2 IN (SELECT col0 FROM e), (col2 IN (SELECT col0 FROM e)) IS NULL FROM t ORDER BY col0",
+                "SELECT col0 FROM t WHERE col2 NOT IN (SELECT col0 FROM e) ORDER BY col0");
     }
 
     /** MIN and MAX of a division keep the quotient's hidden digits where MariaDB computes on with them. */

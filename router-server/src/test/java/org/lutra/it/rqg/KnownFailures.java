@@ -85,11 +85,6 @@ public final class KnownFailures {
 
     /** Found by this generator, not fixed here (reported with their minimal statements). */
     private static final List<Known> FOUND = List.of(
-            // an IN subquery that runs first and finds no row is bound as FALSE, the expression it tests going with it:
-            // MariaDB's error for a name there it cannot resolve (HAVING k, k not selected) is never raised
-            new Known("in-subquery-bound-first-drops-mariadbs-unknown-column",
-                    "SELECT 59 FROM tl HAVING k IN (SELECT sq.id FROM te AS sq)",
-                    f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1054 && f.has("\\bIN\\s*\\(\\s*SELECT\\b")),
             // UNIONs whose branches' types differ are materialized in temporary tables, whose columns
             // take names, types and collations of their own (a column typed from one branch's DECIMAL can be too narrow
             // for another's: SELECT AVG(ABS(2)) FROM tr UNION ALL SELECT SUM(DISTINCT -46) FROM tr, 1264)
