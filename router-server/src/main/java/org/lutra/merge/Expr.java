@@ -275,6 +275,24 @@ public sealed interface Expr {
         };
     }
 
+    /** Whether {@code e} reads a column {@code column} accepts. */
+    public static boolean reads(Expr e, java.util.function.IntPredicate column) {
+        return switch (e) {
+            case Col c -> column.test(c.index());
+            case Literal l -> false;
+            case Param p -> false;
+            case Arith a -> reads(a.left(), column) || reads(a.right(), column);
+            case Compare c -> reads(c.left(), column) || reads(c.right(), column);
+            case And a -> reads(a.left(), column) || reads(a.right(), column);
+            case Or o -> reads(o.left(), column) || reads(o.right(), column);
+            case Not n -> reads(n.inner(), column);
+            case Negate n -> reads(n.inner(), column);
+            case IsNull n -> reads(n.inner(), column);
+            case Between b -> reads(b.value(), column) || reads(b.low(), column) || reads(b.high(), column);
+            case In in -> reads(in.value(), column) || in.items().stream().anyMatch(x -> reads(x, column));
+        };
+    }
+
     /** Whether integer arithmetic with {@code e} is unsigned: an unsigned column, or a sum, difference or product with one. */
     static boolean unsigned(Expr e) {
         return switch (e) {

@@ -12,10 +12,13 @@ import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.exec.Aggregate;
+import org.lutra.exec.Compute;
+import org.lutra.exec.Filter;
 import org.lutra.exec.Operator;
 import org.lutra.exec.Project;
 import org.lutra.exec.Route;
 import org.lutra.exec.Target;
+import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
 import org.lutra.sql.PlanException;
 
@@ -151,5 +154,17 @@ final class ScatterGroups {
         int[] keep = new int[width];
         for (int i = 0; i < width; i++) keep[i] = i;
         return new Project(new Route(target, sql, null), keep, null);
+    }
+
+    /**
+     * The merged groups with their computed items ({@code computed}), filtered by HAVING ({@code having}, null for none; its
+     * text and parameter count). HAVING runs first where it reads no computed item: MariaDB computes the select list only
+     * for the groups HAVING keeps, so an item that would fail there (out of range, say) fails only for those.
+     */
+    static Operator computedAndFiltered(Operator groups, List<Compute.Item> computed, Expr having, String text, int params) {
+        boolean readsComputed = having != null && Expr.reads(having, c -> computed.stream().anyMatch(i -> i.column() == c));
+        Operator root = having != null && !readsComputed ? new Filter(groups, having, text, params) : groups;
+        if (!computed.isEmpty()) root = new Compute(root, computed);
+        return having != null && readsComputed ? new Filter(root, having, text, params) : root;
     }
 }

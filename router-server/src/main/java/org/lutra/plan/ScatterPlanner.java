@@ -16,7 +16,6 @@ import org.lutra.catalog.Catalog;
 import org.lutra.exec.Aggregate;
 import org.lutra.exec.Compute;
 import org.lutra.exec.Distinct;
-import org.lutra.exec.Filter;
 import org.lutra.exec.MergeSort;
 import org.lutra.exec.Operator;
 import org.lutra.exec.ParamLimit;
@@ -336,8 +335,7 @@ final class ScatterPlanner {
         }
         root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
                 : rollup ? Aggregate.withRollup(root, groupKeys, aggregates.all(), distinctKey) : new Aggregate(root, groupKeys, aggregates.all(), distinctKey);
-        if (!computed.isEmpty()) root = new Compute(root, computed);
-        if (having != null) root = new Filter(root, having, havingText, havingCompiler.params());
+        root = ScatterGroups.computedAndFiltered(root, computed, having, havingText, havingCompiler.params());
         if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);
         if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
         root = MergedLimit.apply(root, limit, false);
