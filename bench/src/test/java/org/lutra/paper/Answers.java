@@ -60,7 +60,7 @@ final class Answers {
                 var read = new ArrayList<List<String>>();
                 while (rows.next()) {
                     var row = new ArrayList<String>();
-                    for (int c = 1; c <= columns.size(); c++) row.add(rows.getString(c));
+                    for (int c = 1; c <= columns.size(); c++) row.add(canonical(rows.getString(c)));
                     read.add(row);
                 }
                 rows.beforeFirst();
@@ -74,6 +74,20 @@ final class Answers {
             return result;
         };
         return (PreparedStatement) Proxy.newProxyInstance(Answers.class.getClassLoader(), new Class<?>[] {PreparedStatement.class}, handler);
+    }
+
+    private static final java.util.regex.Pattern DATETIME = java.util.regex.Pattern.compile("(\\d{4}-\\d{2}-\\d{2})[ T](\\d{2}:\\d{2})(:\\d{2})?(\\.\\d+)?");
+
+    /**
+     * A DATETIME's text as one form: drivers write the same value differently ({@code 2011-03-13 07:08:00.0} through
+     * MariaDB Connector/J, {@code 2011-03-13T07:08} through Connector/J and Lutra's driver); the values are compared.
+     */
+    static String canonical(String text) {
+        if (text == null) return null;
+        var m = DATETIME.matcher(text);
+        if (!m.matches()) return text;
+        String fraction = m.group(4) == null ? "" : m.group(4).replaceFirst("0+$", "").replaceFirst("\\.$", "");
+        return m.group(1) + "T" + m.group(2) + (m.group(3) == null ? ":00" : m.group(3)) + fraction;
     }
 
     private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {

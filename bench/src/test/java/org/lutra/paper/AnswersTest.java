@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The comparison of answers through the router with one MariaDB's: what counts as the same answer. */
@@ -46,5 +47,15 @@ class AnswersTest {
         b.list.add(new Answers.Answer("UPDATE x SET t = ?", List.of(), List.of(), List.of(), 0));
         assertEquals(1, Answers.differences(a, b).size());
         assertTrue(Answers.differences(new Answers(), b).getFirst().contains("0 answers through the router, 1"));
+    }
+
+    @Test
+    void aDatetimeIsComparedByItsValueWhateverTheDriverWroteIt() {
+        assertEquals("2011-03-13T07:08:00", Answers.canonical("2011-03-13 07:08:00.0"));
+        assertEquals("2011-03-13T07:08:00", Answers.canonical("2011-03-13T07:08"));
+        assertEquals("2011-03-13T07:15:01.12", Answers.canonical("2011-03-13 07:15:01.120"));
+        assertEquals("2011-03-13T07:15:01", Answers.canonical("2011-03-13T07:15:01"));
+        assertEquals("abc 2011-03-13", Answers.canonical("abc 2011-03-13"));
+        assertNull(Answers.canonical(null));
     }
 }
