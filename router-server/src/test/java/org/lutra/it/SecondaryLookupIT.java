@@ -18,10 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.*;
 import static org.lutra.Refusals.assertRefusal;
@@ -173,28 +170,8 @@ class SecondaryLookupIT {
             for (int round = 0; round < 20; round++) {
                 String tax = "RACE-" + round;
                 int first = 100 + 2 * round;
-                var barrier = new CyclicBarrier(2);
-                var outcomes = new ConcurrentLinkedQueue<String>();
-                var futures = new ArrayList<Future<?>>();
-                for (int i = 0; i < 2; i++) {
-                    TestRouter r = i == 0 ? b : c;
-                    int id = first + i;
-                    futures.add(pool.submit(() -> {
-                        try (Connection lutra = r.connect(); var ps = lutra.prepareStatement("INSERT INTO customers (id, tax_id, region) VALUES (?, ?, 7)")) {
-                            ps.setInt(1, id);
-                            ps.setString(2, tax);
-                            barrier.await();
-                            ps.executeUpdate();
-                            outcomes.add("ok");
-                        } catch (SQLException e) {
-                            outcomes.add(e.getErrorCode() + " " + e.getMessage());
-                        }
-                        return null;
-                    }));
-                }
-                for (var f : futures) f.get();
-                assertEquals(1, outcomes.stream().filter("ok"::equals).count(), tax + ": " + outcomes);
-                assertTrue(outcomes.stream().anyMatch(o -> o.startsWith("1062 ")), tax + ": " + outcomes);
+                SameKeyRace.exactlyOneWins(pool, List.of(b, c), "INSERT INTO customers (id, tax_id, region) VALUES (?, ?, 7)",
+                        List.of(new Object[] {first, tax}, new Object[] {first + 1, tax}), tax);
                 assertEquals(1, allOnShards("customers", "tax_id", tax).size(), tax);
             }
         } finally {

@@ -19,10 +19,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.*;
 import static org.lutra.Refusals.assertRefusal;
@@ -222,29 +219,8 @@ class SecondaryLookupTupleIT {
             for (int round = 0; round < 20; round++) {
                 String title = "Race-" + round;
                 int first = 2000 + 2 * round; // consecutive ids: two partitions (DEFAULT NEW hash(page_id))
-                var barrier = new CyclicBarrier(2);
-                var outcomes = new ConcurrentLinkedQueue<String>();
-                var futures = new ArrayList<Future<?>>();
-                for (int i = 0; i < 2; i++) {
-                    TestRouter r = i == 0 ? b : c;
-                    int id = first + i;
-                    String spelled = i == 0 ? title : title.toUpperCase(Locale.ROOT);
-                    futures.add(pool.submit(() -> {
-                        try (Connection lutra = r.connect(); var ps = lutra.prepareStatement("INSERT INTO page (page_id, page_namespace, page_title) VALUES (?, 0, ?)")) {
-                            ps.setInt(1, id);
-                            ps.setString(2, spelled);
-                            barrier.await();
-                            ps.executeUpdate();
-                            outcomes.add("ok");
-                        } catch (SQLException e) {
-                            outcomes.add(e.getErrorCode() + " " + e.getMessage());
-                        }
-                        return null;
-                    }));
-                }
-                for (var f : futures) f.get();
-                assertEquals(1, outcomes.stream().filter("ok"::equals).count(), title + ": " + outcomes);
-                assertTrue(outcomes.stream().anyMatch(o -> o.startsWith("1062 ")), title + ": " + outcomes);
+                SameKeyRace.exactlyOneWins(pool, List.of(b, c), "INSERT INTO page (page_id, page_namespace, page_title) VALUES (?, 0, ?)",
+                        List.of(new Object[] {first, title}, new Object[] {first + 1, title.toUpperCase(Locale.ROOT)}), title);
                 assertEquals(1, onShards(BY_NAME, 0, title).size(), title);
             }
         } finally {
