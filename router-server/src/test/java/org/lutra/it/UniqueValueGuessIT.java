@@ -97,6 +97,13 @@ class UniqueValueGuessIT {
         return out;
     }
 
+    /** {@code n} customers inserted through router A, tax ids {@code prefix}0 .. {@code prefix}(n - 1): id → tax. */
+    TreeMap<Long, String> customers(String prefix, int n) throws SQLException {
+        var out = new TreeMap<Long, String>();
+        for (int i = 0; i < n; i++) out.put(insert(a, prefix + i), prefix + i);
+        return out;
+    }
+
     long insert(TestRouter r, String tax) throws SQLException {
         long id = nextId++;
         try (Connection c = r.connect(); var st = c.createStatement()) {
@@ -124,13 +131,8 @@ class UniqueValueGuessIT {
         long seed = Long.getLong("uvguess.seed", System.nanoTime());
         System.out.println("UniqueValueGuessIT seed " + seed);
         var random = new Random(seed);
-        var live = new TreeMap<Long, String>(); // id → tax, as written through B
-        var values = new ArrayList<String>();
-        for (int i = 0; i < 16; i++) {
-            String tax = "AC-" + i;
-            live.put(insert(a, tax), tax);
-            values.add(tax);
-        }
+        var live = customers("AC-", 16); // id → tax, as written through B
+        var values = new ArrayList<>(live.values());
         var stats = a.server.stats();
         long guessed = stats.secondaryGuessed();
         long missed = stats.secondaryGuessMissed();
@@ -522,13 +524,8 @@ class UniqueValueGuessIT {
         long seed = Long.getLong("uvguess.seed", System.nanoTime());
         System.out.println("UniqueValueGuessIT writes seed " + seed);
         var random = new Random(seed);
-        var live = new TreeMap<Long, String>(); // id → tax
-        var values = new ArrayList<String>();
-        for (int i = 0; i < 12; i++) {
-            String tax = "WR-" + i;
-            live.put(insert(a, tax), tax);
-            values.add(tax);
-        }
+        var live = customers("WR-", 12); // id → tax
+        var values = new ArrayList<>(live.values());
         var stats = a.server.stats();
         long guessed = stats.secondaryGuessed();
         long missed = stats.secondaryGuessMissed();
