@@ -36,6 +36,19 @@ final class AggregateFunctions {
         return found[0];
     }
 
+    /** Whether {@code e} holds an {@code AVG(DISTINCT ...)} anywhere. */
+    static boolean hasAverageOfDistinct(Expression e) {
+        var found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                if (isAggregate(f) && f.isDistinct() && f.getName().equalsIgnoreCase("AVG")) found[0] = true;
+                return super.visit(f, context);
+            }
+        }, null);
+        return found[0];
+    }
+
     /** Whether {@code e} reads a column other than inside an aggregate's argument. */
     static boolean hasColumnOutsideAggregates(Expression e) {
         return !columnsOutsideAggregates(e).isEmpty();

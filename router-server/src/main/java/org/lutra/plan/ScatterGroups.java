@@ -167,4 +167,13 @@ final class ScatterGroups {
         if (!computed.isEmpty()) root = new Compute(root, computed);
         return having != null && readsComputed ? new Filter(root, having, text, params) : root;
     }
+
+    /** Whether ordering by {@code order} keeps the groups in the order grouping made them: a prefix of the keys, one direction. */
+    static boolean inGroupOrder(List<SortKey> order, List<SortKey> groupKeys) {
+        if (order.size() > groupKeys.size()) return false;
+        for (int i = 0; i < order.size(); i++) {
+            if (order.get(i).column() != groupKeys.get(i).column() || order.get(i).descending() != order.getFirst().descending()) return false;
+        }
+        return true;
+    }
 }

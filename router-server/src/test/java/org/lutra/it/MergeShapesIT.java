@@ -281,6 +281,21 @@ class MergeShapesIT {
                 "SELECT MAX(col2 / 7) FROM t GROUP BY col1");
     }
 
+    /**
+     * AVG(DISTINCT ...) inside an expression: computed on the quotient's hidden digits, except where MariaDB sorts the
+     * groups again or makes them DISTINCT, which reads the average back rounded to its scale (2.50000 / 6 is 0.416666666).
+     */
+    @Test
+    void averagesOfDistinctValuesComputeOnAsMariaDbSortsThem() throws SQLException {
+        check("SELECT col1, AVG(DISTINCT 2.5) / 6 FROM t GROUP BY col1 ORDER BY 2, 1",
+                "SELECT col1, AVG(DISTINCT 2.5) / 6 FROM t GROUP BY col1 ORDER BY col1",
+                "SELECT col1, AVG(DISTINCT 2.5) / 6 FROM t GROUP BY col1 ORDER BY col1 DESC",
+                "SELECT DISTINCT AVG(DISTINCT 2.5) / 6 FROM t GROUP BY col1",
+                "SELECT col1 FROM t GROUP BY col1 HAVING AVG(DISTINCT 2.5) / 6 < 0.4166666665 ORDER BY COUNT(*), col1",
+                "SELECT col1 FROM t GROUP BY col1 HAVING AVG(DISTINCT 2.5) / 6 < 0.4166666665 ORDER BY col1",
+                "SELECT AVG(DISTINCT 2.5) / 6 FROM t ORDER BY 1");
+    }
+
     /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
     @Test
     void expressionsTheRouterWeighsAnswer() throws SQLException {
