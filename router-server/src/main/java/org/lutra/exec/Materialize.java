@@ -61,7 +61,18 @@ public final class Materialize implements Operator {
         }
     }
 
+    /**
+     * The column types of a set operation, which each branch's table is made like ({@code CREATE ... LIKE}): MySQL stores
+     * every branch's rows into one table of the union's types, converting each value into them.
+     *
+     * @param table  the temporary table holding the types (no rows)
+     * @param sql    a SELECT over the tables the branches read whose columns have those types ({@code LIMIT 0} is added)
+     * @param params for each '?' in {@code sql}, the statement's parameter (0-based)
+     */
+    public record Types(String table, String sql, int[] params) {}
+
     private final int partition;
+    private final Types types;
     private final List<Derived> derived;
     private final String outer;
     private final int[] outerParams;
@@ -82,7 +93,12 @@ public final class Materialize implements Operator {
 
     /** @param maxRows the rows the statement's temporary tables may hold, {@link #MAX_ROWS} but in tests */
     Materialize(int partition, List<Derived> derived, String outer, int[] outerParams, Map<String, String> shownAs, long maxRows) {
+        this(partition, null, derived, outer, outerParams, shownAs, maxRows);
+    }
+
+    private Materialize(int partition, Types types, List<Derived> derived, String outer, int[] outerParams, Map<String, String> shownAs, long maxRows) {
         this.partition = partition;
+        this.types = types;
         this.derived = List.copyOf(derived);
         this.outer = outer;
         this.outerParams = outerParams.clone();
@@ -90,20 +106,39 @@ public final class Materialize implements Operator {
         this.maxRows = maxRows;
     }
 
+    /**
+     * A set operation over its branches' rows: each branch's table made like {@code types}' (the values converted into the
+     * set operation's types as MySQL converts them), {@code outer} reading the tables by position; the result is labelled
+     * as the first branch's rows are.
+     */
+    public static Materialize setOperation(int partition, Types types, List<Derived> branches, String outer, int[] outerParams) {
+        return new Materialize(partition, types, branches, outer, outerParams, Map.of(), MAX_ROWS);
+    }
+
     @Override
     public RowSource open(Context ctx) throws SQLException {
         Shards.Scratch scratch = ctx.shards().scratch(partition);
         var created = new ArrayList<String>();
         try {
+            List<Column> typed = null;
+            if (types != null) {
+                created.add(types.table());
+                scratch.execute("CREATE TEMPORARY TABLE `" + types.table() + "` IGNORE AS " + types.sql() + " LIMIT 0", pick(ctx.params(), types.params()));
+                try (RowSource none = scratch.query("SELECT * FROM `" + types.table() + "`", List.of())) {
+                    typed = none.columns();
+                }
+            }
             long[] total = {0};
+            List<Column> first = null;
             for (Derived d : derived) {
                 created.addAll(d.tables());
-                fill(scratch, d, pick(ctx.params(), d.params()), ctx, total, maxRows);
+                var columns = fill(scratch, d, pick(ctx.params(), d.params()), ctx, total, maxRows, typed);
+                if (first == null) first = columns;
                 copy(scratch, d);
             }
             RowSource rows = scratch.query(outer, pick(ctx.params(), outerParams));
             ctx.touched(partition);
-            return new Dropping(rows, scratch, created, shownAs);
+            return new Dropping(rows, scratch, created, shownAs, types == null ? null : first);
         } catch (SQLException | RuntimeException e) {
             drop(scratch, created);
             scratch.close();
@@ -117,8 +152,12 @@ public final class Materialize implements Operator {
         return out;
     }
 
-    /** @param total the rows the statement's temporary tables hold so far, counted on */
-    private static void fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx, long[] total, long maxRows) throws SQLException {
+    /**
+     * @param total the rows the statement's temporary tables hold so far, counted on
+     * @return the columns of {@code d}'s rows, as its plan gave them
+     */
+    private List<Column> fill(Shards.Scratch scratch, Derived d, List<Value> params, Context ctx, long[] total, long maxRows, List<Column> typed)
+            throws SQLException {
         if (d.definition() != null) {
             scratch.execute(d.definition(), List.of());
         } else {
@@ -129,6 +168,8 @@ public final class Materialize implements Operator {
         String into = "INSERT INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
         try (RowSource rows = d.plan().open(ctx.with(params))) {
             int width = rows.columns().size();
+            if (typed != null) convertible(rows.columns(), typed, d.sql());
+            String placeholders = types == null ? placeholders(width) : typedPlaceholders(rows.columns());
             var batch = new ArrayList<Value>();
             int inBatch = 0;
             Row row;
@@ -140,17 +181,64 @@ public final class Materialize implements Operator {
                             + " over several partitions yet (" + d.sql() + " reached the bound): narrow what it reads, or run it on one partition");
                 }
                 if (inBatch == ROWS_PER_INSERT) {
-                    insert(scratch, into, width, inBatch, batch);
+                    insert(scratch, into, placeholders, inBatch, batch);
                     batch.clear();
                     inBatch = 0;
                 }
             }
-            if (inBatch > 0) insert(scratch, into, width, inBatch, batch);
+            if (inBatch > 0) insert(scratch, into, placeholders, inBatch, batch);
+            return rows.columns();
         }
     }
 
-    private static void insert(Shards.Scratch scratch, String into, int width, int rows, List<Value> values) throws SQLException {
-        String row = "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
+    /**
+     * Refuses a branch whose values MySQL would convert into the set operation's columns from more digits than its rows
+     * show: a DECIMAL expression keeps its quotient's hidden digits (AVG(k) stored as text is 28.062500000, shown 28.0625),
+     * a DOUBLE with fixed decimals is shown rounded to them. Stored into a column of the same type and scale, the value is
+     * rounded as it is shown; a table's column has no hidden digits.
+     */
+    private static void convertible(List<Column> branch, List<Column> typed, String sql) throws SQLException {
+        for (int i = 0; i < Math.min(branch.size(), typed.size()); i++) {
+            Column b = branch.get(i);
+            Column t = typed.get(i);
+            if (t.getJdbcType() == b.getJdbcType() && t.getScale() == b.getScale()) continue;
+            var field = org.lutra.backend.MysqlFields.current(b);
+            boolean expression = field == null || field.getOrgTable().isEmpty();
+            boolean decimal = b.getJdbcType() == java.sql.Types.DECIMAL || b.getJdbcType() == java.sql.Types.NUMERIC;
+            boolean fixedDouble = (b.getJdbcType() == java.sql.Types.DOUBLE || b.getJdbcType() == java.sql.Types.FLOAT
+                    || b.getJdbcType() == java.sql.Types.REAL) && b.getScale() > 0 && b.getScale() < 31;
+            if (decimal && expression || fixedDouble) {
+                throw Refusal.of("Lutra does not support a set operation whose column " + (i + 1) + " ('" + b.getLabel() + "', " + b.getTypeName()
+                        + " in " + sql + ") MySQL converts to " + t.getTypeName() + " from digits its rows do not show, over several partitions yet");
+            }
+        }
+    }
+
+    private static String placeholders(int width) {
+        return "(" + String.join(", ", Collections.nCopies(width, "?")) + ")";
+    }
+
+    /**
+     * A row's placeholders with temporal values cast to their columns' types: they travel as text, and a set operation's
+     * column of another type (a DATE under a VARCHAR) must get MySQL's conversion of the date, not the router's text.
+     */
+    private static String typedPlaceholders(List<Column> columns) {
+        var out = new ArrayList<String>(columns.size());
+        for (Column c : columns) {
+            var field = org.lutra.backend.MysqlFields.current(c);
+            int digits = field != null ? field.getDecimals() : c.getScale();
+            // fractional digits past 6 are MySQL's "not fixed" (an expression's): the column's own text then
+            out.add(digits < 0 || digits > 6 ? "?" : switch (c.getJdbcType()) {
+                case java.sql.Types.DATE -> "CAST(? AS DATE)";
+                case java.sql.Types.TIME -> "CAST(? AS TIME(" + digits + "))";
+                case java.sql.Types.TIMESTAMP -> "CAST(? AS DATETIME(" + digits + "))";
+                default -> "?";
+            });
+        }
+        return "(" + String.join(", ", out) + ")";
+    }
+
+    private static void insert(Shards.Scratch scratch, String into, String row, int rows, List<Value> values) throws SQLException {
         scratch.execute(into + String.join(", ", Collections.nCopies(rows, row)), values);
     }
 
@@ -180,12 +268,20 @@ public final class Materialize implements Operator {
         private final List<Column> columns;
         private boolean closed;
 
-        Dropping(RowSource rows, Shards.Scratch scratch, List<String> tables, Map<String, String> shownAs) {
+        /** @param labels the columns whose labels the result's take, by position; null: the outer statement's own */
+        Dropping(RowSource rows, Shards.Scratch scratch, List<String> tables, Map<String, String> shownAs, List<Column> labels) {
             this.rows = rows;
             this.scratch = scratch;
             this.tables = tables;
             var columns = new ArrayList<Column>();
-            for (Column c : rows.columns()) columns.add(shownAs.containsKey(c.getTable()) ? c.toBuilder().setTable(shownAs.get(c.getTable())).build() : c);
+            for (Column c : rows.columns()) {
+                if (shownAs.containsKey(c.getTable())) c = c.toBuilder().setTable(shownAs.get(c.getTable())).build();
+                if (labels != null && columns.size() < labels.size()) {
+                    String label = labels.get(columns.size()).getLabel();
+                    c = c.getName().equals(c.getLabel()) ? c.toBuilder().setLabel(label).setName(label).build() : c.toBuilder().setLabel(label).build();
+                }
+                columns.add(c);
+            }
             this.columns = List.copyOf(columns);
         }
 

@@ -2,6 +2,7 @@ package org.lutra.plan;
 
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -9,6 +10,7 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.FromItem;
 import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -254,22 +256,81 @@ final class DerivedTables {
         var list = shape.list();
         var derived = new ArrayList<Materialize.Derived>();
         var outer = new StringBuilder();
+        var operation = new StringBuilder();
+        var typesParams = new ArrayList<Integer>();
         for (int i = 0; i < shape.branches().size(); i++) {
             var piece = shape.branches().get(i);
             String name = "lutra_derived_" + i;
             var branch = inner.plan(shape.parsed().get(i));
             if (!(branch instanceof Attempt.Planned<Plan.Query> rows)) return branch;
-            derived.add(new Materialize.Derived(rows.plan().root(), piece.sql(), piece.params(), name));
-            if (i > 0) outer.append(' ').append(list.getOperations().get(i - 1)).append(' ');
+            derived.add(new Materialize.Derived(rows.plan().root(), piece.sql(), piece.params(), name,
+                    "CREATE TEMPORARY TABLE `" + name + "` LIKE `" + SET_OPERATION_TYPES + "`", null, List.of()));
+            if (i > 0) {
+                outer.append(' ').append(list.getOperations().get(i - 1)).append(' ');
+                operation.append(' ').append(list.getOperations().get(i - 1)).append(' ');
+            }
             outer.append("SELECT * FROM `").append(name).append('`');
+            operation.append('(').append(piece.sql()).append(')');
+            for (int p : piece.params()) typesParams.add(p);
         }
-        if (list.getOrderByElements() != null && !list.getOrderByElements().isEmpty()) {
-            outer.append(" ORDER BY ").append(String.join(", ", list.getOrderByElements().stream().map(Object::toString).toList()));
+        var order = list.getOrderByElements() == null ? List.<OrderByElement>of() : list.getOrderByElements();
+        var width = columnCount(shape.parsed().getFirst());
+        if (width.isEmpty() && !order.isEmpty()) {
+            return Attempt.notApplicable(PlanException.unsupported("ORDER BY on a set operation over SELECT * over several partitions yet"));
         }
+        var positions = new ArrayList<String>();
+        for (OrderByElement o : order) {
+            int position = position(o.getExpression(), shape.parsed().getFirst(), width.orElse(0));
+            if (position < 0) {
+                return Attempt.notApplicable(PlanException.unsupported("ORDER BY on a set operation by anything but a position or a name of the"
+                        + " first SELECT's columns over several partitions yet (" + o.getExpression() + ")"));
+            }
+            positions.add(position + (o.isAscDescPresent() && !o.isAsc() ? " DESC" : ""));
+        }
+        if (!positions.isEmpty()) outer.append(" ORDER BY ").append(String.join(", ", positions));
         if (list.getLimit() != null) outer.append(' ').append(list.getLimit());
         if (list.getOffset() != null) outer.append(' ').append(list.getOffset());
         var o = NumberedText.cut(outer.toString());
-        return new Attempt.Planned<>(new Plan.Query(new Materialize(shape.partition(), derived, o.sql(), o.params()), params));
+        // the tables' columns named by position: the first branch's names may repeat or be no column's name (1060, 1166)
+        String typesSql = width.map(n -> "WITH lutra_types(" + String.join(", ", java.util.stream.IntStream.rangeClosed(1, n).mapToObj(c -> "c" + c).toList())
+                + ") AS (" + operation + ") SELECT * FROM lutra_types").orElse("SELECT * FROM (" + operation + ") AS lutra_types");
+        var types = new Materialize.Types(SET_OPERATION_TYPES, typesSql, typesParams.stream().mapToInt(Integer::intValue).toArray());
+        return new Attempt.Planned<>(new Plan.Query(Materialize.setOperation(shape.partition(), types, derived, o.sql(), o.params()), params));
+    }
+
+    private static final String SET_OPERATION_TYPES = "lutra_set_operation_types";
+
+    /** The number of columns {@code branch} selects; empty where a {@code *} makes it the tables'. */
+    private static java.util.Optional<Integer> columnCount(Select branch) {
+        if (!(branch instanceof PlainSelect p)) return java.util.Optional.empty();
+        for (var item : p.getSelectItems()) {
+            if (item.getExpression() instanceof AllColumns) return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(p.getSelectItems().size());
+    }
+
+    /**
+     * The 1-based column of a set operation an ORDER BY term names: a position, or a name of the first branch's columns (its
+     * alias, else a column's name), the last one that has it; -1 where it is neither.
+     */
+    private static int position(Expression e, Select first, int width) throws PlanException {
+        if (e instanceof LongValue p) {
+            if (p.getValue() < 1 || p.getValue() > width) throw new PlanException("42S22", 1054, "Unknown column '" + p + "' in 'order clause'");
+            return (int) p.getValue();
+        }
+        if (!(e instanceof Column c) || c.getTable() != null || !(first instanceof PlainSelect select)) return -1;
+        String name = KeyFinder.unquote(c.getColumnName());
+        int found = -1;
+        for (int i = 0; i < select.getSelectItems().size(); i++) {
+            var item = select.getSelectItems().get(i);
+            String label = item.getAlias() != null ? KeyFinder.unquote(item.getAlias().getName())
+                    : item.getExpression() instanceof Column col ? KeyFinder.unquote(col.getColumnName()) : null;
+            if (name.equalsIgnoreCase(label)) {
+                if (found >= 0) return -1; // two columns of that name: as MariaDB resolves it, not decided here
+                found = i + 1;
+            }
+        }
+        return found;
     }
 
     static List<Expression> conjuncts(Expression where) {

@@ -264,17 +264,29 @@ public final class Planner {
             int branches = list.getSelects().size();
             return new Attempt.Planned<>(whole.onOnePartition(original, new Costs.Choice()
                     .refused(cannotMerge.reason())
-                    .consider(DerivedTables.setOperationsNotApplicable(original, catalog),
-                            () -> DerivedTables.setOperations(original, catalog, this::subqueryWay).map(q -> Costs.materialized("branches materialized", q, branches)))
+                    .consider(DerivedTables.setOperationsNotApplicable(original, catalog), () -> switch (DerivedTables.setOperations(original, catalog, this::subqueryWay)) {
+                        case Attempt.Planned<Plan.Query> q -> new Attempt.Planned<>(Costs.materialized("branches materialized", orOverCopies(q.plan(), original), branches));
+                        case Attempt.NotApplicable<Plan.Query> n -> n.<Costs.Candidate>passUp();
+                    })
                     .consider(fallbackNotApplicable(original), () -> fallback(original))).orThrow());
         }
         Plan.Query union = merged.orThrow();
         // the Union operator learns the branches' column types only when they run: if it cannot merge them, MySQL does
         if (DerivedTables.setOperationsNotApplicable(original, catalog).isPresent()) return new Attempt.Planned<>(union);
         return new Attempt.Planned<>(switch (DerivedTables.setOperations(original, catalog, this::subqueryAttempt).errorThrown()) { // a branch's own plan may still refuse
-            case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), materialized.plan().root()), union.paramCount());
+            case Attempt.Planned<Plan.Query> materialized -> new Plan.Query(new org.lutra.exec.OrElse(union.root(), orOverCopies(materialized.plan(), original).root()), union.paramCount());
             case Attempt.NotApplicable<Plan.Query> none -> union;
         });
+    }
+
+    /**
+     * A set operation over its branches' rows, and where that refuses when it runs (a value MySQL would convert into the
+     * set operation's type with digits the branch's rows no longer show), the statement over copies of its tables.
+     */
+    private Plan.Query orOverCopies(Plan.Query materialized, String original) throws PlanException {
+        if (fallbackNotApplicable(original).isPresent()) return materialized;
+        if (!(fallback(original).errorThrown() instanceof Attempt.Planned<Costs.Candidate>(Costs.Candidate copies))) return materialized;
+        return new Plan.Query(new org.lutra.exec.OrElse(materialized.root(), copies.plan().root()), materialized.paramCount());
     }
 
     /**

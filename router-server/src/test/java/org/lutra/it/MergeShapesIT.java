@@ -296,6 +296,35 @@ class MergeShapesIT {
                 "SELECT AVG(DISTINCT 2.5) / 6 FROM t ORDER BY 1");
     }
 
+    /**
+     * Set operations whose branches' types differ, run by MariaDB over the branches' rows: each branch's rows stored in
+     * the set operation's own types (a NULL branch takes the other's, a DECIMAL wide enough for both), labelled as the
+     * first branch's columns, repeated names too.
+     */
+    @Test
+    void setOperationsOfDifferentTypesAnswerInTheirOwnTypes() throws SQLException {
+        check("SELECT NULL FROM t UNION ALL SELECT col1 FROM t",
+                "SELECT AVG(ABS(2)) FROM r UNION ALL SELECT SUM(DISTINCT -46) FROM r",
+                "SELECT AVG(ABS(2)) FROM t UNION ALL SELECT SUM(DISTINCT -46) FROM tab0",
+                "SELECT col1 FROM t UNION SELECT 'a' FROM tab0",
+                "SELECT col1 / 3 FROM t UNION ALL SELECT col2 FROM tab1",
+                "SELECT 1.5 FROM t UNION SELECT col0 FROM tab0 ORDER BY 1",
+                "SELECT col1 AS a, col2 AS a FROM t UNION ALL SELECT 'x', 2.5 FROM tab1",
+                "SELECT CONCAT(col1, 'a') FROM t UNION SELECT col2 FROM tab2 ORDER BY 1",
+                "SELECT col1 FROM t UNION ALL SELECT 99999999999 FROM tab0",
+                "SELECT COUNT(*) FROM t UNION ALL SELECT -1.25 FROM tab1",
+                "SELECT DATE '2024-01-10' + INTERVAL col0 DAY AS d FROM t UNION ALL SELECT col1 FROM tab0 ORDER BY d, 1",
+                "SELECT CAST('2024-01-10 10:00:00.5' AS DATETIME(1)) FROM t UNION SELECT col1 FROM tab0 ORDER BY 1 LIMIT 3",
+                "SELECT col1 AS x FROM t UNION SELECT 'y' FROM tab0 ORDER BY x DESC LIMIT 2 OFFSET 1",
+                "SELECT col1 + 1 AS x FROM t UNION SELECT 0.5 FROM tab0 ORDER BY x + 1",
+                "SELECT col1 FROM t INTERSECT SELECT col2 / 10 FROM tab0",
+                "SELECT col1 FROM t EXCEPT SELECT NULL FROM tab0 ORDER BY 1",
+                "SELECT col1 FROM t UNION SELECT col2 FROM tab0 UNION ALL SELECT 'z' FROM tab1",
+                "(SELECT SUM(col1) FROM e) UNION ALL (SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
+                "SELECT AVG(col1) FROM t UNION SELECT col2 / 3 FROM tab0",
+                "SELECT AVG(col1), 'x' FROM t UNION ALL SELECT 'y', col2 FROM tab0");
+    }
+
     /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
     @Test
     void expressionsTheRouterWeighsAnswer() throws SQLException {

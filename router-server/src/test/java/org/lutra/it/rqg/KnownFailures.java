@@ -85,14 +85,6 @@ public final class KnownFailures {
 
     /** Found by this generator, not fixed here (reported with their minimal statements). */
     private static final List<Known> FOUND = List.of(
-            // UNIONs whose branches' types differ are materialized in temporary tables, whose columns
-            // take names, types and collations of their own (a column typed from one branch's DECIMAL can be too narrow
-            // for another's: SELECT AVG(ABS(2)) FROM tr UNION ALL SELECT SUM(DISTINCT -46) FROM tr, 1264)
-            new Known("union-materialized-breaks-names-types-collations",
-                    "SELECT NULL FROM th UNION ALL SELECT k FROM th",
-                    f -> f.has("\\bUNION\\b") && (Signatures.branchTypesDiffer(f) || f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered()
-                            && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] (Duplicate column name|Incorrect column name|Illegal mix of collations"
-                            + "|Data truncation: Out of range value).*"))),
             // documented (docs/sql.md, uncorrelated subqueries): over joins, with LIMIT, or beside IN/EXISTS subqueries, a scalar of
             // several rows raises 1242 at once; one MariaDB that evaluates it for no row answers
             // and the other way: MariaDB evaluates an uncorrelated scalar of several rows that orders or groups rows even when

@@ -63,58 +63,6 @@ final class Signatures {
         return out.toString();
     }
 
-    /** Whether the UNION's branches, run on the reference, give columns of different types (the router then materializes it). */
-    static boolean branchTypesDiffer(Failure f) {
-        if (f.reference() == null) return false;
-        List<String> branches = f.shrunk().query() instanceof Query.Union u ? u.parts().stream().map(Query.Select::sql).toList() : branches(f.sql());
-        List<Integer> first = null;
-        for (String b : branches) {
-            if (!(f.reference().apply(b) instanceof Outcome.Rows rows)) return false;
-            var types = rows.types().stream().map(Signatures::typeClass).toList();
-            if (first == null) first = types;
-            else if (!first.equals(types)) return true;
-        }
-        return false;
-    }
-
-    /** Integers of any width as one, and CHAR as VARCHAR: the differences the router's UNION takes without materializing. */
-    static int typeClass(int jdbcType) {
-        return switch (jdbcType) {
-            case java.sql.Types.TINYINT, java.sql.Types.SMALLINT, java.sql.Types.INTEGER, java.sql.Types.BIGINT -> java.sql.Types.BIGINT;
-            case java.sql.Types.CHAR -> java.sql.Types.VARCHAR;
-            default -> jdbcType;
-        };
-    }
-
-    /** The branches of a UNION written as text: split at UNION outside parentheses and quotes, outer parentheses and a trailing ORDER BY/LIMIT dropped. */
-    static List<String> branches(String sql) {
-        var out = new java.util.ArrayList<String>();
-        int depth = 0, start = 0;
-        for (int i = 0; i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\'') {
-                i = sql.indexOf('\'', i + 1);
-                if (i < 0) break;
-            } else if (c == '(') depth++;
-            else if (c == ')') depth--;
-            else if (depth == 0 && sql.regionMatches(true, i, " UNION ", 0, 7)) {
-                out.add(sql.substring(start, i));
-                start = i + 7;
-                if (sql.regionMatches(true, start, "ALL ", 0, 4)) start += 4;
-                if (sql.regionMatches(true, start, "DISTINCT ", 0, 9)) start += 9;
-            }
-        }
-        String last = sql.substring(start);
-        if (last.startsWith("(")) {
-            int close = last.lastIndexOf(')');
-            last = last.substring(0, close + 1);
-        } else {
-            last = last.replaceAll("(?is)\\s+(ORDER\\s+BY|LIMIT)\\b.*$", "");
-        }
-        out.add(last);
-        return out.stream().map(String::strip).map(b -> b.startsWith("(") && b.endsWith(")") ? b.substring(1, b.length() - 1) : b).toList();
-    }
-
     /** The tables whose primary key {@code id} does not hold their routing column (tr, tc, and fc when SAME AS fp). */
     static List<String> routedByOtherThanKey(RqgSchema schema) {
         if (schema == null) return List.of("tr", "tc");
