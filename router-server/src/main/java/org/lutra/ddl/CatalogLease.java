@@ -87,12 +87,25 @@ public final class CatalogLease implements AutoCloseable {
         return leaseMillis + Math.max(100, leaseMillis / 4);
     }
 
-    /** Throws unless the router may route now; renews first when the lease ran out. Cheap when fresh. */
+    /**
+     * Throws unless the router may route now; renews first when the lease ran out, a second time on a new connection where
+     * the first read fails (a connection the backend dropped, a read that timed out on a busy partition). Cheap when fresh.
+     */
     public void requireFresh() throws SQLException {
         if (System.nanoTime() - validUntil < 0) return;
         try {
             renew();
+        } catch (SQLException | RuntimeException first) {
+            renewAgain(first);
+        }
+    }
+
+    private void renewAgain(Exception first) throws SQLException {
+        if (System.nanoTime() - validUntil < 0) return; // the renewing thread did it meanwhile
+        try {
+            renew();
         } catch (SQLException | RuntimeException e) {
+            e.addSuppressed(first);
             throw new SQLException("the router cannot renew its catalog lease (it reads the catalog version on partition "
                     + config.partitions().getFirst().name() + " every " + leaseMillis / 4 + " ms): " + lastFailure
                     + "; statements are refused until it can, since another router may have changed a table", "HY000", 0, e);
