@@ -278,7 +278,10 @@ class MergeShapesIT {
                 "SELECT MIN(col2 / 3) * 3 FROM t WHERE col2 > 0",
                 "SELECT col1, MAX(col2 / 3) * 3 FROM t GROUP BY col1",
                 "SELECT col1 FROM t GROUP BY col1 HAVING MAX(col2 / 3) > 33.33333",
-                "SELECT MAX(col2 / 7) FROM t GROUP BY col1");
+                "SELECT MAX(col2 / 7) FROM t GROUP BY col1",
+                "SELECT col1, MAX(col2 / 7 + COALESCE(col1, 0) / 1000000) AS m FROM t GROUP BY col1 ORDER BY m, col1 DESC",
+                "SELECT col1, MIN(col2 / 7 + COALESCE(col1, 0) / 1000000) AS m FROM t GROUP BY col1 ORDER BY 2 DESC, 1",
+                "SELECT DISTINCT MAX(col2 / 7 + COALESCE(col1, 0) / 1000000) AS m FROM t GROUP BY col1 ORDER BY m");
     }
 
     /**
