@@ -90,17 +90,13 @@ public final class ScratchConnection implements Shards.Scratch {
 
 
     /**
-     * {@link Shards#aside}: a connection of the partition's locking pool (its first statement starts a transaction),
-     * each statement run with a lock wait of {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}; committed by
-     * {@code commit}, rolled back when closed without it (a connection that failed is evicted, its server ends its
-     * transaction).
+     * {@link Shards#aside}: a connection of the partition's statement pool, in auto-commit (each statement commits
+     * itself, with no COMMIT round trip), each statement run with a lock wait of {@link Backends.Placement#YIELDING_LOCK_WAIT_SECONDS}.
      */
     public static Shards.Aside aside(Backends.Placement placement, Deadline deadline, SessionState variables) throws SQLException {
-        var scratch = new ScratchConnection(placement, placement.locking(), deadline, variables);
+        var scratch = new ScratchConnection(placement, placement.pool(), deadline, variables);
         String waitBriefly = "SET STATEMENT innodb_lock_wait_timeout = " + Backends.Placement.YIELDING_LOCK_WAIT_SECONDS + " FOR ";
         return new Shards.Aside() {
-            private boolean done;
-
             @Override
             public void execute(String sql, List<Value> params) throws SQLException {
                 scratch.execute(waitBriefly + sql, params);
@@ -117,25 +113,7 @@ public final class ScratchConnection implements Shards.Scratch {
             }
 
             @Override
-            public void commit() throws SQLException {
-                try {
-                    scratch.connection.commit();
-                    done = true;
-                } catch (SQLException e) {
-                    scratch.failed = true;
-                    throw Backends.located(placement, e, scratch.connection);
-                }
-            }
-
-            @Override
             public void close() {
-                if (!done && !scratch.failed) {
-                    try {
-                        scratch.connection.rollback();
-                    } catch (SQLException e) {
-                        scratch.failed = true;
-                    }
-                }
                 scratch.close();
             }
         };

@@ -29,7 +29,7 @@ import java.util.TreeMap;
  * statement below: a row "with value v" has every column equal to its part.
  *
  * <p><b>Invariant: the entries are a superset.</b> Every committed row with value v on partition p has a
- * committed entry (v, p). An insert's entries are committed aside, after its rows are written and before
+ * committed entry (v, p). An insert's entries are committed aside (each by its own statement), after its rows are written and before
  * they commit ({@link #writeForWrittenRows}: the insert commits on its rows' partitions alone); where that
  * cannot settle them, and for an update setting the column and a move's copy to its target ({@link #write}),
  * they are written in the same transaction as the rows, which is made atomic over the partitions it touches
@@ -112,11 +112,17 @@ public final class SecondaryEntries {
     }
 
     /**
-     * Settles {@code entries} (all at {@code home}) in a short transaction of their own ({@link Shards#aside}), committed
-     * before the writing statement's: an entry that was missing is inserted; an entry there already settles a non-unique
-     * value, and a UNIQUE one if it names the row's own partition (whose unique index then decides, as in {@link #claim}).
-     * The entries it cannot settle so are returned, all of them when a lock wait there ended it (one second at most:
-     * another writer of the value holds its entry), to be written in the statement's transaction.
+     * Settles {@code entries} (all at {@code home}) outside the writing statement's transaction, each by statements that
+     * commit themselves ({@link Shards#aside}, auto-commit: an entry's insert is one statement, with no COMMIT), before the
+     * statement's rows commit: an entry that was missing is inserted; an entry there already settles a non-unique value,
+     * and a UNIQUE one if it names the row's own partition (whose unique index then decides, as in {@link #claim}). The
+     * entries it cannot settle so are returned, all of them when a lock wait there ended it (one second at most: another
+     * writer of the value holds its entry), to be written in the statement's transaction; those committed before it are
+     * then found there and settle again (an entry of a non-unique value is there; a UNIQUE one names the row's partition).
+     *
+     * <p>Each entry stands alone: it is settled by one insert, or by the insert and then a locking read of the committed
+     * entry (which waits for a writer holding it and is released as it returns, the entry left as it was), so
+     * committing each statement as it runs settles what one transaction around them settled.
      *
      * <p>Why committing an entry ahead of its rows is exact: the rows are written (uncommitted, locked) before their entry
      * names their partition, and the entry is committed before they are, so the entries stay a superset; a claimer of the
@@ -140,10 +146,9 @@ public final class SecondaryEntries {
                     if (row == null || ((Number) ValueCodec.decode(row.getValues(0))).intValue() != e.partition()) left.add(e);
                 }
             }
-            t.commit();
         } catch (SQLException e) {
             if (!lockConflict(e)) throw e;
-            return entries; // rolled back (the statement's lock wait, or the whole transaction as a shard's deadlock victim)
+            return entries; // the statement that waited was undone (its lock wait, or a shard's deadlock victim)
         }
         return left;
     }

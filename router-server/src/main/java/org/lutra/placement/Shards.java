@@ -220,21 +220,20 @@ public interface Shards {
     }
 
     /**
-     * A short transaction on {@code partition} outside the statement's and the session's transactions (a connection of the
-     * locking pool), committed when closed, before {@code close} returns; null where there is none (then the caller does its
-     * work in the statement's transaction). Its statements wait for a lock one second at most (MariaDB's per-statement
-     * {@code innodb_lock_wait_timeout}), so a wait no shard's deadlock view ties to the statement ends soon.
+     * A connection to {@code partition} outside the statement's and the session's transactions, in auto-commit: each of
+     * its statements commits itself as it runs (no COMMIT round trip), a failed one is undone alone; null where there is
+     * none (then the caller does its work in the statement's transaction). Its statements wait for a lock one second at
+     * most (MariaDB's per-statement {@code innodb_lock_wait_timeout}), so a wait no shard's deadlock view ties to the
+     * statement ends soon.
      */
     default Aside aside(int partition) throws SQLException {
         return null;
     }
 
-    /** {@link #aside}'s transaction: committed by {@link #commit}; closing it without commit rolls it back. */
+    /** {@link #aside}'s connection: every statement committed on its own. */
     interface Aside extends Scratch {
-        /** Runs a write; its update count. */
+        /** Runs a write, committed as it returns; its update count. */
         long update(String sql, List<org.lutra.protocol.Value> params) throws SQLException;
-
-        void commit() throws SQLException;
     }
 
     /** A connection to {@code partition} whose row locks last until the statement's transaction ends (it has one), at its level. */

@@ -25,9 +25,12 @@ final class GeneralLog {
         }
     }
 
-    /** The router's statements that run on their own timers, not for a client's statement (IS_USED_LOCK: its name lock's check). */
+    /**
+     * The router's statements that run on their own timers, not for a client's statement (IS_USED_LOCK: its name lock's check),
+     * and its session settings ({@code SET x = ...}; not {@code SET STATEMENT x = ... FOR}, which is the statement after FOR).
+     */
     private static final Pattern BACKGROUND = Pattern.compile(
-            "lutra_placement_log|lutra_catalog|XA RECOVER|information_schema|^SELECT 1$|^SET |^SHOW |lutra_xa_decisions|lutra_router|mysql-connector"
+            "lutra_placement_log|lutra_catalog|XA RECOVER|information_schema|^SELECT 1$|^SET (?!STATEMENT )|^SHOW |lutra_xa_decisions|lutra_router|mysql-connector"
                     + "|IS_USED_LOCK", Pattern.CASE_INSENSITIVE);
 
     private final Shards shards;

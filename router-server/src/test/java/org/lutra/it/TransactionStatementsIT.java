@@ -283,6 +283,39 @@ class TransactionStatementsIT {
         }
     }
 
+    /**
+     * TPC-E's Trade Order inserts a row with a new value of a UNIQUE secondary lookup (the trade's id): the insert and the
+     * COMMIT on the row's partition, and at the value's home the entry's insert alone, committed by itself outside the
+     * transaction (auto-commit: no COMMIT of its own, SecondaryEntries.aside), ahead of the row's one-phase commit.
+     */
+    @Test
+    void anInsertOfANewUniqueValueCommitsItsEntryByItsInsertAlone() throws Exception {
+        try (Connection lutra = router.connect()) {
+            lutra.setAutoCommit(false);
+            for (int id = 100; id < 104; id++) {
+                int c = id;
+                var sent = withoutBegin(log.during(() -> {
+                    try (var ps = lutra.prepareStatement("INSERT INTO customer (c_id, c_tax_id, c_name) VALUES (?, ?, ?)")) {
+                        ps.setInt(1, c);
+                        ps.setString(2, "TAX-" + c);
+                        ps.setString(3, "customer " + c);
+                        assertEquals(1, ps.executeUpdate());
+                    }
+                    lutra.commit();
+                })).stream().filter(s -> !s.text().startsWith("SELECT partitions INTO placed") // the placement trigger's, inside the INSERT
+                        && !s.text().startsWith("SELECT WEIGHT_STRING")).toList(); // the value weighed under its collation, for its home
+                sent.forEach(s -> System.out.println("TransactionStatementsIT: insert of customer " + c + " " + s));
+                var entry = sent.stream().filter(s -> s.text().contains("lutra_sec_cust_tax")).toList();
+                assertEquals(1, entry.size(), "one statement on the entries: " + sent);
+                assertTrue(entry.getFirst().text().contains("FOR INSERT IGNORE INTO `lutra_sec_cust_tax`"), "the entry's insert (waiting 1 s at most for a lock): " + sent);
+                var onEntrysConnection = sent.stream().filter(s -> s.server() == entry.getFirst().server() && s.thread() == entry.getFirst().thread()).toList();
+                assertEquals(entry, onEntrysConnection, "no COMMIT of the entry's own: " + sent);
+                var row = sent.stream().filter(s -> !entry.contains(s)).map(s -> s.text().startsWith("INSERT INTO customer") ? "INSERT INTO customer" : s.text()).toList();
+                assertEquals(List.of("INSERT INTO customer", "COMMIT"), row, "the row's insert and its one-phase commit: " + sent);
+            }
+        }
+    }
+
     /** What a statement of the fetch-page transaction is, by its text. */
     private static String kind(String sql) {
         if (sql.startsWith("SELECT 1 FROM `lutra_place_page` WHERE partitions LIKE")) return "copies?";
