@@ -28,17 +28,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * Trade Result 19.2 %, Trade Status 36.5 %, Customer Position 25.0 % ({@link TpceTxns}).
  *
  * <p>Schemes: {@code hash} and {@code range} on each table's primary key (trade's ids follow time,
- * so range puts new trades on the last partition); {@code lookup}: customer by c_id, account by
- * ca_id and broker by b_id, each placed by the partitioner (an account goes with its customer and
- * broker), trade {@code SAME AS} account by its account, with secondary lookups on the tax id,
- * an account's customer and a trade's id.
+ * so range puts new trades on the last partition); {@code lookup}: customer by c_id and broker by
+ * b_id, each placed by the partitioner, account {@code SAME AS} customer by its customer (ca_c_id: a customer's
+ * accounts are where the customer is, so a read of them by customer id is a read of one key), trade by
+ * its account (t_ca_id, a lookup of its own, placed by the partitioner with the account's customer),
+ * with secondary lookups on the tax id, the account id and the trade id ({@code UNIQUE} all three).
  */
 public final class Tpce implements Workload {
     private static final List<Scheme> SCHEMES = List.of(
             new Scheme("hash", "hash: customer by c_id, account by ca_id, broker by b_id, trade by t_id", false),
             new Scheme("range", "range: the same columns in ranges, a chunk's customers, accounts and brokers together", false),
-            new Scheme("lookup", "lookup: customer, account and broker placed by the partitioner, trade SAME AS account; secondary lookups on "
-                    + "tax id, account owner, trade id", true));
+            new Scheme("lookup", "lookup: customer, broker and trade (by its account) placed by the partitioner, account SAME AS customer; "
+                    + "secondary lookups on tax id, account id, trade id", true));
 
     final TpceData data;
     private final long seed;
@@ -91,8 +92,8 @@ public final class Tpce implements Workload {
                     + TRADE + " PARTITION BY range(t_id) " + tradeRanges(partitions) + ";\n";
             case "lookup" -> CUSTOMER + " PARTITION BY lookup(c_id) " + on + " DEFAULT NEW ON hash(c_id);\n"
                     + BROKER + " PARTITION BY lookup(b_id) " + on + " DEFAULT NEW ON hash(b_id);\n"
-                    + ACCOUNT + " PARTITION BY lookup(ca_id) " + on + " DEFAULT NEW ON hash(ca_id);\n"
-                    + TRADE + " PARTITION BY lookup(t_ca_id) SAME AS account;\n";
+                    + ACCOUNT + " PARTITION BY lookup(ca_c_id) SAME AS customer;\n"
+                    + TRADE + " PARTITION BY lookup(t_ca_id) " + on + " DEFAULT NEW ON hash(t_ca_id);\n";
             default -> throw new IllegalArgumentException(scheme.name());
         };
     }
@@ -131,7 +132,7 @@ public final class Tpce implements Workload {
     public List<String> afterLoad(Scheme scheme) {
         if (!scheme.name().equals("lookup")) return List.of();
         return List.of("CREATE SECONDARY LOOKUP cust_tax ON customer (c_tax_id) UNIQUE",
-                "CREATE SECONDARY LOOKUP acct_owner ON account (ca_c_id)",
+                "CREATE SECONDARY LOOKUP acct_id ON account (ca_id) UNIQUE",
                 "CREATE SECONDARY LOOKUP trade_id ON trade (t_id) UNIQUE");
     }
 
@@ -148,7 +149,8 @@ public final class Tpce implements Workload {
     /**
      * The partitioner's trace: each customer's position once (the customer with its accounts),
      * each account's trade status once (account, customer, broker), then the mix again as many
-     * times as there are accounts. Vertices: customers, accounts (trades are SAME AS account) and brokers.
+     * times as there are accounts. Vertices: customers (accounts are SAME AS customer: their accesses name
+     * their customer), brokers and accounts' trades.
      */
     @Override
     public PartitionTrace partitionTrace(Scheme scheme) {
@@ -161,7 +163,7 @@ public final class Tpce implements Workload {
         var random = new SplittableRandom(seed ^ 0x7ace);
         for (int i = 0; i < data.accounts; i++) trace.add(mix.next(random).trace());
         return new PartitionTrace("tpce: every customer's position and every account's trade status once, then " + data.accounts
-                + " transactions of the mix; seed " + seed, trace, Map.of("trade", "account"), List.of("customer", "account", "broker"));
+                + " transactions of the mix; seed " + seed, trace, Map.of("account", "customer"), List.of("customer", "broker", "trade"));
     }
 
     /** A run's state: the pending trades a Trade Result completes, and the next trade id. */

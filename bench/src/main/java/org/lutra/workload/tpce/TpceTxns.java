@@ -74,7 +74,7 @@ final class TpceTxns {
     record TradeOrder(int account, int customer, int broker, long tradeId, TpceData.Order order) implements Txn {
         @Override
         public TraceLine trace() {
-            return new TraceLine("trade_order", List.of(s(account), s(tradeId)), List.of(Access.read("account", s(account)),
+            return new TraceLine("trade_order", List.of(s(account), s(tradeId)), List.of(Access.read("account", s(customer)),
                     Access.read("customer", s(customer)), Access.read("broker", s(broker)), Access.write("trade", s(account))));
         }
 
@@ -123,8 +123,9 @@ final class TpceTxns {
     }
 
     /**
-     * The market reports a pending trade done at its bid price: the trade completed, its account
-     * settled, its broker's count and commission raised. A trade found completed already is left alone.
+     * The market reports a pending trade done at its bid price: the trade and its account read (TPC-E's
+     * frames 1 and 2), the trade completed, its account settled, its broker's count and commission raised.
+     * A trade found completed already is left alone.
      */
     record TradeResult(long tradeId, Tpce tpce) implements Txn {
         @Override
@@ -134,7 +135,7 @@ final class TpceTxns {
             var accesses = new ArrayList<Access>();
             if (account > 0) {
                 accesses.add(Access.write("trade", s(account)));
-                accesses.add(Access.write("account", s(account)));
+                accesses.add(Access.write("account", s(data.customerOf[account - 1])));
                 accesses.add(Access.write("broker", s(data.brokerOf[account - 1])));
             }
             return new TraceLine("trade_result", List.of(s(tradeId)), accesses);
@@ -160,18 +161,18 @@ final class TpceTxns {
                 comm = rs.getBigDecimal(6);
                 charge = rs.getBigDecimal(7);
             }
-            var complete = session.prepare(COMPLETE);
-            complete.setBigDecimal(1, price);
-            complete.setTimestamp(2, Timestamp.valueOf(TpceData.time(tradeId)));
-            complete.setLong(3, tradeId);
-            if (complete.executeUpdate() != 1) return; // completed meanwhile by another Trade Result of the same report
-            var acct = session.prepare(ACCOUNT);
+            var acct = session.prepare(ACCOUNT); // TPC-E's frame 2, before frame 5 completes the trade
             acct.setLong(1, account);
             long broker;
             try (var rs = acct.executeQuery()) {
                 if (!rs.next()) throw new SQLException("tpce: no account " + account, "XX000");
                 broker = rs.getLong(2);
             }
+            var complete = session.prepare(COMPLETE);
+            complete.setBigDecimal(1, price);
+            complete.setTimestamp(2, Timestamp.valueOf(TpceData.time(tradeId)));
+            complete.setLong(3, tradeId);
+            if (complete.executeUpdate() != 1) return; // completed meanwhile by another Trade Result of the same report
             BigDecimal value = price.multiply(BigDecimal.valueOf(qty));
             var settle = session.prepare(SETTLE);
             settle.setBigDecimal(1, (sell ? value : value.negate()).subtract(comm).subtract(charge));
@@ -188,7 +189,7 @@ final class TpceTxns {
     record TradeStatus(int account, int customer, int broker) implements Txn {
         @Override
         public TraceLine trace() {
-            return new TraceLine("trade_status", List.of(s(account)), List.of(Access.read("trade", s(account)), Access.read("account", s(account)),
+            return new TraceLine("trade_status", List.of(s(account)), List.of(Access.read("trade", s(account)), Access.read("account", s(customer)),
                     Access.read("customer", s(customer)), Access.read("broker", s(broker))));
         }
 
@@ -217,7 +218,7 @@ final class TpceTxns {
         public TraceLine trace() {
             var accesses = new ArrayList<Access>();
             accesses.add(Access.read("customer", s(customer)));
-            for (int a : accounts) accesses.add(Access.read("account", s(a)));
+            if (!accounts.isEmpty()) accesses.add(Access.read("account", s(customer)));
             accesses.add(Access.read("trade", s(account)));
             return new TraceLine("customer_position", java.util.Arrays.asList(s(customer), taxId, s(account)), accesses);
         }
