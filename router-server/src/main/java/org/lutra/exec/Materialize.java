@@ -309,7 +309,7 @@ public final class Materialize implements Operator {
 
     @Override
     public String describe() {
-        return "Materialize " + derived.stream().map(d -> d.copies().isEmpty() ? d.table() : d.table() + " (copied to " + String.join(", ", d.copies()) + ")").toList()
+        return "Materialize " + (types == null ? "" : "in the set operation's types ") + derived.stream().map(d -> d.copies().isEmpty() ? d.table() : d.table() + " (copied to " + String.join(", ", d.copies()) + ")").toList()
                 + " on partition " + partition + ", then: " + outer;
     }
 
