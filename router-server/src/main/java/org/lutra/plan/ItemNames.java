@@ -134,12 +134,24 @@ final class ItemNames {
         Expression first = null;
         for (Expression g : groupKeys) {
             boolean named = g instanceof Column k && KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
-            for (int i = 0; i < items.size() && !named; i++) named = name.equalsIgnoreCase(aliases.get(i)) && same(items.get(i), g);
+            boolean fromColumn = g instanceof Column k && aliasedAsOther(KeyFinder.unquote(k.getColumnName()), k);
+            for (int i = 0; i < items.size() && !named && !fromColumn; i++) named = name.equalsIgnoreCase(aliases.get(i)) && same(items.get(i), g);
             if (!named) continue;
             if (first == null) first = g;
             else if (!same(first, g)) return ambiguous(name, "HAVING");
         }
         return Attempt.planned(true);
+    }
+
+    /**
+     * Whether a select item other than the column {@code c} is aliased {@code name}: a GROUP BY {@code name} then stands for
+     * the FROM column (MariaDB warns that it is ambiguous), not for a select item of that column aliased otherwise.
+     */
+    private boolean aliasedAsOther(String name, Column c) {
+        for (int i = 0; i < items.size(); i++) {
+            if (name.equalsIgnoreCase(aliases.get(i)) && !(items.get(i) instanceof Column x && sameColumn(x, c))) return true;
+        }
+        return false;
     }
 
     /** Whether two terms are one: the same column, or expressions written alike. */

@@ -182,6 +182,8 @@ class MergeShapesIT {
     /** Names shared by an alias and a column resolve in GROUP BY, HAVING and ORDER BY as one MariaDB resolves them. */
     @Test
     void namesThatAnAliasAndAColumnShareResolveAsMySql() throws SQLException {
+        check("SELECT col1 AS col2, COUNT(DISTINCT col0) AS col1 FROM t GROUP BY col1, t.col2 HAVING col2 < 150",
+                "SELECT col1 AS col2 FROM t GROUP BY col1, t.col2 HAVING col2 < 150");
         check("SELECT col1 AS col0 FROM t GROUP BY col0",
                 "SELECT col1 AS col0, COUNT(*) FROM t GROUP BY col0",
                 "SELECT MAX(col1) AS col2, COUNT(*) FROM t GROUP BY col2",
