@@ -27,7 +27,8 @@ import java.util.List;
  *       another column (then that one, with the same warning); else the GROUP BY column.</li>
  * </ul>
  * Two column items called {@code n} that read different columns make {@code n} ambiguous (1052),
- * unless an expression item aliased {@code n} comes first. The router merges by what these
+ * unless an expression item aliased {@code n} comes first. A column under parentheses or unary pluses
+ * ({@code (k) AS n}) is a column item: MariaDB's parser drops them. The router merges by what these
  * resolve to, and tells the shards by position or by qualified column, never by a name the
  * shard's own select list could resolve otherwise.
  */
@@ -111,11 +112,11 @@ final class ItemNames {
             item = found;
         } else {
             item = -1;
-            for (int i = 0; i < items.size() && item < 0; i++) if (items.get(i) instanceof Column x && sameColumn(x, c)) item = i;
+            for (int i = 0; i < items.size() && item < 0; i++) if (sameColumn(items.get(i), c)) item = i;
         }
         Column key = null;
         for (Expression g : groupKeys) {
-            if (g instanceof Column k && (c.getTable() == null
+            if (column(g) instanceof Column k && (c.getTable() == null
                     ? KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(c.getColumnName())) : sameColumn(k, c))) {
                 key = k;
                 break;
@@ -133,8 +134,8 @@ final class ItemNames {
     private Attempt<Boolean> groupColumnsNamed(String name, List<Expression> groupKeys) {
         Expression first = null;
         for (Expression g : groupKeys) {
-            boolean named = g instanceof Column k && KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
-            boolean fromColumn = g instanceof Column k && aliasedAsOther(KeyFinder.unquote(k.getColumnName()), k);
+            boolean named = column(g) instanceof Column k && KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
+            boolean fromColumn = column(g) instanceof Column k && aliasedAsOther(KeyFinder.unquote(k.getColumnName()), k);
             for (int i = 0; i < items.size() && !named && !fromColumn; i++) named = name.equalsIgnoreCase(aliases.get(i)) && same(items.get(i), g);
             if (!named) continue;
             if (first == null) first = g;
@@ -149,13 +150,15 @@ final class ItemNames {
      */
     private boolean aliasedAsOther(String name, Column c) {
         for (int i = 0; i < items.size(); i++) {
-            if (name.equalsIgnoreCase(aliases.get(i)) && !(items.get(i) instanceof Column x && sameColumn(x, c))) return true;
+            if (name.equalsIgnoreCase(aliases.get(i)) && !sameColumn(items.get(i), c)) return true;
         }
         return false;
     }
 
     /** Whether two terms are one: the same column, or expressions written alike. */
     private boolean same(Expression a, Expression b) {
+        a = column(a);
+        b = column(b);
         if (a instanceof Column ca && b instanceof Column cb) return sameColumn(ca, cb);
         return !(a instanceof Column) && !(b instanceof Column) && a.toString().equalsIgnoreCase(b.toString());
     }
@@ -235,7 +238,7 @@ final class ItemNames {
         int behindAlias = -1;
         boolean severalBehindAlias = false;
         for (int i = 0; i < items.size(); i++) {
-            Expression e = items.get(i);
+            Expression e = column(items.get(i)); // (k) AS s is a column item to MariaDB, whose parser drops the parentheses
             String alias = aliases.get(i);
             if (e instanceof Column c) {
                 String columnName = KeyFinder.unquote(c.getColumnName());
@@ -261,7 +264,7 @@ final class ItemNames {
 
     /** Whether {@code e} is a column item reading the same column of the same table as {@code c}. */
     private boolean sameColumn(Expression e, Column c) {
-        if (!(e instanceof Column x)) return false;
+        if (!(column(e) instanceof Column x)) return false;
         var s = sources.sourceOf(x);
         return s != null && s == sources.sourceOf(c) && KeyFinder.unquote(x.getColumnName()).equalsIgnoreCase(KeyFinder.unquote(c.getColumnName()));
     }

@@ -219,7 +219,13 @@ class MergeShapesIT {
                 "SELECT col1 AS col2, COUNT(*) FROM t GROUP BY col1, col1 HAVING col2 = 10",
                 "SELECT t.col2, COALESCE(t.col1, 7) AS col2 FROM t GROUP BY 1, COALESCE(t.col1, 7) HAVING col2 > 0",
                 "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 0 HAVING col2 > 0",
-                "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 1 HAVING col2 > 0 ORDER BY 1");
+                "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 1 HAVING col2 > 0 ORDER BY 1",
+                // a column under parentheses or unary pluses is a column item (MariaDB's parser drops them): 1052 beside another
+                "SELECT col1, (col2) AS col1 FROM t GROUP BY col1",
+                "SELECT col1, + col2 AS col1 FROM t ORDER BY col1",
+                "SELECT (col2) AS col1, col1 FROM t GROUP BY col1, col2 HAVING col1 > 0",
+                "SELECT col1, ((col1)) AS col1, COUNT(*) FROM t GROUP BY col1",
+                "SELECT (col2) AS c, COUNT(*) FROM t GROUP BY c HAVING c > 0 ORDER BY c");
     }
 
     /**

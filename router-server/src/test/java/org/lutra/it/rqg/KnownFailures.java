@@ -113,12 +113,6 @@ public final class KnownFailures {
             new Known("primary-key-without-routing-column-unique-per-partition",
                     "INSERT IGNORE INTO tr (id, k) VALUES (1, 0), (1, 99)",
                     f -> f.has("^\\s*(INSERT|REPLACE)\\b(\\s+IGNORE)?\\s+INTO\\s+(" + String.join("|", Signatures.routedByOtherThanKey(f.schema())) + ")\\b")),
-            // MariaDB rejects a GROUP BY name that both a column item and a parenthesized column item's alias answer (its
-            // parser drops the parentheses: SELECT s, (k) AS s ... GROUP BY s is 1052); the router reads (k) as an expression
-            // item, whose alias ends the search. HAVING's two GROUP BY keys of one name are fixed (ItemNames#having).
-            new Known("name-of-alias-and-column-answered-where-mariadb-finds-it-ambiguous",
-                    "SELECT s, (k) AS s FROM te GROUP BY s",
-                    f -> f.verdict() == Comparer.Verdict.ONLY_LUTRA_ANSWERS && f.referenceCode() == 1052),
             // a scalar subquery's value is bound into the outer statement as the client would see it (an AVG with 4 more
             // decimals), where MariaDB computes with all of its digits
             new Known("subquery-value-bound-with-fewer-digits",
