@@ -13,10 +13,13 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import org.lutra.exec.Aggregate;
 import org.lutra.exec.Compute;
+import org.lutra.exec.Distinct;
 import org.lutra.exec.Filter;
 import org.lutra.exec.Operator;
+import org.lutra.exec.ParamLimit;
 import org.lutra.exec.Project;
 import org.lutra.exec.Route;
+import org.lutra.exec.Sort;
 import org.lutra.exec.Target;
 import org.lutra.merge.Expr;
 import org.lutra.merge.SortKey;
@@ -26,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 /**
  * What {@link ScatterPlanner}'s groups shape needs beyond merging partial aggregates: WITH ROLLUP's conditions, the
@@ -157,15 +161,35 @@ final class ScatterGroups {
     }
 
     /**
-     * The merged groups with their computed items ({@code computed}), filtered by HAVING ({@code having}, null for none; its
-     * text and parameter count). HAVING runs first where it reads no computed item: MariaDB computes the select list only
-     * for the groups HAVING keeps, so an item that would fail there (out of range, say) fails only for those.
+     * The merged groups' computed items ({@code computed}), HAVING ({@code having}, null for none; its text and parameter
+     * count), DISTINCT ({@code distinctRows}, null for none), ORDER BY and LIMIT (null for none) in MariaDB's order of work: it
+     * computes a select item only for the rows it sends, and for the rows HAVING, DISTINCT or ORDER BY reads it on where they
+     * read it. So an item that would fail (out of range, say) on a group HAVING drops, a row OFFSET skips or a row after
+     * LIMIT's last fails only where MariaDB's fails.
      */
-    static Operator computedAndFiltered(Operator groups, List<Compute.Item> computed, Expr having, String text, int params) {
-        boolean readsComputed = having != null && Expr.reads(having, c -> computed.stream().anyMatch(i -> i.column() == c));
-        Operator root = having != null && !readsComputed ? new Filter(groups, having, text, params) : groups;
-        if (!computed.isEmpty()) root = new Compute(root, computed);
-        return having != null && readsComputed ? new Filter(root, having, text, params) : root;
+    static Operator finished(Operator groups, List<Compute.Item> computed, Expr having, String havingText, int havingParams,
+                             List<SortKey> distinctRows, List<SortKey> orderKeys, ParamLimit.Bound[] limit) {
+        var left = new ArrayList<>(computed);
+        Operator root = groups;
+        if (having != null) {
+            root = new Filter(computed(root, taken(left, c -> Expr.reads(having, x -> x == c))), having, havingText, havingParams);
+        }
+        if (distinctRows != null) root = new Distinct(new Sort(computed(root, taken(left, c -> true)), distinctRows), distinctRows);
+        if (!orderKeys.isEmpty()) {
+            root = new Sort(computed(root, taken(left, c -> orderKeys.stream().anyMatch(k -> k.column() == c || k.weightColumn() == c))), orderKeys);
+        }
+        return computed(MergedLimit.apply(root, limit, false), left);
+    }
+
+    /** The items of {@code left} whose column {@code read} holds, taken out of it. */
+    private static List<Compute.Item> taken(List<Compute.Item> left, IntPredicate read) {
+        var taken = left.stream().filter(i -> read.test(i.column())).toList();
+        left.removeAll(taken);
+        return taken;
+    }
+
+    private static Operator computed(Operator root, List<Compute.Item> items) {
+        return items.isEmpty() ? root : new Compute(root, items);
     }
 
     /** Whether ordering by {@code order} keeps the groups in the order grouping made them: a prefix of the keys, one direction. */

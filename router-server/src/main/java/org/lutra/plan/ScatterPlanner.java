@@ -343,10 +343,11 @@ final class ScatterPlanner {
         }
         root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
                 : rollup ? Aggregate.withRollup(root, groupKeys, aggregates.all(), distinctKey) : new Aggregate(root, groupKeys, aggregates.all(), distinctKey);
-        root = ScatterGroups.computedAndFiltered(root, computed, having, havingText, havingCompiler.params());
-        if (distinctRows != null) root = new Distinct(new Sort(root, distinctRows), distinctRows);
-        if (!orderKeys.isEmpty()) root = new Sort(root, orderKeys);
-        root = MergedLimit.apply(root, limit, false);
+        if (groupKeys.isEmpty()) { // one row at most: MariaDB neither sorts it nor makes it distinct, so computes its items only to send it
+            distinctRows = null;
+            orderKeys.clear();
+        }
+        root = ScatterGroups.finished(root, computed, having, havingText, havingCompiler.params(), distinctRows, orderKeys, limit);
         return Attempt.planned(project(root));
     }
 

@@ -263,7 +263,17 @@ class MergeShapesIT {
                 // HAVING keeps no group: the item that would fail is never computed
                 "SELECT BIT_XOR(NULL) + -72 FROM t HAVING BIT_XOR(col2) > 100000",
                 "SELECT col1, BIT_OR(col0) - 100 FROM t GROUP BY col1 HAVING COUNT(*) > 100",
-                "SELECT col1, BIT_OR(col0) - 100 AS x FROM t GROUP BY col1 HAVING x > 0");
+                "SELECT col1, BIT_OR(col0) - 100 AS x FROM t GROUP BY col1 HAVING x > 0",
+                // an item is computed for the rows sent only (and where HAVING or ORDER BY reads it, for the rows they read)
+                "SELECT -27 - BIT_XOR(col0) FROM t ORDER BY 1 LIMIT 2 OFFSET 3",
+                "SELECT -27 - BIT_XOR(col0) FROM t LIMIT 0",
+                "SELECT 'x' AS a, BIT_OR(col0) - 100 FROM t HAVING COUNT(*) > 1 LIMIT 1 OFFSET 1",
+                "SELECT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1 ORDER BY col1 LIMIT 1",
+                "SELECT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1 ORDER BY col1 LIMIT 2",
+                "SELECT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1 ORDER BY BIT_OR(col0) LIMIT 2",
+                "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 HAVING y < 8",
+                "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 ORDER BY y LIMIT 2",
+                "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 ORDER BY y DESC LIMIT 2 OFFSET 4");
     }
 
     /** An IN subquery that runs first and finds no row is false (NOT IN: true) for every row, its left side still a name MariaDB resolves. */
