@@ -150,6 +150,9 @@ public final class Aggregate implements Operator {
             switch (a.kind()) {
                 case COUNT, COUNT_DISTINCT -> out.set(a.column(), c.toBuilder().setJdbcType(Types.BIGINT).setTypeName("BIGINT")
                         .setSigned(true).setScale(0).setPrecision(21).setDisplaySize(21).setNativeType("BIGINT").build());
+                // MariaDB's SUM of integers is a DECIMAL (the argument's digits + 22)
+                case SUM_DISTINCT -> out.set(a.column(), !isInteger(c) ? c : c.toBuilder().setJdbcType(Types.DECIMAL).setTypeName("DECIMAL")
+                        .setSigned(true).setScale(0).setPrecision(c.getPrecision() + 22).setNativeType("DECIMAL").build());
                 case AVG, AVG_DISTINCT -> out.set(a.column(), isApproximate(c) ? c
                         : c.toBuilder().setJdbcType(Types.DECIMAL).setTypeName("DECIMAL").setScale(c.getScale() + 4)
                           .setPrecision(c.getPrecision() + 4).build());
@@ -157,6 +160,13 @@ public final class Aggregate implements Operator {
             }
         }
         return out;
+    }
+
+    private static boolean isInteger(Column c) {
+        return switch (c.getJdbcType()) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> true;
+            default -> false;
+        };
     }
 
     private static boolean isDecimal(Column c) {

@@ -132,6 +132,7 @@ final class AggregateGroup {
                         : Value.newBuilder().setDecimalValue(exact[i].exact().toPlainString()).build(), counts[i], columns.get(a.column()));
                 case AVG_DISTINCT -> average(acc[i], counts[i], columns.get(a.column()));
                 case SUM -> acc[i] == null ? NULL : exact[i] == null ? acc[i] : exact[i].rounded(acc[i], columns.get(a.column()).getScale());
+                case SUM_DISTINCT -> acc[i] == null ? NULL : decimal(acc[i]); // of integers: MariaDB's DECIMAL
                 default -> acc[i] == null ? NULL : acc[i];
             };
             out.setValues(a.column(), v);
@@ -170,6 +171,14 @@ final class AggregateGroup {
             }
         }
         return Value.newBuilder().setDecimalValue(Values.decimal(acc).add(Values.decimal(v)).toPlainString()).build();
+    }
+
+    /**
+     * A sum of integers as MariaDB's SUM gives it: a DECIMAL (the shards' SUM is one; a DISTINCT sum adds the argument's own
+     * integers), which arithmetic over it keeps (SUM(DISTINCT 1) - BIT_AND(-95) is a negative decimal, no BIGINT UNSIGNED 1690).
+     */
+    private static Value decimal(Value sum) {
+        return sum.getKindCase() == Value.KindCase.INT_VALUE ? Value.newBuilder().setDecimalValue(Long.toString(sum.getIntValue())).build() : sum;
     }
 
     private interface LongOp {

@@ -97,10 +97,14 @@ public sealed interface Expr {
             return Value.newBuilder().setDecimalValue(r.toPlainString()).build();
         }
 
-        /** Whether {@code v}, the value of {@code e}, is an integer's: an integer value, or an unsigned one past BIGINT's range. */
+        /**
+         * Whether {@code v}, the value of {@code e}, is an integer's: an integer value, or an unsigned one past BIGINT's range
+         * (integers within it are integer values, so a decimal there is decimal arithmetic's: SUM(DISTINCT a) - BIT_OR(b) is -20).
+         */
         private static boolean integer(Expr e, Value v) {
             return v.getKindCase() == Value.KindCase.INT_VALUE
-                    || unsigned(e) && v.getKindCase() == Value.KindCase.DECIMAL_VALUE && v.getDecimalValue().indexOf('.') < 0;
+                    || unsigned(e) && v.getKindCase() == Value.KindCase.DECIMAL_VALUE && v.getDecimalValue().indexOf('.') < 0
+                    && new java.math.BigInteger(v.getDecimalValue()).compareTo(java.math.BigInteger.valueOf(Long.MAX_VALUE)) > 0;
         }
 
         private static boolean approximate(Value v) {

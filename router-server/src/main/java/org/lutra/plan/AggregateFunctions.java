@@ -77,6 +77,23 @@ final class AggregateFunctions {
         return found;
     }
 
+    /**
+     * Whether {@code e} computes over BIT_AND, BIT_OR or BIT_XOR (BIGINT UNSIGNED), so may go out of range (1690) where the
+     * aggregate alone cannot: {@code 8 - BIT_OR(a)}, not {@code BIT_OR(a)}.
+     */
+    static boolean computesOverUnsigned(Expression e) {
+        if (e instanceof Function f && isAggregate(f)) return false;
+        var found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Function f, S context) {
+                if (isAggregate(f) && f.getName().toUpperCase(Locale.ROOT).startsWith("BIT_")) found[0] = true;
+                return super.visit(f, context);
+            }
+        }, null);
+        return found[0];
+    }
+
     static boolean isAggregate(Function f) {
         return f.getMultipartName().size() == 1 && AGGREGATES.contains(f.getName().toUpperCase(Locale.ROOT));
     }

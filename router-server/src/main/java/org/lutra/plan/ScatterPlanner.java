@@ -199,11 +199,17 @@ final class ScatterPlanner {
 
     /**
      * GROUP BY whose keys include the routing column: no group spans two partitions, and each
-     * shard's groups are final. Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition.
+     * shard's groups are final. Not WITH ROLLUP: its super-aggregate rows sum over groups of every partition. Nor under LIMIT
+     * where a select item computes over BIT_AND/BIT_OR/BIT_XOR: each shard would compute it for its first offset + count
+     * groups, where MariaDB computes it only for the groups it sends, so an item out of range (1690) on a group MariaDB never
+     * sends would fail the statement; the router merges those groups and computes the item after LIMIT.
      */
     private Attempt<Boolean> partitionLocalGroups() {
         if (target.table().partitioning().column() == null || select.getGroupBy() == null) return Attempt.planned(false);
         if (select.getGroupBy().isMysqlWithRollup()) return Attempt.planned(false);
+        if ((select.getLimit() != null || select.getOffset() != null) && columns.visible().stream().anyMatch(AggregateFunctions::computesOverUnsigned)) {
+            return Attempt.planned(false);
+        }
         var keys = new ArrayList<Expression>();
         for (Object g : select.getGroupBy().getGroupByExpressionList()) {
             var key = names.group((Expression) g);
@@ -292,7 +298,10 @@ final class ScatterPlanner {
         }
         String havingText = select.getHaving() == null ? null : select.getHaving().toString();
         List<SortKey> distinctRows = null;
-        if (select.getDistinct() != null) {
+        // rows that hold every group key (one row, without keys) are distinct already: MariaDB drops their DISTINCT, and so
+        // computes an item only for the rows it sends
+        boolean distinctAlready = !rollup && groupKeys.stream().allMatch(k -> k.column() < columns.visible().size());
+        if (select.getDistinct() != null && !distinctAlready) {
             var distinct = ScatterGroups.distinctOverGroups(columns, groupKeys, aggregates);
             if (!(distinct instanceof Attempt.Planned<List<SortKey>>(List<SortKey> keys))) return distinct.passUp();
             distinctRows = keys;
@@ -343,10 +352,7 @@ final class ScatterPlanner {
         }
         root = groupKeys.isEmpty() ? Aggregate.scalar(root, aggregates.all(), distinctKey, distinctKey != null ? ScatterGroups.noRows(select, columns, target) : null, rowCount)
                 : rollup ? Aggregate.withRollup(root, groupKeys, aggregates.all(), distinctKey) : new Aggregate(root, groupKeys, aggregates.all(), distinctKey);
-        if (groupKeys.isEmpty()) { // one row at most: MariaDB neither sorts it nor makes it distinct, so computes its items only to send it
-            distinctRows = null;
-            orderKeys.clear();
-        }
+        if (groupKeys.isEmpty()) orderKeys.clear(); // one row at most: MariaDB does not sort it, so computes its items only to send it
         root = ScatterGroups.finished(root, computed, having, havingText, havingCompiler.params(), distinctRows, orderKeys, limit);
         return Attempt.planned(project(root));
     }

@@ -273,7 +273,21 @@ class MergeShapesIT {
                 "SELECT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1 ORDER BY BIT_OR(col0) LIMIT 2",
                 "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 HAVING y < 8",
                 "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 ORDER BY y LIMIT 2",
-                "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 ORDER BY y DESC LIMIT 2 OFFSET 4");
+                "SELECT col1, 8 - BIT_OR(col0), BIT_OR(col0) + 0 AS y FROM t GROUP BY col1 ORDER BY y DESC LIMIT 2 OFFSET 4",
+                // groups that each live on one partition (col0 routes t): a shard's first groups are not those MariaDB sends
+                "SELECT col0, 8 - BIT_OR(col0) FROM t GROUP BY col0 ORDER BY col0 LIMIT 3",
+                "SELECT col0, 8 - BIT_OR(col0) FROM t GROUP BY col0 ORDER BY col0 DESC LIMIT 3 OFFSET 6",
+                "SELECT col0, 8 - BIT_OR(col0) AS x FROM t GROUP BY col0 HAVING x < 5",
+                "SELECT col0, 8 - BIT_OR(col0) FROM t GROUP BY col0 ORDER BY col0 LIMIT 9",
+                // DISTINCT over rows that hold every group key is dropped (the rows are distinct): items for the rows sent only
+                "SELECT DISTINCT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1 ORDER BY col1 LIMIT 1",
+                "SELECT DISTINCT col1, col2, 8 - BIT_OR(col0) FROM t GROUP BY col1, col2 ORDER BY col1, col2 LIMIT 1",
+                "SELECT DISTINCT col1 AS k, 8 - BIT_OR(col0) FROM t GROUP BY k HAVING COUNT(*) >= 1 ORDER BY k LIMIT 1",
+                "SELECT DISTINCT col1, 8 - BIT_OR(col0) FROM t GROUP BY col1, col2 ORDER BY col1 LIMIT 1",
+                // SUM of integers is a DECIMAL, DISTINCT too: decimal arithmetic with an unsigned BIT_AND, no range check
+                "SELECT SUM(DISTINCT 1) - BIT_AND(-95) FROM t",
+                "SELECT SUM(DISTINCT col1) - BIT_OR(col0) - 100 FROM t",
+                "SELECT col1, SUM(DISTINCT col0) - BIT_OR(col0) - 20 FROM t GROUP BY col1");
     }
 
     /** An IN subquery that runs first and finds no row is false (NOT IN: true) for every row, its left side still a name MariaDB resolves. */
