@@ -314,7 +314,7 @@ final class ScatterPlanner {
                 orderKeys.add(k);
             }
         }
-        if (averagesOfDistinct && !groupKeys.isEmpty() && (distinctRows != null || !ScatterGroups.inGroupOrder(orderKeys, groupKeys))) {
+        if (averagesOfDistinct && !groupKeys.isEmpty() && (select.getDistinct() != null || !ScatterGroups.inGroupOrder(orderKeys, groupKeys))) {
             // MariaDB sorts such groups (or makes them DISTINCT) through a temporary table, and computes on the average
             // read back from it, rounded to its scale: AVG(DISTINCT 2.5) / COUNT(*) is 2.50000 / 6, cut to 0.416666666
             return Attempt.notApplicable(PlanException.unsupported("AVG(DISTINCT ...) inside an expression or HAVING over groups"
