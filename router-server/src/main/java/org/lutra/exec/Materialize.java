@@ -168,12 +168,16 @@ public final class Materialize implements Operator {
         String into = "INSERT INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
         try (RowSource rows = d.plan().open(ctx.with(params))) {
             int width = rows.columns().size();
-            if (typed != null) convertible(rows.columns(), typed, d.sql());
-            String placeholders = types == null ? placeholders(width) : typedPlaceholders(rows.columns());
+            String placeholders = null;
             var batch = new ArrayList<Value>();
             int inBatch = 0;
             Row row;
             while ((row = rows.next()) != null) {
+                if (placeholders == null) {
+                    // at the first row: a value the router computed over merged groups tells its type
+                    if (typed != null) convertible(rows.columns(), row, typed, d.sql());
+                    placeholders = types == null ? placeholders(width) : typedPlaceholders(rows.columns());
+                }
                 batch.addAll(row.getValuesList());
                 inBatch++;
                 if (++total[0] > maxRows) {
@@ -197,14 +201,20 @@ public final class Materialize implements Operator {
      * a DOUBLE with fixed decimals is shown rounded to them. Stored into a column of the same type and scale, the value is
      * rounded as it is shown; a table's column has no hidden digits.
      */
-    private static void convertible(List<Column> branch, List<Column> typed, String sql) throws SQLException {
+    private static void convertible(List<Column> branch, Row first, List<Column> typed, String sql) throws SQLException {
         for (int i = 0; i < Math.min(branch.size(), typed.size()); i++) {
             Column b = branch.get(i);
             Column t = typed.get(i);
-            if (t.getJdbcType() == b.getJdbcType() && t.getScale() == b.getScale()) continue;
-            var field = org.lutra.backend.MysqlFields.current(b);
-            boolean expression = field == null || field.getOrgTable().isEmpty();
             boolean decimal = b.getJdbcType() == java.sql.Types.DECIMAL || b.getJdbcType() == java.sql.Types.NUMERIC;
+            // a decimal the router computed over merged groups (COUNT(k) / SUM(k)) in a column typed by no shard: the
+            // quotient's hidden digits are MariaDB's as they are an expression's
+            boolean computed = !decimal && first.getValues(i).getKindCase() == Value.KindCase.DECIMAL_VALUE;
+            int type = computed ? java.sql.Types.DECIMAL : b.getJdbcType();
+            int scale = computed ? new java.math.BigDecimal(first.getValues(i).getDecimalValue()).scale() : b.getScale();
+            if (t.getJdbcType() == type && t.getScale() == scale) continue;
+            var field = org.lutra.backend.MysqlFields.current(b);
+            boolean expression = computed || field == null || field.getOrgTable().isEmpty();
+            decimal |= computed;
             boolean fixedDouble = (b.getJdbcType() == java.sql.Types.DOUBLE || b.getJdbcType() == java.sql.Types.FLOAT
                     || b.getJdbcType() == java.sql.Types.REAL) && b.getScale() > 0 && b.getScale() < 31;
             if (decimal && expression || fixedDouble) {

@@ -357,7 +357,10 @@ class MergeShapesIT {
                 "SELECT col1 FROM t UNION SELECT col2 FROM tab0 UNION ALL SELECT 'z' FROM tab1",
                 "(SELECT SUM(col1) FROM e) UNION ALL (SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
                 "SELECT AVG(col1) FROM t UNION SELECT col2 / 3 FROM tab0",
-                "SELECT AVG(col1), 'x' FROM t UNION ALL SELECT 'y', col2 FROM tab0");
+                "SELECT AVG(col1), 'x' FROM t UNION ALL SELECT 'y', col2 FROM tab0",
+                // a branch's item the router computes over merged groups keeps hidden digits too (typed by its first value)
+                "SELECT COUNT(col1) / SUM(col1) FROM t UNION ALL SELECT DATE '2024-02-11' FROM tab0",
+                "SELECT BIT_XOR(col0), 4 - AVG(col1), COUNT(DISTINCT -76) FROM t UNION SELECT col2, col2, 51 FROM tab1");
     }
 
     /** Expressions the router weighs or sorts by are syntax-tree nodes in the shard SQL, whatever text they have. */
