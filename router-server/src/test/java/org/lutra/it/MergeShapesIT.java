@@ -301,10 +301,16 @@ class MergeShapesIT {
                 "SELECT col0 FROM t WHERE col2 NOT IN (SELECT col0 FROM e) ORDER BY col0");
     }
 
-    /** MIN and MAX of a division keep the quotient's hidden digits where MariaDB computes on with them. */
+    /** MIN, MAX, SUM and AVG of a division keep the quotient's hidden digits where MariaDB computes on with them. */
     @Test
     void extremesOfADivisionComputeOnWithTheirHiddenDigits() throws SQLException {
-        check("SELECT MAX(1 / col1) / SUM(col1) FROM t WHERE col1 = 30",
+        check("SELECT -70 + AVG(col2 / -90) FROM t",
+                "SELECT -70 + AVG(col2 / -90) FROM t HAVING COUNT(*) > 0",
+                "SELECT -70 + AVG(col2 / -90) AS x FROM t HAVING x < 0",
+                "SELECT -81 - SUM(NULL) - 11, -61 AS s, -70 + AVG(col2 / -90) FROM t HAVING s < 0",
+                "SELECT col1, SUM(col2 / -90) * 1000 FROM t GROUP BY col1",
+                "SELECT col1 FROM t GROUP BY col1 HAVING AVG(col2 / 7) * 100000 > 1428571",
+                "SELECT MAX(1 / col1) / SUM(col1) FROM t WHERE col1 = 30",
                 "SELECT MAX(1 / col1) / SUM(col1) FROM t WHERE col1 IN (30, 40)",
                 "SELECT MAX(col2 / 7) * 3 FROM t",
                 "SELECT MIN(col2 / 3) * 3 FROM t WHERE col2 > 0",
