@@ -136,7 +136,8 @@ final class ItemNames {
         for (Expression g : groupKeys) {
             boolean named = column(g) instanceof Column k && KeyFinder.unquote(k.getColumnName()).equalsIgnoreCase(name);
             boolean fromColumn = column(g) instanceof Column k && aliasedAsOther(KeyFinder.unquote(k.getColumnName()), k);
-            for (int i = 0; i < items.size() && !named && !fromColumn; i++) named = name.equalsIgnoreCase(aliases.get(i)) && same(items.get(i), g);
+            int item = fromColumn ? -1 : itemOf(g);
+            named |= item >= 0 && name.equalsIgnoreCase(aliases.get(item));
             if (!named) continue;
             if (first == null) first = g;
             else if (!same(first, g)) return ambiguous(name, "HAVING");
@@ -153,6 +154,17 @@ final class ItemNames {
             if (name.equalsIgnoreCase(aliases.get(i)) && !sameColumn(items.get(i), c)) return true;
         }
         return false;
+    }
+
+    /**
+     * The select item a GROUP BY key is, named as that item is: the item itself where the key came from its position or its
+     * name, else the first item that is the same term (MariaDB matches a GROUP BY column with the select list's first item
+     * of that column: beside {@code te.id, id AS s}, GROUP BY te.id is named id, not s); -1 for none.
+     */
+    private int itemOf(Expression g) {
+        for (int i = 0; i < items.size(); i++) if (items.get(i) == g) return i;
+        for (int i = 0; i < items.size(); i++) if (same(items.get(i), g)) return i;
+        return -1;
     }
 
     /** Whether two terms are one: the same column, or expressions written alike. */

@@ -220,6 +220,10 @@ class MergeShapesIT {
                 "SELECT t.col2, COALESCE(t.col1, 7) AS col2 FROM t GROUP BY 1, COALESCE(t.col1, 7) HAVING col2 > 0",
                 "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 0 HAVING col2 > 0",
                 "SELECT col1 + 0 AS col2 FROM t GROUP BY col2, col1 + 1 HAVING col2 > 0 ORDER BY 1",
+                // a GROUP BY column is named as the first select item of that column: t.col1 beside t.col1, col1 AS col2 is col1
+                "SELECT MIN(col2), t.col1, col1 AS col2 FROM t GROUP BY t.col1, col2 HAVING col2 < 300",
+                "SELECT MIN(col2), col1 AS col2 FROM t GROUP BY t.col1, col2 HAVING col2 < 300",
+                "SELECT MIN(col2), t.col1, col1 AS col2 FROM t GROUP BY 3, col2 HAVING col2 < 300",
                 // a column under parentheses or unary pluses is a column item (MariaDB's parser drops them): 1052 beside another
                 "SELECT col1, (col2) AS col1 FROM t GROUP BY col1",
                 "SELECT col1, + col2 AS col1 FROM t ORDER BY col1",
