@@ -165,7 +165,9 @@ public final class Materialize implements Operator {
             // (a warning to the client's SELECT) is an error to a strict CREATE ... SELECT, not to one with IGNORE
             scratch.execute("CREATE TEMPORARY TABLE `" + d.table() + "` IGNORE AS SELECT * FROM (" + d.sql() + ") AS lutra_types LIMIT 0", params);
         }
-        String into = "INSERT INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
+        // a set operation stores each branch's values into its columns as MariaDB's own union does: out-of-range values
+        // clamped, not refused (SELECT -3.1 UNION SELECT 58 answers 9.9 in the union's DECIMAL(2,1)), as INSERT IGNORE does
+        String into = "INSERT " + (types == null ? "" : "IGNORE ") + "INTO `" + d.table() + "`" + (d.columns() == null ? "" : " (" + d.columns() + ")") + " VALUES ";
         try (RowSource rows = d.plan().open(ctx.with(params))) {
             int width = rows.columns().size();
             String placeholders = null;

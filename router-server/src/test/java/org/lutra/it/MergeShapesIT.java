@@ -365,7 +365,8 @@ class MergeShapesIT {
                 "SELECT col1 FROM t INTERSECT SELECT col2 / 10 FROM tab0",
                 "SELECT col1 FROM t EXCEPT SELECT NULL FROM tab0 ORDER BY 1",
                 "SELECT col1 FROM t UNION SELECT col2 FROM tab0 UNION ALL SELECT 'z' FROM tab1",
-                "(SELECT SUM(col1) FROM e) UNION ALL (SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
+                "(SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
+                "SELECT -3.1 FROM t UNION SELECT MAX(DISTINCT 58) FROM t",
                 "SELECT AVG(col1) FROM t UNION SELECT col2 / 3 FROM tab0",
                 "SELECT AVG(col1), 'x' FROM t UNION ALL SELECT 'y', col2 FROM tab0",
                 // a branch's item the router computes over merged groups keeps hidden digits too (typed by its first value)

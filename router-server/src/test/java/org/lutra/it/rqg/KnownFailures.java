@@ -119,12 +119,6 @@ public final class KnownFailures {
                     "(SELECT COUNT(NULL), SUM(3) FROM tc) UNION ALL (SELECT BIT_AND(-61), COUNT(a) FROM tl) UNION ALL (SELECT MAX(s), MAX(id) FROM th) ORDER BY 2, 1 DESC",
                     f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered() && f.has("\\bUNION\\b.*\\bUNION\\b")
                             && (f.lutraError().contains(":scratch - Connection is not available") || f.lutraError().contains("no answer from the router within"))),
-            // a set operation's branch value wider than the union's column type (DECIMAL(2,1) from -3.1 beside MAX(DISTINCT 58)):
-            // MariaDB stores it clamped (9.9) with a warning, the router's strict INSERT into the branch table fails with 1264
-            new Known("set-operation-branch-value-out-of-the-union-type-fails-where-mariadb-clamps-it",
-                    "SELECT -3.1 FROM tl UNION SELECT MAX(DISTINCT 58) FROM tl",
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered() && f.has("\\bUNION\\b")
-                            && f.lutraError().matches("(?s).*\\[p\\d+@shard\\d+\\] Data truncation: Out of range value for column 'c\\d+'.*")),
             // an UPDATE that sets a crossing foreign key to a parent that does not exist fails with 1452 where its WHERE matches no
             // row (k = 8.5 over an INT column): MariaDB changes no row and checks nothing; the router's probe found a row to change
             new Known("update-setting-a-foreign-key-fails-1452-where-no-row-changes",
@@ -179,8 +173,7 @@ public final class KnownFailures {
      * rows answer it right says so instead of calling the class fixed.
      */
     public static final java.util.Set<String> ROWS_DEPENDENT = java.util.Set.of("subquery-value-bound-with-fewer-digits",
-            "set-operation-of-three-branches-exhausts-the-scratch-pool", "update-setting-a-foreign-key-fails-1452-where-no-row-changes",
-            "set-operation-branch-value-out-of-the-union-type-fails-where-mariadb-clamps-it");
+            "set-operation-of-three-branches-exhausts-the-scratch-pool", "update-setting-a-foreign-key-fails-1452-where-no-row-changes");
 
     public static final List<Known> ALL = java.util.stream.Stream.of(MARIADBS, FOUND).flatMap(List::stream).toList();
 
