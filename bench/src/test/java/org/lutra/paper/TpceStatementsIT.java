@@ -12,10 +12,6 @@ import org.lutra.workload.Session;
 import org.lutra.workload.Txn;
 import org.lutra.workload.tpce.Tpce;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -40,23 +36,16 @@ class TpceStatementsIT {
     private static final int PER_TYPE = 200;
     private static final List<String> TYPES = List.of("trade_order", "trade_result", "trade_status", "customer_position");
     private static final long SEED = 11;
-    private static Cluster cluster;
-    private static RouterHostProcess host;
-    private static Path out;
-    private static Terminal terminal;
+    private static GatedRouterHost bench;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.over(EmbeddedShardsExtension.shards(), Emulation.gate(1_000_000, 0));
-        out = Files.createTempDirectory("tpce-statements");
-        host = RouterHostProcess.start(out.resolve("router.log"));
-        terminal = new Terminal(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        bench = GatedRouterHost.start("tpce-statements");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (host != null) host.close();
-        cluster.close();
+        if (bench != null) bench.close();
     }
 
     @Test
@@ -64,9 +53,9 @@ class TpceStatementsIT {
         var tpce = new Tpce(4, SEED);
         for (Scheme scheme : tpce.schemes()) {
             if (scheme.name().equals("hash")) continue;
-            Path dir = out.resolve(scheme.name());
+            Path dir = bench.out().resolve(scheme.name());
             var placement = PartitionStep.place(tpce, scheme, BACKENDS, dir, "auto", SEED);
-            try (var router = RouterTarget.deploy(cluster, host, tpce, scheme, BACKENDS, placement, 1, dir, terminal)) {
+            try (var router = RouterTarget.deploy(bench.cluster(), bench.host(), tpce, scheme, BACKENDS, placement, 1, dir, bench.terminal())) {
                 var state = tpce.newRun();
                 Mix mix = tpce.mix(0, 1, state);
                 var random = new SplittableRandom(SEED);
@@ -74,14 +63,14 @@ class TpceStatementsIT {
                     session.connection().setAutoCommit(false);
                     for (int i = 0; i < 400; i++) run(session, mix.next(random), state); // warm: plans, connections, guesses
                     var costs = new LinkedHashMap<String, double[]>();
-                    cluster.enforce(true); // the gates count only while they enforce their capacity (here far above this load)
+                    bench.cluster().enforce(true); // the gates count only while they enforce their capacity (here far above this load)
                     for (String type : TYPES) { // Trade Order first: its trades are pending for Trade Result
                         double[] before = totals();
                         for (int i = 0; i < PER_TYPE; i++) run(session, next(mix, random, type), state);
                         double[] after = totals();
                         costs.put(type, new double[] {(after[0] - before[0]) / PER_TYPE, (after[1] - before[1]) / PER_TYPE});
                     }
-                    cluster.enforce(false);
+                    bench.cluster().enforce(false);
                     costs.forEach((type, c) -> System.out.printf(Locale.ROOT, "TpceStatementsIT: %s %s: %.2f statements, %.2f units a transaction (%d)%n",
                             scheme.name(), type, c[0], c[1], PER_TYPE));
                     for (String type : TYPES) {
@@ -119,7 +108,7 @@ class TpceStatementsIT {
         double statements = 0;
         double units = 0;
         for (int i = 0; i < BACKENDS; i++) {
-            var c = cluster.gateCounters(i);
+            var c = bench.cluster().gateCounters(i);
             statements += c.commands();
             units += c.units();
         }
@@ -128,7 +117,7 @@ class TpceStatementsIT {
 
     private static List<String> generalLog(Session session, Txn t, RunState state) throws Exception {
         var conns = new ArrayList<Connection>();
-        for (int i = 0; i < BACKENDS; i++) conns.add(cluster.direct(i, null));
+        for (int i = 0; i < BACKENDS; i++) conns.add(bench.cluster().direct(i, null));
         try {
             for (Connection c : conns) {
                 try (var st = c.createStatement()) {

@@ -12,10 +12,6 @@ import org.lutra.workload.Session;
 import org.lutra.workload.Txn;
 import org.lutra.workload.Workload;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -39,23 +35,16 @@ class WorkloadDifferentialIT {
     private static final int TRANSACTIONS = 150;
     private static final long SEED = 11;
     private static final int BACKENDS = 2;
-    private static Cluster cluster;
-    private static RouterHostProcess host;
-    private static Path out;
-    private static Terminal terminal;
+    private static GatedRouterHost bench;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = Cluster.over(EmbeddedShardsExtension.shards(), Emulation.gate(1_000_000, 0));
-        out = Files.createTempDirectory("paper-differential");
-        host = RouterHostProcess.start(out.resolve("router.log"));
-        terminal = new Terminal(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        bench = GatedRouterHost.start("paper-differential");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (host != null) host.close();
-        cluster.close();
+        if (bench != null) bench.close();
     }
 
     @TestFactory
@@ -81,19 +70,19 @@ class WorkloadDifferentialIT {
     /** One MariaDB's answers, then each scheme's through a fresh router, compared. */
     private static Stream<DynamicTest> compare(Workload workload) throws Exception {
         Answers reference;
-        try (var baseline = BaselineTarget.deploy(cluster, workload, terminal)) {
+        try (var baseline = BaselineTarget.deploy(bench.cluster(), workload, bench.terminal())) {
             reference = run(baseline, workload).answers();
         }
         long rows = reference.list.stream().mapToLong(a -> a.rows().size()).sum();
         assertTrue(reference.list.size() >= TRANSACTIONS && rows > 0, reference.list.size() + " answers, " + rows + " rows on one MariaDB");
         var tests = new ArrayList<DynamicTest>();
         for (Scheme scheme : workload.schemes()) {
-            Path dir = out.resolve(workload.name() + "-" + scheme.name());
+            Path dir = bench.out().resolve(workload.name() + "-" + scheme.name());
             var placement = PartitionStep.place(workload, scheme, BACKENDS, dir, "auto", SEED);
             Answers lutra = null;
             Throwable failure = null;
             List<String> invariants = List.of();
-            try (var router = RouterTarget.deploy(cluster, host, workload, scheme, BACKENDS, placement, 1, dir, terminal)) {
+            try (var router = RouterTarget.deploy(bench.cluster(), bench.host(), workload, scheme, BACKENDS, placement, 1, dir, bench.terminal())) {
                 Ran ran = run(router, workload);
                 lutra = ran.answers();
                 invariants = check(router, workload, ran.state());
