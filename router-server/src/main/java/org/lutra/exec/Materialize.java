@@ -29,6 +29,11 @@ public final class Materialize implements Operator {
     /** Rows written into a statement's temporary tables at most; beyond, the statement is refused. */
     public static final int MAX_ROWS = 1_000_000;
     private static final int ROWS_PER_INSERT = 500;
+    /**
+     * Rows of the outer statement read when it opens: a result this small gives its scratch connection back at once, so
+     * that operators holding several such results open together (a union's branches) do not hold a connection each.
+     */
+    private static final int READ_AHEAD_ROWS = 1_000;
 
     /**
      * One temporary table.
@@ -119,6 +124,7 @@ public final class Materialize implements Operator {
     public RowSource open(Context ctx) throws SQLException {
         Shards.Scratch scratch = ctx.shards().scratch(partition);
         var created = new ArrayList<String>();
+        Dropping result;
         try {
             List<Column> typed = null;
             if (types != null) {
@@ -138,12 +144,19 @@ public final class Materialize implements Operator {
             }
             RowSource rows = scratch.query(outer, pick(ctx.params(), outerParams));
             ctx.touched(partition);
-            return new Dropping(rows, scratch, created, shownAs, types == null ? null : first);
+            result = new Dropping(rows, scratch, created, shownAs, types == null ? null : first);
         } catch (SQLException | RuntimeException e) {
             drop(scratch, created);
             scratch.close();
             throw e;
         }
+        try {
+            result.readAhead(READ_AHEAD_ROWS);
+        } catch (SQLException | RuntimeException e) {
+            result.close();
+            throw e;
+        }
+        return result;
     }
 
     private static List<Value> pick(List<Value> params, int[] which) {
@@ -278,6 +291,7 @@ public final class Materialize implements Operator {
         private final Shards.Scratch scratch;
         private final List<String> tables;
         private final List<Column> columns;
+        private final java.util.ArrayDeque<Row> ahead = new java.util.ArrayDeque<>();
         private boolean closed;
 
         /** @param labels the columns whose labels the result's take, by position; null: the outer statement's own */
@@ -302,8 +316,22 @@ public final class Materialize implements Operator {
             return columns;
         }
 
+        /** Reads up to {@code most} rows ahead; where the result ends sooner, closes it (tables dropped, connection given back). */
+        void readAhead(int most) throws SQLException {
+            while (ahead.size() < most) {
+                Row r = rows.next();
+                if (r == null) {
+                    close();
+                    return;
+                }
+                ahead.add(r);
+            }
+        }
+
         @Override
         public Row next() throws SQLException {
+            if (!ahead.isEmpty()) return ahead.poll();
+            if (closed) return null;
             Row r = rows.next();
             if (r == null) close();
             return r;

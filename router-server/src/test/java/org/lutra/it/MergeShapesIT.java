@@ -367,6 +367,8 @@ class MergeShapesIT {
                 "SELECT col1 FROM t UNION SELECT col2 FROM tab0 UNION ALL SELECT 'z' FROM tab1",
                 "(SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
                 "SELECT -3.1 FROM t UNION SELECT MAX(DISTINCT 58) FROM t",
+                "(SELECT COUNT(NULL), SUM(3) FROM t) UNION ALL (SELECT BIT_AND(-61), COUNT(col1) FROM tab0) UNION ALL (SELECT MAX(CONCAT(col2, 'x')), MAX(col0) FROM tab1) ORDER BY 2, 1 DESC",
+                "(SELECT SUM(col1) FROM e) UNION ALL (SELECT COUNT(*) FROM t) UNION ALL (SELECT (SELECT sq.col2 / 4 FROM tab1 AS sq WHERE sq.col0 = 51) FROM tab2) ORDER BY 1",
                 "SELECT AVG(col1) FROM t UNION SELECT col2 / 3 FROM tab0",
                 "SELECT AVG(col1), 'x' FROM t UNION ALL SELECT 'y', col2 FROM tab0",
                 // a branch's item the router computes over merged groups keeps hidden digits too (typed by its first value)

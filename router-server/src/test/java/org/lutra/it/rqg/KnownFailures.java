@@ -113,12 +113,6 @@ public final class KnownFailures {
             new Known("primary-key-without-routing-column-unique-per-partition",
                     "INSERT IGNORE INTO tr (id, k) VALUES (1, 0), (1, 99)",
                     f -> f.has("^\\s*(INSERT|REPLACE)\\b(\\s+IGNORE)?\\s+INTO\\s+(" + String.join("|", Signatures.routedByOtherThanKey(f.schema())) + ")\\b")),
-            // a set operation of three branches over merged aggregates holds two scratch connections of partition 0 and waits for
-            // a third (pool of 2): "Connection is not available" after 10 s, or the client's timeout (HYT00); not a wrong answer
-            new Known("set-operation-of-three-branches-exhausts-the-scratch-pool",
-                    "(SELECT COUNT(NULL), SUM(3) FROM tc) UNION ALL (SELECT BIT_AND(-61), COUNT(a) FROM tl) UNION ALL (SELECT MAX(s), MAX(id) FROM th) ORDER BY 2, 1 DESC",
-                    f -> f.verdict() == Comparer.Verdict.LUTRA_ERROR && f.referenceAnswered() && f.has("\\bUNION\\b.*\\bUNION\\b")
-                            && (f.lutraError().contains(":scratch - Connection is not available") || f.lutraError().contains("no answer from the router within"))),
             // an UPDATE that sets a crossing foreign key to a parent that does not exist fails with 1452 where its WHERE matches no
             // row (k = 8.5 over an INT column): MariaDB changes no row and checks nothing; the router's probe found a row to change
             new Known("update-setting-a-foreign-key-fails-1452-where-no-row-changes",
@@ -173,7 +167,7 @@ public final class KnownFailures {
      * rows answer it right says so instead of calling the class fixed.
      */
     public static final java.util.Set<String> ROWS_DEPENDENT = java.util.Set.of("subquery-value-bound-with-fewer-digits",
-            "set-operation-of-three-branches-exhausts-the-scratch-pool", "update-setting-a-foreign-key-fails-1452-where-no-row-changes");
+            "update-setting-a-foreign-key-fails-1452-where-no-row-changes");
 
     public static final List<Known> ALL = java.util.stream.Stream.of(MARIADBS, FOUND).flatMap(List::stream).toList();
 
