@@ -51,6 +51,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
     private long id;
     private String address = "?";
     private volatile boolean registered;
+    private volatile boolean closeRequested;
     private volatile ScheduledFuture<?> loginDeadline;
     private volatile boolean loginTimedOut;
     private MysqlLogin login;
@@ -194,7 +195,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
     }
 
     private void handle(Object msg) {
-        if (finished) return;
+        if (finished || closeRequested && msg instanceof PacketDecoder.Packet) return;
         try {
             if (msg == CLOSED) {
                 finish();
@@ -399,6 +400,7 @@ final class MysqlConnection extends ChannelInboundHandlerAdapter implements Clie
 
     @Override
     public void close() {
+        closeRequested = true; // the channel closes on its event loop: no command read before then is answered (KILL CONNECTION)
         var c = channel;
         if (c != null) c.close();
     }
