@@ -59,10 +59,8 @@ final class RouterTarget implements Target {
                 Files.copy(map.file(), mapDir.resolve(map.file().getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        int port = org.lutra.cli.bench.RouterProcess.freePort();
         var yaml = new StringBuilder();
-        yaml.append("listen: 127.0.0.1:").append(port).append('\n')
-                .append("database: ").append(database).append('\n')
+        yaml.append("database: ").append(database).append('\n')
                 .append("schema: schema.sql\n")
                 .append("users:\n  - { name: ").append(USER).append(", password: ").append(PASSWORD).append(" }\n")
                 .append("backends:\n");
@@ -78,8 +76,7 @@ final class RouterTarget implements Target {
         yaml.append("placement:\n  log_poll_ms: -1\n") // one router: no other router's changes to follow
                 .append("transactions:\n  router_name: bench").append(SEQUENCE.get()).append('\n')
                 .append("catalog:\n  map_dir: maps\n  move_pause_ms: -1\n");
-        Files.writeString(dir.resolve("router.yaml"), yaml);
-        host.startRouter(dir.resolve("router.yaml"));
+        int port = startOnAFreePort(host, dir.resolve("router.yaml"), yaml.toString());
         RouterTarget target;
         try {
             target = new RouterTarget(cluster, scheme.name(), backends, database, host, port);
@@ -206,5 +203,22 @@ final class RouterTarget implements Target {
         var dbs = new ArrayList<String>();
         for (int i = 0; i < backends; i++) dbs.add(database + "_p" + i);
         Cluster.dropDatabases(cluster, backends, dbs);
+    }
+
+    /**
+     * Starts the router on a port free when probed; another process (a test JVM beside this one) may take it before the
+     * router binds it, so a port found taken is probed again, a few times.
+     */
+    private static int startOnAFreePort(RouterHostProcess host, Path config, String yaml) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            int port = org.lutra.cli.bench.RouterProcess.freePort();
+            Files.writeString(config, "listen: 127.0.0.1:" + port + "\n" + yaml);
+            try {
+                host.startRouter(config);
+                return port;
+            } catch (IOException e) {
+                if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("Address already in use")) throw e;
+            }
+        }
     }
 }
